@@ -1,0 +1,138 @@
+"""Scorecard boxes and how each one scores a set of dice.
+
+A box is data: a kind plus parameters.  ``Box.score(counts)`` takes the dice
+as face counts (``counts[f - 1]`` = number of dice showing ``f``) and returns
+the points the box gives, taking the most valuable way to read the dice.
+
+Kinds:
+
+* ``upper``    -- ``face`` times the number of dice showing ``face``.
+* ``groups``   -- groups of equal dice of the sizes in ``groups`` (of
+  *different* faces unless ``distinct`` is false); scores the dice in the
+  groups, or all dice (``sum_all``), or a fixed number of ``points``.
+  One pair, two pairs, three of a kind, full house, yatzy are all groups.
+* ``straight`` -- any one of the face runs in ``runs`` present; fixed points.
+* ``chance``   -- the sum of all dice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+Counts = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Box:
+    name: str
+    kind: str
+    face: int = 0
+    groups: tuple[int, ...] = ()
+    distinct: bool = True
+    sum_all: bool = False
+    runs: tuple[tuple[int, ...], ...] = ()
+    points: int = 0
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_upper(self) -> bool:
+        return self.kind == "upper"
+
+    def score(self, counts: Counts) -> int:
+        """Points for dice given as face counts; 0 if the dice do not fit."""
+        if self.kind == "upper":
+            return self.face * counts[self.face - 1]
+        if self.kind == "chance":
+            return _dice_sum(counts)
+        if self.kind == "straight":
+            ok = any(all(counts[f - 1] > 0 for f in run) for run in self.runs)
+            return self.points if ok else 0
+        if self.kind == "groups":
+            return self._score_groups(counts)
+        raise ValueError(f"unknown box kind {self.kind!r}")
+
+    def _score_groups(self, counts: Counts) -> int:
+        faces = range(1, len(counts) + 1)
+        best = -1
+        for assign in itertools.product(faces, repeat=len(self.groups)):
+            if self.distinct and len(set(assign)) < len(assign):
+                continue
+            need = [0] * len(counts)
+            for size, face in zip(self.groups, assign):
+                need[face - 1] += size
+            if any(n > c for n, c in zip(need, counts)):
+                continue
+            if self.points:
+                return self.points
+            if self.sum_all:
+                return _dice_sum(counts)
+            best = max(best, sum(size * face for size, face in zip(self.groups, assign)))
+        return max(best, 0)
+
+    def describe(self) -> str:
+        """One line saying what the box needs and what it scores."""
+        if self.kind == "upper":
+            return f"sum of dice showing {self.face}"
+        if self.kind == "chance":
+            return "sum of all dice"
+        if self.kind == "straight":
+            runs = " or ".join("-".join(map(str, r)) for r in self.runs)
+            return f"{runs}: {self.points}"
+        need = " + ".join(str(g) for g in self.groups) + " equal"
+        if len(self.groups) > 1:
+            need += " (different faces)" if self.distinct else " (faces may repeat)"
+        what = (f"{self.points}" if self.points
+                else "sum of all dice" if self.sum_all else "sum of those dice")
+        return f"{need}: {what}"
+
+
+def _dice_sum(counts: Counts) -> int:
+    return sum((f + 1) * c for f, c in enumerate(counts))
+
+
+def upper(name: str, face: int, *aliases: str) -> Box:
+    return Box(name, "upper", face=face, aliases=aliases)
+
+
+def groups(name: str, sizes: tuple[int, ...], *aliases: str, **kw) -> Box:
+    return Box(name, "groups", groups=sizes, aliases=aliases, **kw)
+
+
+def straight(name: str, runs: tuple[tuple[int, ...], ...], points: int, *aliases: str) -> Box:
+    return Box(name, "straight", runs=runs, points=points, aliases=aliases)
+
+
+UPPER = (
+    upper("ones", 1, "enere", "ettor", "aces"),
+    upper("twos", 2, "toere", "tvaor", "tvåor"),
+    upper("threes", 3, "treere", "treor"),
+    upper("fours", 4, "firere", "fyror"),
+    upper("fives", 5, "femmere", "femmor"),
+    upper("sixes", 6, "seksere", "sexor"),
+)
+
+NORDIC = UPPER + (
+    groups("one_pair", (2,), "ett_par", "par", "pair"),
+    groups("two_pairs", (2, 2), "to_par", "tva_par", "två_par"),
+    groups("three_of_a_kind", (3,), "tre_like", "tretal", "three_alike"),
+    groups("four_of_a_kind", (4,), "fire_like", "fyrtal", "four_alike"),
+    straight("small_straight", ((1, 2, 3, 4, 5),), 15, "liten_straight", "liten_stege"),
+    straight("large_straight", ((2, 3, 4, 5, 6),), 20, "stor_straight", "stor_stege"),
+    groups("full_house", (3, 2), "hus", "kåk", "kak"),
+    Box("chance", "chance", aliases=("sjanse", "chans", "sjangse")),
+    groups("yatzy", (5,), "yahtzee", points=50),
+)
+
+
+def nordic_boxes(five_alike_is_full_house: bool = False,
+                 four_alike_is_two_pairs: bool = False) -> tuple[Box, ...]:
+    """The 15 Nordic boxes, with the two house-rule switches of RULES.md §1."""
+    out = []
+    for box in NORDIC:
+        if box.name == "full_house" and five_alike_is_full_house:
+            box = replace(box, distinct=False)
+        if box.name == "two_pairs" and four_alike_is_two_pairs:
+            box = replace(box, distinct=False)
+        out.append(box)
+    return tuple(out)

@@ -1,0 +1,147 @@
+"""Dice as multisets: enumeration, indices, probabilities and transitions.
+
+Order of dice never matters, so a hand of ``k`` dice is a multiset, stored as
+its face counts.  ``DiceSpace(n, faces)`` enumerates every multiset of 0..n
+dice, smallest first, so that the full rolls (size ``n``) are the last
+``n_rolls`` indices.  For five six-sided dice there are 462 multisets of
+which 252 are rolls; for six dice, 924 and 462.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from functools import cache
+
+import numpy as np
+
+from .errors import InputError
+
+
+class DiceSpace:
+    """Every multiset of up to ``n`` dice with ``faces`` faces.
+
+    Arrays (``M`` multisets, ``F`` faces, ``NR`` rolls):
+
+    * ``counts[m, f]``  number of dice showing face ``f + 1`` in multiset ``m``
+    * ``size[m]``       number of dice in ``m``
+    * ``add[m, f]``     index of ``m`` plus one die showing ``f + 1`` (-1 if full)
+    * ``sub[m, f]``     index of ``m`` minus one die showing ``f + 1`` (-1 if none)
+    * ``roll_prob[r]``  probability of roll ``r`` (multiset ``first_roll + r``)
+    * ``reroll[m, r]``  probability that keeping ``m`` and rerolling the rest
+      gives roll ``r``
+    * ``subsets[r, j]`` the multisets contained in roll ``r`` (row padded by
+      repeating the roll itself)
+    """
+
+    def __init__(self, n: int, faces: int = 6):
+        self.n = n
+        self.faces = faces
+        hands = [c for k in range(n + 1) for c in _compositions(k, faces)]
+        self.index = {c: i for i, c in enumerate(hands)}
+        self.counts = np.array(hands, dtype=np.int64).reshape(len(hands), faces)
+        self.size = self.counts.sum(axis=1)
+        m = len(hands)
+        self.n_multisets = m
+        self.first_roll = int(np.searchsorted(self.size, n))
+        self.n_rolls = m - self.first_roll
+        self.add = np.full((m, faces), -1, dtype=np.int64)
+        self.sub = np.full((m, faces), -1, dtype=np.int64)
+        for c, i in self.index.items():
+            for f in range(faces):
+                up = c[:f] + (c[f] + 1,) + c[f + 1:]
+                if up in self.index:
+                    self.add[i, f] = self.index[up]
+                if c[f] > 0:
+                    self.sub[i, f] = self.index[c[:f] + (c[f] - 1,) + c[f + 1:]]
+        self.roll_prob = np.array(
+            [_multinomial(c) / faces**n for c in hands[self.first_roll:]])
+        self.reroll = self._reroll_matrix()
+        self.subsets = self._subsets()
+
+    def _reroll_matrix(self) -> np.ndarray:
+        m, first = self.n_multisets, self.first_roll
+        p = np.zeros((m, self.n_rolls))
+        p[first:, :] = np.eye(self.n_rolls)
+        for i in range(first - 1, -1, -1):       # larger multisets first
+            for f in range(self.faces):
+                p[i] += p[self.add[i, f]] / self.faces
+        return p
+
+    def _subsets(self) -> np.ndarray:
+        rows = []
+        for r in range(self.n_rolls):
+            c = self.counts[self.first_roll + r]
+            subs = [self.index[s] for s in itertools.product(*(range(k + 1) for k in c))]
+            rows.append(subs)
+        width = max(len(s) for s in rows)
+        out = np.empty((self.n_rolls, width), dtype=np.int64)
+        for r, subs in enumerate(rows):
+            out[r] = subs + [self.first_roll + r] * (width - len(subs))
+        return out
+
+    def roll_counts(self) -> np.ndarray:
+        """Face counts of every roll, shape (n_rolls, faces)."""
+        return self.counts[self.first_roll:]
+
+    def roll_index(self, dice: tuple[int, ...]) -> int:
+        """Index (0..n_rolls-1) of a full roll given as dice values."""
+        return self.multiset_index(dice) - self.first_roll
+
+    def multiset_index(self, dice: tuple[int, ...]) -> int:
+        return self.index[self.to_counts(dice)]
+
+    def to_counts(self, dice: tuple[int, ...]) -> tuple[int, ...]:
+        c = [0] * self.faces
+        for d in dice:
+            c[d - 1] += 1
+        return tuple(c)
+
+    def dice_of(self, m: int) -> tuple[int, ...]:
+        """Dice values (sorted) of multiset ``m``."""
+        return tuple(f + 1 for f in range(self.faces) for _ in range(self.counts[m, f]))
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        """Parse ``1,1,2,5,6`` or ``11256`` into exactly ``n`` sorted dice."""
+        return parse_dice(text, self.n, self.faces)
+
+
+@cache
+def dice_space(n: int, faces: int = 6) -> DiceSpace:
+    return DiceSpace(n, faces)
+
+
+def parse_dice(text: str, n: int, faces: int = 6) -> tuple[int, ...]:
+    """Dice from ``1,1,2,5,6``, ``1 1 2 5 6`` or ``11256``; checks count and range."""
+    s = text.strip()
+    if re.fullmatch(r"\d+", s) and faces < 10:
+        parts = list(s)
+    else:
+        parts = [p for p in re.split(r"[\s,]+", s) if p]
+    if not parts or not all(re.fullmatch(r"\d+", p) for p in parts):
+        raise InputError(f"dice {text!r}: expected numbers like 1,1,2,5,6 or 11256")
+    dice = [int(p) for p in parts]
+    bad = [d for d in dice if not 1 <= d <= faces]
+    if bad:
+        raise InputError(f"dice {text!r}: {bad[0]} is not a face of a {faces}-sided die")
+    if len(dice) != n:
+        raise InputError(f"dice {text!r}: {len(dice)} dice given, this game uses {n}")
+    return tuple(sorted(dice))
+
+
+def _compositions(k: int, faces: int):
+    """Face-count tuples of ``k`` dice, in lexicographic order (descending)."""
+    if faces == 1:
+        yield (k,)
+        return
+    for first in range(k, -1, -1):
+        for rest in _compositions(k - first, faces - 1):
+            yield (first,) + rest
+
+
+def _multinomial(counts: tuple[int, ...]) -> int:
+    out = math.factorial(sum(counts))
+    for c in counts:
+        out //= math.factorial(c)
+    return out
