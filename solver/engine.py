@@ -38,7 +38,6 @@ from numba.extending import intrinsic
 
 from .rules import Rules
 
-ENGINE_VERSION = 1
 NEG = -1e300
 
 

@@ -120,6 +120,14 @@ class Rules:
         """The points each box can hold (0 included: any box may be scratched)."""
         return tuple(frozenset(self.scores[:, b].tolist()) | {0} for b in range(self.n_boxes))
 
+    def box_index(self, name: str) -> int:
+        """Index of the box called ``name`` (English name or an alias)."""
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        for i, b in enumerate(self.boxes):
+            if key == b.name or key in b.aliases:
+                return i
+        raise InputError(f"unknown box {name!r} (boxes: {', '.join(b.name for b in self.boxes)})")
+
     def allowed(self, masks: np.ndarray) -> np.ndarray:
         """Bitmask of the boxes that may be filled next, for each filled-box mask."""
         masks = np.asarray(masks, dtype=np.int64)

@@ -1,0 +1,154 @@
+"""Advice for one position: the value of every action, from a solved table.
+
+A position is a scorecard, the dice on the table and the rerolls left (2 just
+after the first roll of a three-roll turn, then 1, then 0).  The actions are:
+keep a sub-multiset of the dice and reroll the rest (when rerolls are left;
+keeping all five is the same as stopping, so it is not listed), or score the
+dice in an allowed open box.
+
+The within-turn values are recomputed here for the one state (numpy, no
+Numba) from the stored turn-start values, with the recursion of
+``solver.engine``.
+
+Ties: actions whose values differ by at most ``TIE`` are ties.  Among tied
+actions the order (and the choice, wherever one action must be picked) is:
+scoring before keeping; boxes in scorecard order; keeps with more dice first,
+then higher dice first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .scorecard import Scorecard
+from .tables import Table
+
+TIE = 1e-9
+
+
+@dataclass(frozen=True)
+class Action:
+    """Keep ``dice`` and reroll the rest, or score ``points`` in ``box``."""
+
+    kind: str                       # "keep" or "score"
+    dice: tuple[int, ...] = ()      # dice kept (keep)
+    box: str = ""                   # box name (score)
+    points: int = 0                 # points written (score), bonus excluded
+    expected_final_score: float = 0.0
+    loss: float = 0.0               # best value minus this one (0 for ties)
+
+    def __str__(self) -> str:
+        if self.kind == "score":
+            return f"score {self.box} ({self.points})"
+        return "reroll all" if not self.dice else "keep " + " ".join(map(str, self.dice))
+
+    def as_dict(self) -> dict:
+        out: dict = {"action": self.kind}
+        if self.kind == "keep":
+            out["dice"] = list(self.dice)
+        else:
+            out.update(box=self.box, points=self.points)
+        out.update(expected_final_score=self.expected_final_score, loss=self.loss)
+        return out
+
+    def _preference(self) -> tuple:
+        if self.kind == "score":
+            return (0, 0, ())
+        return (1, -len(self.dice), tuple(-d for d in self.dice))
+
+
+@dataclass(frozen=True)
+class Advice:
+    card: Scorecard
+    dice: tuple[int, ...]
+    rerolls: int
+    actions: tuple[Action, ...]     # best first
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0]
+
+    def ties(self) -> tuple[Action, ...]:
+        """The actions tied with the best."""
+        return tuple(a for a in self.actions if a.loss <= TIE)
+
+
+def expected_final_score(table: Table, card: Scorecard) -> float:
+    """Expected final score from the start of the next turn."""
+    return card.score + table.value(card.mask, card.upper_state)
+
+
+def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray]:
+    """Boxes that may be filled now and ``out[r, i]``: points plus bonus plus
+    the future of writing roll ``r`` in box ``boxes[i]`` (excluding the card's
+    current score)."""
+    rules = table.rules
+    boxes = card.allowed_boxes()
+    u = card.upper_state
+    out = np.empty((rules.dice_space.n_rolls, len(boxes)))
+    for i, b in enumerate(boxes):
+        s = rules.scores[:, b]
+        child = table.values[card.mask | (1 << b)]
+        if rules.boxes[b].is_upper:
+            reached = np.minimum(u + s, rules.cap)
+            bonus = np.where((u < rules.cap) & (u + s >= rules.cap), rules.bonus_points, 0)
+            out[:, i] = s + bonus + child[reached]
+        else:
+            out[:, i] = s + child[u]
+    return boxes, out
+
+
+def keep_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
+    """``W[m]``: value of keeping multiset ``m`` with ``rerolls`` rerolls left
+    (rerolls >= 1), excluding the card's current score."""
+    ds = table.rules.dice_space
+    _, score_now = scoring_values(table, card)
+    best = score_now.max(axis=1)                       # X_0 per roll
+    for _ in range(rerolls):
+        keep = ds.reroll @ best                        # W_k per multiset
+        best = keep[ds.subsets].max(axis=1)            # X_k per roll
+    return keep
+
+
+def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -> Advice:
+    """Every distinct action for the position, best first, with losses."""
+    rules = table.rules
+    if card.is_full:
+        raise InputError("the card is full: there is nothing left to decide")
+    if not 0 <= rerolls < rules.rolls:
+        raise InputError(f"rerolls={rerolls}: expected 0..{rules.rolls - 1} for "
+                         f"{rules.rolls} rolls per turn")
+    ds = rules.dice_space
+    r = ds.roll_index(dice)
+    base = card.score
+    boxes, score_now = scoring_values(table, card)
+    acts = [Action("score", box=rules.boxes[b].name, points=int(rules.scores[r, b]),
+                   expected_final_score=base + float(score_now[r, i]))
+            for i, b in enumerate(boxes)]
+    if rerolls:
+        keep = keep_values(table, card, rerolls)
+        roll_m = ds.first_roll + r
+        for m in sorted(set(ds.subsets[r].tolist())):
+            if m != roll_m:
+                acts.append(Action("keep", dice=ds.dice_of(m),
+                                   expected_final_score=base + float(keep[m])))
+    return Advice(card, dice, rerolls, _rank(acts))
+
+
+def _rank(acts: list[Action]) -> tuple[Action, ...]:
+    acts.sort(key=lambda a: -a.expected_final_score)
+    ranked: list[Action] = []
+    i = 0
+    while i < len(acts):                 # reorder runs of ties by preference
+        j = i
+        while j < len(acts) and acts[i].expected_final_score - acts[j].expected_final_score <= TIE:
+            j += 1
+        ranked.extend(sorted(acts[i:j], key=Action._preference))
+        i = j
+    top = ranked[0].expected_final_score
+    return tuple(Action(a.kind, a.dice, a.box, a.points, a.expected_final_score,
+                        0.0 if top - a.expected_final_score <= TIE else top - a.expected_final_score)
+                 for a in ranked)

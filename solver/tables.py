@@ -1,0 +1,172 @@
+"""Solved tables on disk: one file per resolved rule set, checked, memory-mapped.
+
+File layout::
+
+    b"YATZYTBL"                    8 bytes, magic
+    header length                  uint32, little endian
+    header                         JSON: rules, fingerprint, engine version,
+                                   dtype, shape, sha256 of the data, ...
+    padding to a 64-byte boundary
+    data                           values[mask, u], C order
+
+``open_table(rules)`` returns a ``Table`` backed by a read-only memory map.  A
+missing, truncated, corrupt or foreign file is reported and (unless asked
+otherwise) solved again; writes go to a temporary file that is renamed into
+place, so an interrupted solve never leaves a half-written table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .errors import TableError
+from .rules import Rules
+from .version import ENGINE_VERSION, TABLE_FORMAT
+
+MAGIC = b"YATZYTBL"
+ALIGN = 64
+
+
+@dataclass
+class Table:
+    """Expected score to come, ``values[mask, u]``, for every turn-start state."""
+
+    rules: Rules
+    values: np.ndarray
+    path: Path
+    header: dict
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of a new game under optimal play."""
+        return float(self.values[0, 0])
+
+    def value(self, mask: int, upper: int) -> float:
+        """Expected score still to come from a turn start."""
+        return float(self.values[mask, upper])
+
+
+def default_directory() -> Path:
+    """``$YATZY_TABLES``, else ``tables/`` of a source checkout, else a user cache."""
+    env = os.environ.get("YATZY_TABLES")
+    if env:
+        return Path(env)
+    repo = Path(__file__).resolve().parent.parent / "tables"
+    if repo.is_dir() and os.access(repo, os.W_OK):
+        return repo
+    return Path.home() / ".cache" / "yatzy" / "tables"
+
+
+def table_path(rules: Rules, directory: Path | str | None = None) -> Path:
+    directory = Path(directory) if directory else default_directory()
+    return directory / f"{rules.name}-{rules.fingerprint}.tbl"
+
+
+def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
+    """Write a table atomically (temporary file, fsync, rename)."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    header = {
+        "format": TABLE_FORMAT, "engine": ENGINE_VERSION, "rules": rules.spec,
+        "fingerprint": rules.fingerprint, "dtype": "float64", "shape": list(values.shape),
+        "sha256": hashlib.sha256(values.data).hexdigest(), **(extra or {}),
+    }
+    head = json.dumps(header, sort_keys=True).encode()
+    offset = _data_offset(len(head))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + struct.pack("<I", len(head)) + head)
+            f.write(b"\0" * (offset - f.tell()))
+            f.write(values.data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(rules: Rules, path: Path, verify: bool = True) -> Table:
+    """Open a stored table for ``rules``; raises TableError naming the problem."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(MAGIC) + 4)
+            if len(start) < len(MAGIC) + 4 or start[:len(MAGIC)] != MAGIC:
+                raise TableError(f"{path}: not a yatzy table")
+            (n,) = struct.unpack("<I", start[len(MAGIC):])
+            header = json.loads(f.read(n))
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise TableError(f"{path}: no table yet") from None
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise TableError(f"{path}: unreadable header ({e})") from None
+    expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
+              "fingerprint": rules.fingerprint, "dtype": "float64"}
+    for key, want in expect.items():
+        if header.get(key) != want:
+            raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
+    shape = (1 << rules.n_boxes, rules.cap + 1)
+    if tuple(header.get("shape", ())) != shape:
+        raise TableError(f"{path}: shape {header.get('shape')} does not match the rules {shape}")
+    offset = _data_offset(n)
+    if size != offset + 8 * shape[0] * shape[1]:
+        raise TableError(f"{path}: truncated or padded ({size} bytes)")
+    values = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
+    if verify and hashlib.sha256(values.data).hexdigest() != header.get("sha256"):
+        raise TableError(f"{path}: checksum mismatch (corrupt table)")
+    return Table(rules, values, path, header)
+
+
+def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
+               solve_missing: bool = True, progress: bool = True) -> Table:
+    """The table for ``rules``, solving and storing it first if needed.
+
+    A bad file is reported on stderr and recomputed, never used.
+    """
+    path = table_path(rules, directory)
+    if not force:
+        try:
+            return load(rules, path)
+        except TableError as e:
+            if not solve_missing:
+                raise
+            if path.exists():
+                print(f"warning: {e}; recomputing", file=sys.stderr)
+    solve_and_store(rules, path, progress=progress)
+    return load(rules, path)
+
+
+def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
+    """Solve ``rules`` (with a progress bar on stderr) and store the table.
+
+    Returns the seconds the solve took.
+    """
+    from . import engine   # Numba is only imported when something is solved
+
+    if progress:
+        import click
+        total = sum(len(layer) for layer in rules.layers[:-1])
+        with click.progressbar(length=total, label=f"solving {rules.spec}",
+                               file=sys.stderr) as bar:
+            solution = engine.solve(rules, progress=bar.update)
+    else:
+        solution = engine.solve(rules)
+    save(solution.values, rules, path,
+         {"expected_score": solution.expected_score, "solve_seconds": solution.seconds})
+    return solution.seconds
+
+
+def _data_offset(header_len: int) -> int:
+    end = len(MAGIC) + 4 + header_len
+    return -(-end // ALIGN) * ALIGN
