@@ -33,6 +33,7 @@ class DiceSpace:
       gives roll ``r``
     * ``subsets[r, j]`` the multisets contained in roll ``r`` (row padded by
       repeating the roll itself)
+    * ``size_subs``     per size, the multisets one die smaller (see below)
     """
 
     def __init__(self, n: int, faces: int = 6):
@@ -59,6 +60,7 @@ class DiceSpace:
             [_multinomial(c) / faces**n for c in hands[self.first_roll:]])
         self.reroll = self._reroll_matrix()
         self.subsets = self._subsets()
+        self.size_subs = self._size_subs()
 
     def _reroll_matrix(self) -> np.ndarray:
         m, first = self.n_multisets, self.first_roll
@@ -79,6 +81,17 @@ class DiceSpace:
         out = np.empty((self.n_rolls, width), dtype=np.int64)
         for r, subs in enumerate(rows):
             out[r] = subs + [self.first_roll + r] * (width - len(subs))
+        return out
+
+    def _size_subs(self) -> list[tuple[int, int, np.ndarray]]:
+        """Per size k >= 1: the index range of the multisets of size k and, for
+        each, the multisets one die smaller (rows padded by repetition)."""
+        out = []
+        for k in range(1, self.n + 1):
+            lo, hi = (int(i) for i in np.searchsorted(self.size, [k, k + 1]))
+            rows = self.sub[lo:hi]
+            first = rows.max(axis=1, keepdims=True)
+            out.append((lo, hi, np.where(rows >= 0, rows, first)))
         return out
 
     def roll_counts(self) -> np.ndarray:

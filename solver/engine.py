@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import numba
@@ -51,31 +52,27 @@ def _fmax(typingctx, a, b):
     return types.float64(types.float64, types.float64), codegen
 
 
-@njit(cache=True, fastmath={"nnan", "ninf", "nsz"})
-def _solve_mask(mask, lanes, values, allowed, is_upper, cap, bonus, rolls,
-                cand_box, cand_score, roll_cand_start, roll_cand,
-                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work):
-    """Fill ``values[mask, :lanes]`` from the rows of the masks it leads to.
+FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
+
+
+@njit(cache=True, fastmath=FAST)
+def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
+                     cand_box, cand_score, cand, zero):
+    """Values of every way to end the turn, for upper totals ``u0 .. u0+L-1``.
 
     ``values[mask, u]``  expected score to come at a turn start (mask, u)
-    ``cand[k, u]``       value of writing ``cand_score[k] > 0`` points in box
-                         ``cand_box[k]`` from upper total ``u``: points, bonus
-                         and the future
-    ``zero[u]``          best value of scratching an allowed box (0 points)
-    ``work[m, u]``       the current level's value of multiset ``m``
-    ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: candidates
-                         (boxes scoring > 0) of roll ``r``
+    ``cand[k, j]``       value of writing ``cand_score[k] > 0`` points in box
+                         ``cand_box[k]`` at upper total ``u0 + j``: points,
+                         bonus and the future
+    ``zero[j]``          best value of scratching an allowed box (0 points)
     """
-    n_multisets = work.shape[0] - 1
-    n_rolls = n_multisets - first_roll
-    L = lanes
-    for u in range(L):
-        zero[u] = NEG
+    for j in range(L):
+        zero[j] = NEG
     for b in range(len(is_upper)):
         if (allowed >> b) & 1:
-            child = values[mask | (1 << b)]
-            for u in range(L):
-                zero[u] = _fmax(zero[u], child[u])
+            child = values[mask | (1 << b), u0:]
+            for j in range(L):
+                zero[j] = _fmax(zero[j], child[j])
     for k in range(len(cand_box)):
         b = cand_box[k]
         if (allowed >> b) & 1 == 0:
@@ -84,73 +81,106 @@ def _solve_mask(mask, lanes, values, allowed, is_upper, cap, bonus, rolls,
         s = cand_score[k]
         row = cand[k]
         if is_upper[b]:
-            below = min(L, cap - s)            # u + s < T: no bonus yet
-            shifted = child[s:]
-            for u in range(below):
-                row[u] = shifted[u] + s
+            below = min(L, cap - s - u0)       # u + s < T: no bonus yet
+            shifted = child[u0 + s:]
+            for j in range(below):
+                row[j] = shifted[j] + s
             reach = child[cap] + s + bonus     # u < T <= u + s: bonus now
-            for u in range(max(below, 0), min(L, cap)):
-                row[u] = reach
-            if L > cap:                        # u == T: bonus earned before
-                row[cap] = child[cap] + s
+            for j in range(max(below, 0), min(L, cap - u0)):
+                row[j] = reach
+            if 0 <= cap - u0 < L:              # u == T: bonus earned before
+                row[cap - u0] = child[cap] + s
         else:
-            for u in range(L):
-                row[u] = child[u] + s
-    inv = 1.0 / faces
-    # X_0: best box for each full roll.
-    for r in range(n_rolls):
+            shifted = child[u0:]
+            for j in range(L):
+                row[j] = shifted[j] + s
+
+
+@njit(cache=True, fastmath=FAST)
+def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
+                 cand, zero, work):
+    """X_0: ``work[first_roll + r, j]`` = best box for roll ``r``.
+
+    ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the candidates
+    (boxes scoring > 0) of roll ``r``; any other box scores 0 (``zero``).
+    """
+    for r in range(len(roll_cand_start) - 1):
         row = work[first_roll + r]
-        for u in range(L):
-            row[u] = zero[u]
+        for j in range(L):
+            row[j] = zero[j]
         for i in range(roll_cand_start[r], roll_cand_start[r + 1]):
             k = roll_cand[i]
             if (allowed >> cand_box[k]) & 1:
                 c = cand[k]
-                for u in range(L):
-                    row[u] = _fmax(row[u], c[u])
-    for _ in range(1, rolls):
-        # W_k: average over one more die, from the full rolls down to the empty
-        # keep; three faces per pass over the row.
-        for m in range(first_roll - 1, -1, -1):
-            row = work[m]
-            last = adds.shape[1] - 3
-            a = work[adds[m, 0]]
-            b = work[adds[m, 1]]
-            c = work[adds[m, 2]]
-            if last == 0:
-                for u in range(L):
-                    row[u] = (a[u] + b[u] + c[u]) * inv
+                for j in range(L):
+                    row[j] = _fmax(row[j], c[j])
+
+
+@njit(cache=True, fastmath=FAST)
+def _average_keeps(L, adds, first_roll, inv, work):
+    """W_k: ``work[m]`` = mean of ``work[m + one die]``, from the full rolls
+    down to the empty keep, three faces per pass over the row."""
+    last = adds.shape[1] - 3
+    for m in range(first_roll - 1, -1, -1):
+        row = work[m]
+        a = work[adds[m, 0]]
+        b = work[adds[m, 1]]
+        c = work[adds[m, 2]]
+        if last == 0:
+            for j in range(L):
+                row[j] = (a[j] + b[j] + c[j]) * inv
+        else:
+            for j in range(L):
+                row[j] = a[j] + b[j] + c[j]
+        for f in range(3, adds.shape[1], 3):
+            a = work[adds[m, f]]
+            b = work[adds[m, f + 1]]
+            c = work[adds[m, f + 2]]
+            if f == last:
+                for j in range(L):
+                    row[j] = (row[j] + a[j] + b[j] + c[j]) * inv
             else:
-                for u in range(L):
-                    row[u] = a[u] + b[u] + c[u]
-            for f in range(3, adds.shape[1], 3):
-                a = work[adds[m, f]]
-                b = work[adds[m, f + 1]]
-                c = work[adds[m, f + 2]]
-                if f == last:
-                    for u in range(L):
-                        row[u] = (row[u] + a[u] + b[u] + c[u]) * inv
-                else:
-                    for u in range(L):
-                        row[u] += a[u] + b[u] + c[u]
-        # X_k: best keep contained in each multiset, from small to large;
-        # two smaller multisets per pass.
-        for m in range(1, n_multisets):
-            row = work[m]
-            for f in range(0, n_subs[m], 2):
-                a = work[subs[m, f]]
-                b = work[subs[m, f + 1]]
-                for u in range(L):
-                    row[u] = _fmax(row[u], _fmax(a[u], b[u]))
-    # V: expectation over the first roll.
-    out = values[mask]
-    for u in range(L):
-        out[u] = 0.0
-    for r in range(n_rolls):
+                for j in range(L):
+                    row[j] += a[j] + b[j] + c[j]
+
+
+@njit(cache=True, fastmath=FAST)
+def _best_keeps(L, subs, n_subs, n_multisets, work):
+    """X_k: ``work[m]`` = best keep contained in ``m``, from small to large,
+    two smaller multisets per pass."""
+    for m in range(1, n_multisets):
+        row = work[m]
+        for f in range(0, n_subs[m], 2):
+            a = work[subs[m, f]]
+            b = work[subs[m, f + 1]]
+            for j in range(L):
+                row[j] = _fmax(row[j], _fmax(a[j], b[j]))
+
+
+@njit(cache=True, fastmath=FAST)
+def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls,
+                cand_box, cand_score, roll_cand_start, roll_cand,
+                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work):
+    """Fill ``values[mask, :L]`` from the rows of the masks it leads to.
+
+    ``work[m, u]``: the current level's value of multiset ``m`` (row
+    ``n_multisets`` stays zero: it pads ``adds``).
+    """
+    n_multisets = work.shape[0] - 1
+    _fill_candidates(mask, 0, L, values, allowed, is_upper, cap, bonus,
+                     cand_box, cand_score, cand, zero)
+    _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll, cand, zero, work)
+    for _ in range(1, rolls):
+        _average_keeps(L, adds, first_roll, 1.0 / faces, work)
+        _best_keeps(L, subs, n_subs, n_multisets, work)
+    out = values[mask]                      # V: expectation over the first roll
+    for j in range(L):
+        out[j] = 0.0
+    for r in range(n_multisets - first_roll):
         p = roll_prob[r]
         row = work[first_roll + r]
-        for u in range(L):
-            out[u] += p * row[u]
+        for j in range(L):
+            out[j] += p * row[j]
 
 
 @njit(parallel=True, cache=True)
@@ -168,6 +198,26 @@ def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls,
             _solve_mask(mask, lanes[mask], values, allowed[mask], is_upper, cap, bonus, rolls,
                         cand_box, cand_score, roll_cand_start, roll_cand,
                         adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work)
+
+
+@njit(cache=True)
+def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus,
+                 cand_box, cand_score, roll_cand_start, roll_cand,
+                 adds, subs, n_subs, first_roll, faces):
+    """``out[m]``: value of keeping multiset ``m`` with ``rerolls`` >= 1
+    rerolls left at turn state (mask, u); one lane of ``_solve_mask``."""
+    n_multisets = adds.shape[0]
+    work = np.zeros((n_multisets + 1, 1))
+    cand = np.empty((len(cand_box), 1))
+    zero = np.empty(1)
+    _fill_candidates(mask, u, 1, values, allowed, is_upper, cap, bonus,
+                     cand_box, cand_score, cand, zero)
+    _score_rolls(1, allowed, cand_box, roll_cand_start, roll_cand, first_roll, cand, zero, work)
+    for k in range(rerolls):
+        if k:
+            _best_keeps(1, subs, n_subs, n_multisets, work)
+        _average_keeps(1, adds, first_roll, 1.0 / faces, work)
+    return work[:n_multisets, 0].copy()
 
 
 def _dice_tables(ds):
@@ -212,6 +262,19 @@ class Solution:
         return float(self.values[0, 0])
 
 
+@lru_cache(maxsize=16)
+def _kernel_data(rules: Rules) -> dict:
+    """The arrays the kernels take, derived once per rules."""
+    ds = rules.dice_space
+    cand_box, cand_score, roll_cand_start, roll_cand = _candidates(rules.scores)
+    adds, subs, n_subs = _dice_tables(ds)
+    return dict(allowed=rules.allowed_table, lanes=rules.upper_lanes, is_upper=rules.is_upper,
+                cap=rules.cap, bonus=float(rules.bonus_points), rolls=rules.rolls,
+                cand_box=cand_box, cand_score=cand_score, roll_cand_start=roll_cand_start,
+                roll_cand=roll_cand, adds=adds, subs=subs, n_subs=n_subs,
+                roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
+
+
 def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Solution:
     """Solve every reachable turn-start state of ``rules``.
 
@@ -219,14 +282,26 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Soluti
     Unreachable states are left as NaN.
     """
     start = time.perf_counter()
-    ds = rules.dice_space
+    d = _kernel_data(rules)
     values = np.full((1 << rules.n_boxes, rules.cap + 1), np.nan)
     values[rules.full_mask, :] = 0.0
-    args = (rules.allowed_table, rules.upper_lanes, rules.is_upper, rules.cap,
-            float(rules.bonus_points), rules.rolls, *_candidates(rules.scores),
-            *_dice_tables(ds), ds.roll_prob, ds.first_roll, ds.faces, numba.get_num_threads())
     for layer in reversed(rules.layers[:-1]):
-        _solve_layer(layer, values, *args)
+        _solve_layer(layer, values, d["allowed"], d["lanes"], d["is_upper"], d["cap"],
+                     d["bonus"], d["rolls"], d["cand_box"], d["cand_score"],
+                     d["roll_cand_start"], d["roll_cand"], d["adds"], d["subs"], d["n_subs"],
+                     d["roll_prob"], d["first_roll"], d["faces"], numba.get_num_threads())
         if progress is not None:
             progress(len(layer))
     return Solution(rules, values, time.perf_counter() - start)
+
+
+def keep_values(rules: Rules, values: np.ndarray, mask: int, upper: int,
+                rerolls: int) -> np.ndarray:
+    """``out[m]``: expected score to come when keeping multiset ``m`` (of
+    ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left, at turn state
+    (mask, upper), from a solved ``values`` table.  Compiled: for bulk use."""
+    d = _kernel_data(rules)
+    return _keep_values(mask, upper, rerolls, values, d["allowed"][mask], d["is_upper"],
+                        d["cap"], d["bonus"], d["cand_box"], d["cand_score"],
+                        d["roll_cand_start"], d["roll_cand"], d["adds"], d["subs"],
+                        d["n_subs"], d["first_roll"], d["faces"])

@@ -87,30 +87,41 @@ def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray
     current score)."""
     rules = table.rules
     boxes = card.allowed_boxes()
-    u = card.upper_state
-    out = np.empty((rules.dice_space.n_rolls, len(boxes)))
-    for i, b in enumerate(boxes):
-        s = rules.scores[:, b]
-        child = table.values[card.mask | (1 << b)]
-        if rules.boxes[b].is_upper:
-            reached = np.minimum(u + s, rules.cap)
-            bonus = np.where((u < rules.cap) & (u + s >= rules.cap), rules.bonus_points, 0)
-            out[:, i] = s + bonus + child[reached]
-        else:
-            out[:, i] = s + child[u]
-    return boxes, out
+    u, cap = card.upper_state, rules.cap
+    points = rules.scores[:, boxes]                          # [roll, i]
+    upper = rules.is_upper[boxes]
+    reached = np.where(upper, np.minimum(u + points, cap), u)
+    bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
+    children = table.values[card.mask | (1 << np.array(boxes))]   # [i, upper total]
+    return boxes, points + bonus + children[np.arange(len(boxes)), reached]
 
 
-def keep_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
-    """``W[m]``: value of keeping multiset ``m`` with ``rerolls`` rerolls left
-    (rerolls >= 1), excluding the card's current score."""
+def roll_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
+    """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
+    optimally (excluding the card's current score)."""
     ds = table.rules.dice_space
-    _, score_now = scoring_values(table, card)
-    best = score_now.max(axis=1)                       # X_0 per roll
+    best = scoring_values(table, card)[1].max(axis=1)        # X_0
     for _ in range(rerolls):
-        keep = ds.reroll @ best                        # W_k per multiset
-        best = keep[ds.subsets].max(axis=1)            # X_k per roll
-    return keep
+        best = _best_keep(ds, ds.reroll @ best)              # X_k from W_k
+    return best
+
+
+def keep_values(table: Table, card: Scorecard, rerolls: int,
+                keeps: np.ndarray | None = None) -> np.ndarray:
+    """``W[m]``: value of keeping multiset ``m`` (each of ``keeps``, default
+    all) with ``rerolls`` >= 1 rerolls left, excluding the current score."""
+    ds = table.rules.dice_space
+    reroll = ds.reroll if keeps is None else ds.reroll[keeps]
+    return reroll @ roll_values(table, card, rerolls - 1)
+
+
+def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
+    """``X[r] = max over multisets m contained in roll r of keep[m]``, built
+    size by size: best(m) = max(keep[m], best(m minus one die))."""
+    best = keep.copy()
+    for lo, hi, smaller in ds.size_subs:
+        np.maximum(best[lo:hi], best[smaller].max(axis=1), out=best[lo:hi])
+    return best[ds.first_roll:]
 
 
 def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -> Advice:
@@ -129,12 +140,11 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
                    expected_final_score=base + float(score_now[r, i]))
             for i, b in enumerate(boxes)]
     if rerolls:
-        keep = keep_values(table, card, rerolls)
         roll_m = ds.first_roll + r
-        for m in sorted(set(ds.subsets[r].tolist())):
-            if m != roll_m:
-                acts.append(Action("keep", dice=ds.dice_of(m),
-                                   expected_final_score=base + float(keep[m])))
+        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
+        values = keep_values(table, card, rerolls, keeps)
+        acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
+                 for m, v in zip(keeps.tolist(), values.tolist())]
     return Advice(card, dice, rerolls, _rank(acts))
 
 

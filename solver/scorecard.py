@@ -8,6 +8,7 @@ English snake_case names or their Norwegian/Swedish aliases.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import InputError
 from .rules import Rules
@@ -54,12 +55,12 @@ class Scorecard:
                         if p is not None)
 
     # ------------------------------------------------------------ state
-    @property
+    @cached_property
     def mask(self) -> int:
         """Bitmask of the filled boxes (bit ``b`` = box ``b``)."""
         return sum(1 << b for b, p in enumerate(self.points) if p is not None)
 
-    @property
+    @cached_property
     def upper_total(self) -> int:
         return sum(p for b, p in zip(self.rules.boxes, self.points) if p is not None and b.is_upper)
 
@@ -90,7 +91,7 @@ class Scorecard:
 
     def allowed_boxes(self) -> list[int]:
         """Boxes that may be filled this turn (open, and allowed by the order)."""
-        bits = int(self.rules.allowed(self.mask))
+        bits = int(self.rules.allowed_table[self.mask])
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
     def fill(self, box: int, points: int) -> "Scorecard":

@@ -122,7 +122,8 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     offset = _data_offset(n)
     if size != offset + 8 * shape[0] * shape[1]:
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
-    values = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
+    mapped = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
+    values = mapped.view(np.ndarray)            # plain array view: cheaper to index
     if verify and hashlib.sha256(values.data).hexdigest() != header.get("sha256"):
         raise TableError(f"{path}: checksum mismatch (corrupt table)")
     return Table(rules, values, path, header)

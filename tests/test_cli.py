@@ -1,0 +1,108 @@
+"""The yatzy command: output contract, JSON, and one-line errors with exit 2."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+
+
+@pytest.fixture(scope="module")
+def run(nordic, tables_dir):
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [*args, "--tables", str(tables_dir)])
+    return invoke
+
+
+def test_solve_prints_score_seconds_and_path(run, nordic):
+    r = run("solve")
+    assert r.exit_code == 0, r.output
+    assert "248.4399894" in r.output
+    assert "seconds" in r.output and str(nordic.path) in r.output
+
+
+def test_ev_json_for_fresh_and_partial_cards(run):
+    r = run("ev", "--json")
+    d = json.loads(r.output)
+    assert d["current_score"] == 0
+    assert d["expected_final_score"] == pytest.approx(248.4399894, abs=1e-6)
+    d = json.loads(run("ev", "--json", "--card",
+                       "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18").output)
+    assert d["current_score"] == 63 + 50          # bonus already earned counts
+
+
+def test_advise_json_contract(run):
+    r = run("advise", "--dice", "1,1,2,5,6", "--rerolls", "2", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    acts = d["actions"]
+    assert acts[0]["action"] == "keep" and acts[0]["dice"] == [5, 6]
+    assert acts[0]["loss"] == 0
+    assert {"action", "expected_final_score", "loss"} <= set(acts[1])
+    score = next(a for a in acts if a["action"] == "score" and a["box"] == "chance")
+    assert score["points"] == 15
+    values = [a["expected_final_score"] for a in acts]
+    assert values == sorted(values, reverse=True)
+
+
+def test_advise_accepts_aliases_and_compact_dice(run):
+    a = json.loads(run("advise", "--dice", "66655", "--rerolls", "0", "--json",
+                       "--card", "hus=0,sjanse=20,enere=2").output)
+    b = json.loads(run("advise", "--dice", "5 5 6 6 6", "--rerolls", "0", "--json",
+                       "--card", "full_house=0,chance=20,ones=2").output)
+    assert a["actions"] == b["actions"]
+
+
+def test_advise_human_table_and_top(run):
+    r = run("advise", "--dice", "11256", "--rerolls", "2", "--top", "3")
+    assert r.exit_code == 0
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 2 + 3
+    assert "keep 5 6" in lines[2] and "best" in lines[2]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["advise", "--dice", "1,2,3,4,7", "--rerolls", "1"], "7 is not a face"),
+    (["advise", "--dice", "1234", "--rerolls", "1"], "4 dice given"),
+    (["advise", "--dice", "1,2,x,4,5", "--rerolls", "1"], "dice"),
+    (["advise", "--dice", "12345", "--rerolls", "3"], "rerolls"),
+    (["advise", "--dice", "12345", "--rerolls", "-1"], "rerolls"),
+    (["advise", "--dice", "12345", "--rerolls", "1", "--card", "sevens=7"], "unknown box"),
+    (["advise", "--dice", "12345", "--rerolls", "1", "--card", "ones=1,enere=2"], "twice"),
+    (["ev", "--card", "ones=7"], "impossible"),
+    (["ev", "--card", "twos=3"], "impossible"),
+    (["ev", "--card", "small_straight=14"], "impossible"),
+    (["ev", "--card", "two_pairs=7"], "impossible"),
+    (["ev", "--card", "yatzy=40"], "impossible"),
+    (["ev", "--card", "ones"], "box=points"),
+    (["ev", "--card", "ones=x"], "whole number"),
+    (["ev", "--rules", "klondike"], "unknown rules preset"),
+    (["ev", "--rules", "nordic:colour=red"], "unknown key"),
+    (["ev", "--rules", "nordic:rolls=many"], "whole number"),
+    (["ev", "--rules", "nordic:order=sideways"], "order"),
+    (["ev", "--rules", "forced", "--card", "twos=4"], "cannot all be filled"),
+])
+def test_bad_input_is_one_line_exit_2(run, args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_advice_for_a_full_card_is_refused(run, nordic):
+    full = ",".join(f"{b.name}=0" for b in nordic.rules.boxes)
+    r = run("advise", "--dice", "12345", "--rerolls", "0", "--card", full)
+    assert r.exit_code == 2 and "full" in r.output
+
+
+def test_rules_listing_and_description():
+    runner = CliRunner()
+    r = runner.invoke(main, ["rules"])
+    assert r.exit_code == 0 and "forced" in r.output and "bonus_threshold" in r.output
+    r = runner.invoke(main, ["rules", "forced"])
+    assert "top-to-bottom" in r.output or "forced" in r.output
+    assert "42" in r.output

@@ -1,0 +1,304 @@
+"""The engine against an independent brute force over the whole game tree.
+
+``BruteForce`` below shares nothing with ``solver.engine`` or ``solver.dice``:
+it enumerates the ordered dice with ``itertools.product``, keeps dice as sorted
+tuples, tries every sub-multiset as a keep, and tracks the *raw* upper total
+(not capped), giving the bonus when the raw total first reaches the threshold.
+Only the box scoring (``Box.score``, tested in test_scoring.py) is shared.
+
+The engine's ``values[mask, u]`` is compared with the brute force at the start
+of the game and at every reachable turn-start state (mask, raw upper total),
+the engine being read at ``u = min(raw, cap)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from solver.boxes import NORDIC, Box, groups, straight, upper
+from solver.engine import solve
+from solver.rules import Rules
+
+TOL = 1e-9
+N = {b.name: b for b in NORDIC}
+
+
+class BruteForce:
+    """Plain recursive optimal play for one game."""
+
+    def __init__(self, boxes, dice, faces, rolls, threshold, bonus, order):
+        self.boxes = tuple(boxes)
+        self.n = dice
+        self.faces = faces
+        self.rolls = rolls
+        self.threshold = threshold
+        self.bonus = bonus
+        self.order = order
+        self.all = frozenset(range(len(self.boxes)))
+        # outcomes[k]: (sorted dice, probability) of rolling k dice, from
+        # every ordered outcome of k dice, equally likely.
+        self.outcomes = {}
+        for k in range(dice + 1):
+            tally = Counter(tuple(sorted(d)) for d in
+                            itertools.product(range(1, faces + 1), repeat=k))
+            total = faces ** k
+            self.outcomes[k] = tuple((d, c / total) for d, c in sorted(tally.items()))
+        self.value = lru_cache(maxsize=None)(self._value)
+
+    # ------------------------------------------------------------ rules
+    def score(self, b, dice):
+        c = [0] * self.faces
+        for d in dice:
+            c[d - 1] += 1
+        return self.boxes[b].score(tuple(c))
+
+    def allowed(self, filled):
+        open_ = [b for b in range(len(self.boxes)) if b not in filled]
+        if self.order == "free":
+            return open_
+        if self.order == "forced":
+            return open_[:1]
+        if self.order == "upper_first":
+            up = [b for b in open_ if self.boxes[b].kind == "upper"]
+            return up or open_
+        raise ValueError(self.order)
+
+    def write(self, filled, raw, b, s):
+        """(points now, filled after, raw upper total after) of writing s in b."""
+        if self.boxes[b].kind != "upper":
+            return s, filled | {b}, raw
+        after = raw + s
+        got = s
+        if self.bonus and raw < self.threshold <= after:
+            got += self.bonus
+        return got, filled | {b}, after
+
+    # ------------------------------------------------------------ values
+    def _value(self, filled, raw):
+        """Expected score still to come at the start of a turn."""
+        if filled == self.all:
+            return 0.0
+        choices = self.allowed(filled)
+
+        @lru_cache(maxsize=None)
+        def stop(roll):                      # write the roll into a box
+            best = -math.inf
+            for b in choices:
+                got, f2, r2 = self.write(filled, raw, b, self.score(b, roll))
+                best = max(best, got + self.value(f2, r2))
+            return best
+
+        @lru_cache(maxsize=None)
+        def best(roll, left):                # `left` rerolls still allowed
+            v = stop(roll)
+            if left:
+                keeps = {k for i in range(len(roll) + 1)
+                         for k in itertools.combinations(roll, i)}
+                for keep in keeps:
+                    v = max(v, reroll(keep, left))
+            return v
+
+        @lru_cache(maxsize=None)
+        def reroll(keep, left):
+            return sum(p * best(tuple(sorted(keep + fresh)), left - 1)
+                       for fresh, p in self.outcomes[self.n - len(keep)])
+
+        return sum(p * best(roll, self.rolls - 1) for roll, p in self.outcomes[self.n])
+
+    def start(self):
+        return self.value(frozenset(), 0)
+
+    # ------------------------------------------------------------ states
+    def reachable(self):
+        """Every turn-start state (filled, raw upper total) some play reaches."""
+        points = [sorted({self.score(b, r) for r, _ in self.outcomes[self.n]} | {0})
+                  for b in range(len(self.boxes))]
+        seen = {(frozenset(), 0)}
+        todo = [(frozenset(), 0)]
+        while todo:
+            filled, raw = todo.pop()
+            for b in self.allowed(filled):
+                for s in points[b]:
+                    _, f2, r2 = self.write(filled, raw, b, s)
+                    if (f2, r2) not in seen:
+                        seen.add((f2, r2))
+                        todo.append((f2, r2))
+        return seen
+
+
+def mask_of(filled):
+    return sum(1 << b for b in filled)
+
+
+def brute(rules: Rules) -> BruteForce:
+    return BruteForce(rules.boxes, rules.dice, rules.faces, rules.rolls,
+                      rules.bonus_threshold, rules.bonus_points, rules.order)
+
+
+# ---------------------------------------------------------------- games
+def game(name, boxes, **kw):
+    return name, tuple(boxes), kw
+
+
+GAMES = [
+    # One die, upper boxes 1..3, bonus reachable only with good rolls.
+    game("1d_upper123_T5", [N["ones"], N["twos"], N["threes"]],
+         dice=1, rolls=3, bonus_threshold=5, bonus_points=10),
+    # Two dice, Nordic boxes mixed, lower box first in the tuple.
+    game("2d_pair_ones_twos_chance", [N["one_pair"], N["ones"], N["twos"], N["chance"]],
+         dice=2, rolls=2, bonus_threshold=3, bonus_points=7),
+    # Three dice with custom groups boxes and chance.
+    game("3d_threes_triple_chance", [upper("threes", 3), groups("triple", (3,), points=30),
+                                     N["chance"], upper("ones", 1)],
+         dice=3, rolls=3, bonus_threshold=5, bonus_points=50),
+    # Three dice, one roll only: no keeping at all.
+    game("3d_one_roll", [N["twos"], groups("pair_all", (2,), sum_all=True),
+                         straight("run456", ((4, 5, 6),), 12), N["fives"]],
+         dice=3, rolls=1, bonus_threshold=5, bonus_points=20),
+    # Four-sided dice with the four upper boxes.
+    game("2d_faces4_upper1234", [upper("ones", 1), upper("twos", 2),
+                                 upper("threes", 3), upper("fours", 4)],
+         dice=2, faces=4, rolls=2, bonus_threshold=8, bonus_points=15),
+    # Four dice: two pairs (different faces) and four of a kind.
+    game("4d_pairs_four_kind", [N["two_pairs"], N["fours"], N["four_of_a_kind"]],
+         dice=4, rolls=2, bonus_threshold=4, bonus_points=25),
+    # No bonus at all (cap 0: one column).
+    game("3d_no_bonus", [N["sixes"], N["one_pair"], groups("fh21", (2, 1), sum_all=True)],
+         dice=3, rolls=2, bonus_threshold=63, bonus_points=0),
+    # Five boxes, three dice, three rolls: the biggest tree here.
+    game("3d_five_boxes", [N["chance"], N["ones"], N["twos"], N["one_pair"], N["threes"]],
+         dice=3, rolls=3, bonus_threshold=6, bonus_points=10),
+    # Four dice, three rolls, a non-distinct groups box (2+2 of any faces).
+    game("4d_rolls3_custom", [N["one_pair"], upper("threes", 3),
+                              groups("pairs_any", (2, 2), distinct=False), N["chance"]],
+         dice=4, rolls=3, bonus_threshold=3, bonus_points=5),
+    # Threshold larger than the best upper total: the bonus never comes.
+    game("2d_bonus_unreachable", [N["ones"], N["twos"], N["chance"]],
+         dice=2, rolls=3, bonus_threshold=13, bonus_points=50),
+]
+ORDERS = ("free", "forced", "upper_first")
+
+
+def make(name, boxes, kw, order):
+    return Rules(name, boxes, order=order, **kw)
+
+
+CASES = [pytest.param(g, o, id=f"{g[0]}-{o}") for g in GAMES for o in ORDERS]
+
+
+@pytest.mark.parametrize("g, order", CASES)
+def test_engine_matches_bruteforce_in_every_reachable_state(g, order):
+    rules = make(*g, order)
+    sol = solve(rules)
+    bf = brute(rules)
+    values = sol.values
+    assert values.shape == (1 << len(rules.boxes), rules.cap + 1)
+
+    assert abs(values[0, 0] - bf.start()) < TOL
+    assert abs(sol.expected_score - bf.start()) < TOL
+
+    states = bf.reachable()
+    for filled, raw in states:
+        mask, u = mask_of(filled), min(raw, rules.cap)
+        got = values[mask, u]
+        want = bf.value(filled, raw)
+        assert abs(got - want) < TOL, (rules, sorted(filled), raw, mask, u, got, want)
+
+    # Reachable masks are exactly the masks the engine solved.
+    solved = {m for m in range(values.shape[0]) if not np.isnan(values[m]).all()}
+    assert solved == {mask_of(f) for f, _ in states}
+
+
+@pytest.mark.parametrize("g, order", CASES)
+def test_engine_matches_bruteforce_in_every_solved_lane(g, order):
+    """Every non-NaN (mask, u) the engine returns, reachable total or not,
+    is the value of a turn start with that (capped) upper total."""
+    rules = make(*g, order)
+    values = solve(rules).values
+    bf = brute(rules)
+    by_mask = {mask_of(f): f for f, _ in bf.reachable()}
+    for mask, filled in by_mask.items():
+        for u in np.flatnonzero(~np.isnan(values[mask])):
+            got, want = values[mask, u], bf.value(filled, int(u))
+            assert abs(got - want) < TOL, (rules, sorted(filled), int(u), got, want)
+
+
+def test_only_the_upper_total_up_to_threshold_matters():
+    # Raw upper totals at or above the threshold all have the same value,
+    # and the engine stores them in the single column u = cap.
+    boxes = (N["ones"], N["twos"], N["threes"])
+    rules = Rules("t", boxes, dice=2, rolls=2, bonus_threshold=4, bonus_points=30)
+    values = solve(rules).values
+    bf = brute(rules)
+    assert rules.cap == 4 and values.shape == (8, 5)
+    filled = frozenset({2})                               # threes done
+    vals = [bf.value(filled, raw) for raw in (4, 5, 6)]
+    assert max(vals) - min(vals) < TOL
+    assert abs(values[0b100, 4] - vals[0]) < TOL
+    # Below the threshold the total does matter.
+    assert bf.value(filled, 3) > bf.value(filled, 4) + 1
+
+
+def test_five_dice_nordic_lower_boxes():
+    # Real Nordic dice (5 of 6 faces) with boxes whose rules need five dice.
+    boxes = (N["small_straight"], N["large_straight"], N["full_house"])
+    for order in ("free", "forced"):
+        rules = Rules("t", boxes, dice=5, rolls=2, order=order)
+        values = solve(rules).values
+        bf = brute(rules)
+        for filled, raw in bf.reachable():
+            got, want = values[mask_of(filled), 0], bf.value(filled, raw)
+            assert abs(got - want) < TOL, (order, sorted(filled), got, want)
+
+
+def test_five_dice_two_pairs_and_yatzy_three_rolls():
+    boxes = (N["two_pairs"], N["yatzy"])
+    rules = Rules("t", boxes, dice=5, rolls=3)
+    values = solve(rules).values
+    bf = brute(rules)
+    for filled, raw in bf.reachable():
+        got, want = values[mask_of(filled), 0], bf.value(filled, raw)
+        assert abs(got - want) < TOL, (sorted(filled), got, want)
+
+
+def test_single_roll_single_box_is_plain_expectation():
+    # Nothing to choose: the value is the mean score of one roll.
+    rules = Rules("t", (N["chance"],), dice=2, rolls=1)
+    assert abs(solve(rules).values[0, 0] - 7.0) < TOL
+    rules = Rules("t", (N["one_pair"],), dice=2, rolls=1)
+    assert abs(solve(rules).values[0, 0] - 2 * 21 / 36) < TOL
+
+
+def test_box_that_always_fits_gives_its_points_for_sure():
+    # One die is always "five equal" for a (1,)-group worth 50.
+    rules = Rules("t", (groups("one", (1,), points=50),), dice=1, rolls=1)
+    assert abs(solve(rules).values[0, 0] - 50.0) < TOL
+
+
+def test_more_rolls_never_hurt_and_free_order_is_best():
+    boxes = (N["one_pair"], N["ones"], N["twos"], N["chance"])
+    kw = dict(dice=2, bonus_threshold=3, bonus_points=7)
+    by_rolls = [solve(Rules("t", boxes, rolls=r, **kw)).values[0, 0] for r in (1, 2, 3, 4)]
+    assert all(a <= b + TOL for a, b in zip(by_rolls, by_rolls[1:]))
+    assert by_rolls[0] < by_rolls[1]
+    free = solve(Rules("t", boxes, rolls=2, **kw)).values[0, 0]
+    for order in ("forced", "upper_first"):
+        assert solve(Rules("t", boxes, rolls=2, order=order, **kw)).values[0, 0] <= free + TOL
+
+
+def test_full_scorecard_is_worth_zero_and_values_finite():
+    rules = Rules("t", (N["ones"], N["twos"], N["chance"]), dice=2, rolls=2,
+                  bonus_threshold=3, bonus_points=5)
+    values = solve(rules).values
+    assert (values[rules.full_mask] == 0).all()
+    for layer in rules.layers:
+        for mask in layer:
+            row = values[mask]
+            assert np.isfinite(row[~np.isnan(row)]).all()
+            assert not np.isnan(row[0])

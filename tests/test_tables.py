@@ -1,0 +1,97 @@
+"""Stored tables: header, checksum, detection of bad files, atomic writes."""
+
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from solver.boxes import NORDIC
+from solver.errors import TableError
+from solver.rules import Rules
+from solver.tables import MAGIC, load, open_table, save, table_path
+
+SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
+
+
+@pytest.fixture
+def stored(tmp_path):
+    table = open_table(SMALL, tmp_path, progress=False)
+    return table.path
+
+
+def test_round_trip_is_memory_mapped_and_named_by_rules(stored, tmp_path):
+    t = load(SMALL, stored)
+    assert isinstance(t.values.base, np.memmap)       # a view of the mapped file
+    assert stored == table_path(SMALL, tmp_path)
+    assert SMALL.fingerprint in stored.name
+    assert t.header["rules"] == "small" and t.header["dtype"] == "float64"
+    assert t.expected_score == pytest.approx(t.header["expected_score"])
+
+
+def test_truncated_table_is_detected_and_recomputed(stored, tmp_path, capsys):
+    good = load(SMALL, stored).expected_score
+    data = stored.read_bytes()
+    stored.write_bytes(data[:-8])
+    with pytest.raises(TableError, match="truncated"):
+        load(SMALL, stored)
+    t = open_table(SMALL, tmp_path, progress=False)
+    assert t.expected_score == good
+    assert "recomputing" in capsys.readouterr().err
+
+
+def test_flipped_byte_is_detected_by_checksum(stored):
+    data = bytearray(stored.read_bytes())
+    data[-3] ^= 0x40
+    stored.write_bytes(bytes(data))
+    with pytest.raises(TableError, match="checksum"):
+        load(SMALL, stored)
+
+
+def test_table_of_other_rules_is_never_used(stored):
+    other = Rules("small", SMALL.boxes, dice=3, bonus_threshold=6, rolls=2)
+    assert other.fingerprint != SMALL.fingerprint
+    with pytest.raises(TableError, match="fingerprint"):
+        load(other, stored)
+
+
+def test_garbage_and_missing_files(tmp_path):
+    bad = tmp_path / "x.tbl"
+    bad.write_bytes(b"hello")
+    with pytest.raises(TableError, match="not a yatzy table"):
+        load(SMALL, bad)
+    bad.write_bytes(MAGIC + struct.pack("<I", 5) + b"{oops")
+    with pytest.raises(TableError, match="header"):
+        load(SMALL, bad)
+    with pytest.raises(TableError, match="no table"):
+        load(SMALL, tmp_path / "missing.tbl")
+
+
+def test_engine_version_mismatch_is_rejected(stored):
+    data = stored.read_bytes()
+    (n,) = struct.unpack("<I", data[8:12])
+    header = json.loads(data[12:12 + n])
+    header["engine"] = -1
+    new = json.dumps(header, sort_keys=True).encode().ljust(n)
+    stored.write_bytes(data[:12] + new + data[12 + n:])
+    with pytest.raises(TableError, match="engine"):
+        load(SMALL, stored)
+
+
+def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    def interrupted(fd):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("solver.tables.os.fsync", interrupted)
+    path = tmp_path / "t.tbl"
+    with pytest.raises(KeyboardInterrupt):
+        save(np.zeros((16, 7)), SMALL, path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
+    before = stored.read_bytes()
+    monkeypatch.setattr("solver.tables.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
+    with pytest.raises(OSError):
+        save(np.zeros((16, 7)), SMALL, stored)
+    assert stored.read_bytes() == before
+    assert [p.name for p in stored.parent.iterdir()] == [stored.name]
