@@ -52,6 +52,18 @@ class Box:
             return self._score_groups(counts)
         raise ValueError(f"unknown box kind {self.kind!r}")
 
+    def joker_score(self, counts: Counts) -> int:
+        """Points as a joker (American Yahtzee): the box counts as made, so
+        fixed-point boxes give their points and the others the sum of the dice;
+        upper boxes score as usual."""
+        if self.kind == "upper":
+            return self.score(counts)
+        if self.points:
+            return self.points
+        if self.kind == "groups" and not self.sum_all:
+            return self.score(counts)
+        return _dice_sum(counts)
+
     def _score_groups(self, counts: Counts) -> int:
         faces = range(1, len(counts) + 1)
         best = -1
@@ -136,3 +148,15 @@ def nordic_boxes(five_alike_is_full_house: bool = False,
             box = replace(box, distinct=False)
         out.append(box)
     return tuple(out)
+
+
+YAHTZEE = UPPER + (
+    groups("three_of_a_kind", (3,), "3k", sum_all=True),
+    groups("four_of_a_kind", (4,), "4k", sum_all=True),
+    groups("full_house", (3, 2), points=25),
+    straight("small_straight", ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)), 30),
+    straight("large_straight", ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)), 40),
+    groups("yahtzee", (5,), "yatzy", points=50),
+    Box("chance", "chance"),
+)
+"""American Yahtzee's 13 boxes in scorecard order."""

@@ -10,7 +10,7 @@ import time
 import click
 
 from .errors import InputError, TableError
-from .rules import KEYS, PRESETS, parse_rules
+from .rules import KEYS, PRESETS, key_default, parse_rules
 from .scorecard import Scorecard
 from .tables import open_table, table_path
 
@@ -148,13 +148,5 @@ def rules_cmd(spec: str | None) -> None:
         click.echo(f"  {name:<14} {desc}")
     click.echo("keys (PRESET:key=value,...)")
     for key, (kind, presets, desc) in KEYS.items():
-        default = _default(key, presets[0])
-        click.echo(f"  {key:<26} {desc}  [{kind.__name__}; nordic default {default}]")
-
-
-def _default(key: str, preset: str) -> str:
-    rules = PRESETS[preset][1]()
-    defaults = {"order": rules.order, "bonus_threshold": rules.bonus_threshold,
-                "rolls": rules.rolls, "five_alike_is_full_house": "false",
-                "four_alike_is_two_pairs": "false"}
-    return str(defaults.get(key, "-"))
+        defaults = ", ".join(f"{p} {key_default(p, key)}" for p in presets)
+        click.echo(f"  {key:<26} {desc} [{kind.__name__}; default: {defaults}]")

@@ -57,13 +57,13 @@ FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never N
 
 @njit(cache=True, fastmath=FAST)
 def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
-                     cand_box, cand_score, cand, zero):
+                     cand_box, cand_score, cand_bits, cand, zero):
     """Values of every way to end the turn, for upper totals ``u0 .. u0+L-1``.
 
     ``values[mask, u]``  expected score to come at a turn start (mask, u)
-    ``cand[k, j]``       value of writing ``cand_score[k] > 0`` points in box
+    ``cand[k, j]``       value of writing ``cand_score[k]`` points in box
                          ``cand_box[k]`` at upper total ``u0 + j``: points,
-                         bonus and the future
+                         bonus and the future (state ``mask | cand_bits[k]``)
     ``zero[j]``          best value of scratching an allowed box (0 points)
     """
     for j in range(L):
@@ -77,7 +77,7 @@ def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
         b = cand_box[k]
         if (allowed >> b) & 1 == 0:
             continue
-        child = values[mask | (1 << b)]
+        child = values[mask | cand_bits[k]]
         s = cand_score[k]
         row = cand[k]
         if is_upper[b]:
@@ -98,22 +98,38 @@ def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
 
 @njit(cache=True, fastmath=FAST)
 def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
-                 cand, zero, work):
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work):
     """X_0: ``work[first_roll + r, j]`` = best box for roll ``r``.
 
     ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the candidates
     (boxes scoring > 0) of roll ``r``; any other box scores 0 (``zero``).
+    A roll of all dice equal (``yahtzee_face[r] = f >= 0``) may instead be a
+    joker: it may go only in the boxes ``joker_boxes[f]`` (if not 0), as
+    candidate ``joker_cand[f, b]``, and earns ``roll_bonus`` on top.
     """
     for r in range(len(roll_cand_start) - 1):
         row = work[first_roll + r]
-        for j in range(L):
-            row[j] = zero[j]
-        for i in range(roll_cand_start[r], roll_cand_start[r + 1]):
-            k = roll_cand[i]
-            if (allowed >> cand_box[k]) & 1:
-                c = cand[k]
-                for j in range(L):
-                    row[j] = _fmax(row[j], c[j])
+        f = yahtzee_face[r]
+        if f >= 0 and joker_boxes[f] != 0:
+            for j in range(L):
+                row[j] = NEG
+            for b in range(joker_cand.shape[1]):
+                if (joker_boxes[f] >> b) & 1:
+                    c = cand[joker_cand[f, b]]
+                    for j in range(L):
+                        row[j] = _fmax(row[j], c[j])
+        else:
+            for j in range(L):
+                row[j] = zero[j]
+            for i in range(roll_cand_start[r], roll_cand_start[r + 1]):
+                k = roll_cand[i]
+                if (allowed >> cand_box[k]) & 1:
+                    c = cand[k]
+                    for j in range(L):
+                        row[j] = _fmax(row[j], c[j])
+        if f >= 0 and roll_bonus != 0.0:
+            for j in range(L):
+                row[j] += roll_bonus
 
 
 @njit(cache=True, fastmath=FAST)
@@ -159,7 +175,8 @@ def _best_keeps(L, subs, n_subs, n_multisets, work):
 
 @njit(cache=True, fastmath=FAST)
 def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls,
-                cand_box, cand_score, roll_cand_start, roll_cand,
+                cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                 adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work):
     """Fill ``values[mask, :L]`` from the rows of the masks it leads to.
 
@@ -168,8 +185,9 @@ def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls,
     """
     n_multisets = work.shape[0] - 1
     _fill_candidates(mask, 0, L, values, allowed, is_upper, cap, bonus,
-                     cand_box, cand_score, cand, zero)
-    _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll, cand, zero, work)
+                     cand_box, cand_score, cand_bits, cand, zero)
+    _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work)
     for _ in range(1, rolls):
         _average_keeps(L, adds, first_roll, 1.0 / faces, work)
         _best_keeps(L, subs, n_subs, n_multisets, work)
@@ -185,7 +203,8 @@ def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls,
 
 @njit(parallel=True, cache=True)
 def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls,
-                 cand_box, cand_score, roll_cand_start, roll_cand,
+                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                  adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
     """Solve every mask in ``masks`` (all with the same number of filled boxes),
     handing masks out round-robin to ``n_threads`` workers."""
@@ -195,14 +214,17 @@ def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls,
         zero = np.empty(values.shape[1])
         for i in range(t, len(masks), n_threads):
             mask = masks[i]
+            roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
             _solve_mask(mask, lanes[mask], values, allowed[mask], is_upper, cap, bonus, rolls,
-                        cand_box, cand_score, roll_cand_start, roll_cand,
+                        cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                        yahtzee_face, joker_boxes[mask], joker_cand, roll_bonus,
                         adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work)
 
 
 @njit(cache=True)
 def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus,
-                 cand_box, cand_score, roll_cand_start, roll_cand,
+                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces):
     """``out[m]``: value of keeping multiset ``m`` with ``rerolls`` >= 1
     rerolls left at turn state (mask, u); one lane of ``_solve_mask``."""
@@ -211,8 +233,9 @@ def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus,
     cand = np.empty((len(cand_box), 1))
     zero = np.empty(1)
     _fill_candidates(mask, u, 1, values, allowed, is_upper, cap, bonus,
-                     cand_box, cand_score, cand, zero)
-    _score_rolls(1, allowed, cand_box, roll_cand_start, roll_cand, first_roll, cand, zero, work)
+                     cand_box, cand_score, cand_bits, cand, zero)
+    _score_rolls(1, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work)
     for k in range(rerolls):
         if k:
             _best_keeps(1, subs, n_subs, n_multisets, work)
@@ -238,15 +261,27 @@ def _dice_tables(ds):
     return adds, subs, (ds.sub >= 0).sum(axis=1)
 
 
-def _candidates(scores: np.ndarray):
-    """Distinct (box, points > 0) pairs and, per roll, the pairs it scores."""
-    pairs = sorted({(b, int(s)) for b in range(scores.shape[1]) for s in scores[:, b] if s > 0})
+def _candidates(rules: Rules):
+    """The distinct ways to end a turn as (box, points) pairs, with the state
+    bits each one sets; per roll, the pairs with points > 0; per joker face
+    and box, the pair it scores."""
+    scores, jp = rules.scores, rules.joker_points
+    pairs = {(b, int(s)) for b in range(rules.n_boxes) for s in scores[:, b] if s > 0}
+    if rules.joker != "none":
+        pairs |= {(b, int(jp[f, b])) for f in range(rules.faces) for b in range(rules.n_boxes)}
+    pairs = sorted(pairs)
     index = {p: k for k, p in enumerate(pairs)}
     per_roll = [[index[(b, int(s))] for b, s in enumerate(row) if s > 0] for row in scores]
     start = np.cumsum([0] + [len(c) for c in per_roll])
     flat = np.array([k for c in per_roll for k in c], dtype=np.int64)
-    return (np.array([b for b, _ in pairs], dtype=np.int64),
-            np.array([s for _, s in pairs], dtype=np.int64), start.astype(np.int64), flat)
+    joker_cand = np.full((rules.faces, rules.n_boxes), -1, dtype=np.int64)
+    if rules.joker != "none":
+        joker_cand[:] = [[index[(b, int(jp[f, b]))] for b in range(rules.n_boxes)]
+                         for f in range(rules.faces)]
+    return dict(cand_box=np.array([b for b, _ in pairs], dtype=np.int64),
+                cand_score=np.array([s for _, s in pairs], dtype=np.int64),
+                cand_bits=np.array([rules.child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
+                roll_cand_start=start.astype(np.int64), roll_cand=flat, joker_cand=joker_cand)
 
 
 @dataclass
@@ -266,12 +301,12 @@ class Solution:
 def _kernel_data(rules: Rules) -> dict:
     """The arrays the kernels take, derived once per rules."""
     ds = rules.dice_space
-    cand_box, cand_score, roll_cand_start, roll_cand = _candidates(rules.scores)
     adds, subs, n_subs = _dice_tables(ds)
     return dict(allowed=rules.allowed_table, lanes=rules.upper_lanes, is_upper=rules.is_upper,
                 cap=rules.cap, bonus=float(rules.bonus_points), rolls=rules.rolls,
-                cand_box=cand_box, cand_score=cand_score, roll_cand_start=roll_cand_start,
-                roll_cand=roll_cand, adds=adds, subs=subs, n_subs=n_subs,
+                **_candidates(rules), yahtzee_face=rules.yahtzee_face,
+                joker_boxes=rules.joker_boxes, flag_bit=rules.flag_bit,
+                yahtzee_bonus=float(rules.yahtzee_bonus), adds=adds, subs=subs, n_subs=n_subs,
                 roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
 
 
@@ -283,13 +318,16 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Soluti
     """
     start = time.perf_counter()
     d = _kernel_data(rules)
-    values = np.full((1 << rules.n_boxes, rules.cap + 1), np.nan)
-    values[rules.full_mask, :] = 0.0
+    values = np.full((rules.n_masks, rules.cap + 1), np.nan)
+    masks = np.arange(rules.n_masks)
+    values[masks & rules.full_mask == rules.full_mask, :] = 0.0
     for layer in reversed(rules.layers[:-1]):
         _solve_layer(layer, values, d["allowed"], d["lanes"], d["is_upper"], d["cap"],
-                     d["bonus"], d["rolls"], d["cand_box"], d["cand_score"],
-                     d["roll_cand_start"], d["roll_cand"], d["adds"], d["subs"], d["n_subs"],
-                     d["roll_prob"], d["first_roll"], d["faces"], numba.get_num_threads())
+                     d["bonus"], d["rolls"], d["cand_box"], d["cand_score"], d["cand_bits"],
+                     d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
+                     d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],
+                     d["n_subs"], d["roll_prob"], d["first_roll"], d["faces"],
+                     numba.get_num_threads())
         if progress is not None:
             progress(len(layer))
     return Solution(rules, values, time.perf_counter() - start)
@@ -301,7 +339,9 @@ def keep_values(rules: Rules, values: np.ndarray, mask: int, upper: int,
     ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left, at turn state
     (mask, upper), from a solved ``values`` table.  Compiled: for bulk use."""
     d = _kernel_data(rules)
+    roll_bonus = d["yahtzee_bonus"] if mask & rules.flag_bit else 0.0
     return _keep_values(mask, upper, rerolls, values, d["allowed"][mask], d["is_upper"],
-                        d["cap"], d["bonus"], d["cand_box"], d["cand_score"],
-                        d["roll_cand_start"], d["roll_cand"], d["adds"], d["subs"],
-                        d["n_subs"], d["first_roll"], d["faces"])
+                        d["cap"], d["bonus"], d["cand_box"], d["cand_score"], d["cand_bits"],
+                        d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
+                        d["joker_boxes"][mask], d["joker_cand"], roll_bonus, d["adds"],
+                        d["subs"], d["n_subs"], d["first_roll"], d["faces"])

@@ -81,26 +81,38 @@ def expected_final_score(table: Table, card: Scorecard) -> float:
     return card.score + table.value(card.mask, card.upper_state)
 
 
-def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray]:
-    """Boxes that may be filled now and ``out[r, i]``: points plus bonus plus
-    the future of writing roll ``r`` in box ``boxes[i]`` (excluding the card's
-    current score)."""
+def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The boxes that may be filled now, ``points[r, i]`` of roll ``r`` in box
+    ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future
+    (excluding the card's current score; -inf where a joker may not go)."""
     rules = table.rules
     boxes = card.allowed_boxes()
+    cols = np.array(boxes, dtype=np.int64)
     u, cap = card.upper_state, rules.cap
-    points = rules.scores[:, boxes]                          # [roll, i]
-    upper = rules.is_upper[boxes]
+    points = rules.scores[:, cols]                           # [roll, i]
+    allowed = np.ones(points.shape, dtype=bool)
+    face = rules.yahtzee_face
+    joker = rules.joker_boxes[card.mask]                     # per face: boxes, or 0
+    for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
+        points[r] = rules.joker_points[face[r], cols]
+        allowed[r] = joker[face[r]] >> cols & 1 == 1
+    upper = rules.is_upper[cols]
     reached = np.where(upper, np.minimum(u + points, cap), u)
     bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
-    children = table.values[card.mask | (1 << np.array(boxes))]   # [i, upper total]
-    return boxes, points + bonus + children[np.arange(len(boxes)), reached]
+    if card.mask & rules.flag_bit:
+        bonus = bonus + np.where(face >= 0, rules.yahtzee_bonus, 0)[:, None]
+    child = card.mask | 1 << cols
+    if rules.flag_bit:
+        child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.flag_bit, child)
+    value = points + bonus + table.values[child, reached]
+    return boxes, points, np.where(allowed, value, -np.inf)
 
 
 def roll_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
     """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
     optimally (excluding the card's current score)."""
     ds = table.rules.dice_space
-    best = scoring_values(table, card)[1].max(axis=1)        # X_0
+    best = scoring_values(table, card)[2].max(axis=1)        # X_0
     for _ in range(rerolls):
         best = _best_keep(ds, ds.reroll @ best)              # X_k from W_k
     return best
@@ -135,10 +147,10 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
     ds = rules.dice_space
     r = ds.roll_index(dice)
     base = card.score
-    boxes, score_now = scoring_values(table, card)
-    acts = [Action("score", box=rules.boxes[b].name, points=int(rules.scores[r, b]),
-                   expected_final_score=base + float(score_now[r, i]))
-            for i, b in enumerate(boxes)]
+    boxes, points, value = scoring_values(table, card)
+    acts = [Action("score", box=rules.boxes[b].name, points=int(points[r, i]),
+                   expected_final_score=base + float(value[r, i]))
+            for i, b in enumerate(boxes) if np.isfinite(value[r, i])]
     if rerolls:
         roll_m = ds.first_roll + r
         keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))

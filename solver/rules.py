@@ -19,11 +19,12 @@ from functools import cached_property
 
 import numpy as np
 
-from .boxes import Box, nordic_boxes
+from .boxes import YAHTZEE, Box, nordic_boxes
 from .dice import DiceSpace, dice_space
 from .errors import InputError
 
 ORDERS = ("free", "forced", "upper_first")
+JOKERS = ("none", "forced", "free")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Rules:
     bonus_threshold: int = 63
     bonus_points: int = 50
     order: str = "free"
+    yahtzee_bonus: int = 0
+    joker: str = "none"
     settings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def __post_init__(self):
@@ -53,6 +56,10 @@ class Rules:
             raise InputError("an upper box counts a face the dice do not have")
         if len({b.name for b in self.boxes}) != len(self.boxes):
             raise InputError("two boxes share a name")
+        if self.joker not in JOKERS:
+            raise InputError(f"joker {self.joker!r}: expected one of {', '.join(JOKERS)}")
+        if (self.yahtzee_bonus or self.joker != "none") and self.yatzy_box < 0:
+            raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
 
     # ----------------------------------------------------------- naming
     @classmethod
@@ -75,6 +82,7 @@ class Rules:
         desc = {
             "dice": self.dice, "faces": self.faces, "rolls": self.rolls,
             "bonus": [self.bonus_threshold, self.bonus_points], "order": self.order,
+            "yahtzee_bonus": self.yahtzee_bonus, "joker": self.joker,
             "boxes": [{k: v for k, v in asdict(b).items() if k not in ("name", "aliases")}
                       for b in self.boxes],
         }
@@ -89,6 +97,30 @@ class Rules:
     @property
     def full_mask(self) -> int:
         return (1 << self.n_boxes) - 1
+
+    @cached_property
+    def yatzy_box(self) -> int:
+        """Index of the box for all dice equal (fixed points), or -1."""
+        for i, b in enumerate(self.boxes):
+            if b.kind == "groups" and b.groups == (self.dice,) and b.points:
+                return i
+        return -1
+
+    @property
+    def flag_bit(self) -> int:
+        """State bit set once the yatzy box holds its points (0 when the rules
+        need no such bit: it only matters for the yahtzee bonus)."""
+        return 1 << self.n_boxes if self.yahtzee_bonus else 0
+
+    @property
+    def n_masks(self) -> int:
+        """Size of the mask axis: box bits plus the flag bit if any."""
+        return (1 << self.n_boxes) * (2 if self.flag_bit else 1)
+
+    def child_mask(self, mask: int, box: int, points: int) -> int:
+        """The mask after writing ``points`` in ``box``."""
+        flag = self.flag_bit if box == self.yatzy_box and points > 0 else 0
+        return mask | 1 << box | flag
 
     @property
     def cap(self) -> int:
@@ -130,7 +162,7 @@ class Rules:
 
     def allowed(self, masks: np.ndarray) -> np.ndarray:
         """Bitmask of the boxes that may be filled next, for each filled-box mask."""
-        masks = np.asarray(masks, dtype=np.int64)
+        masks = np.asarray(masks, dtype=np.int64) & self.full_mask
         open_ = ~masks & self.full_mask
         if self.order == "free":
             return open_
@@ -142,23 +174,28 @@ class Rules:
     @cached_property
     def allowed_table(self) -> np.ndarray:
         """``allowed_table[mask]``: ``allowed`` for every mask."""
-        return self.allowed(np.arange(1 << self.n_boxes))
+        return self.allowed(np.arange(self.n_masks))
 
     @cached_property
     def layers(self) -> tuple[np.ndarray, ...]:
-        """Reachable filled-box masks grouped by how many boxes are filled."""
+        """Reachable masks grouped by how many boxes are filled."""
         layer = np.array([0], dtype=np.int64)
         out = [layer]
         allowed = self.allowed_table
         for _ in range(self.n_boxes):
-            cand = np.concatenate([np.where(allowed[layer] >> b & 1 == 1, layer | (1 << b), -1)
-                                   for b in range(self.n_boxes)])
-            layer = np.unique(cand[cand >= 0])
+            cand = []
+            for b in range(self.n_boxes):
+                ok = allowed[layer] >> b & 1 == 1
+                cand.append(np.where(ok, layer | (1 << b), -1))
+                if b == self.yatzy_box and self.flag_bit:
+                    cand.append(np.where(ok, layer | (1 << b) | self.flag_bit, -1))
+            layer = np.unique(np.concatenate(cand))
+            layer = layer[layer >= 0]
             out.append(layer)
         return tuple(out)
 
     def is_reachable(self, mask: int) -> bool:
-        layer = self.layers[bin(mask).count("1")]
+        layer = self.layers[bin(mask & self.full_mask).count("1")]
         i = np.searchsorted(layer, mask)
         return bool(i < len(layer) and layer[i] == mask)
 
@@ -167,12 +204,57 @@ class Rules:
         """``upper_lanes[mask]``: 1 + the largest tracked upper total reachable
         with these boxes filled (upper totals 0..lanes-1 are solved)."""
         best = self.scores.max(axis=0)
-        masks = np.arange(1 << self.n_boxes)
+        masks = np.arange(self.n_masks)
         top = np.zeros(len(masks), dtype=np.int64)
         for b in range(self.n_boxes):
             if self.boxes[b].is_upper:
                 top += np.where(masks >> b & 1 == 1, best[b], 0)
         return np.minimum(top, self.cap) + 1
+
+    @cached_property
+    def yahtzee_face(self) -> np.ndarray:
+        """``yahtzee_face[r]``: face index (0-based) if roll ``r`` has all dice
+        equal, else -1."""
+        counts = self.dice_space.roll_counts()
+        return np.where(counts.max(axis=1) == self.dice, counts.argmax(axis=1), -1)
+
+    @cached_property
+    def joker_points(self) -> np.ndarray:
+        """``joker_points[f, b]``: points of all dice showing ``f + 1`` in box
+        ``b`` played as a joker."""
+        out = np.zeros((self.faces, self.n_boxes), dtype=np.int64)
+        for f in range(self.faces):
+            counts = tuple(self.dice if g == f else 0 for g in range(self.faces))
+            out[f] = [b.joker_score(counts) for b in self.boxes]
+        return out
+
+    @cached_property
+    def joker_boxes(self) -> np.ndarray:
+        """``joker_boxes[mask, f]``: boxes a roll of all ``f + 1`` may go in as
+        a joker (bitmask), or 0 where the usual rules apply (no joker, the
+        yatzy box still open, or a free joker whose upper box is open).
+
+        Forced joker (official): the matching upper box if open, else a lower
+        box at joker value, else any upper box (for 0).  Free choice joker
+        (Verhoeff's reading): with the matching upper box open the usual rules
+        apply; otherwise any open box, lower boxes at joker value."""
+        masks = np.arange(self.n_masks)
+        out = np.zeros((self.n_masks, self.faces), dtype=np.int64)
+        if self.joker == "none":
+            return out
+        active = masks >> self.yatzy_box & 1 == 1
+        open_ = self.allowed_table
+        upper = self.upper_bits
+        lower = self.full_mask & ~upper
+        for f in range(self.faces):
+            match = open_ & sum(1 << b for b, box in enumerate(self.boxes)
+                                if box.is_upper and box.face == f + 1)
+            if self.joker == "forced":
+                filled = np.where(open_ & lower, open_ & lower, open_ & upper)
+                out[:, f] = np.where(active, np.where(match != 0, match, filled), 0)
+            else:                   # 0 where the usual rules apply
+                out[:, f] = np.where(active & (match == 0), open_, 0)
+        return out
 
     def describe(self) -> str:
         lines = [f"rules       {self.spec}  (fingerprint {self.fingerprint})",
@@ -180,35 +262,40 @@ class Rules:
                  f"{self.rolls} rolls per turn",
                  f"bonus       {self.bonus_points} when the upper total reaches "
                  f"{self.bonus_threshold}",
-                 f"order       {self.order}",
-                 "boxes"]
+                 f"order       {self.order}"]
+        if self.yatzy_box >= 0 and (self.yahtzee_bonus or self.joker != "none"):
+            lines.append(f"yahtzee     bonus {self.yahtzee_bonus or 'none'} per further "
+                         f"yahtzee, joker {self.joker}")
+        lines.append("boxes")
         for b in self.boxes:
             lines.append(f"  {b.name:<16} {b.describe()}")
         return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ presets
-def _nordic(**kw) -> Rules:
-    return Rules("nordic", nordic_boxes(), **kw)
-
+NORDIC_LIKE = ("nordic", "forced", "upper_first")
 
 PRESETS = {
-    "nordic": ("Nordic Yatzy, free order", lambda: _nordic()),
+    "nordic": ("Nordic Yatzy, free order",
+               lambda: Rules("nordic", nordic_boxes())),
     "forced": ("Nordic Yatzy, top-to-bottom order, bonus at 42",
-               lambda: replace(_nordic(order="forced", bonus_threshold=42), name="forced")),
+               lambda: Rules("forced", nordic_boxes(), order="forced", bonus_threshold=42)),
     "upper_first": ("Nordic Yatzy, upper boxes first (any order), then the lower",
-                    lambda: replace(_nordic(order="upper_first"), name="upper_first")),
+                    lambda: Rules("upper_first", nordic_boxes(), order="upper_first")),
+    "yahtzee": ("American Yahtzee: 13 boxes, bonus 35 at 63, yahtzee bonus 100, forced joker",
+                lambda: Rules("yahtzee", YAHTZEE, bonus_points=35, yahtzee_bonus=100,
+                              joker="forced")),
 }
 
-# key -> (type, applies to presets, description)
+# key -> (type, presets it applies to, description)
 KEYS = {
-    "order": (str, ("nordic", "forced", "upper_first"), "free | forced | upper_first"),
-    "bonus_threshold": (int, ("nordic", "forced", "upper_first"), "upper total that earns the bonus"),
-    "rolls": (int, ("nordic", "forced", "upper_first"), "rolls per turn"),
-    "five_alike_is_full_house": (bool, ("nordic", "forced", "upper_first"),
-                                 "five equal dice also count as a full house"),
-    "four_alike_is_two_pairs": (bool, ("nordic", "forced", "upper_first"),
-                                "four equal dice also count as two pairs"),
+    "order": (str, NORDIC_LIKE, "free | forced | upper_first"),
+    "bonus_threshold": (int, tuple(PRESETS), "upper total that earns the bonus"),
+    "rolls": (int, tuple(PRESETS), "rolls per turn"),
+    "five_alike_is_full_house": (bool, NORDIC_LIKE, "five equal dice also count as a full house"),
+    "four_alike_is_two_pairs": (bool, NORDIC_LIKE, "four equal dice also count as two pairs"),
+    "joker": (str, ("yahtzee",), "forced | free | none: where a further yahtzee may go"),
+    "yahtzee_bonus": (bool, ("yahtzee",), "100 for each further yahtzee after a scored 50"),
 }
 
 
@@ -233,13 +320,28 @@ def parse_rules(spec: str) -> Rules:
         if key in settings:
             raise InputError(f"rules {spec!r}: key {key!r} given twice")
         settings[key] = _convert(spec, key, kind, raw)
-    boxes = nordic_boxes(bool(settings.get("five_alike_is_full_house", False)),
-                         bool(settings.get("four_alike_is_two_pairs", False)))
-    kw = {k: settings[k] for k in ("order", "bonus_threshold", "rolls") if k in settings}
-    if kw.get("order", rules.order) not in ORDERS:
-        raise InputError(f"rules {spec!r}: order must be one of {', '.join(ORDERS)}")
+    kw = {k: settings[k] for k in ("order", "bonus_threshold", "rolls", "joker") if k in settings}
+    if preset in NORDIC_LIKE:
+        kw["boxes"] = nordic_boxes(bool(settings.get("five_alike_is_full_house", False)),
+                                   bool(settings.get("four_alike_is_two_pairs", False)))
+    if "yahtzee_bonus" in settings:
+        kw["yahtzee_bonus"] = 100 if settings["yahtzee_bonus"] else 0
     canonical = tuple((k, _fmt(settings[k])) for k in KEYS if k in settings)
-    return replace(rules, boxes=boxes, settings=canonical, **kw)
+    try:
+        return replace(rules, settings=canonical, **kw)
+    except InputError as e:
+        raise InputError(f"rules {spec!r}: {e}") from None
+
+
+def key_default(preset: str, key: str) -> str:
+    """The value ``key`` has in ``preset`` when not given."""
+    rules = PRESETS[preset][1]()
+    switched = {"five_alike_is_full_house": "full_house", "four_alike_is_two_pairs": "two_pairs"}
+    if key in switched:
+        return _fmt(not rules.boxes[rules.box_index(switched[key])].distinct)
+    if key == "yahtzee_bonus":
+        return _fmt(bool(rules.yahtzee_bonus))
+    return _fmt(getattr(rules, key))
 
 
 def _convert(spec: str, key: str, kind: type, raw: str) -> object:

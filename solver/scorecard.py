@@ -2,7 +2,8 @@
 
 Text form (the ``--card`` option): comma-separated ``box=points``, e.g.
 ``ones=3,two_pairs=18,yatzy=0``; empty means a fresh game.  Box names are the
-English snake_case names or their Norwegian/Swedish aliases.
+English snake_case names or their Norwegian/Swedish aliases.  Under rules with
+a yahtzee bonus, ``yahtzee_bonus=N`` gives the bonus points earned so far.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class Scorecard:
 
     rules: Rules
     points: tuple[int | None, ...]
+    yahtzee_bonus: int = 0          # yahtzee bonus points earned so far
 
     @classmethod
     def empty(cls, rules: Rules) -> "Scorecard":
@@ -29,36 +31,54 @@ class Scorecard:
     def parse(cls, text: str | None, rules: Rules) -> "Scorecard":
         """Parse ``box=points,...``; checks names, repeats, points and fill order."""
         points: list[int | None] = [None] * rules.n_boxes
+        extra = None
         for item in filter(None, (p.strip() for p in (text or "").split(","))):
             name, eq, raw = item.partition("=")
             if not eq:
                 raise InputError(f"card entry {item!r}: expected box=points")
-            b = rules.box_index(name)
-            if points[b] is not None:
-                raise InputError(f"card: box {rules.boxes[b].name} given twice")
             try:
                 value = int(raw.strip())
             except ValueError:
                 raise InputError(f"card entry {item!r}: points must be a whole number") from None
+            if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
+                if extra is not None:
+                    raise InputError("card: yahtzee_bonus given twice")
+                extra = value
+                continue
+            b = rules.box_index(name)
+            if points[b] is not None:
+                raise InputError(f"card: box {rules.boxes[b].name} given twice")
             if value not in rules.box_points[b]:
                 raise InputError(f"card: {rules.boxes[b].name}={value} is impossible "
                                  f"({rules.boxes[b].describe()})")
             points[b] = value
-        card = cls(rules, tuple(points))
+        if extra:
+            per, held = rules.yahtzee_bonus, points[rules.yatzy_box]
+            filled = sum(p is not None for p in points)
+            if extra < 0 or extra % per or not held or extra // per > filled - 1:
+                raise InputError(f"card: yahtzee_bonus={extra} is impossible (multiples of "
+                                 f"{per}, one per further yahtzee after a scored "
+                                 f"{rules.boxes[rules.yatzy_box].name})")
+        card = cls(rules, tuple(points), extra or 0)
         if not rules.is_reachable(card.mask):
             raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
                              f"order ({_order_hint(rules)})")
         return card
 
     def __str__(self) -> str:
-        return ",".join(f"{b.name}={p}" for b, p in zip(self.rules.boxes, self.points)
-                        if p is not None)
+        items = [f"{b.name}={p}" for b, p in zip(self.rules.boxes, self.points) if p is not None]
+        if self.yahtzee_bonus:
+            items.append(f"yahtzee_bonus={self.yahtzee_bonus}")
+        return ",".join(items)
 
     # ------------------------------------------------------------ state
     @cached_property
     def mask(self) -> int:
-        """Bitmask of the filled boxes (bit ``b`` = box ``b``)."""
-        return sum(1 << b for b, p in enumerate(self.points) if p is not None)
+        """Bitmask of the filled boxes (bit ``b`` = box ``b``), plus the rules'
+        flag bit once the yatzy box holds its points."""
+        mask = sum(1 << b for b, p in enumerate(self.points) if p is not None)
+        y = self.rules.yatzy_box
+        return mask | (self.rules.flag_bit if y >= 0 and self.points[y] else 0)
 
     @cached_property
     def upper_total(self) -> int:
@@ -77,8 +97,8 @@ class Scorecard:
 
     @property
     def score(self) -> int:
-        """Points on the card so far, bonus included."""
-        return sum(p for p in self.points if p is not None) + self.bonus
+        """Points on the card so far, bonuses included."""
+        return sum(p for p in self.points if p is not None) + self.bonus + self.yahtzee_bonus
 
     @property
     def is_full(self) -> bool:
@@ -94,12 +114,13 @@ class Scorecard:
         bits = int(self.rules.allowed_table[self.mask])
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
-    def fill(self, box: int, points: int) -> "Scorecard":
+    def fill(self, box: int, points: int, yahtzee_bonus: int = 0) -> "Scorecard":
+        """The card after writing ``points`` in ``box`` (and earning a yahtzee bonus)."""
         if self.points[box] is not None:
             raise InputError(f"box {self.rules.boxes[box].name} is already filled")
         new = list(self.points)
         new[box] = points
-        return Scorecard(self.rules, tuple(new))
+        return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus)
 
 
 def _order_hint(rules: Rules) -> str:

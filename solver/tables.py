@@ -116,7 +116,7 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     for key, want in expect.items():
         if header.get(key) != want:
             raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
-    shape = (1 << rules.n_boxes, rules.cap + 1)
+    shape = (rules.n_masks, rules.cap + 1)
     if tuple(header.get("shape", ())) != shape:
         raise TableError(f"{path}: shape {header.get('shape')} does not match the rules {shape}")
     offset = _data_offset(n)

@@ -86,7 +86,7 @@ def test_keep_values_agree_with_direct_expectation(nordic):
     sc = card(nordic, "yatzy=50")
     rules = nordic.rules
     ds = rules.dice_space
-    boxes, now = scoring_values(nordic, sc)
+    boxes, _, now = scoring_values(nordic, sc)
     best_now = now.max(axis=1)
     w1 = keep_values(nordic, sc, 1)
     keep = (6, 6, 6)
