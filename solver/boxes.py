@@ -160,3 +160,22 @@ YAHTZEE = UPPER + (
     Box("chance", "chance"),
 )
 """American Yahtzee's 13 boxes in scorecard order."""
+
+
+MAXI = UPPER + (
+    groups("one_pair", (2,), "ett_par", "par", "pair"),
+    groups("two_pairs", (2, 2), "to_par", "tva_par", "två_par"),
+    groups("three_pairs", (2, 2, 2), "tre_par"),
+    groups("three_of_a_kind", (3,), "tre_like", "tretal"),
+    groups("four_of_a_kind", (4,), "fire_like", "fyrtal"),
+    groups("five_of_a_kind", (5,), "fem_like", "femtal"),
+    straight("small_straight", ((1, 2, 3, 4, 5),), 15, "liten_straight"),
+    straight("large_straight", ((2, 3, 4, 5, 6),), 20, "stor_straight"),
+    straight("full_straight", ((1, 2, 3, 4, 5, 6),), 21, "full_straight", "hel_straight"),
+    groups("hut", (3, 2), "hytte"),
+    groups("house", (3, 3), "hus"),
+    groups("tower", (4, 2), "tårn", "tarn"),
+    Box("chance", "chance", aliases=("sjanse", "chans")),
+    groups("maxi_yatzy", (6,), "yatzy", "maxi_yahtzee", points=100),
+)
+"""Maxi Yatzy's 20 boxes (six dice), in scorecard order."""

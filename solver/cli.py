@@ -110,12 +110,12 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
            top: int | None, as_json: bool) -> None:
     """Every action for a position, ranked by expected final score."""
     from .query import advise as advise_position
+    from .query import check_rerolls
 
     rules = parse_rules(rules_spec)
     sc = Scorecard.parse(card, rules)
     hand = rules.dice_space.parse(dice)
-    if not 0 <= rerolls < rules.rolls:
-        raise InputError(f"--rerolls {rerolls}: expected 0..{rules.rolls - 1}")
+    check_rerolls(rules, rerolls)
     if sc.is_full:
         raise InputError("the card is full: there is nothing left to decide")
     if top is not None and top < 1:

@@ -99,7 +99,7 @@ def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
 @njit(cache=True, fastmath=FAST)
 def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work):
-    """X_0: ``work[first_roll + r, j]`` = best box for roll ``r``.
+    """``work[first_roll + r, j]`` = value of the best box for roll ``r``.
 
     ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the candidates
     (boxes scoring > 0) of roll ``r``; any other box scores 0 (``zero``).
@@ -107,6 +107,7 @@ def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
     joker: it may go only in the boxes ``joker_boxes[f]`` (if not 0), as
     candidate ``joker_cand[f, b]``, and earns ``roll_bonus`` on top.
     """
+    chosen = np.empty(len(cand_box), dtype=np.int64)
     for r in range(len(roll_cand_start) - 1):
         row = work[first_roll + r]
         f = yahtzee_face[r]
@@ -119,14 +120,30 @@ def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
                     for j in range(L):
                         row[j] = _fmax(row[j], c[j])
         else:
-            for j in range(L):
-                row[j] = zero[j]
+            # the allowed candidates of this roll, then two per pass over the row
+            n = 0
             for i in range(roll_cand_start[r], roll_cand_start[r + 1]):
                 k = roll_cand[i]
                 if (allowed >> cand_box[k]) & 1:
-                    c = cand[k]
-                    for j in range(L):
-                        row[j] = _fmax(row[j], c[j])
+                    chosen[n] = k
+                    n += 1
+            if n == 0:
+                for j in range(L):
+                    row[j] = zero[j]
+            elif n == 1:
+                a = cand[chosen[0]]
+                for j in range(L):
+                    row[j] = _fmax(zero[j], a[j])
+            else:
+                a = cand[chosen[0]]
+                b = cand[chosen[1]]
+                for j in range(L):
+                    row[j] = _fmax(zero[j], _fmax(a[j], b[j]))
+            for i in range(2, n, 2):
+                a = cand[chosen[i]]
+                b = cand[chosen[min(i + 1, n - 1)]]
+                for j in range(L):
+                    row[j] = _fmax(row[j], _fmax(a[j], b[j]))
         if f >= 0 and roll_bonus != 0.0:
             for j in range(L):
                 row[j] += roll_bonus
@@ -174,55 +191,93 @@ def _best_keeps(L, subs, n_subs, n_multisets, work):
 
 
 @njit(cache=True, fastmath=FAST)
-def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls,
-                cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
-                yahtzee_face, joker_boxes, joker_cand, roll_bonus,
-                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work):
-    """Fill ``values[mask, :L]`` from the rows of the masks it leads to.
+def _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
+             cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+             yahtzee_face, joker_boxes, joker_cand, roll_bonus,
+             adds, subs, n_subs, first_roll, faces, cand, zero, work, scored):
+    """X_t from X_{t-1}: ``work[first_roll + r]`` becomes the value of roll
+    ``r`` with ``t`` rerolls left (upper totals ``u0 .. u0+L-1``).
 
-    ``work[m, u]``: the current level's value of multiset ``m`` (row
-    ``n_multisets`` stays zero: it pads ``adds``).
+    ``values[k, mask, u]``: turn-start values with ``k`` rolls banked.  With
+    saved rolls, stopping with ``t`` rerolls left banks them (up to the cap),
+    so scoring is valued again at every ``t`` (in ``scored``); without, it is
+    valued once, at ``t = 0``, and keeping all dice carries it up.
     """
     n_multisets = work.shape[0] - 1
-    _fill_candidates(mask, 0, L, values, allowed, is_upper, cap, bonus,
-                     cand_box, cand_score, cand_bits, cand, zero)
-    _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
-                 yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work)
-    for _ in range(1, rolls):
+    if t == 0 or saved:
+        bank = min(t, values.shape[0] - 1)
+        _fill_candidates(mask, u0, L, values[bank], allowed, is_upper, cap, bonus,
+                         cand_box, cand_score, cand_bits, cand, zero)
+        _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand,
+                     first_roll if t == 0 else 0, yahtzee_face, joker_boxes, joker_cand,
+                     roll_bonus, cand, zero, work if t == 0 else scored)
+    if t > 0:
         _average_keeps(L, adds, first_roll, 1.0 / faces, work)
         _best_keeps(L, subs, n_subs, n_multisets, work)
-    out = values[mask]                      # V: expectation over the first roll
-    for j in range(L):
-        out[j] = 0.0
-    for r in range(n_multisets - first_roll):
-        p = roll_prob[r]
-        row = work[first_roll + r]
+        if saved:
+            for r in range(n_multisets - first_roll):
+                row = work[first_roll + r]
+                now = scored[r]
+                for j in range(L):
+                    row[j] = _fmax(row[j], now[j])
+
+
+@njit(cache=True, fastmath=FAST)
+def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls, saved,
+                cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                yahtzee_face, joker_boxes, joker_cand, roll_bonus,
+                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored):
+    """Fill ``values[k, mask, :L]`` for every bank ``k`` from the masks it
+    leads to.
+
+    ``work[m, u]``: the current level's value of multiset ``m`` (row
+    ``n_multisets`` stays zero: it pads ``adds``).  A turn that starts with
+    ``k`` rolls banked has ``k + rolls - 1`` rerolls after its first roll.
+    """
+    n_multisets = work.shape[0] - 1
+    top = values.shape[0] - 1 + rolls - 1
+    for t in range(top + 1):
+        _advance(t, mask, 0, L, values, allowed, is_upper, cap, bonus, saved,
+                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
+                 adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
+        if t < rolls - 1:
+            continue
+        out = values[t - (rolls - 1), mask]     # V: expectation over the first roll
         for j in range(L):
-            out[j] += p * row[j]
+            out[j] = 0.0
+        for r in range(n_multisets - first_roll):
+            p = roll_prob[r]
+            row = work[first_roll + r]
+            for j in range(L):
+                out[j] += p * row[j]
 
 
 @njit(parallel=True, cache=True)
-def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls,
+def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                  adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
     """Solve every mask in ``masks`` (all with the same number of filled boxes),
     handing masks out round-robin to ``n_threads`` workers."""
+    width = values.shape[2]
     for t in prange(n_threads):
-        work = np.zeros((adds.shape[0] + 1, values.shape[1]))   # last row: zeros
-        cand = np.empty((len(cand_box), values.shape[1]))
-        zero = np.empty(values.shape[1])
+        work = np.zeros((adds.shape[0] + 1, width))   # last row: zeros
+        scored = np.empty((adds.shape[0] - first_roll, width))
+        cand = np.empty((len(cand_box), width))
+        zero = np.empty(width)
         for i in range(t, len(masks), n_threads):
             mask = masks[i]
             roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
             _solve_mask(mask, lanes[mask], values, allowed[mask], is_upper, cap, bonus, rolls,
-                        cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                        saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                         yahtzee_face, joker_boxes[mask], joker_cand, roll_bonus,
-                        adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work)
+                        adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work,
+                        scored)
 
 
 @njit(cache=True)
-def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus,
+def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces):
@@ -230,16 +285,15 @@ def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus,
     rerolls left at turn state (mask, u); one lane of ``_solve_mask``."""
     n_multisets = adds.shape[0]
     work = np.zeros((n_multisets + 1, 1))
+    scored = np.empty((n_multisets - first_roll, 1))
     cand = np.empty((len(cand_box), 1))
     zero = np.empty(1)
-    _fill_candidates(mask, u, 1, values, allowed, is_upper, cap, bonus,
-                     cand_box, cand_score, cand_bits, cand, zero)
-    _score_rolls(1, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
-                 yahtzee_face, joker_boxes, joker_cand, roll_bonus, cand, zero, work)
-    for k in range(rerolls):
-        if k:
-            _best_keeps(1, subs, n_subs, n_multisets, work)
-        _average_keeps(1, adds, first_roll, 1.0 / faces, work)
+    for t in range(rerolls):
+        _advance(t, mask, u, 1, values, allowed, is_upper, cap, bonus, saved,
+                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
+                 adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
+    _average_keeps(1, adds, first_roll, 1.0 / faces, work)
     return work[:n_multisets, 0].copy()
 
 
@@ -286,15 +340,21 @@ def _candidates(rules: Rules):
 
 @dataclass
 class Solution:
-    """The result of a solve: ``values[mask, u]`` plus how it was obtained."""
+    """The result of a solve: ``banks[k, mask, u]``, the expected score to
+    come at a turn start with ``k`` rolls banked, plus the time it took."""
 
     rules: Rules
-    values: np.ndarray
+    banks: np.ndarray
     seconds: float
 
     @property
+    def values(self) -> np.ndarray:
+        """``values[mask, u]``: turn-start values with no rolls banked."""
+        return self.banks[0]
+
+    @property
     def expected_score(self) -> float:
-        return float(self.values[0, 0])
+        return float(self.banks[0, 0, 0])
 
 
 @lru_cache(maxsize=16)
@@ -304,7 +364,7 @@ def _kernel_data(rules: Rules) -> dict:
     adds, subs, n_subs = _dice_tables(ds)
     return dict(allowed=rules.allowed_table, lanes=rules.upper_lanes, is_upper=rules.is_upper,
                 cap=rules.cap, bonus=float(rules.bonus_points), rolls=rules.rolls,
-                **_candidates(rules), yahtzee_face=rules.yahtzee_face,
+                saved=rules.saved_rolls, **_candidates(rules), yahtzee_face=rules.yahtzee_face,
                 joker_boxes=rules.joker_boxes, flag_bit=rules.flag_bit,
                 yahtzee_bonus=float(rules.yahtzee_bonus), adds=adds, subs=subs, n_subs=n_subs,
                 roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
@@ -318,30 +378,31 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Soluti
     """
     start = time.perf_counter()
     d = _kernel_data(rules)
-    values = np.full((rules.n_masks, rules.cap + 1), np.nan)
+    values = np.full((rules.banks, rules.n_masks, rules.cap + 1), np.nan)
     masks = np.arange(rules.n_masks)
-    values[masks & rules.full_mask == rules.full_mask, :] = 0.0
+    values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
     for layer in reversed(rules.layers[:-1]):
         _solve_layer(layer, values, d["allowed"], d["lanes"], d["is_upper"], d["cap"],
-                     d["bonus"], d["rolls"], d["cand_box"], d["cand_score"], d["cand_bits"],
-                     d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
-                     d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],
-                     d["n_subs"], d["roll_prob"], d["first_roll"], d["faces"],
-                     numba.get_num_threads())
+                     d["bonus"], d["rolls"], d["saved"], d["cand_box"], d["cand_score"],
+                     d["cand_bits"], d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
+                     d["joker_boxes"], d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"],
+                     d["adds"], d["subs"], d["n_subs"], d["roll_prob"], d["first_roll"],
+                     d["faces"], numba.get_num_threads())
         if progress is not None:
             progress(len(layer))
     return Solution(rules, values, time.perf_counter() - start)
 
 
-def keep_values(rules: Rules, values: np.ndarray, mask: int, upper: int,
+def keep_values(rules: Rules, banks: np.ndarray, mask: int, upper: int,
                 rerolls: int) -> np.ndarray:
     """``out[m]``: expected score to come when keeping multiset ``m`` (of
-    ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left, at turn state
-    (mask, upper), from a solved ``values`` table.  Compiled: for bulk use."""
+    ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left (own and banked),
+    at turn state (mask, upper), from solved ``banks[k, mask, u]``.
+    Compiled: for bulk use in process."""
     d = _kernel_data(rules)
     roll_bonus = d["yahtzee_bonus"] if mask & rules.flag_bit else 0.0
-    return _keep_values(mask, upper, rerolls, values, d["allowed"][mask], d["is_upper"],
-                        d["cap"], d["bonus"], d["cand_box"], d["cand_score"], d["cand_bits"],
-                        d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
+    return _keep_values(mask, upper, rerolls, banks, d["allowed"][mask], d["is_upper"],
+                        d["cap"], d["bonus"], d["saved"], d["cand_box"], d["cand_score"],
+                        d["cand_bits"], d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
                         d["joker_boxes"][mask], d["joker_cand"], roll_bonus, d["adds"],
                         d["subs"], d["n_subs"], d["first_roll"], d["faces"])

@@ -1,7 +1,8 @@
 """Advice for one position: the value of every action, from a solved table.
 
 A position is a scorecard, the dice on the table and the rerolls left (2 just
-after the first roll of a three-roll turn, then 1, then 0).  The actions are:
+after the first roll of a three-roll turn, then 1, then 0; with saved rolls,
+own and banked together: stopping banks what is left).  The actions are:
 keep a sub-multiset of the dice and reroll the rest (when rerolls are left;
 keeping all five is the same as stopping, so it is not listed), or score the
 dice in an allowed open box.
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
+from .rules import Rules
 from .scorecard import Scorecard
 from .tables import Table
 
@@ -77,14 +79,27 @@ class Advice:
 
 
 def expected_final_score(table: Table, card: Scorecard) -> float:
-    """Expected final score from the start of the next turn."""
-    return card.score + table.value(card.mask, card.upper_state)
+    """Expected final score from the start of the next turn (with the card's
+    banked rolls)."""
+    return card.score + table.value(card.mask, card.upper_state, card.bank)
 
 
-def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray, np.ndarray]:
+def max_rerolls(rules: Rules) -> int:
+    """Most rerolls a turn can have: its own, plus a full bank."""
+    return rules.rolls - 1 + (rules.bank_cap if rules.saved_rolls else 0)
+
+
+def bank_after(rules: Rules, rerolls: int) -> int:
+    """Rolls banked when the turn stops with ``rerolls`` left."""
+    return min(rerolls, rules.bank_cap) if rules.saved_rolls else 0
+
+
+def scoring_values(table: Table, card: Scorecard,
+                   bank: int = 0) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The boxes that may be filled now, ``points[r, i]`` of roll ``r`` in box
-    ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future
-    (excluding the card's current score; -inf where a joker may not go)."""
+    ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future with
+    ``bank`` rolls banked (excluding the card's current score; -inf where a
+    joker may not go)."""
     rules = table.rules
     boxes = card.allowed_boxes()
     cols = np.array(boxes, dtype=np.int64)
@@ -104,17 +119,21 @@ def scoring_values(table: Table, card: Scorecard) -> tuple[list[int], np.ndarray
     child = card.mask | 1 << cols
     if rules.flag_bit:
         child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.flag_bit, child)
-    value = points + bonus + table.values[child, reached]
+    value = points + bonus + table.banks[bank][child, reached]
     return boxes, points, np.where(allowed, value, -np.inf)
 
 
 def roll_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
     """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
     optimally (excluding the card's current score)."""
-    ds = table.rules.dice_space
+    rules = table.rules
+    ds = rules.dice_space
     best = scoring_values(table, card)[2].max(axis=1)        # X_0
-    for _ in range(rerolls):
-        best = _best_keep(ds, ds.reroll @ best)              # X_k from W_k
+    for t in range(1, rerolls + 1):
+        best = _best_keep(ds, ds.reroll @ best)              # X_t from W_t
+        if rules.saved_rolls:                                # stopping banks t rolls
+            now = scoring_values(table, card, bank_after(rules, t))[2].max(axis=1)
+            best = np.maximum(best, now)
     return best
 
 
@@ -141,13 +160,11 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
     rules = table.rules
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
-    if not 0 <= rerolls < rules.rolls:
-        raise InputError(f"rerolls={rerolls}: expected 0..{rules.rolls - 1} for "
-                         f"{rules.rolls} rolls per turn")
+    check_rerolls(rules, rerolls)
     ds = rules.dice_space
     r = ds.roll_index(dice)
     base = card.score
-    boxes, points, value = scoring_values(table, card)
+    boxes, points, value = scoring_values(table, card, bank_after(rules, rerolls))
     acts = [Action("score", box=rules.boxes[b].name, points=int(points[r, i]),
                    expected_final_score=base + float(value[r, i]))
             for i, b in enumerate(boxes) if np.isfinite(value[r, i])]
@@ -158,6 +175,13 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
         acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
                  for m, v in zip(keeps.tolist(), values.tolist())]
     return Advice(card, dice, rerolls, _rank(acts))
+
+
+def check_rerolls(rules: Rules, rerolls: int) -> None:
+    top = max_rerolls(rules)
+    if not 0 <= rerolls <= top:
+        what = "own and banked" if rules.saved_rolls else f"{rules.rolls} rolls per turn"
+        raise InputError(f"rerolls={rerolls}: expected 0..{top} ({what})")
 
 
 def _rank(acts: list[Action]) -> tuple[Action, ...]:

@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .boxes import YAHTZEE, Box, nordic_boxes
+from .boxes import MAXI, YAHTZEE, Box, nordic_boxes
 from .dice import DiceSpace, dice_space
 from .errors import InputError
 
@@ -41,6 +41,8 @@ class Rules:
     order: str = "free"
     yahtzee_bonus: int = 0
     joker: str = "none"
+    saved_rolls: bool = False
+    bank_cap: int = 0
     settings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def __post_init__(self):
@@ -58,6 +60,8 @@ class Rules:
             raise InputError("two boxes share a name")
         if self.joker not in JOKERS:
             raise InputError(f"joker {self.joker!r}: expected one of {', '.join(JOKERS)}")
+        if self.saved_rolls and not 1 <= self.bank_cap <= 60:
+            raise InputError(f"bank_cap={self.bank_cap}: saved rolls need a cap of 1..60")
         if (self.yahtzee_bonus or self.joker != "none") and self.yatzy_box < 0:
             raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
 
@@ -83,6 +87,7 @@ class Rules:
             "dice": self.dice, "faces": self.faces, "rolls": self.rolls,
             "bonus": [self.bonus_threshold, self.bonus_points], "order": self.order,
             "yahtzee_bonus": self.yahtzee_bonus, "joker": self.joker,
+            "saved_rolls": self.saved_rolls, "bank_cap": self.bank_cap,
             "boxes": [{k: v for k, v in asdict(b).items() if k not in ("name", "aliases")}
                       for b in self.boxes],
         }
@@ -111,6 +116,11 @@ class Rules:
         """State bit set once the yatzy box holds its points (0 when the rules
         need no such bit: it only matters for the yahtzee bonus)."""
         return 1 << self.n_boxes if self.yahtzee_bonus else 0
+
+    @property
+    def banks(self) -> int:
+        """Number of bank sizes tracked (0 .. bank_cap rolls saved)."""
+        return self.bank_cap + 1 if self.saved_rolls else 1
 
     @property
     def n_masks(self) -> int:
@@ -274,6 +284,7 @@ class Rules:
 
 # ------------------------------------------------------------------ presets
 NORDIC_LIKE = ("nordic", "forced", "upper_first")
+MAXI_BANK_CAP = 8
 
 PRESETS = {
     "nordic": ("Nordic Yatzy, free order",
@@ -285,6 +296,9 @@ PRESETS = {
     "yahtzee": ("American Yahtzee: 13 boxes, bonus 35 at 63, yahtzee bonus 100, forced joker",
                 lambda: Rules("yahtzee", YAHTZEE, bonus_points=35, yahtzee_bonus=100,
                               joker="forced")),
+    "maxi": ("Maxi Yatzy: six dice, 20 boxes, four rolls, bonus 100 at 84, saved rolls",
+             lambda: Rules("maxi", MAXI, dice=6, rolls=4, bonus_threshold=84, bonus_points=100,
+                           saved_rolls=True, bank_cap=MAXI_BANK_CAP)),
 }
 
 # key -> (type, presets it applies to, description)
@@ -296,6 +310,8 @@ KEYS = {
     "four_alike_is_two_pairs": (bool, NORDIC_LIKE, "four equal dice also count as two pairs"),
     "joker": (str, ("yahtzee",), "forced | free | none: where a further yahtzee may go"),
     "yahtzee_bonus": (bool, ("yahtzee",), "100 for each further yahtzee after a scored 50"),
+    "saved_rolls": (bool, ("maxi",), "rolls a turn leaves unused are banked for later turns"),
+    "bank_cap": (int, ("maxi",), "most banked rolls tracked (a larger bank counts as this)"),
 }
 
 
@@ -320,7 +336,8 @@ def parse_rules(spec: str) -> Rules:
         if key in settings:
             raise InputError(f"rules {spec!r}: key {key!r} given twice")
         settings[key] = _convert(spec, key, kind, raw)
-    kw = {k: settings[k] for k in ("order", "bonus_threshold", "rolls", "joker") if k in settings}
+    kw = {k: settings[k] for k in ("order", "bonus_threshold", "rolls", "joker", "saved_rolls",
+                                   "bank_cap") if k in settings}
     if preset in NORDIC_LIKE:
         kw["boxes"] = nordic_boxes(bool(settings.get("five_alike_is_full_house", False)),
                                    bool(settings.get("four_alike_is_two_pairs", False)))
@@ -336,6 +353,8 @@ def parse_rules(spec: str) -> Rules:
 def key_default(preset: str, key: str) -> str:
     """The value ``key`` has in ``preset`` when not given."""
     rules = PRESETS[preset][1]()
+    if key == "saved_rolls":
+        return _fmt(rules.saved_rolls)
     switched = {"five_alike_is_full_house": "full_house", "four_alike_is_two_pairs": "two_pairs"}
     if key in switched:
         return _fmt(not rules.boxes[rules.box_index(switched[key])].distinct)

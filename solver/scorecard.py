@@ -3,7 +3,8 @@
 Text form (the ``--card`` option): comma-separated ``box=points``, e.g.
 ``ones=3,two_pairs=18,yatzy=0``; empty means a fresh game.  Box names are the
 English snake_case names or their Norwegian/Swedish aliases.  Under rules with
-a yahtzee bonus, ``yahtzee_bonus=N`` gives the bonus points earned so far.
+a yahtzee bonus, ``yahtzee_bonus=N`` gives the bonus points earned so far;
+with saved rolls, ``bank=N`` the rolls banked.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Scorecard:
     rules: Rules
     points: tuple[int | None, ...]
     yahtzee_bonus: int = 0          # yahtzee bonus points earned so far
+    bank: int = 0                   # rolls saved for later turns (saved-rolls rules)
 
     @classmethod
     def empty(cls, rules: Rules) -> "Scorecard":
@@ -32,6 +34,7 @@ class Scorecard:
         """Parse ``box=points,...``; checks names, repeats, points and fill order."""
         points: list[int | None] = [None] * rules.n_boxes
         extra = None
+        bank = None
         for item in filter(None, (p.strip() for p in (text or "").split(","))):
             name, eq, raw = item.partition("=")
             if not eq:
@@ -40,6 +43,14 @@ class Scorecard:
                 value = int(raw.strip())
             except ValueError:
                 raise InputError(f"card entry {item!r}: points must be a whole number") from None
+            if name.strip().lower() == "bank" and rules.saved_rolls:
+                if bank is not None:
+                    raise InputError("card: bank given twice")
+                if not 0 <= value <= rules.bank_cap:
+                    raise InputError(f"card: bank={value} is outside 0..{rules.bank_cap} "
+                                     f"(the bank cap these rules were solved with)")
+                bank = value
+                continue
             if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
                 if extra is not None:
                     raise InputError("card: yahtzee_bonus given twice")
@@ -59,7 +70,7 @@ class Scorecard:
                 raise InputError(f"card: yahtzee_bonus={extra} is impossible (multiples of "
                                  f"{per}, one per further yahtzee after a scored "
                                  f"{rules.boxes[rules.yatzy_box].name})")
-        card = cls(rules, tuple(points), extra or 0)
+        card = cls(rules, tuple(points), extra or 0, bank or 0)
         if not rules.is_reachable(card.mask):
             raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
                              f"order ({_order_hint(rules)})")
@@ -69,6 +80,8 @@ class Scorecard:
         items = [f"{b.name}={p}" for b, p in zip(self.rules.boxes, self.points) if p is not None]
         if self.yahtzee_bonus:
             items.append(f"yahtzee_bonus={self.yahtzee_bonus}")
+        if self.bank:
+            items.append(f"bank={self.bank}")
         return ",".join(items)
 
     # ------------------------------------------------------------ state
@@ -120,7 +133,7 @@ class Scorecard:
             raise InputError(f"box {self.rules.boxes[box].name} is already filled")
         new = list(self.points)
         new[box] = points
-        return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus)
+        return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus, self.bank)
 
 
 def _order_hint(rules: Rules) -> str:

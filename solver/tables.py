@@ -7,7 +7,7 @@ File layout::
     header                         JSON: rules, fingerprint, engine version,
                                    dtype, shape, sha256 of the data, ...
     padding to a 64-byte boundary
-    data                           values[mask, u], C order
+    data                           banks[k, mask, u], C order
 
 ``open_table(rules)`` returns a ``Table`` backed by a read-only memory map.  A
 missing, truncated, corrupt or foreign file is reported and (unless asked
@@ -39,21 +39,28 @@ ALIGN = 64
 
 @dataclass
 class Table:
-    """Expected score to come, ``values[mask, u]``, for every turn-start state."""
+    """Expected score to come, ``banks[k, mask, u]``, for every turn-start
+    state: filled-box mask, upper total ``u`` (capped) and ``k`` rolls banked
+    (always 0 without saved rolls)."""
 
     rules: Rules
-    values: np.ndarray
+    banks: np.ndarray
     path: Path
     header: dict
 
     @property
+    def values(self) -> np.ndarray:
+        """``values[mask, u]``: turn-start values with no rolls banked."""
+        return self.banks[0]
+
+    @property
     def expected_score(self) -> float:
         """Expected final score of a new game under optimal play."""
-        return float(self.values[0, 0])
+        return float(self.banks[0, 0, 0])
 
-    def value(self, mask: int, upper: int) -> float:
+    def value(self, mask: int, upper: int, bank: int = 0) -> float:
         """Expected score still to come from a turn start."""
-        return float(self.values[mask, upper])
+        return float(self.banks[bank, mask, upper])
 
 
 def default_directory() -> Path:
@@ -116,17 +123,17 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     for key, want in expect.items():
         if header.get(key) != want:
             raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
-    shape = (rules.n_masks, rules.cap + 1)
+    shape = (rules.banks, rules.n_masks, rules.cap + 1)
     if tuple(header.get("shape", ())) != shape:
         raise TableError(f"{path}: shape {header.get('shape')} does not match the rules {shape}")
     offset = _data_offset(n)
-    if size != offset + 8 * shape[0] * shape[1]:
+    if size != offset + 8 * int(np.prod(shape)):
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
     mapped = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
-    values = mapped.view(np.ndarray)            # plain array view: cheaper to index
-    if verify and hashlib.sha256(values.data).hexdigest() != header.get("sha256"):
+    banks = mapped.view(np.ndarray)             # plain array view: cheaper to index
+    if verify and hashlib.sha256(banks.data).hexdigest() != header.get("sha256"):
         raise TableError(f"{path}: checksum mismatch (corrupt table)")
-    return Table(rules, values, path, header)
+    return Table(rules, banks, path, header)
 
 
 def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
@@ -163,7 +170,7 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
             solution = engine.solve(rules, progress=bar.update)
     else:
         solution = engine.solve(rules)
-    save(solution.values, rules, path,
+    save(solution.banks, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds})
     return solution.seconds
 

@@ -22,7 +22,7 @@ def stored(tmp_path):
 
 def test_round_trip_is_memory_mapped_and_named_by_rules(stored, tmp_path):
     t = load(SMALL, stored)
-    assert isinstance(t.values.base, np.memmap)       # a view of the mapped file
+    assert isinstance(t.banks.base, np.memmap)        # a view of the mapped file
     assert stored == table_path(SMALL, tmp_path)
     assert SMALL.fingerprint in stored.name
     assert t.header["rules"] == "small" and t.header["dtype"] == "float64"

@@ -1,0 +1,182 @@
+"""Saved rolls (Maxi Yatzy's bank): brute force on reduced games, monotonicity,
+the bank cap, and advice that counts banked rerolls."""
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from solver import engine
+from solver.boxes import MAXI, groups, straight, upper
+from solver.errors import InputError
+from solver.query import advise, keep_values
+from solver.rules import Rules, parse_rules
+from solver.scorecard import Scorecard
+from solver.tables import open_table
+
+BOXES = (upper("ones", 1), upper("twos", 2), groups("pair", (2,)),
+         straight("run", ((1, 2, 3),), 10))
+
+
+def brute_force(boxes, dice, faces, rolls, cap, threshold, bonus):
+    """Expected score with saved rolls by plain recursion: a turn rolls once,
+    may reroll while rerolls (own + banked) remain, and banks those it leaves
+    (at most ``cap``)."""
+    n = len(boxes)
+    outcomes = {k: list(itertools.product(range(1, faces + 1), repeat=k)) for k in range(dice + 1)}
+
+    def counts(d):
+        return tuple(d.count(f) for f in range(1, faces + 1))
+
+    @lru_cache(maxsize=None)
+    def start(filled, up, bank):
+        if len(filled) == n:
+            return 0.0
+        left = bank + rolls - 1
+        return sum(after_roll(filled, up, tuple(sorted(d)), left)
+                   for d in outcomes[dice]) / faces**dice
+
+    @lru_cache(maxsize=None)
+    def after_roll(filled, up, d, left):
+        best = -1e18
+        for b in range(n):                                   # stop and score
+            if b in filled:
+                continue
+            pts = boxes[b].score(counts(d))
+            up2 = up + pts if boxes[b].is_upper else up
+            got = pts + (bonus if up < threshold <= up2 else 0)
+            best = max(best, got + start(filled | {b}, min(up2, threshold), min(left, cap)))
+        if left:
+            for k in range(dice + 1):                        # keep some, reroll the rest
+                for keep in set(itertools.combinations(d, k)):
+                    outs = outcomes[dice - k]
+                    v = sum(after_roll(filled, up, tuple(sorted(keep + o)), left - 1)
+                            for o in outs) / len(outs)
+                    best = max(best, v)
+        return best
+
+    return start, after_roll
+
+
+@pytest.mark.parametrize("boxes, dice, faces, rolls, cap", [
+    (BOXES[:3], 2, 3, 2, 2),          # cap = most that can ever be banked: exact
+    (BOXES[:3], 2, 3, 3, 4),          # likewise
+    (BOXES, 2, 3, 2, 1),              # capped below the most possible
+    (BOXES[1:], 3, 3, 2, 2),
+])
+def test_engine_matches_brute_force_with_a_bank(boxes, dice, faces, rolls, cap):
+    rules = Rules("bank", boxes, dice=dice, faces=faces, rolls=rolls, bonus_threshold=3,
+                  bonus_points=7, saved_rolls=True, bank_cap=cap)
+    start, _ = brute_force(boxes, dice, faces, rolls, cap, 3, 7)
+    banks = engine.solve(rules).banks
+    for layer in rules.layers[:-1]:
+        for mask in layer:
+            filled = frozenset(b for b in range(len(boxes)) if mask >> b & 1)
+            for up in range(rules.upper_lanes[mask]):
+                for k in range(cap + 1):
+                    assert banks[k, mask, up] == pytest.approx(start(filled, up, k), abs=1e-9)
+
+
+def test_more_banked_rolls_never_lower_a_value():
+    rules = Rules("bank", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3, bonus_points=7,
+                  saved_rolls=True, bank_cap=3)
+    banks = engine.solve(rules).banks
+    finite = np.isfinite(banks[0])
+    for k in range(1, 4):
+        assert (banks[k][finite] >= banks[k - 1][finite] - 1e-12).all()
+
+
+def test_saving_rolls_and_an_extra_roll_never_lower_the_start_value():
+    base = dict(dice=2, faces=3, bonus_threshold=3, bonus_points=7)
+    plain = engine.solve(Rules("b", BOXES, rolls=2, **base)).expected_score
+    saved = engine.solve(Rules("b", BOXES, rolls=2, saved_rolls=True, bank_cap=3,
+                               **base)).expected_score
+    more = engine.solve(Rules("b", BOXES, rolls=3, **base)).expected_score
+    assert saved > plain and more > plain
+
+
+def test_bank_values_converge_as_the_cap_grows():
+    """The value of the start shrinks its changes as the cap is raised."""
+    values = [engine.solve(Rules("b", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3,
+                                 bonus_points=7, saved_rolls=True, bank_cap=c)).expected_score
+              for c in range(1, 5)]
+    steps = np.diff(values)
+    assert (steps >= -1e-12).all()
+    assert steps[-1] <= steps[0]
+
+
+@pytest.fixture(scope="module")
+def bank_table(tmp_path_factory):
+    rules = Rules("bank", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3, bonus_points=7,
+                  saved_rolls=True, bank_cap=3)
+    return open_table(rules, tmp_path_factory.mktemp("b"), progress=False)
+
+
+def test_advice_counts_banked_rerolls(bank_table):
+    rules = bank_table.rules
+    _, after_roll = brute_force(BOXES, 2, 3, 2, 3, 3, 7)
+    card = Scorecard.parse("ones=1,bank=2", rules)
+    assert card.bank == 2
+    for rerolls in range(0, 4):
+        adv = advise(bank_table, card, (1, 3), rerolls)
+        expect = after_roll(frozenset({0}), 1, (1, 3), rerolls)
+        assert adv.best.expected_final_score == pytest.approx(card.score + expect, abs=1e-9)
+    with pytest.raises(InputError, match="own and banked"):
+        advise(bank_table, card, (1, 3), 5)
+
+
+def test_numpy_and_compiled_keep_values_agree_with_a_bank(bank_table):
+    rules = bank_table.rules
+    for text in ["", "ones=1", "pair=4,twos=2"]:
+        card = Scorecard.parse(text, rules)
+        for rerolls in (1, 2, 3):
+            fast = engine.keep_values(rules, bank_table.banks, card.mask, card.upper_state, rerolls)
+            assert np.abs(fast - keep_values(bank_table, card, rerolls)).max() < 1e-9
+
+
+def test_card_bank_entry():
+    rules = Rules("bank", BOXES, dice=2, faces=3, saved_rolls=True, bank_cap=3)
+    assert str(Scorecard.parse("bank=3,ones=1", rules)) == "ones=1,bank=3"
+    with pytest.raises(InputError, match="bank"):
+        Scorecard.parse("bank=4", rules)
+    with pytest.raises(InputError, match="unknown box"):
+        Scorecard.parse("bank=1", Rules("plain", BOXES, dice=2, faces=3))
+
+
+def test_maxi_preset_and_keys():
+    maxi = parse_rules("maxi")
+    assert (maxi.dice, maxi.rolls, maxi.bonus_threshold, maxi.bonus_points) == (6, 4, 84, 100)
+    assert maxi.saved_rolls and maxi.n_boxes == 20 and maxi.dice_space.n_rolls == 462
+    plain = parse_rules("maxi:saved_rolls=false,rolls=3")
+    assert not plain.saved_rolls and plain.banks == 1 and plain.rolls == 3
+    with pytest.raises(InputError, match="does not apply"):
+        parse_rules("nordic:saved_rolls=true")
+
+
+def c6(*dice):
+    return tuple(dice.count(f) for f in range(1, 7))
+
+
+@pytest.mark.parametrize("box, dice, points", [
+    ("hut", (3, 4, 4, 6, 6, 6), 26),                 # three equal + two equal, those five
+    ("house", (6, 6, 6, 6, 6, 6), 0),                # six equal are not a house
+    ("tower", (6, 6, 6, 6, 6, 6), 0),                # ... nor a tower
+    ("three_pairs", (4, 4, 4, 4, 2, 2), 0),          # 4 + 2 is not three pairs
+    ("two_pairs", (4, 4, 4, 4, 2, 2), 12),           # ... but two pairs
+    ("hut", (4, 4, 4, 4, 2, 2), 16),                 # ... and a hut
+    ("tower", (4, 4, 4, 4, 2, 2), 20),               # ... and a tower
+    ("three_pairs", (1, 1, 3, 3, 6, 6), 20),
+    ("house", (2, 2, 2, 5, 5, 5), 21),
+    ("five_of_a_kind", (5, 5, 5, 5, 5, 2), 25),
+    ("small_straight", (1, 2, 3, 4, 5, 5), 15),
+    ("large_straight", (2, 3, 4, 5, 6, 6), 20),
+    ("full_straight", (1, 2, 3, 4, 5, 6), 21),
+    ("full_straight", (1, 2, 3, 4, 5, 5), 0),
+    ("maxi_yatzy", (2, 2, 2, 2, 2, 2), 100),
+    ("one_pair", (6, 6, 5, 5, 1, 1), 12),
+    ("chance", (6, 6, 5, 5, 1, 1), 24),
+])
+def test_maxi_scoring(box, dice, points):
+    boxes = {b.name: b for b in MAXI}
+    assert boxes[box].score(c6(*dice)) == points
