@@ -223,12 +223,13 @@ def _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
 
 
 @njit(cache=True, fastmath=FAST)
-def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls, saved,
+def _solve_mask(mask, u0, L, values, allowed, is_upper, cap, bonus, rolls, saved,
                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                 adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored):
-    """Fill ``values[k, mask, :L]`` for every bank ``k`` from the masks it
-    leads to.
+    """Fill ``values[k, mask, :u0 + L]`` for every bank ``k`` from the masks
+    it leads to: upper totals ``u0 .. u0+L-1`` are solved, those below ``u0``
+    (bonus out of reach, see ``Rules.lane_start``) copy total ``u0``.
 
     ``work[m, u]``: the current level's value of multiset ``m`` (row
     ``n_multisets`` stays zero: it pads ``adds``).  A turn that starts with
@@ -237,13 +238,13 @@ def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls, saved,
     n_multisets = work.shape[0] - 1
     top = values.shape[0] - 1 + rolls - 1
     for t in range(top + 1):
-        _advance(t, mask, 0, L, values, allowed, is_upper, cap, bonus, saved,
+        _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
         if t < rolls - 1:
             continue
-        out = values[t - (rolls - 1), mask]     # V: expectation over the first roll
+        out = values[t - (rolls - 1), mask, u0:]    # V: expectation over the first roll
         for j in range(L):
             out[j] = 0.0
         for r in range(n_multisets - first_roll):
@@ -251,10 +252,13 @@ def _solve_mask(mask, L, values, allowed, is_upper, cap, bonus, rolls, saved,
             row = work[first_roll + r]
             for j in range(L):
                 out[j] += p * row[j]
+        below = values[t - (rolls - 1), mask]
+        for u in range(u0):
+            below[u] = out[0]
 
 
 @njit(parallel=True, cache=True)
-def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls, saved,
+def _solve_layer(masks, values, allowed, start, lanes, is_upper, cap, bonus, rolls, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                  adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
@@ -269,7 +273,8 @@ def _solve_layer(masks, values, allowed, lanes, is_upper, cap, bonus, rolls, sav
         for i in range(t, len(masks), n_threads):
             mask = masks[i]
             roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
-            _solve_mask(mask, lanes[mask], values, allowed[mask], is_upper, cap, bonus, rolls,
+            _solve_mask(mask, start[mask], lanes[mask] - start[mask], values, allowed[mask],
+                        is_upper, cap, bonus, rolls,
                         saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                         yahtzee_face, joker_boxes[mask], joker_cand, roll_bonus,
                         adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work,
@@ -362,7 +367,8 @@ def _kernel_data(rules: Rules) -> dict:
     """The arrays the kernels take, derived once per rules."""
     ds = rules.dice_space
     adds, subs, n_subs = _dice_tables(ds)
-    return dict(allowed=rules.allowed_table, lanes=rules.upper_lanes, is_upper=rules.is_upper,
+    return dict(allowed=rules.allowed_table, start=rules.lane_start, lanes=rules.upper_lanes,
+                is_upper=rules.is_upper,
                 cap=rules.cap, bonus=float(rules.bonus_points), rolls=rules.rolls,
                 saved=rules.saved_rolls, **_candidates(rules), yahtzee_face=rules.yahtzee_face,
                 joker_boxes=rules.joker_boxes, flag_bit=rules.flag_bit,
@@ -382,7 +388,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Soluti
     masks = np.arange(rules.n_masks)
     values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
     for layer in reversed(rules.layers[:-1]):
-        _solve_layer(layer, values, d["allowed"], d["lanes"], d["is_upper"], d["cap"],
+        _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"],
                      d["bonus"], d["rolls"], d["saved"], d["cand_box"], d["cand_score"],
                      d["cand_bits"], d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
                      d["joker_boxes"], d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"],

@@ -266,6 +266,21 @@ class Rules:
                 out[:, f] = np.where(active & (match == 0), open_, 0)
         return out
 
+    @cached_property
+    def lane_start(self) -> np.ndarray:
+        """``lane_start[mask]``: the lowest upper total that needs solving.
+
+        Below ``T - (most the open upper boxes can still add)`` the bonus is
+        out of reach, so the upper total no longer matters: the engine solves
+        one such total (this one) and copies its value to the ones below."""
+        best = self.scores.max(axis=0)
+        masks = np.arange(self.n_masks)
+        still = np.zeros(len(masks), dtype=np.int64)
+        for b in range(self.n_boxes):
+            if self.boxes[b].is_upper:
+                still += np.where(masks >> b & 1 == 0, best[b], 0)
+        return np.minimum(np.maximum(self.cap - still - 1, 0), self.upper_lanes - 1)
+
     def describe(self) -> str:
         lines = [f"rules       {self.spec}  (fingerprint {self.fingerprint})",
                  f"dice        {self.dice} dice with {self.faces} faces, "
