@@ -376,24 +376,38 @@ def _kernel_data(rules: Rules) -> dict:
                 roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
 
 
-def solve(rules: Rules, progress: Callable[[int], None] | None = None) -> Solution:
+def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
+          out: np.ndarray | None = None, resume: int = 0,
+          checkpoint: Callable[[int], None] | None = None) -> Solution:
     """Solve every reachable turn-start state of ``rules``.
 
-    ``progress(n)`` is called after each layer with the number of masks solved.
+    Layers (masks with the same number of filled boxes) are solved from the
+    full card down.  ``progress(n)`` is called after each layer with the
+    number of masks in it, ``checkpoint(done)`` with the number of layers
+    finished.  ``out`` (e.g. a memory map) receives the values; with
+    ``resume = n`` its first ``n`` layers are taken as already solved.
     Unreachable states are left as NaN.
     """
     start = time.perf_counter()
     d = _kernel_data(rules)
-    values = np.full((rules.banks, rules.n_masks, rules.cap + 1), np.nan)
-    masks = np.arange(rules.n_masks)
-    values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
-    for layer in reversed(rules.layers[:-1]):
-        _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"],
-                     d["bonus"], d["rolls"], d["saved"], d["cand_box"], d["cand_score"],
-                     d["cand_bits"], d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
-                     d["joker_boxes"], d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"],
-                     d["adds"], d["subs"], d["n_subs"], d["roll_prob"], d["first_roll"],
-                     d["faces"], numba.get_num_threads())
+    shape = (rules.banks, rules.n_masks, rules.cap + 1)
+    values = np.empty(shape) if out is None else out
+    if values.shape != shape:
+        raise ValueError(f"out has shape {values.shape}, expected {shape}")
+    if not resume:
+        values[...] = np.nan
+        masks = np.arange(rules.n_masks)
+        values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
+    for i, layer in enumerate(reversed(rules.layers[:-1])):
+        if i >= resume:
+            _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"],
+                         d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
+                         d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
+                         d["yahtzee_face"], d["joker_boxes"], d["joker_cand"], d["flag_bit"],
+                         d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"], d["roll_prob"],
+                         d["first_roll"], d["faces"], numba.get_num_threads())
+            if checkpoint is not None:
+                checkpoint(i + 1)
         if progress is not None:
             progress(len(layer))
     return Solution(rules, values, time.perf_counter() - start)

@@ -155,24 +155,70 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     return load(rules, path)
 
 
-def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
-    """Solve ``rules`` (with a progress bar on stderr) and store the table.
+CHECKPOINT_BYTES = 256 << 20     # larger solves work in a file on disk, resumable
 
-    Returns the seconds the solve took.
+
+def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
+    """Solve ``rules`` (with a progress bar and ETA on stderr) and store the
+    table.  Returns the seconds the solve took.
+
+    A large solve writes its values into ``<table>.partial`` (memory-mapped)
+    and records each finished layer in ``<table>.partial.json``; if it is
+    interrupted, the next solve of the same rules resumes after the last
+    finished layer.
     """
     from . import engine   # Numba is only imported when something is solved
 
+    shape = (rules.banks, rules.n_masks, rules.cap + 1)
+    out, resume, checkpoint = None, 0, None
+    if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
+        out, resume, checkpoint = _checkpoint(rules, path, shape)
+        if resume:
+            print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
+    layers = rules.layers[:-1]
     if progress:
         import click
-        total = sum(len(layer) for layer in rules.layers[:-1])
-        with click.progressbar(length=total, label=f"solving {rules.spec}",
-                               file=sys.stderr) as bar:
-            solution = engine.solve(rules, progress=bar.update)
+        with click.progressbar(length=sum(len(layer) for layer in layers),
+                               label=f"solving {rules.spec}", file=sys.stderr) as bar:
+            solution = engine.solve(rules, progress=bar.update, out=out, resume=resume,
+                                    checkpoint=checkpoint)
     else:
-        solution = engine.solve(rules)
+        solution = engine.solve(rules, out=out, resume=resume, checkpoint=checkpoint)
     save(solution.banks, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds})
+    if out is not None:
+        for leftover in (_partial(path), _partial(path, ".json")):
+            leftover.unlink(missing_ok=True)
     return solution.seconds
+
+
+def _partial(path: Path, suffix: str = "") -> Path:
+    return path.with_name(path.name + ".partial" + suffix)
+
+
+def _checkpoint(rules: Rules, path: Path, shape: tuple[int, ...]):
+    """The on-disk values array of an unfinished solve, the layers it has
+    finished, and a function that records a finished layer."""
+    data, marker = _partial(path), _partial(path, ".json")
+    resume = 0
+    try:
+        state = json.loads(marker.read_text())
+        if (state.get("fingerprint") == rules.fingerprint and state.get("engine") == ENGINE_VERSION
+                and data.stat().st_size == 8 * int(np.prod(shape))):
+            resume = int(state["layers_done"])
+    except (OSError, ValueError, KeyError, TypeError):
+        resume = 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out = np.memmap(data, dtype=np.float64, mode="r+" if resume else "w+", shape=shape)
+
+    def checkpoint(done: int) -> None:
+        out.flush()
+        tmp = marker.with_name(marker.name + ".tmp")
+        tmp.write_text(json.dumps({"fingerprint": rules.fingerprint, "engine": ENGINE_VERSION,
+                                   "layers_done": done}))
+        os.replace(tmp, marker)
+
+    return out, resume, checkpoint
 
 
 def _data_offset(header_len: int) -> int:

@@ -95,3 +95,29 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
         save(np.zeros((16, 7)), SMALL, stored)
     assert stored.read_bytes() == before
     assert [p.name for p in stored.parent.iterdir()] == [stored.name]
+
+
+def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch, capsys):
+    import solver.engine as engine
+    monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
+    fresh = engine.solve(SMALL).banks
+    real = engine._solve_layer
+    calls = []
+
+    def dies_on_third_layer(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(engine, "_solve_layer", dies_on_third_layer)
+    with pytest.raises(KeyboardInterrupt):
+        open_table(SMALL, tmp_path, progress=False)
+    path = table_path(SMALL, tmp_path)
+    assert not path.exists()
+    assert json.loads((tmp_path / (path.name + ".partial.json")).read_text())["layers_done"] == 2
+
+    monkeypatch.setattr(engine, "_solve_layer", real)
+    t = open_table(SMALL, tmp_path, progress=False)
+    assert "resuming" in capsys.readouterr().err
+    np.testing.assert_array_equal(np.asarray(t.banks), fresh)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
