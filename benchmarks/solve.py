@@ -10,7 +10,9 @@ Prints figures (medians of several runs) for the README:
 * process   `yatzy solve --force` wall time with a warm compile cache
             (interpreter start, imports, cache load, solve, write)
 * memory    peak resident set of that process
-* advice    all option values for one position, in process
+* values    all option values for one position, in process: the compiled
+            one-state kernel (engine.keep_values) and the numpy query layer
+            with its Action objects (query.advise)
 * advise    `yatzy advise` end to end with the table present
 """
 
@@ -48,7 +50,7 @@ def _wall(cmd: list[str], env: dict | None = None) -> tuple[float, int]:
 def main(spec: str, runs: int) -> None:
     import numba
 
-    from solver.engine import solve
+    from solver.engine import keep_values, solve
     from solver.query import advise
     from solver.rules import parse_rules
     from solver.scorecard import Scorecard
@@ -83,14 +85,21 @@ def main(spec: str, runs: int) -> None:
         card = Scorecard.parse("", rules)
         ds = rules.dice_space
         hands = [ds.dice_of(ds.first_roll + r) for r in range(0, ds.n_rolls, 7)]
-        per = []
+        states = [(int(m), int(u)) for m in rules.layers[5][:50] for u in (0,)]
+        keep_values(rules, table.banks, 0, 0, rules.rolls - 1)      # load the kernel
+        fast, slow = [], []
         for _ in range(runs):
+            t = time.perf_counter()
+            for m, u in states:
+                keep_values(rules, table.banks, m, u, rules.rolls - 1)
+            fast.append((time.perf_counter() - t) / len(states))
             t = time.perf_counter()
             for h in hands:
                 advise(table, card, h, rules.rolls - 1)
-            per.append((time.perf_counter() - t) / len(hands))
-        print(f"advice for one position (rerolls {rules.rolls - 1}), in process: "
-              f"median {statistics.median(per) * 1e6:.0f} us")
+            slow.append((time.perf_counter() - t) / len(hands))
+        print(f"all option values for one position (rerolls {rules.rolls - 1}), in process: "
+              f"compiled median {statistics.median(fast) * 1e6:.0f} us; "
+              f"numpy query with actions median {statistics.median(slow) * 1e6:.0f} us")
 
         cmd = [sys.executable, "-m", "solver", "advise", "--rules", spec, "--dice",
                ",".join(map(str, hands[3])), "--rerolls", str(rules.rolls - 1), "--tables", tables]

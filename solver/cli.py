@@ -44,7 +44,8 @@ def tables_option(f):
 
 def card_option(f):
     return click.option("--card", default="", metavar="CARD",
-                        help="Filled boxes as box=points,... (empty: a new game).")(f)
+                        help="Filled boxes as box=points,... (empty: a new game); "
+                             "also yahtzee_bonus=N or bank=N where the rules have them.")(f)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,7 +103,8 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, as_json: bool) -> Non
 @card_option
 @click.option("--dice", required=True, metavar="DICE", help="The dice, e.g. 1,1,2,5,6 or 11256.")
 @click.option("--rerolls", required=True, type=int, metavar="N",
-              help="Rerolls left: 2 after the first roll, then 1, then 0.")
+              help="Rerolls left: 2 after the first roll, then 1, then 0 "
+                   "(with saved rolls: own and banked together).")
 @click.option("--top", type=int, default=None, metavar="K", help="Show only the K best actions.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly_errors
@@ -110,7 +112,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
            top: int | None, as_json: bool) -> None:
     """Every action for a position, ranked by expected final score."""
     from .query import advise as advise_position
-    from .query import check_rerolls
+    from .query import bank_after, check_rerolls
 
     rules = parse_rules(rules_spec)
     sc = Scorecard.parse(card, rules)
@@ -125,10 +127,13 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     if as_json:
         click.echo(json.dumps({"rules": rules.spec, "card": str(sc), "dice": list(hand),
                                "rerolls": rerolls, "current_score": sc.score,
+                               "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
-    click.echo(f"dice {' '.join(map(str, hand))}, {rerolls} reroll{'s' * (rerolls != 1)} left, "
-               f"score {sc.score}, rules {rules.spec}")
+    left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"
+    if rules.saved_rolls:
+        left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
+    click.echo(f"dice {' '.join(map(str, hand))}, {left}, score {sc.score}, rules {rules.spec}")
     click.echo(f"{'':>3} {'action':<28} {'expected':>10} {'loss':>8}")
     for i, a in enumerate(actions, 1):
         loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")

@@ -18,6 +18,18 @@ Inside a turn, with ``k`` rerolls left after a roll ``R``:
   as :math:`B(K) = \max(W_k(K), \max_{f \in K} B(K - f))` over growing ``K``;
 * turn start: :math:`V(mask, u) = \sum_R P(R)\, X_{rolls-1}(R)`.
 
+Variants are data, handled by the same recursion:
+
+* fill order: ``Rules.allowed_table[mask]`` says which boxes may be filled;
+* saved rolls: the state also holds the bank ``k`` (``V[k, mask, u]``); a
+  turn starting with ``k`` banked has ``k + rolls - 1`` rerolls after its first
+  roll, and stopping with ``t`` left banks ``min(t, cap)``, so scoring is
+  valued at every level: :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`;
+* American Yahtzee: a state bit records a scored 50 in the yatzy box
+  (``Rules.flag_bit``); a roll of all dice alike may be a joker, with the
+  boxes and points the rules give (``joker_boxes``, ``joker_points``), plus
+  the yahtzee bonus.
+
 The kernels solve every upper total ``u`` of one mask at once: arrays are
 indexed ``[multiset, u]`` with ``u`` contiguous, so the inner loops run over
 contiguous memory and vectorise.  Masks with the same number of filled boxes
