@@ -84,6 +84,14 @@ def test_advise_human_table_and_top(run):
     (["ev", "--rules", "nordic:rolls=many"], "whole number"),
     (["ev", "--rules", "nordic:order=sideways"], "order"),
     (["ev", "--rules", "forced", "--card", "twos=4"], "cannot all be filled"),
+    (["advise", "--rules", "maxi", "--dice", "12345", "--rerolls", "1"], "this game uses 6"),
+    (["advise", "--rules", "maxi", "--dice", "123456", "--rerolls", "12"], "own and banked"),
+    (["ev", "--rules", "maxi", "--card", "bank=99"], "bank=99"),
+    (["ev", "--rules", "maxi", "--card", "hut=31"], "impossible"),
+    (["ev", "--rules", "yahtzee", "--card", "full_house=20"], "impossible"),
+    (["ev", "--rules", "yahtzee", "--card", "yahtzee=0,yahtzee_bonus=100"], "yahtzee_bonus"),
+    (["ev", "--rules", "yahtzee:joker=sometimes"], "joker"),
+    (["ev", "--rules", "yahtzee:order=forced"], "does not apply"),
 ])
 def test_bad_input_is_one_line_exit_2(run, args, message):
     r = run(*args)
