@@ -65,9 +65,10 @@ class Box:
         return _dice_sum(counts)
 
     def _score_groups(self, counts: Counts) -> int:
-        faces = range(1, len(counts) + 1)
         best = -1
-        for assign in itertools.product(faces, repeat=len(self.groups)):
+        options = [[f for f in range(1, len(counts) + 1) if counts[f - 1] >= size]
+                   for size in self.groups]
+        for assign in itertools.product(*options):
             if self.distinct and len(set(assign)) < len(assign):
                 continue
             need = [0] * len(counts)

@@ -187,27 +187,37 @@ class Rules:
         return self.allowed(np.arange(self.n_masks))
 
     @cached_property
-    def layers(self) -> tuple[np.ndarray, ...]:
-        """Reachable masks grouped by how many boxes are filled."""
-        layer = np.array([0], dtype=np.int64)
-        out = [layer]
+    def _reachable(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """Which masks can be reached from the empty card, and the reachable
+        masks grouped (ascending) by the number of filled boxes."""
+        masks = np.arange(self.n_masks)
+        filled = np.zeros(self.n_masks, dtype=np.int64)
+        for b in range(self.n_boxes):
+            filled += masks >> b & 1
+        order = np.argsort(filled, kind="stable")
+        bounds = np.searchsorted(filled[order], np.arange(self.n_boxes + 2))
+        reach = np.zeros(self.n_masks, dtype=bool)
+        reach[0] = True
         allowed = self.allowed_table
-        for _ in range(self.n_boxes):
-            cand = []
+        layers = []
+        for p in range(self.n_boxes + 1):
+            layer = order[bounds[p]:bounds[p + 1]]
+            layer = layer[reach[layer]]
+            layers.append(layer)
             for b in range(self.n_boxes):
-                ok = allowed[layer] >> b & 1 == 1
-                cand.append(np.where(ok, layer | (1 << b), -1))
+                parents = layer[allowed[layer] >> b & 1 == 1]
+                reach[parents | 1 << b] = True
                 if b == self.yatzy_box and self.flag_bit:
-                    cand.append(np.where(ok, layer | (1 << b) | self.flag_bit, -1))
-            layer = np.unique(np.concatenate(cand))
-            layer = layer[layer >= 0]
-            out.append(layer)
-        return tuple(out)
+                    reach[parents | 1 << b | self.flag_bit] = True
+        return reach, tuple(layers)
+
+    @property
+    def layers(self) -> tuple[np.ndarray, ...]:
+        """Reachable masks grouped by how many boxes are filled (ascending)."""
+        return self._reachable[1]
 
     def is_reachable(self, mask: int) -> bool:
-        layer = self.layers[bin(mask & self.full_mask).count("1")]
-        i = np.searchsorted(layer, mask)
-        return bool(i < len(layer) and layer[i] == mask)
+        return 0 <= mask < self.n_masks and bool(self._reachable[0][mask])
 
     @cached_property
     def upper_lanes(self) -> np.ndarray:

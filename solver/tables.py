@@ -131,9 +131,46 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
     mapped = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
     banks = mapped.view(np.ndarray)             # plain array view: cheaper to index
-    if verify and hashlib.sha256(banks.data).hexdigest() != header.get("sha256"):
-        raise TableError(f"{path}: checksum mismatch (corrupt table)")
+    if verify and not _verified_before(path, header):
+        if hashlib.sha256(banks.data).hexdigest() != header.get("sha256"):
+            raise TableError(f"{path}: checksum mismatch (corrupt table)")
+        _remember_verified(path, header)
     return Table(rules, banks, path, header)
+
+
+STAMP_BYTES = 64 << 20     # tables larger than this remember a passed checksum
+
+
+def _stamp(path: Path) -> Path:
+    return path.with_name(path.name + ".verified")
+
+
+def _file_id(path: Path, header: dict) -> dict:
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "inode": st.st_ino,
+            "sha256": header.get("sha256")}
+
+
+def _verified_before(path: Path, header: dict) -> bool:
+    """True if this very file (same size, time, inode) passed its checksum
+    before: hashing a large table on every open would cost seconds."""
+    if path.stat().st_size <= STAMP_BYTES:
+        return False
+    try:
+        return json.loads(_stamp(path).read_text()) == _file_id(path, header)
+    except (OSError, ValueError):
+        return False
+
+
+def _remember_verified(path: Path, header: dict) -> None:
+    if path.stat().st_size <= STAMP_BYTES:
+        return
+    try:
+        tmp = _stamp(path).with_suffix(".tmp")
+        tmp.write_text(json.dumps(_file_id(path, header)))
+        os.replace(tmp, _stamp(path))
+    except OSError:
+        pass                   # read-only directory: verify again next time
 
 
 def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool = False,

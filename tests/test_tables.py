@@ -121,3 +121,20 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
     assert "resuming" in capsys.readouterr().err
     np.testing.assert_array_equal(np.asarray(t.banks), fresh)
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monkeypatch):
+    monkeypatch.setattr("solver.tables.STAMP_BYTES", 0)
+    load(SMALL, stored)
+    stamp = stored.with_name(stored.name + ".verified")
+    assert stamp.exists()
+    calls = []
+    real = __import__("hashlib").sha256
+    monkeypatch.setattr("solver.tables.hashlib.sha256", lambda b: calls.append(1) or real(b))
+    load(SMALL, stored)
+    assert calls == []                                    # stamp matched: no hashing
+    data = bytearray(stored.read_bytes())
+    data[-3] ^= 0x40
+    stored.write_bytes(bytes(data))                       # a changed file is hashed again
+    with pytest.raises(TableError, match="checksum"):
+        load(SMALL, stored)
