@@ -220,16 +220,25 @@ class Rules:
         return 0 <= mask < self.n_masks and bool(self._reachable[0][mask])
 
     @cached_property
+    def _upper_most(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per mask: the most the filled upper boxes can hold, and the most
+        the open ones can still add."""
+        best = self.scores.max(axis=0)
+        masks = np.arange(self.n_masks)
+        held = np.zeros(len(masks), dtype=np.int64)
+        still = np.zeros(len(masks), dtype=np.int64)
+        for b in range(self.n_boxes):
+            if self.boxes[b].is_upper:
+                filled = masks >> b & 1 == 1
+                held += np.where(filled, best[b], 0)
+                still += np.where(filled, 0, best[b])
+        return held, still
+
+    @cached_property
     def upper_lanes(self) -> np.ndarray:
         """``upper_lanes[mask]``: 1 + the largest tracked upper total reachable
         with these boxes filled (upper totals 0..lanes-1 are solved)."""
-        best = self.scores.max(axis=0)
-        masks = np.arange(self.n_masks)
-        top = np.zeros(len(masks), dtype=np.int64)
-        for b in range(self.n_boxes):
-            if self.boxes[b].is_upper:
-                top += np.where(masks >> b & 1 == 1, best[b], 0)
-        return np.minimum(top, self.cap) + 1
+        return np.minimum(self._upper_most[0], self.cap) + 1
 
     @cached_property
     def yahtzee_face(self) -> np.ndarray:
@@ -283,12 +292,7 @@ class Rules:
         Below ``T - (most the open upper boxes can still add)`` the bonus is
         out of reach, so the upper total no longer matters: the engine solves
         one such total (this one) and copies its value to the ones below."""
-        best = self.scores.max(axis=0)
-        masks = np.arange(self.n_masks)
-        still = np.zeros(len(masks), dtype=np.int64)
-        for b in range(self.n_boxes):
-            if self.boxes[b].is_upper:
-                still += np.where(masks >> b & 1 == 0, best[b], 0)
+        still = self._upper_most[1]
         return np.minimum(np.maximum(self.cap - still - 1, 0), self.upper_lanes - 1)
 
     def describe(self) -> str:
