@@ -60,8 +60,8 @@ class Rules:
             raise InputError("two boxes share a name")
         if self.joker not in JOKERS:
             raise InputError(f"joker {self.joker!r}: expected one of {', '.join(JOKERS)}")
-        if self.saved_rolls and not 1 <= self.bank_cap <= 60:
-            raise InputError(f"bank_cap={self.bank_cap}: saved rolls need a cap of 1..60")
+        if not 0 <= self.bank_cap <= 60:
+            raise InputError(f"bank_cap={self.bank_cap}: expected 0 (no limit) or 1..60")
         if (self.yahtzee_bonus or self.joker != "none") and self.yatzy_box < 0:
             raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
 
@@ -120,7 +120,14 @@ class Rules:
     @property
     def banks(self) -> int:
         """Number of bank sizes tracked (0 .. bank_cap rolls saved)."""
-        return self.bank_cap + 1 if self.saved_rolls else 1
+        if not self.saved_rolls:
+            return 1
+        if not self.bank_cap:
+            raise InputError(
+                f"rules {self.spec}: the solve with an unlimited bank of saved rolls is not "
+                "available yet; give bank_cap=N for the game whose bank holds at most N rolls, "
+                "or saved_rolls=false")
+        return self.bank_cap + 1
 
     @property
     def n_masks(self) -> int:
@@ -305,6 +312,9 @@ class Rules:
         if self.yatzy_box >= 0 and (self.yahtzee_bonus or self.joker != "none"):
             lines.append(f"yahtzee     bonus {self.yahtzee_bonus or 'none'} per further "
                          f"yahtzee, joker {self.joker}")
+        if self.saved_rolls:
+            cap = f"at most {self.bank_cap}" if self.bank_cap else "no limit"
+            lines.append(f"saved rolls unused rolls are banked for later turns ({cap})")
         lines.append("boxes")
         for b in self.boxes:
             lines.append(f"  {b.name:<16} {b.describe()}")
@@ -313,7 +323,6 @@ class Rules:
 
 # ------------------------------------------------------------------ presets
 NORDIC_LIKE = ("nordic", "forced", "upper_first")
-MAXI_BANK_CAP = 8
 
 PRESETS = {
     "nordic": ("Nordic Yatzy, free order",
@@ -327,7 +336,7 @@ PRESETS = {
                               joker="forced")),
     "maxi": ("Maxi Yatzy: six dice, 20 boxes, four rolls, bonus 100 at 84, saved rolls",
              lambda: Rules("maxi", MAXI, dice=6, rolls=4, bonus_threshold=84, bonus_points=100,
-                           saved_rolls=True, bank_cap=MAXI_BANK_CAP)),
+                           saved_rolls=True)),
 }
 
 # key -> (type, presets it applies to, description)
@@ -340,7 +349,8 @@ KEYS = {
     "joker": (str, ("yahtzee",), "forced | free | none: where a further yahtzee may go"),
     "yahtzee_bonus": (bool, ("yahtzee",), "100 for each further yahtzee after a scored 50"),
     "saved_rolls": (bool, ("maxi",), "rolls a turn leaves unused are banked for later turns"),
-    "bank_cap": (int, ("maxi",), "most banked rolls tracked (a larger bank counts as this)"),
+    "bank_cap": (int, ("maxi",), "most rolls the bank may hold, 0 = no limit (the rule); "
+                                 "rolls beyond the cap are lost"),
 }
 
 
@@ -382,8 +392,8 @@ def parse_rules(spec: str) -> Rules:
 def key_default(preset: str, key: str) -> str:
     """The value ``key`` has in ``preset`` when not given."""
     rules = PRESETS[preset][1]()
-    if key == "saved_rolls":
-        return _fmt(rules.saved_rolls)
+    if key in ("saved_rolls", "bank_cap"):
+        return _fmt(getattr(rules, key))
     switched = {"five_alike_is_full_house": "full_house", "four_alike_is_two_pairs": "two_pairs"}
     if key in switched:
         return _fmt(not rules.boxes[rules.box_index(switched[key])].distinct)

@@ -46,9 +46,9 @@ class Scorecard:
             if name.strip().lower() == "bank" and rules.saved_rolls:
                 if bank is not None:
                     raise InputError("card: bank given twice")
-                if not 0 <= value <= rules.bank_cap:
+                if value < 0 or rules.bank_cap and value > rules.bank_cap:
                     raise InputError(f"card: bank={value} is outside 0..{rules.bank_cap} "
-                                     f"(the bank cap these rules were solved with)")
+                                     f"(the most the bank may hold under these rules)")
                 bank = value
                 continue
             if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
