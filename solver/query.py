@@ -185,16 +185,20 @@ def check_rerolls(rules: Rules, rerolls: int) -> None:
 
 
 def _rank(acts: list[Action]) -> tuple[Action, ...]:
-    acts.sort(key=lambda a: -a.expected_final_score)
+    """Best first; runs of ties (within ``TIE``) in the order of preference,
+    boxes in the order ``acts`` lists them (scorecard order)."""
+    order = sorted(range(len(acts)), key=lambda i: -acts[i].expected_final_score)
     ranked: list[Action] = []
     i = 0
-    while i < len(acts):                 # reorder runs of ties by preference
+    while i < len(order):
         j = i
-        while j < len(acts) and acts[i].expected_final_score - acts[j].expected_final_score <= TIE:
+        top = acts[order[i]].expected_final_score
+        while j < len(order) and top - acts[order[j]].expected_final_score <= TIE:
             j += 1
-        ranked.extend(sorted(acts[i:j], key=Action._preference))
+        run = sorted(order[i:j], key=lambda k: (acts[k]._preference(), k))
+        ranked.extend(acts[k] for k in run)
         i = j
-    top = ranked[0].expected_final_score
+    best = ranked[0].expected_final_score
     return tuple(Action(a.kind, a.dice, a.box, a.points, a.expected_final_score,
-                        0.0 if top - a.expected_final_score <= TIE else top - a.expected_final_score)
+                        0.0 if best - a.expected_final_score <= TIE else best - a.expected_final_score)
                  for a in ranked)

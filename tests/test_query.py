@@ -121,3 +121,17 @@ def test_compiled_keep_values_agree_with_query(nordic):
         for rerolls in (1, 2):
             fast = engine.keep_values(nordic.rules, nordic.banks, sc.mask, sc.upper_state, rerolls)
             assert np.abs(fast - keep_values(nordic, sc, rerolls)).max() < 1e-9
+
+
+def test_tied_boxes_come_in_scorecard_order(nordic):
+    """Scratching any of several boxes worth exactly the same ranks them in
+    scorecard order (the documented tie rule)."""
+    from solver.query import _rank, Action
+    acts = [Action("score", box=b, expected_final_score=v)
+            for b, v in [("ones", 10.0), ("twos", 10.0 + 5e-10), ("chance", 10.0 - 1e-10)]]
+    acts.append(Action("keep", dice=(6,), expected_final_score=10.0 + 8e-10))
+    acts.append(Action("keep", dice=(5, 6), expected_final_score=10.0))
+    ranked = _rank(acts)
+    assert [str(a) for a in ranked] == ["score ones (0)", "score twos (0)", "score chance (0)",
+                                        "keep 5 6", "keep 6"]
+    assert all(a.loss == 0.0 for a in ranked)
