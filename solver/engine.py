@@ -362,7 +362,8 @@ class Solution:
 
     rules: Rules
     banks: np.ndarray
-    seconds: float
+    seconds: float                  # the solve, without compiling
+    compile_seconds: float = 0.0    # compiling the kernels, or loading them from cache
 
     @property
     def values(self) -> np.ndarray:
@@ -400,29 +401,35 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
     ``resume = n`` its first ``n`` layers are taken as already solved.
     Unreachable states are left as NaN.
     """
-    start = time.perf_counter()
     d = _kernel_data(rules)
     shape = (rules.banks, rules.n_masks, rules.cap + 1)
     values = np.empty(shape) if out is None else out
     if values.shape != shape:
         raise ValueError(f"out has shape {values.shape}, expected {shape}")
+
+    def run(layer: np.ndarray) -> None:
+        _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"],
+                     d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
+                     d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
+                     d["yahtzee_face"], d["joker_boxes"], d["joker_cand"], d["flag_bit"],
+                     d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"], d["roll_prob"],
+                     d["first_roll"], d["faces"], numba.get_num_threads())
+
+    start = time.perf_counter()
+    run(rules.layers[0][:0])                 # compile, or load from Numba's cache
+    compiled = time.perf_counter()
     if not resume:
         values[...] = np.nan
         masks = np.arange(rules.n_masks)
         values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
     for i, layer in enumerate(reversed(rules.layers[:-1])):
         if i >= resume:
-            _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"],
-                         d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
-                         d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
-                         d["yahtzee_face"], d["joker_boxes"], d["joker_cand"], d["flag_bit"],
-                         d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"], d["roll_prob"],
-                         d["first_roll"], d["faces"], numba.get_num_threads())
+            run(layer)
             if checkpoint is not None:
                 checkpoint(i + 1)
         if progress is not None:
             progress(len(layer))
-    return Solution(rules, values, time.perf_counter() - start)
+    return Solution(rules, values, time.perf_counter() - compiled, compiled - start)
 
 
 def keep_values(rules: Rules, banks: np.ndarray, mask: int, upper: int,

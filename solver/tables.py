@@ -222,7 +222,8 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
     else:
         solution = engine.solve(rules, out=out, resume=resume, checkpoint=checkpoint)
     save(solution.banks, rules, path,
-         {"expected_score": solution.expected_score, "solve_seconds": solution.seconds})
+         {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
+          "compile_seconds": solution.compile_seconds})
     if out is not None:
         for leftover in (_partial(path), _partial(path, ".json")):
             leftover.unlink(missing_ok=True)
