@@ -52,6 +52,7 @@ from numba.extending import intrinsic
 from .rules import Rules
 
 NEG = -1e300
+SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 
 
 @intrinsic
@@ -269,6 +270,27 @@ def _solve_mask(mask, u0, L, values, allowed, is_upper, cap, bonus, rolls, saved
             below[u] = out[0]
 
 
+@njit(cache=True)
+def _solve_share(t, n_threads, masks, values, allowed, start, lanes, is_upper, cap, bonus,
+                 rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+                 adds, subs, n_subs, roll_prob, first_roll, faces):
+    """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one worker's share)."""
+    width = values.shape[2]
+    work = np.zeros((adds.shape[0] + 1, width))   # last row: zeros
+    scored = np.empty((adds.shape[0] - first_roll, width))
+    cand = np.empty((len(cand_box), width))
+    zero = np.empty(width)
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
+        _solve_mask(mask, start[mask], lanes[mask] - start[mask], values, allowed[mask],
+                    is_upper, cap, bonus, rolls, saved, cand_box, cand_score, cand_bits,
+                    roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask], joker_cand,
+                    roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero,
+                    work, scored)
+
+
 @njit(parallel=True, cache=True)
 def _solve_layer(masks, values, allowed, start, lanes, is_upper, cap, bonus, rolls, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
@@ -276,21 +298,11 @@ def _solve_layer(masks, values, allowed, start, lanes, is_upper, cap, bonus, rol
                  adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
     """Solve every mask in ``masks`` (all with the same number of filled boxes),
     handing masks out round-robin to ``n_threads`` workers."""
-    width = values.shape[2]
     for t in prange(n_threads):
-        work = np.zeros((adds.shape[0] + 1, width))   # last row: zeros
-        scored = np.empty((adds.shape[0] - first_roll, width))
-        cand = np.empty((len(cand_box), width))
-        zero = np.empty(width)
-        for i in range(t, len(masks), n_threads):
-            mask = masks[i]
-            roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
-            _solve_mask(mask, start[mask], lanes[mask] - start[mask], values, allowed[mask],
-                        is_upper, cap, bonus, rolls,
-                        saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
-                        yahtzee_face, joker_boxes[mask], joker_cand, roll_bonus,
-                        adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work,
-                        scored)
+        _solve_share(t, n_threads, masks, values, allowed, start, lanes, is_upper, cap, bonus,
+                     rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                     yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+                     adds, subs, n_subs, roll_prob, first_roll, faces)
 
 
 @njit(cache=True)
@@ -407,16 +419,22 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
     if values.shape != shape:
         raise ValueError(f"out has shape {values.shape}, expected {shape}")
 
+    args = (values, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
+            d["rolls"], d["saved"], d["cand_box"], d["cand_score"], d["cand_bits"],
+            d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
+            d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],
+            d["n_subs"], d["roll_prob"], d["first_roll"], d["faces"])
+
     def run(layer: np.ndarray) -> None:
-        _solve_layer(layer, values, d["allowed"], d["start"], d["lanes"], d["is_upper"],
-                     d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
-                     d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
-                     d["yahtzee_face"], d["joker_boxes"], d["joker_cand"], d["flag_bit"],
-                     d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"], d["roll_prob"],
-                     d["first_roll"], d["faces"], numba.get_num_threads())
+        if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
+            _solve_share(0, 1, layer, *args)
+        else:
+            _solve_layer(layer, *args, numba.get_num_threads())
 
     start = time.perf_counter()
-    run(rules.layers[0][:0])                 # compile, or load from Numba's cache
+    none = rules.layers[0][:0]               # compile, or load from Numba's cache
+    _solve_share(0, 1, none, *args)
+    _solve_layer(none, *args, 0)
     compiled = time.perf_counter()
     if not resume:
         values[...] = np.nan
