@@ -100,6 +100,7 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
 def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch, capsys):
     import solver.engine as engine
     monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
+    monkeypatch.setattr(engine, "SERIAL_BELOW", 0)                # every layer in _solve_layer
     fresh = engine.solve(SMALL).banks
     real = engine._solve_layer
     calls = []
