@@ -79,3 +79,15 @@ def test_describe_lists_every_box():
     text = parse_rules("nordic").describe()
     for name in ("ones", "two_pairs", "small_straight", "yatzy", "63"):
         assert name in text
+
+
+def test_forced_order_advice_offers_only_the_box_whose_turn_it_is(tmp_path):
+    from solver.query import advise
+    from solver.tables import open_table
+    rules = parse_rules("forced")
+    table = open_table(rules, tmp_path, progress=False)
+    card = Scorecard.parse("ones=2,twos=4,threes=9", rules)
+    adv = advise(table, card, (4, 4, 4, 6, 6), 0)
+    assert [a.box for a in adv.actions] == ["fours"] and adv.best.points == 12
+    with_keeps = advise(table, card, (4, 4, 4, 6, 6), 2)
+    assert {a.box for a in with_keeps.actions if a.kind == "score"} == {"fours"}
