@@ -161,3 +161,5 @@ def rules_cmd(spec: str | None) -> None:
     for key, (kind, presets, desc) in KEYS.items():
         defaults = ", ".join(f"{p} {key_default(p, key)}" for p in presets)
         click.echo(f"  {key:<26} {desc} [{kind.__name__}; default: {defaults}]")
+
+from . import cli_research  # noqa: E402,F401  (registers distribution, simulate, review, export, strategy)

@@ -227,9 +227,10 @@ class Rules:
         return 0 <= mask < self.n_masks and bool(self._reachable[0][mask])
 
     @cached_property
-    def _upper_most(self) -> tuple[np.ndarray, np.ndarray]:
+    def upper_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Per mask: the most the filled upper boxes can hold, and the most
-        the open ones can still add."""
+        the open ones can still add (upper totals below ``cap`` minus the
+        latter can no longer reach the bonus)."""
         best = self.scores.max(axis=0)
         masks = np.arange(self.n_masks)
         held = np.zeros(len(masks), dtype=np.int64)
@@ -245,7 +246,7 @@ class Rules:
     def upper_lanes(self) -> np.ndarray:
         """``upper_lanes[mask]``: 1 + the largest tracked upper total reachable
         with these boxes filled (upper totals 0..lanes-1 are solved)."""
-        return np.minimum(self._upper_most[0], self.cap) + 1
+        return np.minimum(self.upper_bounds[0], self.cap) + 1
 
     @cached_property
     def yahtzee_face(self) -> np.ndarray:
@@ -299,7 +300,7 @@ class Rules:
         Below ``T - (most the open upper boxes can still add)`` the bonus is
         out of reach, so the upper total no longer matters: the engine solves
         one such total (this one) and copies its value to the ones below."""
-        still = self._upper_most[1]
+        still = self.upper_bounds[1]
         return np.minimum(np.maximum(self.cap - still - 1, 0), self.upper_lanes - 1)
 
     def describe(self) -> str:

@@ -1,0 +1,238 @@
+"""Research commands of ``yatzy``: distribution, simulate, review, export, strategy.
+
+Registered on the ``yatzy`` group when ``solver.cli`` imports this module.
+Modules with Numba kernels are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .cli import card_option, friendly_errors, main, rules_option, tables_option
+from .errors import InputError
+from .review import check_supported
+from .rules import parse_rules
+from .scorecard import Scorecard
+from .tables import open_table
+
+POLICIES = ("optimal", "greedy", "simple")
+
+
+def _policy_option(f):
+    return click.option("--policy", default="optimal", show_default=True, metavar="NAME",
+                        help="optimal | greedy (best expected points this turn) | simple "
+                             "(keep the most common face, score the most points).")(f)
+
+
+def _whole(text: str, option: str, low: int = 0) -> int:
+    """A whole number >= ``low`` from an option value, else InputError."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{option} {text!r}: expected a whole number") from None
+    if value < low:
+        raise InputError(f"{option} {value}: expected at least {low}")
+    return value
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise InputError(f"--policy {policy!r}: expected one of {', '.join(POLICIES)}")
+
+
+def _check_plot(path: str | None) -> None:
+    if path:
+        from .plots import require
+        require()
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+# ----------------------------------------------------------------- distribution
+@main.command()
+@rules_option
+@tables_option
+@card_option
+@_policy_option
+@click.option("--at-least", "at_least", multiple=True, metavar="T",
+              help="Also print P(final score >= T); may be repeated.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--plot", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@friendly_errors
+def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str,
+                 at_least: tuple[str, ...], as_json: bool, plot: str | None) -> None:
+    """Exact probability of every final score under a policy (default optimal)."""
+    from .distribution import PERCENTILES
+    from .distribution import distribution as compute
+
+    rules = parse_rules(rules_spec)
+    check_supported(rules)
+    sc = Scorecard.parse(card, rules)
+    thresholds = tuple(_whole(t, "--at-least") for t in at_least)
+    _check_policy(policy)
+    _check_plot(plot)
+    if sc.is_full:
+        raise InputError("the card is full: its final score is already known")
+    table = open_table(rules, tables_dir)
+    dist = compute(rules, sc, table.values, policy)
+    if plot:
+        from .plots import plot_distribution
+        plot_distribution(dist, plot)
+    if as_json:
+        click.echo(json.dumps(dist.as_dict(thresholds)))
+        return
+    click.echo(f"rules         {rules.spec}, policy {policy}, card {str(sc) or '(new game)'}")
+    line = f"mean          {dist.mean:.6f}"
+    if dist.table_value is not None:
+        line += f"  (table {dist.table_value:.6f}, difference {dist.mean - dist.table_value:.1e})"
+    click.echo(line)
+    click.echo(f"sd            {dist.sd:.3f}")
+    click.echo("percentiles   " + "  ".join(f"{q}%:{dist.percentile(q)}" for q in PERCENTILES))
+    click.echo(f"bonus         {_pct(dist.bonus_probability)}")
+    for t in thresholds:
+        click.echo(f"P(>= {t:<3})     {dist.at_least(t):.6f}")
+    click.echo(f"{'box':<18}{'mean':>8}{'non-zero':>10}")
+    for i, b in enumerate(rules.boxes):
+        click.echo(f"{b.name:<18}{dist.box_mean[i]:>8.3f}{_pct(dist.box_nonzero[i]):>10}")
+    click.echo(f"seconds       {dist.seconds:.2f}")
+    if plot:
+        click.echo(f"plot          {plot}")
+
+
+# ------------------------------------------------------------------- simulate
+@main.command()
+@rules_option
+@tables_option
+@click.option("--games", required=True, metavar="N", help="Number of games to play.")
+@click.option("--seed", default="0", show_default=True, metavar="S", help="Random seed.")
+@_policy_option
+@click.option("--log", "log_path", metavar="FILE", help="Write every turn as JSON lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--plot", metavar="FILE.png",
+              help="Histogram over the exact distribution (needs matplotlib).")
+@friendly_errors
+def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, policy: str,
+             log_path: str | None, as_json: bool, plot: str | None) -> None:
+    """Play games by Monte Carlo under a policy; seeded and reproducible."""
+    from .distribution import PERCENTILES
+    from .export import atomic_text
+    from .review import header_line, log_lines
+    from .simulate import simulate as play
+
+    rules = parse_rules(rules_spec)
+    check_supported(rules)
+    n = _whole(games, "--games", 1)
+    s = _whole(seed, "--seed")
+    _check_policy(policy)
+    _check_plot(plot)
+    values = open_table(rules, tables_dir).values if policy == "optimal" else None
+    if log_path:
+        with atomic_text(log_path) as f:
+            f.write(header_line(rules, policy=policy, seed=s) + "\n")
+
+            def write(log) -> None:
+                for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
+                    f.write(line + "\n")
+            sim = play(rules, values, n, s, policy, on_log=write)
+    else:
+        sim = play(rules, values, n, s, policy)
+    if plot:
+        from .distribution import distribution as compute
+        from .plots import plot_simulation
+        plot_simulation(sim, compute(rules, Scorecard.empty(rules), values, policy), plot)
+    if as_json:
+        click.echo(json.dumps(sim.as_dict()))
+        return
+    lo, hi = sim.ci95
+    click.echo(f"rules         {rules.spec}, policy {policy}, seed {s}")
+    click.echo(f"games         {n}")
+    click.echo(f"mean          {sim.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f})")
+    click.echo(f"sd            {sim.sd:.3f}")
+    click.echo("percentiles   " + "  ".join(f"{q}%:{sim.percentile(q)}" for q in PERCENTILES))
+    click.echo(f"bonus         {_pct(sim.bonus_games / n)}")
+    click.echo(f"seconds       {sim.seconds:.2f}  ({n / sim.seconds:,.0f} games/s)")
+    if log_path:
+        click.echo(f"log           {log_path}")
+    if plot:
+        click.echo(f"plot          {plot}")
+
+
+# --------------------------------------------------------------------- review
+@main.command()
+@click.argument("log_file", metavar="FILE")
+@click.option("--rules", "rules_spec", default=None, metavar="SPEC",
+              help="Rules of the log when it has no header [default: nordic].")
+@tables_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@friendly_errors
+def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
+           as_json: bool) -> None:
+    """Value every decision of a game log against the optimal strategy."""
+    from .review import read_log
+    from .review import review as value_games
+
+    rules, games = read_log(log_file, rules_spec)
+    check_supported(rules)
+    result = value_games(open_table(rules, tables_dir), games)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    game = None
+    for d in result.decisions:
+        if d.game != game:
+            game = d.game
+            click.echo(f"game {game}")
+            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<11}{'chosen':<26}{'expected':>10}  "
+                       f"{'best':<26}{'expected':>10}{'loss':>9}")
+        dice = " ".join(map(str, d.dice))
+        loss = f"{d.loss:.4f}" if d.loss else "-"
+        click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<11}{d.chosen:<26}{d.chosen_value:>10.3f}  "
+                   f"{d.best:<26}{d.best_value:>10.3f}{loss:>9}")
+    click.echo(f"scores        {' '.join(map(str, result.scores))}")
+    click.echo(f"decisions     {len(result.decisions)}")
+    click.echo(f"total loss    {result.total_loss:.4f}")
+    click.echo(f"mean loss     {result.mean_loss:.4f} per decision (below 0.2 is very good)")
+    for d in result.costliest():
+        if d.loss > 0:
+            click.echo(f"costly        game {d.game} turn {d.turn} roll {d.roll} (line {d.line}): "
+                       f"{d.chosen} instead of {d.best}, loss {d.loss:.4f}")
+
+
+# --------------------------------------------------------------------- export
+@main.command()
+@rules_option
+@tables_option
+@click.option("--format", "fmt", required=True, metavar="FORMAT", help="csv | parquet | json")
+@click.option("--out", metavar="FILE", help="Write here (atomically) instead of stdout.")
+@friendly_errors
+def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None) -> None:
+    """Expected remaining and final score of every reachable turn-start state."""
+    from .export import write_states
+
+    rules = parse_rules(rules_spec)
+    check_supported(rules)
+    n = write_states(open_table(rules, tables_dir), fmt, out, sys.stdout)
+    if out:
+        click.echo(f"{n} states written to {out}", err=True)
+
+
+@main.command()
+@rules_option
+@tables_option
+@card_option
+@click.option("--out", metavar="FILE", help="Write here (atomically) instead of stdout.")
+@friendly_errors
+def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None) -> None:
+    """The best action for every roll and rerolls left, as CSV."""
+    from .export import strategy as best_actions
+    from .export import write_strategy
+
+    rules = parse_rules(rules_spec)
+    check_supported(rules)
+    sc = Scorecard.parse(card, rules)
+    write_strategy(best_actions(open_table(rules, tables_dir), sc), out, sys.stdout)

@@ -1,0 +1,272 @@
+r"""The exact distribution of the final score under a policy.
+
+A forward pass over the turn-start states reachable from a card, one layer
+(number of filled boxes) at a time, keeping two layers in memory:
+
+* turn outcomes: for each state ``(mask, u)`` of the layer, the probability
+  ``O(c | mask, u)`` that the turn ends with outcome ``c = (box, points)``.
+  The policy's actions for the mask are decided (``solver.policy``), then the
+  probability of every roll is pushed forward: roll -> keep (or score) ->
+  reroll -> ... -> box.  Upper totals that act alike share one column.
+* carrying: the probability of ``(mask, u, g)`` is pulled into the next
+  layer, ``P(mask | b, u', g + d) += P(mask, u, g) O((b, p) | mask, u)``.
+
+The points gained since the card are ``(u - u0) + g + bonus`` where ``g``
+counts the lower points plus the upper points beyond the bonus threshold
+(``u`` already holds the rest), so ``g`` stays short: its length for a mask
+is the most those boxes can add, plus one.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .errors import InputError
+from .policy import NO_ROWS, batch, game, policy_values, run_threads, threads
+from .rules import Rules
+from .scorecard import Scorecard
+
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, nogil=True)
+def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogroup, outs,
+           masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi, t, n_threads):
+    """Pull the layer ``src`` into the next one (``masks``), for the masks
+    ``masks[i]``, ``i = t, t + n_threads, ...``.
+
+    ``src_f[src_off[i] + u * src_len[i] + x]``  probability of state
+    ``(mask i, u)`` with ``x`` lower (and beyond-threshold upper) points
+    gained; ``dst_f`` alike for ``masks`` (zeros on entry).  ``pos[mask]`` is a
+    source mask's index (-1: not in the layer).  ``reach[i, u]``: the total
+    of state ``(mask i, u)``, whose non-zero points lie in ``lo[i, u] <= x <
+    hi[i, u]``; ``dst_reach``, ``dst_lo``, ``dst_hi`` get the same for ``masks``.
+    Turn outcomes ``outs``, ``obase``, ``ostride``, ``ogroup`` as made by
+    ``policy.batch``.
+    """
+    nb = len(g.is_upper)
+    cap = g.cap
+    for i2 in range(t, len(masks), n_threads):
+        m2 = masks[i2]
+        n2 = dst_len[i2]
+        dst = dst_f[dst_off[i2]:dst_off[i2] + g.lanes[m2] * n2]
+        for b in range(nb):
+            p = m2 ^ (1 << b)
+            if (m2 >> b) & 1 == 0 or pos[p] < 0 or (g.allowed[p] >> b) & 1 == 0:
+                continue
+            i = pos[p]
+            base = 0                      # box b's first outcome among p's
+            for b2 in range(b):
+                if (g.allowed[p] >> b2) & 1:
+                    base += g.out_start[b2 + 1] - g.out_start[b2]
+            n1 = src_len[i]
+            for u in range(g.lanes[p]):
+                if reach[i, u] == 0.0:
+                    continue
+                src = src_f[src_off[i] + u * n1:src_off[i] + (u + 1) * n1]
+                x0 = lo[i, u]
+                src = src[x0:hi[i, u]]                # its non-zero part
+                col = obase[i] + ogroup[i, u]
+                for c in range(g.out_start[b], g.out_start[b + 1]):
+                    prob = outs[col + (base + c - g.out_start[b]) * ostride[i]]
+                    if prob == 0.0:
+                        continue
+                    pts = g.out_pts[c]
+                    u2 = u
+                    shift = pts
+                    if g.is_upper[b]:
+                        u2 = min(u + pts, cap)
+                        shift = u + pts - u2
+                    row = dst[u2 * n2 + shift + x0:]
+                    for x in range(len(src)):
+                        row[x] += prob * src[x]
+        for u in range(g.lanes[m2]):
+            row = dst[u * n2:(u + 1) * n2]
+            tot = 0.0
+            for x in range(n2):
+                tot += row[x]
+            dst_reach[i2, u] = tot
+            z = n2
+            while z > 0 and row[z - 1] == 0.0:
+                z -= 1
+            a = 0
+            while a < z and row[a] == 0.0:
+                a += 1
+            dst_lo[i2, u] = a
+            dst_hi[i2, u] = z
+
+
+# ------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class Distribution:
+    """The final-score distribution from a card.
+
+    ``pmf[s]``: probability of final score ``s``; ``box_mean[b]`` and
+    ``box_nonzero[b]``: mean points and probability of a non-zero score of
+    each box (filled boxes count as they stand).
+    """
+
+    rules: Rules
+    card: Scorecard
+    policy: str
+    pmf: np.ndarray
+    bonus_probability: float
+    box_mean: np.ndarray
+    box_nonzero: np.ndarray
+    table_value: float | None       # card score + V(card) (optimal policy only)
+    seconds: float
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(np.arange(len(self.pmf)), self.pmf))
+
+    @property
+    def sd(self) -> float:
+        s = np.arange(len(self.pmf))
+        return math.sqrt(max(float(np.dot((s - self.mean) ** 2, self.pmf)), 0.0))
+
+    def percentile(self, q: float) -> int:
+        """The smallest score whose cumulative probability reaches ``q`` %."""
+        return percentile(self.pmf, q)
+
+    def at_least(self, t: int) -> float:
+        """P(final score >= t)."""
+        return float(self.pmf[max(t, 0):].sum()) if t < len(self.pmf) else 0.0
+
+    def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
+        return {
+            "rules": self.rules.spec, "card": str(self.card), "policy": self.policy,
+            "mean": self.mean, "table_value": self.table_value, "sd": self.sd,
+            "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
+            "at_least": {str(t): self.at_least(t) for t in thresholds},
+            "bonus_probability": self.bonus_probability,
+            "boxes": {b.name: {"mean": float(self.box_mean[i]),
+                               "nonzero": float(self.box_nonzero[i])}
+                      for i, b in enumerate(self.rules.boxes)},
+            "pmf": {str(s): float(p) for s, p in enumerate(self.pmf) if p > 0},
+            "seconds": self.seconds,
+        }
+
+
+def percentile(pmf: np.ndarray, q: float) -> int:
+    """The smallest score whose cumulative probability reaches ``q`` percent."""
+    cdf = np.cumsum(pmf)
+    return int(min(np.searchsorted(cdf, q / 100.0 * cdf[-1] - 1e-12), len(pmf) - 1))
+
+
+# ------------------------------------------------------------------ driver
+def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarray:
+    """1 + the most lower and beyond-threshold upper points the boxes of
+    ``masks`` that the card has open can add."""
+    best = rules.scores.max(axis=0)
+    bits = np.arange(rules.n_boxes)
+    new = ((masks[:, None] >> bits) & 1 == 1) & ((card.mask >> bits) & 1 == 0)
+    lower = np.where(new & ~rules.is_upper, best, 0).sum(axis=1)
+    upper = np.where(new & rules.is_upper, best, 0).sum(axis=1)
+    return lower + np.maximum(card.upper_state + upper - rules.cap, 0) + 1
+
+
+def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
+                 policy: str = "optimal") -> Distribution:
+    """The exact final-score distribution from ``card`` (at a turn start)
+    under ``policy``; ``values`` is the value table (for ``optimal``)."""
+    if card.is_full:
+        raise InputError("the card is full: its final score is already known")
+    start = time.perf_counter()
+    g = game(rules)
+    kind, vals = policy_values(rules, policy, values)
+    width = rules.cap + 1
+    u0 = card.upper_state
+    masks = np.array([card.mask], dtype=np.int64)
+    lens = np.ones(1, dtype=np.int64)
+    offs = np.zeros(1, dtype=np.int64)
+    f = np.zeros(int(rules.upper_lanes[card.mask]))
+    f[u0] = 1.0
+    reach = np.zeros((1, width))
+    reach[0, u0] = 1.0
+    lo = np.zeros((1, width), dtype=np.int64)
+    hi = np.zeros((1, width), dtype=np.int64)
+    hi[0, u0] = 1
+    stats = np.zeros((threads(), len(g.out_box)))
+    for k in range(card.turn + 1, rules.n_boxes + 1):
+        # outcomes of this layer's turns
+        allowed = (rules.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
+        allowed_outs = allowed @ np.diff(g.out_start)
+        lanes = rules.upper_lanes[masks]
+        if policy == "simple":            # one column: the same actions at every total
+            ostride = np.ones(len(masks), dtype=np.int64)
+        else:                             # the totals decided (see policy.decide_mask)
+            ostride = lanes - np.maximum(np.minimum(g.hopeless[masks], lanes) - 1, 0)
+        osize = allowed_outs * ostride
+        obase = np.concatenate([[0], np.cumsum(osize)[:-1]]).astype(np.int64)
+        outs = np.empty(int(osize.sum()))
+        ogroup = np.zeros((len(masks), width), dtype=np.int64)
+        run_threads(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
+                    stats)
+        # carry the probabilities into the next layer
+        layer = rules.layers[k]
+        nxt = layer[(layer & card.mask) == card.mask]
+        pos = np.full(1 << rules.n_boxes, -1, dtype=np.int64)
+        pos[masks] = np.arange(len(masks))
+        nlens = _gain_lengths(rules, card, nxt)
+        nsize = rules.upper_lanes[nxt] * nlens
+        noffs = np.concatenate([[0], np.cumsum(nsize)[:-1]]).astype(np.int64)
+        nf = np.zeros(int(nsize.sum()))
+        nreach = np.zeros((len(nxt), width))
+        nlo = np.zeros((len(nxt), width), dtype=np.int64)
+        nhi = np.zeros((len(nxt), width), dtype=np.int64)
+        run_threads(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
+                    nxt, nf, noffs, nlens, nreach, nlo, nhi)
+        del outs, f
+        keep = nreach.sum(axis=1) > 0
+        masks, lens, offs, f = _compact(nxt, nlens, noffs, nf, keep, rules)
+        reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
+    return _summarise(rules, card, policy, values, masks, lens, f, stats.sum(axis=0), g,
+                      time.perf_counter() - start)
+
+
+def _compact(masks, lens, offs, f, keep, rules):
+    """Drop the masks the policy never reaches (their blocks of ``f``)."""
+    if keep.all():
+        return masks, lens, offs, f
+    sizes = rules.upper_lanes[masks] * lens
+    parts = [f[o:o + s] for o, s, k in zip(offs, sizes, keep) if k]
+    new = np.concatenate([[0], np.cumsum(sizes[keep])[:-1]]).astype(np.int64)
+    return masks[keep], lens[keep], new, np.concatenate(parts)
+
+
+def _summarise(rules, card, policy, values, masks, lens, f, stats, g, seconds) -> Distribution:
+    """Final-score pmf, bonus and box figures from the full-card layer."""
+    assert len(masks) == 1 and masks[0] == rules.full_mask
+    u0 = card.upper_state
+    block = f.reshape(int(rules.upper_lanes[rules.full_mask]), int(lens[0]))
+    cap = rules.cap
+    top = card.score + (cap - u0 if cap else 0) + rules.bonus_points + block.shape[1]
+    pmf = np.zeros(top + 1)
+    bonus = 1.0 if card.bonus else 0.0
+    for u in range(block.shape[0]):
+        earned = cap > 0 and u == cap and u0 < cap
+        base = card.score + (u - u0) + (rules.bonus_points if earned else 0)
+        if block[u].any():
+            pmf[base:base + block.shape[1]] += block[u]
+            if earned:
+                bonus += float(block[u].sum())
+    pmf = pmf[:np.flatnonzero(pmf)[-1] + 1]
+    box_mean = np.zeros(rules.n_boxes)
+    box_nonzero = np.zeros(rules.n_boxes)
+    for c, (b, p) in enumerate(zip(g.out_box, g.out_pts)):
+        box_mean[b] += p * stats[c]
+        box_nonzero[b] += stats[c] if p > 0 else 0.0
+    for b, p in enumerate(card.points):
+        if p is not None:
+            box_mean[b], box_nonzero[b] = p, float(p > 0)
+    table = None
+    if policy == "optimal":
+        table = card.score + float(values[card.mask, u0])
+    return Distribution(rules, card, policy, pmf, bonus, box_mean, box_nonzero, table, seconds)

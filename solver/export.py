@@ -1,0 +1,207 @@
+"""Tables for people and other programs: every turn-start state, and the best
+action for every roll of one state.
+
+State table columns: ``filled`` (the filled boxes' names joined by ``+``,
+empty for a new card), one 0/1 column per box, ``upper_total`` (capped at
+the bonus threshold: 63 means 63 or more), ``bonus`` (points earned),
+``expected_remaining`` (the value table: expected points still to come,
+bonus included) and ``expected_final = upper_total + bonus +
+expected_remaining``: the expected final score of a card whose filled lower
+boxes hold 0 -- add their points (and upper points above the threshold) for
+any other card.  Only reachable states are listed: the upper total must be
+one the filled upper boxes can make.
+
+Strategy table columns (one row per roll and rerolls left): ``rerolls``,
+``dice``, ``action`` (as ``yatzy advise`` prints it), ``kind``, ``keep``,
+``box``, ``points``, ``expected_final_score`` of the best action and
+``margin`` over the second best.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+import numpy as np
+
+from .errors import InputError
+from .query import advise
+from .scorecard import Scorecard
+from .tables import Table
+
+FORMATS = ("csv", "parquet", "json")
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary file next to ``path``, synced and renamed onto ``path``
+    when the block succeeds, removed when it fails."""
+    path = Path(path)
+    try:
+        fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp",
+                                    dir=path.parent if str(path.parent) else ".")
+    except OSError as e:
+        raise InputError(f"{path}: cannot write ({e.strerror})") from None
+    os.close(fd)
+    tmp = Path(name)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)             # as open() would create it
+    try:
+        yield tmp
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def atomic_text(path: str | Path) -> Iterator[IO[str]]:
+    """A text file that appears at ``path`` only once completely written."""
+    with atomic_path(path) as tmp, open(tmp, "w") as f:
+        yield f
+
+
+def states(table: Table) -> dict[str, np.ndarray]:
+    """The state table as named columns (see the module docstring)."""
+    rules = table.rules
+    cap = rules.cap
+    masks, uppers = [], []
+    reachable = _upper_totals(rules)
+    for layer in rules.layers[:-1]:
+        for mask in layer.tolist():
+            totals = reachable[mask & rules.upper_bits]
+            masks.append(np.full(len(totals), mask, dtype=np.int64))
+            uppers.append(totals)
+    mask = np.concatenate(masks)
+    upper = np.concatenate(uppers)
+    remaining = np.asarray(table.values)[mask, upper]
+    bonus = np.where((cap > 0) & (upper >= cap), rules.bonus_points, 0)
+    names = np.array([b.name for b in rules.boxes])
+    bits = (mask[:, None] >> np.arange(rules.n_boxes)) & 1
+    filled_by_mask = {m: "+".join(names[(m >> np.arange(rules.n_boxes)) & 1 == 1])
+                      for m in np.unique(mask).tolist()}
+    cols: dict[str, np.ndarray] = {"filled": np.array([filled_by_mask[m] for m in mask.tolist()],
+                                                      dtype=object)}
+    for b, name in enumerate(names):
+        cols[str(name)] = bits[:, b].astype(np.int8)
+    cols["upper_total"] = upper
+    cols["bonus"] = bonus
+    cols["expected_remaining"] = remaining
+    cols["expected_final"] = upper + bonus + remaining
+    return cols
+
+
+def _upper_totals(rules) -> dict[int, np.ndarray]:
+    """Upper totals (capped) the filled upper boxes can make, per upper mask."""
+    upper_boxes = [b for b in range(rules.n_boxes) if rules.is_upper[b]]
+    out: dict[int, np.ndarray] = {}
+    cap = rules.cap
+    for sub in range(1 << len(upper_boxes)):
+        totals = {0}
+        mask = 0
+        for i, b in enumerate(upper_boxes):
+            if sub >> i & 1:
+                mask |= 1 << b
+                totals = {min(t + p, cap) for t in totals for p in rules.box_points[b]}
+        out[mask] = np.array(sorted(totals), dtype=np.int64)
+    return out
+
+
+def write_states(table: Table, fmt: str, out: str | None, stdout) -> int:
+    """Write the state table as ``fmt`` to ``out`` (atomically) or ``stdout``;
+    returns the number of rows."""
+    if fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt == "parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise InputError("parquet export needs pyarrow: pip install pyarrow") from None
+        if not out:
+            raise InputError("parquet export needs --out FILE")
+    cols = states(table)
+    n = len(cols["upper_total"])
+    if fmt == "parquet":
+        with atomic_path(out) as tmp:
+            pq.write_table(pa.table({k: (v.astype(bool) if v.dtype == np.int8 else v)
+                                     for k, v in cols.items()}), str(tmp))
+        return n
+    if out:
+        with atomic_text(out) as f:
+            _write_text(cols, fmt, table, f)
+    else:
+        _write_text(cols, fmt, table, stdout)
+    return n
+
+
+def _write_text(cols: dict[str, np.ndarray], fmt: str, table: Table, f) -> None:
+    names = list(cols)
+    formatted = [cols[k].tolist() if cols[k].dtype != np.float64
+                 else [float(x) for x in cols[k]] for k in names]
+    rows = zip(*formatted)
+    if fmt == "csv":
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(names)
+        w.writerows(rows)
+        return
+    f.write(json.dumps({"rules": table.rules.spec, "columns": names})[:-1] + ', "rows": [\n')
+    first = True
+    buf = io.StringIO()
+    for row in rows:
+        buf.write(("" if first else ",\n") + json.dumps(row))
+        first = False
+        if buf.tell() > 1 << 20:
+            f.write(buf.getvalue())
+            buf = io.StringIO()
+    f.write(buf.getvalue() + "\n]}\n")
+
+
+STRATEGY_COLUMNS = ("rerolls", "dice", "action", "kind", "keep", "box", "points",
+                    "expected_final_score", "margin")
+
+
+def strategy(table: Table, card: Scorecard) -> list[dict]:
+    """The best action (``solver.query`` ties rule) for every roll and every
+    number of rerolls left at ``card``'s turn start, as rows."""
+    rules = table.rules
+    if card.is_full:
+        raise InputError("the card is full: there is nothing left to decide")
+    ds = rules.dice_space
+    rows = []
+    for rerolls in range(rules.rolls):
+        for r in range(ds.n_rolls):
+            dice = ds.dice_of(ds.first_roll + r)
+            adv = advise(table, card, dice, rerolls)
+            best = adv.best
+            second = adv.actions[1].expected_final_score if len(adv.actions) > 1 else None
+            rows.append({
+                "rerolls": rerolls, "dice": "".join(map(str, dice)), "action": str(best),
+                "kind": best.kind,
+                "keep": "".join(map(str, best.dice)) if best.kind == "keep" else "",
+                "box": best.box, "points": best.points if best.kind == "score" else "",
+                "expected_final_score": best.expected_final_score,
+                "margin": "" if second is None else best.expected_final_score - second})
+    return rows
+
+
+def write_strategy(rows: list[dict], out: str | None, stdout) -> None:
+    """Strategy rows as CSV to ``out`` (atomically) or ``stdout``."""
+    def write(f) -> None:
+        w = csv.DictWriter(f, STRATEGY_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    if out:
+        with atomic_text(out) as f:
+            write(f)
+    else:
+        write(stdout)

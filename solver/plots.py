@@ -1,0 +1,93 @@
+"""PNG plots of score distributions (matplotlib, an optional dependency).
+
+``require()`` checks for matplotlib before any work is done, so a missing
+install is a one-line error rather than a traceback after a long run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+
+MARKED = (5, 25, 50, 75, 95)
+
+
+def require() -> None:
+    """Raise InputError when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install matplotlib") from None
+
+
+def _pyplot():
+    require()
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _span(pmf: np.ndarray) -> tuple[float, float]:
+    """Score range holding all but 1e-5 of the probability, plus a margin."""
+    cdf = np.cumsum(pmf) / pmf.sum()
+    lo = int(np.searchsorted(cdf, 5e-6))
+    hi = int(np.searchsorted(cdf, 1 - 5e-6))
+    return lo - 5, hi + 5
+
+
+def _save(fig, path: str | Path) -> None:
+    from .export import atomic_path
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=120)
+
+
+def plot_distribution(dist, path: str | Path) -> None:
+    """The exact pmf of ``dist`` (a ``distribution.Distribution``) with its
+    mean and the percentiles ``MARKED`` marked."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    scores = np.arange(len(dist.pmf))
+    ax.fill_between(scores, dist.pmf, step="mid", alpha=0.35, color="tab:blue")
+    ax.step(scores, dist.pmf, where="mid", color="tab:blue", lw=1)
+    top = float(dist.pmf.max())
+    for i, q in enumerate(MARKED):
+        s = dist.percentile(q)
+        ax.axvline(s, color="grey", ls=":", lw=1)
+        ax.text(s, top * (1.02 + 0.09 * (i % 2)), f"P{q}: {s}", ha="center", va="bottom",
+                fontsize=8)
+    ax.axvline(dist.mean, color="tab:red", lw=1, label=f"mean {dist.mean:.2f}")
+    ax.set_ylim(0, top * 1.22)
+    ax.set_xlim(*_span(dist.pmf))
+    ax.legend(loc="upper right")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title(f"{dist.rules.spec}, {dist.policy} play: mean {dist.mean:.2f}, "
+                 f"sd {dist.sd:.2f}, bonus {100 * dist.bonus_probability:.1f}%")
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_simulation(sim, exact, path: str | Path) -> None:
+    """The histogram of simulated scores (``simulate.Simulation``) over the
+    exact pmf ``exact`` (a ``distribution.Distribution``, or None)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    freq = sim.hist / sim.games
+    scores = np.arange(len(freq))
+    ax.bar(scores, freq, width=1.0, color="tab:orange", alpha=0.6, label=f"{sim.games} games")
+    if exact is not None:
+        ax.plot(np.arange(len(exact.pmf)), exact.pmf, color="tab:blue", lw=1.2, label="exact")
+    ax.set_xlim(*_span(exact.pmf if exact is not None else freq))
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title(f"{sim.rules.spec}, {sim.policy} play: mean {sim.mean:.2f}, sd {sim.sd:.2f}")
+    ax.legend()
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)

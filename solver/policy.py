@@ -1,0 +1,574 @@
+r"""Policies: the action taken in every position, decided for whole masks.
+
+A position is a turn-start state ``(mask, u)`` (filled boxes, upper total
+capped at the bonus threshold), the rerolls left ``k`` and the roll ``r``.
+An action is one byte ``d``:
+
+* ``d < n_boxes``: score the roll in box ``d``;
+* ``d >= n_boxes``: keep the multiset ``by_rank[d - n_boxes]`` (a proper
+  sub-multiset of the roll) and reroll the other dice; only when ``k > 0``.
+
+Kinds (``KINDS``):
+
+* ``optimal`` -- maximises the expected final score.  The within-turn values
+  of ``solver.engine`` are recomputed from the value table ``V``: scoring
+  :math:`S_b(r)` (points, bonus and ``V`` of the next state),
+  :math:`X_0(r) = \max_b S_b(r)`, keeping
+  :math:`W_k(K) = E[X_{k-1}(K + \text{fresh dice})]` and
+  :math:`X_k(r) = \max(X_0(r), \max_{K \subsetneq r} W_k(K))`.
+* ``greedy`` -- maximises the expected points of the turn being played
+  (bonus included): the same recursion with ``V = 0``.
+* ``simple`` -- keeps the dice of its most common face (the higher face on a
+  tie), stops on all dice alike, and scores the box giving the most points
+  (the first in scorecard order on a tie).
+
+Ties follow ``solver.query``: actions within ``query.TIE`` of the best are
+tied; scoring comes before keeping, boxes go in scorecard order, keeps with
+more dice first, then higher dice first.  The kernels carry, next to each
+running maximum, the most preferred action within ``TIE`` of it: the rule of
+``solver.query`` whenever tied values lie within ``TIE`` of each other (exact
+ties differ by rounding only).
+
+Upper totals from which the bonus can no longer be reached play alike, so
+only the highest of them is decided ("lanes" ``u0 .. L-1`` of a mask; every
+total below ``u0`` shares ``u0``'s actions).
+
+One kernel, ``batch``, decides a batch of masks and, for the exact
+distribution, also pushes the probability of every roll through the actions
+(the turn outcomes): one compiled kernel keeps the first-use compile time
+down.  The kernels release the GIL; ``run_threads`` runs them on Numba's
+thread count.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from numba import njit
+
+from .engine import FAST, NEG, _fmax
+from .errors import InputError
+from .query import TIE
+from .review import check_supported
+from .rules import Rules
+
+KINDS = ("optimal", "greedy", "simple")
+SIMPLE = KINDS.index("simple")
+CHUNK = 512          # masks decided per call of ``batch``
+
+
+# ------------------------------------------------------------ index tables
+class Game(NamedTuple):
+    """Everything the kernels need about one rule set (``R`` rolls, ``M``
+    multisets of 0..n dice, the full rolls being ``first_roll + r``).
+
+    * ``allowed[mask]``  boxes that may be filled next (bitmask)
+    * ``lanes[mask]``    1 + the largest upper total the mask can have
+    * ``hopeless[mask]`` upper totals below this can no longer reach the bonus
+    * ``is_upper[b]``, ``cap`` (the bonus threshold, 0 without bonus),
+      ``bonus`` (its points), ``rolls``, ``faces``, ``first_roll``
+    * ``roll_prob[r]``   probability of the roll ``r``
+    * ``out_box[c], out_pts[c]``  every (box, points) a turn can end with,
+      by box then points; ``out_start[b]:out_start[b + 1]`` are box ``b``'s
+    * ``cidx[r, b]``     the outcome of scoring roll ``r`` in box ``b``
+    * ``rc[rc_start[r]:rc_start[r + 1]]``  roll ``r``'s outcomes with points > 0
+    * ``rank[m]``        preference rank of a non-full multiset (0 = most
+      preferred keep); ``by_rank[i]`` the multiset of rank ``i``
+    * ``adds[m, f]``     non-full ``m`` plus a die showing ``f + 1``, padded to
+      a multiple of 3 with ``M`` (an all-zero row)
+    * ``subs[m, j]``     the multisets one die smaller than ``m`` (``n_subs[m]``)
+    * ``simple_keep[r]`` rank of the keep of the ``simple`` policy (-1: stop)
+    """
+
+    allowed: np.ndarray
+    lanes: np.ndarray
+    hopeless: np.ndarray
+    is_upper: np.ndarray
+    cap: int
+    bonus: float
+    rolls: int
+    faces: int
+    first_roll: int
+    roll_prob: np.ndarray
+    out_box: np.ndarray
+    out_pts: np.ndarray
+    out_start: np.ndarray
+    cidx: np.ndarray
+    rc: np.ndarray
+    rc_start: np.ndarray
+    rank: np.ndarray
+    by_rank: np.ndarray
+    adds: np.ndarray
+    subs: np.ndarray
+    n_subs: np.ndarray
+    simple_keep: np.ndarray
+
+
+@cache
+def game(rules: Rules) -> Game:
+    """The kernel tables for ``rules`` (cached per rule set)."""
+    check_supported(rules)
+    ds = rules.dice_space
+    scores = rules.scores
+    nr, first = ds.n_rolls, ds.first_roll
+    pairs = sorted({(b, p) for b in range(rules.n_boxes) for p in rules.box_points[b]})
+    index = {p: c for c, p in enumerate(pairs)}
+    out_start = np.searchsorted([b for b, _ in pairs], np.arange(rules.n_boxes + 1))
+    cidx = np.array([[index[(b, int(scores[r, b]))] for b in range(rules.n_boxes)]
+                     for r in range(nr)], dtype=np.int64).reshape(nr, rules.n_boxes)
+    rc = [[cidx[r, b] for b in range(rules.n_boxes) if scores[r, b] > 0] for r in range(nr)]
+    order = sorted(range(first), key=lambda m: keep_preference(ds.dice_of(m)))
+    rank = np.empty(first, dtype=np.int64)
+    rank[order] = np.arange(first)
+    adds = np.full((first, -(-ds.faces // 3) * 3), ds.n_multisets, dtype=np.int64)
+    adds[:, :ds.faces] = ds.add[:first]
+    n_subs = (ds.sub >= 0).sum(axis=1)
+    subs = np.zeros((ds.n_multisets, ds.faces), dtype=np.int64)
+    for m in range(ds.n_multisets):
+        subs[m, :n_subs[m]] = ds.sub[m][ds.sub[m] >= 0]
+    counts = ds.roll_counts()
+    face = ds.faces - 1 - np.argmax(counts[:, ::-1], axis=1)   # most common, higher on ties
+    most = counts[np.arange(nr), face]
+    simple_keep = np.array([-1 if c == ds.n else
+                            rank[ds.index[tuple(c if g == f else 0 for g in range(ds.faces))]]
+                            for f, c in zip(face, most)], dtype=np.int64)
+    return Game(rules.allowed_table, rules.upper_lanes, hopeless_below(rules), rules.is_upper,
+                rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
+                np.array([b for b, _ in pairs], dtype=np.int64),
+                np.array([p for _, p in pairs], dtype=np.int64), out_start.astype(np.int64),
+                cidx, np.array([c for cs in rc for c in cs], dtype=np.int64),
+                np.cumsum([0] + [len(c) for c in rc]).astype(np.int64), rank,
+                np.argsort(rank), adds, subs, n_subs.astype(np.int64), simple_keep)
+
+
+def keep_preference(dice: tuple[int, ...]) -> tuple:
+    """Sort key of keeps, most preferred first: more dice, then higher dice
+    (as ``solver.query`` orders tied keeps)."""
+    return (-len(dice), tuple(-d for d in dice))
+
+
+def hopeless_below(rules: Rules) -> np.ndarray:
+    """``out[mask]``: upper totals below this cannot reach the bonus any more."""
+    return np.maximum(rules.cap - rules.upper_bounds[1], 0)
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, fastmath=FAST)
+def _pick(v, best, rank, chosen, tie):
+    """The rank chosen once a candidate of value ``v`` and rank ``rank``
+    meets the running maximum ``best`` and choice ``chosen``: the candidate if
+    it is better by more than ``tie``, the lower rank if the two are tied.
+    (Ranks are whole numbers held as floats so that the loops vectorise.)"""
+    tied = min(chosen, rank) if v >= best - tie else chosen
+    return rank if v > best + tie else tied
+
+
+@njit(cache=True, fastmath=FAST)
+def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr, dec):
+    """``dec[k, r, j]``: the action (for ``values``) with ``k`` rerolls left
+    after roll ``r`` at state ``(mask, u0 + j)``, for ``0 <= j < n``.
+
+    Work arrays (lane ``j`` last; ranks and boxes are whole numbers held as
+    floats so that the selecting loops vectorise):
+
+    * ``val[c, j]``      points + bonus + future of outcome ``c`` (points > 0)
+    * ``zv[j], zb[j]``   best scratch (0 points): value and box
+    * ``xs[r, j]``       ``X_0(r)``; ``box0[r, j]`` the box chosen for roll ``r``
+    * ``work[m, j]``     ``W_k`` of a non-full multiset ``m``, ``X_{k-1}`` of a
+      full roll; the last row stays 0 (it pads ``adds``)
+    * ``bv[m, j], br[m, j]``  best ``W_k`` among the sub-multisets of a
+      non-full ``m`` (``m`` included) and the rank of that keep
+    * ``kr[j]``          rank of the keep chosen for the current roll
+    """
+    allowed = g.allowed[mask]
+    nb = len(g.is_upper)
+    cap = g.cap
+    for j in range(n):
+        zv[j] = NEG
+        zb[j] = nb
+    for b in range(nb):
+        if (allowed >> b) & 1 == 0:
+            continue
+        child = values[mask | (1 << b), u0:]
+        fb = np.float64(b)
+        for j in range(n):                     # scratch b: first box wins ties
+            zb[j] = fb if child[j] > zv[j] + tie else zb[j]
+            zv[j] = _fmax(zv[j], child[j])
+        for c in range(g.out_start[b], g.out_start[b + 1]):
+            p = g.out_pts[c]
+            if p == 0:
+                continue
+            row = val[c]
+            if g.is_upper[b]:
+                below = min(n, max(cap - p - u0, 0))   # u + p < cap: no bonus yet
+                shifted = values[mask | (1 << b), u0 + p:]
+                for j in range(below):
+                    row[j] = p + shifted[j]
+                reach = p + child[cap - u0] + g.bonus  # u < cap <= u + p: bonus now
+                for j in range(below, min(n, cap - u0)):
+                    row[j] = reach
+                if 0 <= cap - u0 < n:                  # u == cap: bonus earned before
+                    row[cap - u0] = p + child[cap - u0]
+            else:
+                for j in range(n):
+                    row[j] = p + child[j]
+    # k = 0: the best box for every roll.
+    for r in range(len(g.rc_start) - 1):
+        x = xs[r]
+        ch = box0[r]
+        for j in range(n):
+            x[j] = zv[j]
+            ch[j] = zb[j]
+        for i in range(g.rc_start[r], g.rc_start[r + 1]):
+            c = g.rc[i]
+            b = g.out_box[c]
+            if (allowed >> b) & 1 == 0:
+                continue
+            v = val[c]
+            fb = np.float64(b)
+            for j in range(n):
+                ch[j] = _pick(v[j], x[j], fb, ch[j], tie)
+                x[j] = _fmax(x[j], v[j])
+        w = work[g.first_roll + r]
+        d = dec[0, r]
+        for j in range(n):
+            d[j] = np.uint8(ch[j])
+            w[j] = x[j]
+    inv = 1.0 / g.faces
+    for k in range(1, g.rolls):
+        # W_k: average over one more die, three faces per pass.
+        for m in range(g.first_roll - 1, -1, -1):
+            row = work[m]
+            for f in range(0, g.adds.shape[1], 3):
+                a = work[g.adds[m, f]]
+                b = work[g.adds[m, f + 1]]
+                c = work[g.adds[m, f + 2]]
+                if f == 0:
+                    for j in range(n):
+                        row[j] = a[j] + b[j] + c[j]
+                else:
+                    for j in range(n):
+                        row[j] += a[j] + b[j] + c[j]
+            for j in range(n):
+                row[j] *= inv
+        # bv, br: the best keep among the sub-multisets of m, m included.
+        for m in range(g.first_roll):
+            v = bv[m]
+            q = br[m]
+            w = work[m]
+            rm = np.float64(g.rank[m])
+            for j in range(n):
+                v[j] = w[j]
+                q[j] = rm
+            for i in range(g.n_subs[m]):
+                a = bv[g.subs[m, i]]
+                qa = br[g.subs[m, i]]
+                for j in range(n):
+                    q[j] = _pick(a[j], v[j], qa[j], q[j], tie)
+                    v[j] = _fmax(v[j], a[j])
+        # each roll: its best proper keep against scoring it now.
+        for r in range(len(g.rc_start) - 1):
+            m = g.first_roll + r
+            w = work[m]
+            a = bv[g.subs[m, 0]]
+            qa = br[g.subs[m, 0]]
+            for j in range(n):
+                w[j] = a[j]
+                kr[j] = qa[j]
+            for i in range(1, g.n_subs[m]):
+                a = bv[g.subs[m, i]]
+                qa = br[g.subs[m, i]]
+                for j in range(n):
+                    kr[j] = _pick(a[j], w[j], qa[j], kr[j], tie)
+                    w[j] = _fmax(w[j], a[j])
+            x = xs[r]
+            ch = box0[r]
+            d = dec[k, r]
+            for j in range(n):
+                d[j] = np.uint8(ch[j] if x[j] >= w[j] - tie else nb + kr[j])
+                w[j] = _fmax(w[j], x[j])           # X_k, read by W_{k+1}
+
+
+@njit(cache=True)
+def _simple(g, mask, dec):
+    """``dec[k, r, 0]``: the ``simple`` policy's actions at ``mask``."""
+    allowed = g.allowed[mask]
+    nb = len(g.is_upper)
+    for r in range(len(g.rc_start) - 1):
+        best = -1
+        box = nb
+        for b in range(nb):
+            if (allowed >> b) & 1 and g.out_pts[g.cidx[r, b]] > best:
+                best = g.out_pts[g.cidx[r, b]]
+                box = b
+        for k in range(g.rolls):
+            keep = g.simple_keep[r]
+            dec[k, r, 0] = box if k == 0 or keep < 0 else nb + keep
+
+
+@njit(cache=True)
+def distinct_lanes(n, dec, diff, first):
+    """Group equal neighbouring lanes of ``dec[:, :, :n]``: ``first[q]`` is
+    the first lane of group ``q`` and ``first[nd] = n``; returns ``nd``, the
+    number of groups.  ``diff[j]`` is scratch."""
+    for j in range(n):
+        diff[j] = 0
+    for k in range(dec.shape[0]):
+        for r in range(dec.shape[1]):
+            d = dec[k, r]
+            for j in range(1, n):
+                diff[j] |= d[j] != d[j - 1]
+    nd = 0
+    for j in range(n):
+        if j == 0 or diff[j]:
+            first[nd] = j
+            nd += 1
+    first[nd] = n
+    return nd
+
+
+@njit(cache=True)
+def _push(g, nd, dec, tgt, p0, acc):
+    """Turn outcomes of the ``nd`` action columns ``dec[k, r, q]``
+    (``p0[r, q]``: the probability of the first roll ``r``).
+
+    ``acc[m, q]`` for ``m <= M``: probability of holding multiset ``m`` (row
+    ``M`` pads ``adds``); ``acc[M + 1 + a, q]``: probability that the turn
+    ends with the mask's ``a``-th outcome (output; zeroed by the caller).
+    ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll ``r`` to.
+    """
+    n_rolls = len(g.roll_prob)
+    full = g.first_roll
+    inv = 1.0 / g.faces
+    for k in range(g.rolls - 1, -1, -1):
+        if k:
+            for m in range(full):
+                for q in range(nd):
+                    acc[m, q] = 0.0
+        for r in range(n_rolls):
+            d = dec[k, r]
+            t = tgt[r]
+            same = True                      # one action for every column?
+            for q in range(1, nd):
+                same &= d[q] == d[0]
+            p = p0[r] if k == g.rolls - 1 else acc[full + r]
+            if same:
+                row = acc[t[d[0]]]
+                for q in range(nd):
+                    row[q] += p[q]
+            else:
+                for q in range(nd):
+                    acc[t[d[q]], q] += p[q]
+        if k:
+            for m in range(full, full + n_rolls + 1):
+                for q in range(nd):
+                    acc[m, q] = 0.0
+            # the kept dice plus fresh ones, one die at a time (small to large)
+            for m in range(full):
+                src = acc[m]
+                for f in range(0, g.adds.shape[1], 3):
+                    a = acc[g.adds[m, f]]
+                    b = acc[g.adds[m, f + 1]]
+                    c = acc[g.adds[m, f + 2]]
+                    for q in range(nd):
+                        x = src[q] * inv
+                        a[q] += x
+                        b[q] += x
+                        c[q] += x
+
+
+@njit(cache=True, nogil=True)
+def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride, ogroup,
+          outs, stats, t, n_threads):
+    """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
+    policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
+    zeros), for every upper total at once.  Upper totals below ``u0`` (see
+    ``hopeless``) play like ``u0``; equal neighbouring totals form groups.
+
+    Actions (when ``rows`` is not empty): ``rows[i, q, k, r]`` the action of
+    group ``q`` (``n_rows[i]`` groups), ``lane_row[i, u]`` the group of
+    upper total ``u``.
+
+    Turn outcomes (when ``outs`` is not empty):
+    ``outs[obase[i] + a * ostride[i] + q]`` the probability that the turn of
+    group ``q`` ends with the ``a``-th outcome of the boxes allowed at the
+    mask (by box, then points); ``ogroup[i, u]`` the group of ``u``;
+    ``reach[i, u]`` the probability of the state, by which ``stats[t, c]``
+    (this thread's row) accumulates the probability of outcome ``c``.
+    """
+    width = values.shape[1]
+    nb = len(g.is_upper)
+    n_rolls = len(g.roll_prob)
+    n_out = len(g.out_box)
+    n_ms = g.adds.shape[0] + n_rolls           # number of multisets
+    val = np.empty((n_out, width))
+    zv = np.empty(width)
+    zb = np.empty(width)
+    xs = np.empty((n_rolls, width))
+    box0 = np.empty((n_rolls, width))
+    work = np.zeros((n_ms + 1, width))
+    bv = np.empty((g.first_roll, width))
+    br = np.empty((g.first_roll, width))
+    kr = np.empty(width)
+    dec = np.empty((g.rolls, n_rolls, width), dtype=np.uint8)
+    diff = np.empty(width, dtype=np.uint8)
+    first = np.empty(width + 1, dtype=np.int64)
+    acc = np.empty((n_ms + 1 + n_out, width))
+    dcomp = np.empty((g.rolls, n_rolls, width), dtype=np.uint8)
+    p0 = np.empty((n_rolls, width))
+    for r in range(n_rolls):
+        p0[r] = g.roll_prob[r]
+    tgt = np.empty((n_rolls, 256), dtype=np.int64)
+    for r in range(n_rolls):
+        for j in range(len(g.by_rank)):
+            tgt[r, nb + j] = g.by_rank[j]
+    loc = np.empty(n_out, dtype=np.int64)
+    gsum = np.empty(width)
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        L = g.lanes[mask]
+        if kind == SIMPLE:
+            _simple(g, mask, dec)
+            u0 = L - 1
+        else:
+            u0 = max(min(g.hopeless[mask], L) - 1, 0)
+            _decide(g, values, mask, u0, L - u0, TIE, val, zv, zb, xs, box0, work, bv, br,
+                    kr, dec)
+        nd = distinct_lanes(L - u0, dec, diff, first)
+        q = 0
+        for u in range(L):                     # group of each upper total
+            while q + 1 < nd and u0 + first[q + 1] <= u:
+                q += 1
+            if len(lane_row):
+                lane_row[i, u] = q
+            if len(ogroup):
+                ogroup[i, u] = q
+        if len(rows):
+            n_rows[i] = nd
+            for q in range(nd):
+                for k in range(g.rolls):
+                    for r in range(n_rolls):
+                        rows[i, q, k, r] = dec[k, r, first[q]]
+        if len(outs) == 0:
+            continue
+        allowed = g.allowed[mask]
+        a = 0
+        for c in range(n_out):
+            if (allowed >> g.out_box[c]) & 1:
+                loc[c] = a
+                a += 1
+            else:
+                loc[c] = -1
+        for r in range(n_rolls):
+            for b in range(nb):
+                if (allowed >> b) & 1:
+                    tgt[r, b] = n_ms + 1 + loc[g.cidx[r, b]]
+        for c in range(a):
+            for q in range(nd):
+                acc[n_ms + 1 + c, q] = 0.0
+        for k in range(g.rolls):              # one column per group
+            for r in range(n_rolls):
+                for q in range(nd):
+                    dcomp[k, r, q] = dec[k, r, first[q]]
+        _push(g, nd, dcomp, tgt, p0, acc)
+        out = outs[obase[i]:obase[i] + a * ostride[i]]
+        for c in range(a):
+            for q in range(nd):
+                out[c * ostride[i] + q] = acc[n_ms + 1 + c, q]
+        for q in range(nd):
+            gsum[q] = 0.0
+        for u in range(L):
+            gsum[ogroup[i, u]] += reach[i, u]
+        for c in range(n_out):
+            if loc[c] >= 0:
+                for q in range(nd):
+                    stats[t, c] += gsum[q] * out[loc[c] * ostride[i] + q]
+
+
+NO_ROWS = (np.empty((0, 0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
+           np.empty(0, dtype=np.int64))
+NO_OUTCOMES = (np.empty((0, 0)), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+               np.empty((0, 0), dtype=np.int64), np.empty(0), np.empty((0, 0)))
+
+
+def threads() -> int:
+    """Worker threads for the kernels (Numba's thread count)."""
+    return numba.get_num_threads()
+
+
+def run_threads(kernel, *args) -> None:
+    """Run ``kernel(*args, t, n)`` for ``t = 0 .. n-1`` on ``n = threads()``
+    threads (the kernels release the GIL)."""
+    n = threads()
+    if n == 1:
+        kernel(*args, 0, 1)
+        return
+    with ThreadPoolExecutor(n) as pool:
+        for f in [pool.submit(kernel, *args, t, n) for t in range(n)]:
+            f.result()
+
+
+# ------------------------------------------------------------- the driver
+@dataclass(frozen=True)
+class Decisions:
+    """The actions of every position of some masks.
+
+    * ``masks``           the masks decided, sorted
+    * ``lane_row[i, u]``  the row of state ``(masks[i], u)`` (-1 beyond the
+      upper totals the mask can have)
+    * ``rows[j, k, r]``   action byte of row ``j``, ``k`` rerolls left, roll ``r``
+    """
+
+    masks: np.ndarray
+    lane_row: np.ndarray
+    rows: np.ndarray
+
+    def position(self, n_boxes: int) -> np.ndarray:
+        """``out[mask]``: index of ``mask`` in ``masks`` (-1 if absent)."""
+        out = np.full(1 << n_boxes, -1, dtype=np.int64)
+        out[self.masks] = np.arange(len(self.masks))
+        return out
+
+
+def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[int, np.ndarray]:
+    """``(kind index, the values its decisions maximise)``: the value table
+    (a writable C array, so that every call has the kernels' types) for
+    ``optimal``, zeros otherwise."""
+    if kind not in KINDS:
+        raise InputError(f"policy {kind!r}: expected one of {', '.join(KINDS)}")
+    if kind == "optimal":
+        if values is None:
+            raise ValueError("the optimal policy needs the value table")
+        return 0, np.require(values, np.float64, ["C", "W"])
+    return KINDS.index(kind), np.zeros((1 << rules.n_boxes, rules.cap + 1))
+
+
+def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray) -> Decisions:
+    """Decide every position of ``masks`` under policy ``kind``; ``values``
+    is the value table (used by ``optimal`` only)."""
+    g = game(rules)
+    k, vals = policy_values(rules, kind, values)
+    masks = np.unique(np.asarray(masks, dtype=np.int64))
+    width = rules.cap + 1
+    n_rolls = rules.dice_space.n_rolls
+    lane_row = np.full((len(masks), width), -1, dtype=np.int64)
+    parts: list[np.ndarray] = []
+    done = 0
+    for start in range(0, len(masks), CHUNK):
+        chunk = masks[start:start + CHUNK]
+        rows = np.empty((len(chunk), width, rules.rolls, n_rolls), dtype=np.uint8)
+        rows_of = np.full((len(chunk), width), -1, dtype=np.int64)
+        n_rows = np.empty(len(chunk), dtype=np.int64)
+        run_threads(batch, g, vals, k, chunk, rows, rows_of, n_rows, *NO_OUTCOMES)
+        base = done + np.concatenate([[0], np.cumsum(n_rows)[:-1]])
+        lane_row[start:start + len(chunk)] = np.where(rows_of >= 0, rows_of + base[:, None], -1)
+        parts.extend(rows[i, :n_rows[i]] for i in range(len(chunk)))
+        done += int(n_rows.sum())
+    rows = (np.concatenate(parts) if parts
+            else np.empty((0, rules.rolls, n_rolls), dtype=np.uint8))
+    return Decisions(masks, lane_row, rows)

@@ -1,0 +1,304 @@
+"""Game logs (JSON lines) and their review against the optimal strategy.
+
+Log format, one JSON object per line (blank lines are ignored):
+
+* an optional header first: ``{"yatzy_log": 1, "rules": "nordic", ...}``
+  (``rules`` defaults to the ``--rules`` option; other keys are free);
+* one object per turn::
+
+    {"game": 1, "turn": 1, "rolls": [[1, 2, 2, 5, 6], [2, 2, 2, 4, 6]],
+     "kept": [[2, 2]], "box": "twos", "points": 6}
+
+  ``rolls`` are the dice after each roll (1 .. rolls per turn of them; a
+  die list or a string such as ``"12256"``), ``kept[i]`` the dice kept from
+  ``rolls[i]`` before rolling again (so one fewer than ``rolls``), ``box``
+  the box written (any name or alias).  ``game`` (default 1) starts a fresh
+  card whenever it changes; ``turn`` and ``points`` are optional and checked
+  when given.
+
+A review values every decision with ``solver.query.advise``: the choice made,
+the best choice, both expected final scores and the loss (best minus chosen,
+0 within ``query.TIE``).  Keeping all the dice (a reroll of none) is valued
+with ``query.keep_values``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from .errors import InputError
+from .query import TIE, advise, keep_values
+from .rules import Rules
+from .scorecard import Scorecard
+from .tables import Table
+
+LOG_VERSION = 1
+
+
+def check_supported(rules: Rules) -> None:
+    """Raise InputError for rule features these tools do not model."""
+    if rules.joker != "none" or rules.yahtzee_bonus or rules.saved_rolls:
+        raise InputError(f"rules {rules.spec}: jokers, yahtzee bonuses and saved rolls are "
+                         "not supported by the research commands (distribution, simulate, "
+                         "review, export, strategy)")
+    if rules.n_boxes + rules.dice_space.first_roll > 255:
+        raise InputError(f"rules {rules.spec}: too many boxes and keeps for one-byte actions")
+
+
+# -------------------------------------------------------------------- writing
+def header_line(rules: Rules, **extra) -> str:
+    """The optional first line of a log."""
+    return json.dumps({"yatzy_log": LOG_VERSION, "rules": rules.spec, **extra})
+
+
+def turn_line(rules: Rules, game: int, turn: int, rolls: list[tuple[int, ...]],
+              kept: list[tuple[int, ...]], box: int) -> str:
+    """One turn as a log line; ``box`` is an index, the points follow from
+    the last roll."""
+    ds = rules.dice_space
+    points = int(rules.scores[ds.roll_index(rolls[-1]), box])
+    return json.dumps({"game": game, "turn": turn, "rolls": [list(r) for r in rolls],
+                       "kept": [list(k) for k in kept], "box": rules.boxes[box].name,
+                       "points": points})
+
+
+# -------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class Turn:
+    """One logged turn: ``line`` is its line number in the log ``path``."""
+
+    path: str
+    line: int
+    game: int
+    rolls: tuple[tuple[int, ...], ...]
+    kept: tuple[tuple[int, ...], ...]
+    box: int
+
+
+def read_log(path: str | Path, rules_spec: str | None) -> tuple[Rules, list[list[Turn]]]:
+    """Parse a log into its rules and its games (lists of turns).  Raises
+    InputError naming the line of the first problem."""
+    from .rules import parse_rules
+
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text file") from None
+    rules = None
+    games: list[list[Turn]] = []
+    seen: set[int] = set()
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{n}: not JSON ({e.msg})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{path}:{n}: expected a JSON object")
+        if "yatzy_log" in obj:
+            if rules is not None or games:
+                raise InputError(f"{path}:{n}: the header must be the first line")
+            try:
+                rules = parse_rules(str(obj.get("rules", rules_spec or "nordic")))
+                if rules_spec and parse_rules(rules_spec) != rules:
+                    raise InputError(f"the log is for rules {rules.spec}, not {rules_spec}")
+            except InputError as e:
+                raise InputError(f"{path}:{n}: {e}") from None
+            continue
+        if rules is None:
+            try:
+                rules = parse_rules(rules_spec or "nordic")
+            except InputError as e:
+                raise InputError(f"{path}:{n}: {e}") from None
+        turn = _parse_turn(rules, obj, n, path)
+        if not games or games[-1][0].game != turn.game:
+            if turn.game in seen:
+                raise InputError(f"{path}:{n}: game {turn.game} appears twice")
+            seen.add(turn.game)
+            games.append([])
+        if len(games[-1]) == rules.n_boxes:
+            raise InputError(f"{path}:{n}: game {turn.game} has more than {rules.n_boxes} turns")
+        if "turn" in obj and obj["turn"] != len(games[-1]) + 1:
+            raise InputError(f"{path}:{n}: turn {obj['turn']!r}, expected {len(games[-1]) + 1}")
+        games[-1].append(turn)
+    if not games:
+        raise InputError(f"{path}: no turns in the log")
+    return rules, games
+
+
+def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
+    where = f"{path}:{n}"
+    ds = rules.dice_space
+    game = obj.get("game", 1)
+    if not isinstance(game, int) or isinstance(game, bool) or game < 1:
+        raise InputError(f"{where}: game must be a positive whole number")
+    rolls_raw = obj.get("rolls")
+    if not isinstance(rolls_raw, list) or not 1 <= len(rolls_raw) <= rules.rolls:
+        raise InputError(f"{where}: rolls must be a list of 1..{rules.rolls} rolls")
+    rolls = tuple(_dice(rules, d, ds.n, f"{where}: roll {i + 1}") for i, d in enumerate(rolls_raw))
+    kept_raw = obj.get("kept", [])
+    if not isinstance(kept_raw, list) or len(kept_raw) != len(rolls) - 1:
+        raise InputError(f"{where}: kept must list {len(rolls) - 1} keeps (one per reroll)")
+    kept = []
+    for i, k in enumerate(kept_raw):
+        dice = _dice(rules, k, None, f"{where}: keep {i + 1}")
+        if not _contains(rolls[i], dice):
+            raise InputError(f"{where}: keep {i + 1} {list(dice)} is not among roll "
+                             f"{i + 1} {list(rolls[i])}")
+        if not _contains(rolls[i + 1], dice):
+            raise InputError(f"{where}: roll {i + 2} {list(rolls[i + 1])} lost the kept "
+                             f"dice {list(dice)}")
+        kept.append(dice)
+    if not isinstance(obj.get("box"), str):
+        raise InputError(f"{where}: box must be a box name")
+    try:
+        box = rules.box_index(obj["box"])
+    except InputError as e:
+        raise InputError(f"{where}: {e}") from None
+    points = int(rules.scores[ds.roll_index(rolls[-1]), box])
+    if "points" in obj and obj["points"] != points:
+        raise InputError(f"{where}: points {obj['points']!r}, but {list(rolls[-1])} scores "
+                         f"{points} in {rules.boxes[box].name}")
+    return Turn(str(path), n, game, rolls, tuple(kept), box)
+
+
+def _dice(rules: Rules, raw, count: int | None, where: str) -> tuple[int, ...]:
+    """Sorted dice from a list of numbers or a string like ``"12256"``:
+    exactly ``count`` of them, or 0 .. all the game's dice when None."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        parts = list(text) if text.isdigit() and rules.faces < 10 else re.split(r"[\s,]+", text)
+        if not all(p.isdigit() for p in parts if p):
+            raise InputError(f"{where}: expected dice like [1, 2, 2, 5, 6] or \"12256\"")
+        dice = [int(p) for p in parts if p]
+    elif isinstance(raw, list) and all(type(d) is int for d in raw):
+        dice = raw
+    else:
+        raise InputError(f"{where}: expected dice like [1, 2, 2, 5, 6] or \"12256\"")
+    bad = [d for d in dice if not 1 <= d <= rules.faces]
+    if bad:
+        raise InputError(f"{where}: {bad[0]} is not a face of a {rules.faces}-sided die")
+    if count is not None and len(dice) != count:
+        raise InputError(f"{where}: {len(dice)} dice, the game rolls {count}")
+    if len(dice) > rules.dice:
+        raise InputError(f"{where}: {len(dice)} dice, the game has {rules.dice}")
+    return tuple(sorted(dice))
+
+
+def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
+    rest = list(big)
+    for d in small:
+        if d not in rest:
+            return False
+        rest.remove(d)
+    return True
+
+
+# -------------------------------------------------------------------- review
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a logged game, valued by the optimal strategy."""
+
+    game: int
+    turn: int
+    roll: int                 # 1-based roll number within the turn
+    line: int
+    dice: tuple[int, ...]
+    rerolls: int
+    chosen: str
+    chosen_value: float       # expected final score after the choice
+    best: str
+    best_value: float
+    loss: float
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "turn": self.turn, "roll": self.roll, "line": self.line,
+                "dice": list(self.dice), "rerolls": self.rerolls, "chosen": self.chosen,
+                "chosen_value": self.chosen_value, "best": self.best,
+                "best_value": self.best_value, "loss": self.loss}
+
+
+@dataclass(frozen=True)
+class Review:
+    rules: Rules
+    decisions: tuple[Decision, ...]
+    scores: tuple[int, ...]                  # each game's score at the end of the log
+
+    @property
+    def total_loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / len(self.decisions) if self.decisions else 0.0
+
+    def costliest(self, n: int = 3) -> list[Decision]:
+        return sorted(self.decisions, key=lambda d: -d.loss)[:n]
+
+    def as_dict(self) -> dict:
+        return {"rules": self.rules.spec, "games": len(self.scores), "scores": list(self.scores),
+                "decisions": len(self.decisions),
+                "total_loss": self.total_loss, "mean_loss": self.mean_loss,
+                "costliest": [d.as_dict() for d in self.costliest()],
+                "all": [d.as_dict() for d in self.decisions]}
+
+
+def review(table: Table, games: list[list[Turn]]) -> Review:
+    """Value every decision of ``games`` (parsed by ``read_log``)."""
+    rules = table.rules
+    ds = rules.dice_space
+    out: list[Decision] = []
+    scores = []
+    for turns in games:
+        card = Scorecard.empty(rules)
+        for t, turn in enumerate(turns, 1):
+            if turn.box not in card.allowed_boxes():
+                state = "already filled" if card.points[turn.box] is not None else "not allowed now"
+                raise InputError(f"{turn.path}:{turn.line}: box {rules.boxes[turn.box].name} "
+                                 f"is {state}")
+            for i, dice in enumerate(turn.rolls):
+                rerolls = rules.rolls - 1 - i
+                adv = advise(table, card, dice, rerolls)
+                best = adv.best
+                if i < len(turn.kept):
+                    kept = turn.kept[i]
+                    chosen = next((a for a in adv.actions
+                                   if a.kind == "keep" and a.dice == kept), None)
+                    if chosen is None:        # kept every die: worth the same roll, one reroll less
+                        m = ds.multiset_index(kept)
+                        value = card.score + float(keep_values(table, card, rerolls)[m])
+                        label = "keep " + " ".join(map(str, kept))
+                    else:
+                        value, label = chosen.expected_final_score, str(chosen)
+                else:
+                    name = rules.boxes[turn.box].name
+                    chosen = next(a for a in adv.actions if a.kind == "score" and a.box == name)
+                    value, label = chosen.expected_final_score, str(chosen)
+                loss = best.expected_final_score - value
+                out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
+                                    str(best), best.expected_final_score,
+                                    0.0 if loss <= TIE else loss))
+            points = int(rules.scores[ds.roll_index(turn.rolls[-1]), turn.box])
+            card = card.fill(turn.box, points)
+        scores.append(card.score)
+    return Review(rules, tuple(out), tuple(scores))
+
+
+def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes) -> Iterator[str]:
+    """Log lines of simulated games (``solver.simulate.GameLog`` arrays:
+    multiset indices, -1 where unused)."""
+    ds = rules.dice_space
+    for i in range(rolls.shape[0]):
+        for t in range(rolls.shape[1]):
+            n = int((rolls[i, t] >= 0).sum())
+            yield turn_line(rules, first_game + i + 1, t + 1,
+                            [ds.dice_of(ds.first_roll + int(r)) for r in rolls[i, t, :n]],
+                            [ds.dice_of(int(k)) for k in keeps[i, t, :n - 1]],
+                            int(boxes[i, t]))
