@@ -68,9 +68,10 @@ def default_directory() -> Path:
     env = os.environ.get("YATZY_TABLES")
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parent.parent / "tables"
-    if repo.is_dir() and os.access(repo, os.W_OK):
-        return repo
+    checkout = Path(__file__).resolve().parent.parent
+    repo = checkout / "tables"
+    if (checkout / "pyproject.toml").is_file() and repo.is_dir() and os.access(repo, os.W_OK):
+        return repo                             # a source checkout, not site-packages
     return Path.home() / ".cache" / "yatzy" / "tables"
 
 
