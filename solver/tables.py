@@ -210,7 +210,10 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
     shape = (rules.banks, rules.n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
-        out, resume, checkpoint = _checkpoint(rules, path, shape)
+        try:
+            out, resume, checkpoint = _checkpoint(rules, path, shape)
+        except OSError as e:
+            raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
         if resume:
             print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
     layers = rules.layers[:-1]
@@ -222,9 +225,12 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
                                     checkpoint=checkpoint)
     else:
         solution = engine.solve(rules, out=out, resume=resume, checkpoint=checkpoint)
-    save(solution.banks, rules, path,
-         {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
-          "compile_seconds": solution.compile_seconds})
+    try:
+        save(solution.banks, rules, path,
+             {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
+              "compile_seconds": solution.compile_seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
     if out is not None:
         for leftover in (_partial(path), _partial(path, ".json")):
             leftover.unlink(missing_ok=True)

@@ -139,3 +139,17 @@ def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monke
     stored.write_bytes(bytes(data))                       # a changed file is hashed again
     with pytest.raises(TableError, match="checksum"):
         load(SMALL, stored)
+
+
+def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr("solver.tables.save", refuse)
+    r = CliRunner().invoke(main, ["ev", "--rules", "forced", "--tables", str(tmp_path)])
+    assert r.exit_code == 2
+    assert "cannot write the table (Permission denied)" in r.output
+    assert "Traceback" not in r.output
