@@ -202,7 +202,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         if policy == "simple":            # one column: the same actions at every total
             ostride = np.ones(len(masks), dtype=np.int64)
         else:                             # the totals decided (see policy.decide_mask)
-            ostride = lanes - np.maximum(np.minimum(g.hopeless[masks], lanes) - 1, 0)
+            ostride = lanes - g.start[masks]
         osize = allowed_outs * ostride
         obase = np.concatenate([[0], np.cumsum(osize)[:-1]]).astype(np.int64)
         outs = np.empty(int(osize.sum()))

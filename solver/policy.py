@@ -51,7 +51,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from .engine import FAST, NEG, _fmax
+from .engine import FAST, NEG, _dice_tables, _fmax
 from .errors import InputError
 from .query import TIE
 from .review import check_supported
@@ -69,7 +69,8 @@ class Game(NamedTuple):
 
     * ``allowed[mask]``  boxes that may be filled next (bitmask)
     * ``lanes[mask]``    1 + the largest upper total the mask can have
-    * ``hopeless[mask]`` upper totals below this can no longer reach the bonus
+    * ``start[mask]``    the lowest upper total decided; those below it can no
+      longer reach the bonus and play alike (``Rules.lane_start``)
     * ``is_upper[b]``, ``cap`` (the bonus threshold, 0 without bonus),
       ``bonus`` (its points), ``rolls``, ``faces``, ``first_roll``
     * ``roll_prob[r]``   probability of the roll ``r``
@@ -87,7 +88,7 @@ class Game(NamedTuple):
 
     allowed: np.ndarray
     lanes: np.ndarray
-    hopeless: np.ndarray
+    start: np.ndarray
     is_upper: np.ndarray
     cap: int
     bonus: float
@@ -125,36 +126,26 @@ def game(rules: Rules) -> Game:
     order = sorted(range(first), key=lambda m: keep_preference(ds.dice_of(m)))
     rank = np.empty(first, dtype=np.int64)
     rank[order] = np.arange(first)
-    adds = np.full((first, -(-ds.faces // 3) * 3), ds.n_multisets, dtype=np.int64)
-    adds[:, :ds.faces] = ds.add[:first]
-    n_subs = (ds.sub >= 0).sum(axis=1)
-    subs = np.zeros((ds.n_multisets, ds.faces), dtype=np.int64)
-    for m in range(ds.n_multisets):
-        subs[m, :n_subs[m]] = ds.sub[m][ds.sub[m] >= 0]
+    adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
     counts = ds.roll_counts()
     face = ds.faces - 1 - np.argmax(counts[:, ::-1], axis=1)   # most common, higher on ties
     most = counts[np.arange(nr), face]
     simple_keep = np.array([-1 if c == ds.n else
                             rank[ds.index[tuple(c if g == f else 0 for g in range(ds.faces))]]
                             for f, c in zip(face, most)], dtype=np.int64)
-    return Game(rules.allowed_table, rules.upper_lanes, hopeless_below(rules), rules.is_upper,
+    return Game(rules.allowed_table, rules.upper_lanes, rules.lane_start, rules.is_upper,
                 rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
                 np.array([b for b, _ in pairs], dtype=np.int64),
                 np.array([p for _, p in pairs], dtype=np.int64), out_start.astype(np.int64),
                 cidx, np.array([c for cs in rc for c in cs], dtype=np.int64),
                 np.cumsum([0] + [len(c) for c in rc]).astype(np.int64), rank,
-                np.argsort(rank), adds, subs, n_subs.astype(np.int64), simple_keep)
+                np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), simple_keep)
 
 
 def keep_preference(dice: tuple[int, ...]) -> tuple:
     """Sort key of keeps, most preferred first: more dice, then higher dice
     (as ``solver.query`` orders tied keeps)."""
     return (-len(dice), tuple(-d for d in dice))
-
-
-def hopeless_below(rules: Rules) -> np.ndarray:
-    """``out[mask]``: upper totals below this cannot reach the bonus any more."""
-    return np.maximum(rules.cap - rules.upper_bounds[1], 0)
 
 
 # ------------------------------------------------------------------ kernels
@@ -388,7 +379,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
     policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
     zeros), for every upper total at once.  Upper totals below ``u0`` (see
-    ``hopeless``) play like ``u0``; equal neighbouring totals form groups.
+    ``start``) play like ``u0``; equal neighbouring totals form groups.
 
     Actions (when ``rows`` is not empty): ``rows[i, q, k, r]`` the action of
     group ``q`` (``n_rows[i]`` groups), ``lane_row[i, u]`` the group of
@@ -436,7 +427,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
             _simple(g, mask, dec)
             u0 = L - 1
         else:
-            u0 = max(min(g.hopeless[mask], L) - 1, 0)
+            u0 = g.start[mask]
             _decide(g, values, mask, u0, L - u0, TIE, val, zv, zb, xs, box0, work, bv, br,
                     kr, dec)
         nd = distinct_lanes(L - u0, dec, diff, first)
