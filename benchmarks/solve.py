@@ -86,12 +86,12 @@ def main(spec: str, runs: int) -> None:
         ds = rules.dice_space
         hands = [ds.dice_of(ds.first_roll + r) for r in range(0, ds.n_rolls, 7)]
         states = [(int(m), int(u)) for m in rules.layers[5][:50] for u in (0,)]
-        keep_values(rules, table.banks, 0, 0, rules.rolls - 1)      # load the kernel
+        keep_values(rules, table, 0, 0, rules.rolls - 1)      # load the kernel
         fast, slow = [], []
         for _ in range(runs):
             t = time.perf_counter()
             for m, u in states:
-                keep_values(rules, table.banks, m, u, rules.rolls - 1)
+                keep_values(rules, table, m, u, rules.rolls - 1)
             fast.append((time.perf_counter() - t) / len(states))
             t = time.perf_counter()
             for h in hands:

@@ -123,7 +123,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     rules = parse_rules(rules_spec)
     sc = Scorecard.parse(card, rules)
     hand = rules.dice_space.parse(dice)
-    check_rerolls(rules, rerolls)
+    check_rerolls(rules, rerolls, sc.bank)
     if sc.is_full:
         raise InputError("the card is full: there is nothing left to decide")
     if top is not None and top < 1:

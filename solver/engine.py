@@ -21,10 +21,13 @@ Inside a turn, with ``k`` rerolls left after a roll ``R``:
 Variants are data, handled by the same recursion:
 
 * fill order: ``Rules.allowed_table[mask]`` says which boxes may be filled;
-* saved rolls: the state also holds the bank ``k`` (``V[k, mask, u]``); a
-  turn starting with ``k`` banked has ``k + rolls - 1`` rerolls after its first
-  roll, and stopping with ``t`` left banks ``min(t, cap)``, so scoring is
-  valued at every level: :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`;
+* saved rolls: the state also holds the bank ``k``; a turn starting with
+  ``k`` banked has ``k + rolls - 1`` rerolls after its first roll, and
+  stopping with ``t`` left banks ``t``, so scoring is valued at every level:
+  :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`.  After ``p`` turns the bank
+  holds at most ``(rolls - 1) p`` (``Rules.bank_limit``), so the values are
+  kept per layer, ``[k, rank of the mask, u]`` with that many banks, which is
+  exact with no cap (``solver.values``);
 * American Yahtzee: a state bit records a scored 50 in the yatzy box
   (``Rules.flag_bit``); a roll of all dice alike may be a joker, with the
   boxes and points the rules give (``joker_boxes``, ``joker_points``), plus
@@ -41,7 +44,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
@@ -50,6 +53,7 @@ from numba import njit, prange, types
 from numba.extending import intrinsic
 
 from .rules import Rules
+from .values import StateValues
 
 NEG = -1e300
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
@@ -69,11 +73,11 @@ FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never N
 
 
 @njit(cache=True, fastmath=FAST)
-def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
+def _fill_candidates(mask, u0, L, values, rank, allowed, is_upper, cap, bonus,
                      cand_box, cand_score, cand_bits, cand, zero):
     """Values of every way to end the turn, for upper totals ``u0 .. u0+L-1``.
 
-    ``values[mask, u]``  expected score to come at a turn start (mask, u)
+    ``values[rank[mask], u]``  expected score to come at a turn start (mask, u)
     ``cand[k, j]``       value of writing ``cand_score[k]`` points in box
                          ``cand_box[k]`` at upper total ``u0 + j``: points,
                          bonus and the future (state ``mask | cand_bits[k]``)
@@ -83,14 +87,14 @@ def _fill_candidates(mask, u0, L, values, allowed, is_upper, cap, bonus,
         zero[j] = NEG
     for b in range(len(is_upper)):
         if (allowed >> b) & 1:
-            child = values[mask | (1 << b), u0:]
+            child = values[rank[mask | (1 << b)], u0:]
             for j in range(L):
                 zero[j] = _fmax(zero[j], child[j])
     for k in range(len(cand_box)):
         b = cand_box[k]
         if (allowed >> b) & 1 == 0:
             continue
-        child = values[mask | cand_bits[k]]
+        child = values[rank[mask | cand_bits[k]]]
         s = cand_score[k]
         row = cand[k]
         if is_upper[b]:
@@ -204,22 +208,24 @@ def _best_keeps(L, subs, n_subs, n_multisets, work):
 
 
 @njit(cache=True, fastmath=FAST)
-def _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
+def _advance(t, mask, u0, L, nxt, rank, allowed, is_upper, cap, bonus, saved,
              cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
              yahtzee_face, joker_boxes, joker_cand, roll_bonus,
              adds, subs, n_subs, first_roll, faces, cand, zero, work, scored):
     """X_t from X_{t-1}: ``work[first_roll + r]`` becomes the value of roll
     ``r`` with ``t`` rerolls left (upper totals ``u0 .. u0+L-1``).
 
-    ``values[k, mask, u]``: turn-start values with ``k`` rolls banked.  With
-    saved rolls, stopping with ``t`` rerolls left banks them (up to the cap),
-    so scoring is valued again at every ``t`` (in ``scored``); without, it is
-    valued once, at ``t = 0``, and keeping all dice carries it up.
+    ``nxt[k, rank[mask'], u]``: turn-start values of the states the turn
+    leads to, with ``k`` rolls banked.  With saved rolls, stopping with ``t``
+    rerolls left banks them (as many as the bank axis holds: all of them
+    unless the rules cap the bank), so scoring is valued again at every ``t``
+    (in ``scored``); without, it is valued once, at ``t = 0``, and keeping all
+    dice carries it up.
     """
     n_multisets = work.shape[0] - 1
     if t == 0 or saved:
-        bank = min(t, values.shape[0] - 1)
-        _fill_candidates(mask, u0, L, values[bank], allowed, is_upper, cap, bonus,
+        bank = min(t, nxt.shape[0] - 1)
+        _fill_candidates(mask, u0, L, nxt[bank], rank, allowed, is_upper, cap, bonus,
                          cand_box, cand_score, cand_bits, cand, zero)
         _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand,
                      first_roll if t == 0 else 0, yahtzee_face, joker_boxes, joker_cand,
@@ -236,28 +242,30 @@ def _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
 
 
 @njit(cache=True, fastmath=FAST)
-def _solve_mask(mask, u0, L, values, allowed, is_upper, cap, bonus, rolls, saved,
+def _solve_mask(mask, u0, L, nxt, cur, rank, allowed, is_upper, cap, bonus, rolls, saved,
                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                 adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored):
-    """Fill ``values[k, mask, :u0 + L]`` for every bank ``k`` from the masks
-    it leads to: upper totals ``u0 .. u0+L-1`` are solved, those below ``u0``
-    (bonus out of reach, see ``Rules.lane_start``) copy total ``u0``.
+    """Fill ``cur[k, rank[mask], :u0 + L]`` for every bank ``k`` from the
+    states the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are
+    solved, those below ``u0`` (bonus out of reach, see ``Rules.lane_start``)
+    copy total ``u0``.
 
     ``work[m, u]``: the current level's value of multiset ``m`` (row
     ``n_multisets`` stays zero: it pads ``adds``).  A turn that starts with
     ``k`` rolls banked has ``k + rolls - 1`` rerolls after its first roll.
     """
     n_multisets = work.shape[0] - 1
-    top = values.shape[0] - 1 + rolls - 1
+    top = cur.shape[0] - 1 + rolls - 1
+    row_of_mask = rank[mask]
     for t in range(top + 1):
-        _advance(t, mask, u0, L, values, allowed, is_upper, cap, bonus, saved,
+        _advance(t, mask, u0, L, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
         if t < rolls - 1:
             continue
-        out = values[t - (rolls - 1), mask, u0:]    # V: expectation over the first roll
+        out = cur[t - (rolls - 1), row_of_mask, u0:]    # V: expectation over the first roll
         for j in range(L):
             out[j] = 0.0
         for r in range(n_multisets - first_roll):
@@ -265,18 +273,18 @@ def _solve_mask(mask, u0, L, values, allowed, is_upper, cap, bonus, rolls, saved
             row = work[first_roll + r]
             for j in range(L):
                 out[j] += p * row[j]
-        below = values[t - (rolls - 1), mask]
+        below = cur[t - (rolls - 1), row_of_mask]
         for u in range(u0):
             below[u] = out[0]
 
 
 @njit(cache=True)
-def _solve_share(t, n_threads, masks, values, allowed, start, lanes, is_upper, cap, bonus,
-                 rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
-                 yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+def _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap,
+                 bonus, rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start,
+                 roll_cand, yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                  adds, subs, n_subs, roll_prob, first_roll, faces):
     """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one worker's share)."""
-    width = values.shape[2]
+    width = cur.shape[2]
     work = np.zeros((adds.shape[0] + 1, width))   # last row: zeros
     scored = np.empty((adds.shape[0] - first_roll, width))
     cand = np.empty((len(cand_box), width))
@@ -284,29 +292,29 @@ def _solve_share(t, n_threads, masks, values, allowed, start, lanes, is_upper, c
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
-        _solve_mask(mask, start[mask], lanes[mask] - start[mask], values, allowed[mask],
-                    is_upper, cap, bonus, rolls, saved, cand_box, cand_score, cand_bits,
-                    roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask], joker_cand,
-                    roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero,
-                    work, scored)
+        _solve_mask(mask, start[mask], lanes[mask] - start[mask], nxt, cur, rank,
+                    allowed[mask], is_upper, cap, bonus, rolls, saved, cand_box, cand_score,
+                    cand_bits, roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask],
+                    joker_cand, roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces,
+                    cand, zero, work, scored)
 
 
 @njit(parallel=True, cache=True)
-def _solve_layer(masks, values, allowed, start, lanes, is_upper, cap, bonus, rolls, saved,
-                 cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+def _solve_layer(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bonus, rolls,
+                 saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                  adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
     """Solve every mask in ``masks`` (all with the same number of filled boxes),
     handing masks out round-robin to ``n_threads`` workers."""
     for t in prange(n_threads):
-        _solve_share(t, n_threads, masks, values, allowed, start, lanes, is_upper, cap, bonus,
-                     rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
-                     yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+        _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap,
+                     bonus, rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start,
+                     roll_cand, yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
                      adds, subs, n_subs, roll_prob, first_roll, faces)
 
 
 @njit(cache=True)
-def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus, saved,
+def _keep_values(mask, u, rerolls, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces):
@@ -318,7 +326,7 @@ def _keep_values(mask, u, rerolls, values, allowed, is_upper, cap, bonus, saved,
     cand = np.empty((len(cand_box), 1))
     zero = np.empty(1)
     for t in range(rerolls):
-        _advance(t, mask, u, 1, values, allowed, is_upper, cap, bonus, saved,
+        _advance(t, mask, u, 1, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
@@ -368,23 +376,11 @@ def _candidates(rules: Rules):
 
 
 @dataclass
-class Solution:
-    """The result of a solve: ``banks[k, mask, u]``, the expected score to
-    come at a turn start with ``k`` rolls banked, plus the time it took."""
+class Solution(StateValues):
+    """The result of a solve (``StateValues``) plus the time it took."""
 
-    rules: Rules
-    banks: np.ndarray
-    seconds: float                  # the solve, without compiling
+    seconds: float = 0.0            # the solve, without compiling
     compile_seconds: float = 0.0    # compiling the kernels, or loading them from cache
-
-    @property
-    def values(self) -> np.ndarray:
-        """``values[mask, u]``: turn-start values with no rolls banked."""
-        return self.banks[0]
-
-    @property
-    def expected_score(self) -> float:
-        return float(self.banks[0, 0, 0])
 
 
 @lru_cache(maxsize=16)
@@ -401,65 +397,124 @@ def _kernel_data(rules: Rules) -> dict:
                 roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
 
 
-def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
-          out: np.ndarray | None = None, resume: int = 0,
-          checkpoint: Callable[[int], None] | None = None) -> Solution:
-    """Solve every reachable turn-start state of ``rules``.
-
-    Layers (masks with the same number of filled boxes) are solved from the
-    full card down.  ``progress(n)`` is called after each layer with the
-    number of masks in it, ``checkpoint(done)`` with the number of layers
-    finished.  ``out`` (e.g. a memory map) receives the values; with
-    ``resume = n`` its first ``n`` layers are taken as already solved.
-    Unreachable states are left as NaN.
-    """
+def _kernel_args(rules: Rules) -> tuple:
+    """Everything ``_solve_layer`` takes after ``masks, nxt, cur``."""
     d = _kernel_data(rules)
-    shape = (rules.banks, rules.n_masks, rules.cap + 1)
-    values = np.empty(shape) if out is None else out
-    if values.shape != shape:
-        raise ValueError(f"out has shape {values.shape}, expected {shape}")
-
-    args = (values, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
+    rank = rules.rank_table if rules.saved_rolls else np.arange(rules.n_masks)
+    return (rank, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
             d["rolls"], d["saved"], d["cand_box"], d["cand_score"], d["cand_bits"],
             d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
             d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],
             d["n_subs"], d["roll_prob"], d["first_roll"], d["faces"])
 
-    def run(layer: np.ndarray) -> None:
-        if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
-            _solve_share(0, 1, layer, *args)
-        else:
-            _solve_layer(layer, *args, numba.get_num_threads())
 
+def _run_layer(layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray, args: tuple) -> None:
+    if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
+        _solve_share(0, 1, layer, nxt, cur, *args)
+    else:
+        _solve_layer(layer, nxt, cur, *args, numba.get_num_threads())
+
+
+def compile_kernels(rules: Rules) -> float:
+    """Compile the solve kernels (or load them from Numba's disk cache);
+    returns the seconds it took."""
     start = time.perf_counter()
-    none = rules.layers[0][:0]               # compile, or load from Numba's cache
-    _solve_share(0, 1, none, *args)
-    _solve_layer(none, *args, 0)
-    compiled = time.perf_counter()
+    none = np.zeros(0, dtype=np.int64)
+    empty = np.zeros((1, 1, rules.cap + 1))
+    args = _kernel_args(rules)
+    _solve_share(0, 1, none, empty, empty, *args)
+    _solve_layer(none, empty, empty, *args, 0)
+    return time.perf_counter() - start
+
+
+def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
+          out: np.ndarray | None = None, resume: int = 0,
+          checkpoint: Callable[[int], None] | None = None) -> Solution:
+    """Solve every reachable turn-start state of ``rules``, in memory.
+
+    Layers (masks with the same number of filled boxes) are solved from the
+    full card down.  ``progress(n)`` is called after each layer with its
+    ``work_units``.  Without saved rolls, ``checkpoint(done)`` is called with
+    the number of layers finished, ``out`` (e.g. a memory map) receives the
+    values and with ``resume = n`` its first ``n`` layers are taken as already
+    solved.  With saved rolls the values are kept by layer (see
+    ``solve_layers`` for solves too large for memory).  Unreachable states
+    are NaN.
+    """
+    compile_seconds = compile_kernels(rules)
+    start = time.perf_counter()
+    if rules.saved_rolls:
+        layers = {}
+        for p, values in solve_layers(rules, progress):
+            layers[p] = values
+        return Solution(rules, layers=tuple(layers[p] for p in sorted(layers)),
+                        seconds=time.perf_counter() - start, compile_seconds=compile_seconds)
+    shape = (1, rules.n_masks, rules.cap + 1)
+    values = np.empty(shape) if out is None else out
+    if values.shape != shape:
+        raise ValueError(f"out has shape {values.shape}, expected {shape}")
+    args = _kernel_args(rules)
     if not resume:
         values[...] = np.nan
         masks = np.arange(rules.n_masks)
         values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
     for i, layer in enumerate(reversed(rules.layers[:-1])):
         if i >= resume:
-            run(layer)
+            _run_layer(layer, values, values, args)
             if checkpoint is not None:
                 checkpoint(i + 1)
         if progress is not None:
-            progress(len(layer))
-    return Solution(rules, values, time.perf_counter() - compiled, compiled - start)
+            progress(work_units(rules, rules.n_boxes - 1 - i))
+    return Solution(rules, dense=values, seconds=time.perf_counter() - start,
+                    compile_seconds=compile_seconds)
 
 
-def keep_values(rules: Rules, banks: np.ndarray, mask: int, upper: int,
+def work_units(rules: Rules, filled: int) -> int:
+    """Relative cost of solving the layer of masks with ``filled`` boxes
+    filled: its masks times the reroll levels of a turn."""
+    return len(rules.layers[filled]) * (rules.bank_limit(filled) + rules.rolls)
+
+
+def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
+                 resume: tuple[int, np.ndarray] | None = None
+                 ) -> Iterator[tuple[int, np.ndarray]]:
+    """Solve saved-rolls rules one layer at a time, from the full card back
+    to the empty one, holding only two layers in memory.
+
+    Yields ``(p, values[k, rank, u])`` (float64, shape ``Rules.layer_shape(p)``)
+    for ``p = n_boxes, ..., 0``; ``resume = (p, values of layer p)`` continues
+    after a finished layer ``p``.  ``progress`` as in ``solve``.
+    """
+    args = _kernel_args(rules)
+    if resume is None:
+        nxt = np.zeros(rules.layer_shape(rules.n_boxes))
+        yield rules.n_boxes, nxt
+        done = rules.n_boxes
+    else:
+        done, nxt = resume
+        if nxt.shape != rules.layer_shape(done):
+            raise ValueError(f"layer {done} has shape {nxt.shape}, "
+                             f"expected {rules.layer_shape(done)}")
+    for p in range(done - 1, -1, -1):
+        cur = np.full(rules.layer_shape(p), np.nan)
+        _run_layer(rules.layers[p], nxt, cur, args)
+        if progress is not None:
+            progress(work_units(rules, p))
+        yield p, cur
+        nxt = cur
+
+
+def keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
                 rerolls: int) -> np.ndarray:
     """``out[m]``: expected score to come when keeping multiset ``m`` (of
     ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left (own and banked),
-    at turn state (mask, upper), from solved ``banks[k, mask, u]``.
+    at turn state (mask, upper), from solved turn-start ``values``.
     Compiled: for bulk use in process."""
     d = _kernel_data(rules)
+    nxt, rank = values.next_layer(mask)
     roll_bonus = d["yahtzee_bonus"] if mask & rules.flag_bit else 0.0
-    return _keep_values(mask, upper, rerolls, banks, d["allowed"][mask], d["is_upper"],
-                        d["cap"], d["bonus"], d["saved"], d["cand_box"], d["cand_score"],
-                        d["cand_bits"], d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"],
-                        d["joker_boxes"][mask], d["joker_cand"], roll_bonus, d["adds"],
-                        d["subs"], d["n_subs"], d["first_roll"], d["faces"])
+    return _keep_values(mask, upper, rerolls, np.asarray(nxt), rank, d["allowed"][mask],
+                        d["is_upper"], d["cap"], d["bonus"], d["saved"], d["cand_box"],
+                        d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
+                        d["yahtzee_face"], d["joker_boxes"][mask], d["joker_cand"], roll_bonus,
+                        d["adds"], d["subs"], d["n_subs"], d["first_roll"], d["faces"])

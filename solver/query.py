@@ -84,14 +84,16 @@ def expected_final_score(table: Table, card: Scorecard) -> float:
     return card.score + table.value(card.mask, card.upper_state, card.bank)
 
 
-def max_rerolls(rules: Rules) -> int:
-    """Most rerolls a turn can have: its own, plus a full bank."""
-    return rules.rolls - 1 + (rules.bank_cap if rules.saved_rolls else 0)
+def max_rerolls(rules: Rules, bank: int = 0) -> int:
+    """Most rerolls a turn can have: its own, plus the ``bank`` it started with."""
+    return rules.rolls - 1 + bank
 
 
 def bank_after(rules: Rules, rerolls: int) -> int:
     """Rolls banked when the turn stops with ``rerolls`` left."""
-    return min(rerolls, rules.bank_cap) if rules.saved_rolls else 0
+    if not rules.saved_rolls:
+        return 0
+    return min(rerolls, rules.bank_cap) if rules.bank_cap else rerolls
 
 
 def scoring_values(table: Table, card: Scorecard,
@@ -107,7 +109,7 @@ def scoring_values(table: Table, card: Scorecard,
     points = rules.scores[:, cols]                           # [roll, i]
     allowed = np.ones(points.shape, dtype=bool)
     face = rules.yahtzee_face
-    joker = rules.joker_boxes[card.mask]                     # per face: boxes, or 0
+    joker = rules.jokers(card.mask)[0]                       # per face: boxes, or 0
     for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
         points[r] = rules.joker_points[face[r], cols]
         allowed[r] = joker[face[r]] >> cols & 1 == 1
@@ -119,7 +121,7 @@ def scoring_values(table: Table, card: Scorecard,
     child = card.mask | 1 << cols
     if rules.flag_bit:
         child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.flag_bit, child)
-    value = points + bonus + table.banks[bank][child, reached]
+    value = points + bonus + table.lookup(bank, child, reached)
     return boxes, points, np.where(allowed, value, -np.inf)
 
 
@@ -160,7 +162,7 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
     rules = table.rules
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
-    check_rerolls(rules, rerolls)
+    check_rerolls(rules, rerolls, card.bank)
     ds = rules.dice_space
     r = ds.roll_index(dice)
     base = card.score
@@ -177,10 +179,12 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
     return Advice(card, dice, rerolls, _rank(acts))
 
 
-def check_rerolls(rules: Rules, rerolls: int) -> None:
-    top = max_rerolls(rules)
+def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
+    """Rerolls left must be 0 .. own rerolls + the rolls banked (card ``bank``)."""
+    top = max_rerolls(rules, bank)
     if not 0 <= rerolls <= top:
-        what = "own and banked" if rules.saved_rolls else f"{rules.rolls} rolls per turn"
+        what = (f"{rules.rolls - 1} own and {bank} banked" if rules.saved_rolls
+                else f"{rules.rolls} rolls per turn")
         raise InputError(f"rerolls={rerolls}: expected 0..{top} ({what})")
 
 

@@ -16,6 +16,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from math import comb
 
 import numpy as np
 
@@ -62,6 +63,8 @@ class Rules:
             raise InputError(f"joker {self.joker!r}: expected one of {', '.join(JOKERS)}")
         if not 0 <= self.bank_cap <= 60:
             raise InputError(f"bank_cap={self.bank_cap}: expected 0 (no limit) or 1..60")
+        if self.saved_rolls and self.yahtzee_bonus:
+            raise InputError("saved rolls and a yahtzee bonus cannot be combined")
         if (self.yahtzee_bonus or self.joker != "none") and self.yatzy_box < 0:
             raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
 
@@ -117,17 +120,47 @@ class Rules:
         need no such bit: it only matters for the yahtzee bonus)."""
         return 1 << self.n_boxes if self.yahtzee_bonus else 0
 
-    @property
-    def banks(self) -> int:
-        """Number of bank sizes tracked (0 .. bank_cap rolls saved)."""
+    def bank_limit(self, filled: int) -> int:
+        """Most rolls banked at a turn start with ``filled`` boxes filled.
+
+        Every turn rolls at least once, so it can add at most ``rolls - 1``
+        to the bank: after ``filled`` turns the bank holds at most
+        ``(rolls - 1) * filled``.  Tracking that many is exact, with no cap.
+        """
         if not self.saved_rolls:
-            return 1
-        if not self.bank_cap:
-            raise InputError(
-                f"rules {self.spec}: the solve with an unlimited bank of saved rolls is not "
-                "available yet; give bank_cap=N for the game whose bank holds at most N rolls, "
-                "or saved_rolls=false")
-        return self.bank_cap + 1
+            return 0
+        most = (self.rolls - 1) * filled
+        return min(most, self.bank_cap) if self.bank_cap else most
+
+    def layer_shape(self, filled: int) -> tuple[int, int, int]:
+        """Shape of the values of one layer with saved rolls,
+        ``[bank, rank of the mask among those with `filled` boxes, u]``."""
+        return (self.bank_limit(filled) + 1, comb(self.n_boxes, filled), self.cap + 1)
+
+    def mask_rank(self, masks: np.ndarray | int) -> np.ndarray:
+        """Index of each mask among the masks with as many boxes filled, in
+        increasing order (the combinatorial number system: the ``j``-th filled
+        box from the lowest, ``c_j``, adds ``C(c_j, j)``)."""
+        masks = np.asarray(masks, dtype=np.int64)
+        rank = np.zeros(masks.shape, dtype=np.int64)
+        seen = np.zeros(masks.shape, dtype=np.int64)
+        binom = np.array([[comb(c, j) for j in range(self.n_boxes + 1)]
+                          for c in range(self.n_boxes)], dtype=np.int64)
+        for b in range(self.n_boxes):
+            bit = masks >> b & 1
+            seen += bit
+            rank += bit * binom[b, seen]
+        return rank
+
+    @cached_property
+    def rank_table(self) -> np.ndarray:
+        """``mask_rank`` of every mask."""
+        return self.mask_rank(np.arange(self.n_masks))
+
+    def filled_count(self, masks: np.ndarray | int) -> np.ndarray:
+        """Number of filled boxes of each mask (flag bit excluded)."""
+        masks = np.asarray(masks, dtype=np.int64)
+        return sum(masks >> b & 1 for b in range(self.n_boxes))
 
     @property
     def n_masks(self) -> int:
@@ -224,7 +257,27 @@ class Rules:
         return self._reachable[1]
 
     def is_reachable(self, mask: int) -> bool:
-        return 0 <= mask < self.n_masks and bool(self._reachable[0][mask])
+        """Whether some order of play fills exactly ``mask`` (a search back
+        through the boxes that may have been filled last; no whole-game table)."""
+        if not 0 <= mask < self.n_masks:
+            return False
+        seen: dict[int, bool] = {}
+
+        def parent(m: int, b: int) -> int:
+            """The mask before box ``b`` was filled (the flag goes with the yatzy box)."""
+            return m & ~(1 << b) & ~(m & self.flag_bit if b == self.yatzy_box else 0)
+
+        def back(m: int) -> bool:
+            if m == 0:
+                return True
+            if m & self.flag_bit and not m >> self.yatzy_box & 1:
+                return False                   # a flag without its box
+            if m not in seen:
+                seen[m] = any(m >> b & 1 and int(self.allowed(parent(m, b))) >> b & 1
+                              and back(parent(m, b)) for b in range(self.n_boxes))
+            return seen[m]
+
+        return back(mask)
 
     @cached_property
     def upper_bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -267,7 +320,11 @@ class Rules:
 
     @cached_property
     def joker_boxes(self) -> np.ndarray:
-        """``joker_boxes[mask, f]``: boxes a roll of all ``f + 1`` may go in as
+        """``jokers`` of every mask."""
+        return self.jokers(np.arange(self.n_masks))
+
+    def jokers(self, masks: np.ndarray | int) -> np.ndarray:
+        """``jokers(masks)[i, f]``: boxes a roll of all ``f + 1`` may go in as
         a joker (bitmask), or 0 where the usual rules apply (no joker, the
         yatzy box still open, or a free joker whose upper box is open).
 
@@ -275,12 +332,12 @@ class Rules:
         box at joker value, else any upper box (for 0).  Free choice joker
         (Verhoeff's reading): with the matching upper box open the usual rules
         apply; otherwise any open box, lower boxes at joker value."""
-        masks = np.arange(self.n_masks)
-        out = np.zeros((self.n_masks, self.faces), dtype=np.int64)
+        masks = np.atleast_1d(np.asarray(masks, dtype=np.int64))
+        out = np.zeros((len(masks), self.faces), dtype=np.int64)
         if self.joker == "none":
             return out
         active = masks >> self.yatzy_box & 1 == 1
-        open_ = self.allowed_table
+        open_ = self.allowed(masks)
         upper = self.upper_bits
         lower = self.full_mask & ~upper
         for f in range(self.faces):

@@ -46,9 +46,6 @@ class Scorecard:
             if name.strip().lower() == "bank" and rules.saved_rolls:
                 if bank is not None:
                     raise InputError("card: bank given twice")
-                if value < 0 or rules.bank_cap and value > rules.bank_cap:
-                    raise InputError(f"card: bank={value} is outside 0..{rules.bank_cap} "
-                                     f"(the most the bank may hold under these rules)")
                 bank = value
                 continue
             if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
@@ -71,6 +68,12 @@ class Scorecard:
                                  f"{per}, one per further yahtzee after a scored "
                                  f"{rules.boxes[rules.yatzy_box].name})")
         card = cls(rules, tuple(points), extra or 0, bank or 0)
+        most = rules.bank_limit(card.turn)
+        if not 0 <= card.bank <= most:
+            raise InputError(f"card: bank={card.bank} is impossible with {card.turn} boxes "
+                             f"filled (0..{most}: a turn banks at most {rules.rolls - 1} rolls"
+                             + (f", the bank at most {rules.bank_cap}" if rules.bank_cap else "")
+                             + ")")
         if not rules.is_reachable(card.mask):
             raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
                              f"order ({_order_hint(rules)})")
@@ -124,7 +127,7 @@ class Scorecard:
 
     def allowed_boxes(self) -> list[int]:
         """Boxes that may be filled this turn (open, and allowed by the order)."""
-        bits = int(self.rules.allowed_table[self.mask])
+        bits = int(self.rules.allowed(self.mask))
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
     def fill(self, box: int, points: int, yahtzee_bonus: int = 0) -> "Scorecard":

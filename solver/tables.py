@@ -5,14 +5,21 @@ File layout::
     b"YATZYTBL"                    8 bytes, magic
     header length                  uint32, little endian
     header                         JSON: rules, fingerprint, engine version,
-                                   dtype, shape, sha256 of the data, ...
-    padding to a 64-byte boundary
-    data                           banks[k, mask, u], C order
+                                   layout, dtype, shapes, sha256 of the data, ...
+    padding to a 64-byte boundary (64 KiB with saved rolls)
+    data                           dense: values[0, mask, u] (float64), C order;
+                                   layers: values[k, rank, u] of each layer,
+                                   p = 0 .. n_boxes, one after the other
 
-``open_table(rules)`` returns a ``Table`` backed by a read-only memory map.  A
+(see ``solver.values`` for the two layouts).  Tables with saved rolls are
+solved and written one layer at a time; above ``FLOAT32_BYTES`` they are
+stored as float32, and the header records the largest rounding error.
+
+``open_table(rules)`` returns a ``Table`` backed by read-only memory maps.  A
 missing, truncated, corrupt or foreign file is reported and (unless asked
 otherwise) solved again; writes go to a temporary file that is renamed into
-place, so an interrupted solve never leaves a half-written table.
+place, so an interrupted solve never leaves a half-written table.  Large
+solves keep a checkpoint per layer and resume after an interruption.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ import os
 import struct
 import sys
 import tempfile
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -31,36 +39,29 @@ import numpy as np
 
 from .errors import TableError
 from .rules import Rules
+from .values import StateValues
 from .version import ENGINE_VERSION, TABLE_FORMAT
 
 MAGIC = b"YATZYTBL"
 ALIGN = 64
+HEADER_ROOM = 64 << 10          # layered files: header space reserved before the data
+FLOAT32_BYTES = 2 << 30         # layered tables larger than this (as float64) are float32
+CHECKPOINT_BYTES = 256 << 20    # larger dense solves work in a file on disk, resumable
 
 
 @dataclass
-class Table:
-    """Expected score to come, ``banks[k, mask, u]``, for every turn-start
-    state: filled-box mask, upper total ``u`` (capped) and ``k`` rolls banked
-    (always 0 without saved rolls)."""
+class Table(StateValues):
+    """The stored turn-start values of ``rules`` (``StateValues``), read-only
+    views of the memory-mapped file at ``path``."""
 
-    rules: Rules
-    banks: np.ndarray
-    path: Path
-    header: dict
-
-    @property
-    def values(self) -> np.ndarray:
-        """``values[mask, u]``: turn-start values with no rolls banked."""
-        return self.banks[0]
+    path: Path | None = None
+    header: dict = field(default_factory=dict)
 
     @property
     def expected_score(self) -> float:
-        """Expected final score of a new game under optimal play."""
-        return float(self.banks[0, 0, 0])
-
-    def value(self, mask: int, upper: int, bank: int = 0) -> float:
-        """Expected score still to come from a turn start."""
-        return float(self.banks[bank, mask, upper])
+        """Expected final score of a new game (from the solve, in float64
+        even where the stored values are float32)."""
+        return float(self.header.get("expected_score", self.value(0, 0, 0)))
 
 
 def default_directory() -> Path:
@@ -80,22 +81,33 @@ def table_path(rules: Rules, directory: Path | str | None = None) -> Path:
     return directory / f"{rules.name}-{rules.fingerprint}.tbl"
 
 
-def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
-    """Write a table atomically (temporary file, fsync, rename)."""
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    header = {
-        "format": TABLE_FORMAT, "engine": ENGINE_VERSION, "rules": rules.spec,
-        "fingerprint": rules.fingerprint, "dtype": "float64", "shape": list(values.shape),
-        "sha256": hashlib.sha256(values.data).hexdigest(), **(extra or {}),
-    }
+def _header_bytes(header: dict, room: int | None = None) -> bytes:
     head = json.dumps(header, sort_keys=True).encode()
-    offset = _data_offset(len(head))
+    if room is not None:
+        if len(head) > room - len(MAGIC) - 4:
+            raise ValueError("table header too long")
+        head = head.ljust(room - len(MAGIC) - 4)        # JSON allows trailing spaces
+    return MAGIC + struct.pack("<I", len(head)) + head
+
+
+def _base_header(rules: Rules) -> dict:
+    return {"format": TABLE_FORMAT, "engine": ENGINE_VERSION, "rules": rules.spec,
+            "fingerprint": rules.fingerprint}
+
+
+def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
+    """Write a dense table atomically (temporary file, fsync, rename)."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    header = {**_base_header(rules), "layout": "dense", "dtype": "float64",
+              "shape": list(values.shape), "sha256": hashlib.sha256(values.data).hexdigest(),
+              **(extra or {})}
+    start = _header_bytes(header)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + struct.pack("<I", len(head)) + head)
-            f.write(b"\0" * (offset - f.tell()))
+            f.write(start)
+            f.write(b"\0" * (_data_offset(len(start) - len(MAGIC) - 4) - f.tell()))
             f.write(values.data)
             f.flush()
             os.fsync(f.fileno())
@@ -119,24 +131,54 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
         raise TableError(f"{path}: no table yet") from None
     except (OSError, ValueError, UnicodeDecodeError) as e:
         raise TableError(f"{path}: unreadable header ({e})") from None
+    layout = "layers" if rules.saved_rolls else "dense"
     expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
-              "fingerprint": rules.fingerprint, "dtype": "float64"}
+              "fingerprint": rules.fingerprint, "layout": layout}
+    header.setdefault("layout", "dense")        # tables written before layers existed
     for key, want in expect.items():
         if header.get(key) != want:
             raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
-    shape = (rules.banks, rules.n_masks, rules.cap + 1)
-    if tuple(header.get("shape", ())) != shape:
-        raise TableError(f"{path}: shape {header.get('shape')} does not match the rules {shape}")
+    dtype = header.get("dtype")
+    if dtype not in ("float64", "float32") or (layout == "dense" and dtype != "float64"):
+        raise TableError(f"{path}: dtype {dtype!r} is not supported")
+    if layout == "dense":
+        shapes = [(1, rules.n_masks, rules.cap + 1)]
+        stored, sums = [header.get("shape")], [header.get("sha256")]
+    else:
+        shapes = [rules.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        stored, sums = header.get("shapes"), header.get("sha256")
+    if not isinstance(stored, list) or [tuple(x or ()) for x in stored] != shapes:
+        raise TableError(f"{path}: shape {stored} does not match the rules {shapes}")
+    if not isinstance(sums, list) or len(sums) != len(shapes):
+        raise TableError(f"{path}: no checksum for every part")
     offset = _data_offset(n)
-    if size != offset + 8 * int(np.prod(shape)):
+    item = np.dtype(dtype).itemsize
+    if size != offset + item * sum(int(np.prod(s)) for s in shapes):
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
-    mapped = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
-    banks = mapped.view(np.ndarray)             # plain array view: cheaper to index
+    parts = []
+    for shape in shapes:
+        mapped = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+        parts.append(mapped.view(np.ndarray))       # plain array view: cheaper to index
+        offset += item * int(np.prod(shape))
     if verify and not _verified_before(path, header):
-        if hashlib.sha256(banks.data).hexdigest() != header.get("sha256"):
-            raise TableError(f"{path}: checksum mismatch (corrupt table)")
+        for part, digest in zip(parts, sums):
+            if _sha256(part) != digest:
+                raise TableError(f"{path}: checksum mismatch (corrupt table)")
         _remember_verified(path, header)
-    return Table(rules, banks, path, header)
+    if layout == "dense":
+        return Table(rules, dense=parts[0], path=path, header=header)
+    return Table(rules, layers=tuple(parts), path=path, header=header)
+
+
+def _sha256(part: np.ndarray) -> str:
+    """Checksum of an array's bytes, read in slices (large maps stay unread
+    until needed)."""
+    h = hashlib.sha256()
+    flat = part.reshape(-1)
+    step = 1 << 24
+    for i in range(0, len(flat), step):
+        h.update(flat[i:i + step].data)
+    return h.hexdigest()
 
 
 STAMP_BYTES = 64 << 20     # tables larger than this remember a passed checksum
@@ -193,48 +235,165 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     return load(rules, path)
 
 
-CHECKPOINT_BYTES = 256 << 20     # larger solves work in a file on disk, resumable
-
-
 def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
     """Solve ``rules`` (with a progress bar and ETA on stderr) and store the
     table.  Returns the seconds the solve took.
 
-    A large solve writes its values into ``<table>.partial`` (memory-mapped)
-    and records each finished layer in ``<table>.partial.json``; if it is
-    interrupted, the next solve of the same rules resumes after the last
-    finished layer.
+    A large dense solve writes its values into ``<table>.partial``
+    (memory-mapped) and records each finished layer in
+    ``<table>.partial.json``; a solve with saved rolls always works that way
+    (see ``_LayerWriter``).  If it is interrupted, the next solve of the same
+    rules resumes after the last finished layer.
     """
     from . import engine   # Numba is only imported when something is solved
 
-    shape = (rules.banks, rules.n_masks, rules.cap + 1)
-    out, resume, checkpoint = None, 0, None
-    if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
-        try:
-            out, resume, checkpoint = _checkpoint(rules, path, shape)
-        except OSError as e:
-            raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
-        if resume:
-            print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
-    layers = rules.layers[:-1]
-    if progress:
-        import click
-        with click.progressbar(length=sum(len(layer) for layer in layers),
-                               label=f"solving {rules.spec}", file=sys.stderr) as bar:
-            solution = engine.solve(rules, progress=bar.update, out=out, resume=resume,
-                                    checkpoint=checkpoint)
-    else:
-        solution = engine.solve(rules, out=out, resume=resume, checkpoint=checkpoint)
+    units = sum(engine.work_units(rules, p) for p in range(rules.n_boxes))
+    if not progress:
+        return _solve(rules, path, engine, None)
+    import click
+    with click.progressbar(length=units, label=f"solving {rules.spec}", file=sys.stderr,
+                           show_eta=True) as bar:
+        return _solve(rules, path, engine, bar.update)
+
+
+def _solve(rules: Rules, path: Path, engine, update: Callable[[int], None] | None) -> float:
     try:
-        save(solution.banks, rules, path,
-             {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
-              "compile_seconds": solution.compile_seconds})
+        if rules.saved_rolls:
+            return _solve_layered(rules, path, engine, update)
+        return _solve_dense(rules, path, engine, update)
     except OSError as e:
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+
+
+def _solve_dense(rules: Rules, path: Path, engine, update) -> float:
+    shape = (1, rules.n_masks, rules.cap + 1)
+    out, resume, checkpoint = None, 0, None
+    if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
+        out, resume, checkpoint = _checkpoint(rules, path, shape)
+        if resume:
+            print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
+            if update is not None:
+                update(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
+    solution = engine.solve(rules, progress=update, out=out, resume=resume,
+                            checkpoint=checkpoint)
+    save(solution.dense, rules, path,
+         {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
+          "compile_seconds": solution.compile_seconds})
     if out is not None:
         for leftover in (_partial(path), _partial(path, ".json")):
             leftover.unlink(missing_ok=True)
     return solution.seconds
+
+
+def _solve_layered(rules: Rules, path: Path, engine, update) -> float:
+    writer = _LayerWriter(rules, path)
+    resume = writer.resume()
+    if resume is not None:
+        print(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved",
+              file=sys.stderr)
+        if update is not None:
+            update(sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
+    compile_seconds = engine.compile_kernels(rules)
+    start = time.perf_counter()
+    expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
+    for p, values in engine.solve_layers(rules, update, resume):
+        writer.write(p, values)
+        if p == 0:
+            expected = float(values[0, 0, 0])
+    seconds = writer.seconds_before + time.perf_counter() - start
+    writer.finish({"expected_score": expected, "solve_seconds": seconds,
+                   "compile_seconds": compile_seconds})
+    return seconds
+
+
+class _LayerWriter:
+    """Writes a layered table as its layers are solved (last layer first).
+
+    ``<table>.partial``        the file being built: header room, then every
+                               layer at its final place
+    ``<table>.partial.json``   the layers finished, their checksums, ...
+    ``<table>.partial.npy``    the last finished layer in float64: what the
+                               next layer is solved from after a restart
+    ``finish`` writes the header and renames the file into place.
+    """
+
+    def __init__(self, rules: Rules, path: Path):
+        self.rules, self.path = rules, path
+        self.shapes = [rules.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        cells = [int(np.prod(s)) for s in self.shapes]
+        self.dtype = np.dtype(np.float32 if 8 * sum(cells) > FLOAT32_BYTES else np.float64)
+        self.offsets = np.concatenate([[HEADER_ROOM],
+                                       HEADER_ROOM + np.cumsum(cells) * self.dtype.itemsize])
+        self.data, self.marker, self.last = (_partial(path), _partial(path, ".json"),
+                                             _partial(path, ".npy"))
+        self.state = {"fingerprint": rules.fingerprint, "engine": ENGINE_VERSION,
+                      "dtype": self.dtype.name, "done": None, "sha256": {},
+                      "max_rounding_error": 0.0, "seconds": 0.0}
+        self.seconds_before = 0.0
+        self.started = time.perf_counter()
+
+    def resume(self) -> tuple[int, np.ndarray] | None:
+        """The last finished layer and its values, if an earlier solve of the
+        same rules left a usable checkpoint; else start a new file."""
+        try:
+            state = json.loads(self.marker.read_text())
+            ok = (all(state.get(k) == self.state[k] for k in ("fingerprint", "engine", "dtype"))
+                  and self.data.stat().st_size == self.offsets[-1])
+            if ok:
+                done = int(state["done"])
+                last = np.load(self.last, mmap_mode=None)
+                if last.shape == self.shapes[done] and last.dtype == np.float64:
+                    self.state = state
+                    self.seconds_before = float(state["seconds"])
+                    return done, last
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.data, "wb") as f:
+            f.truncate(int(self.offsets[-1]))
+        return None
+
+    def write(self, p: int, values: np.ndarray) -> None:
+        """Store finished layer ``p`` in the file and checkpoint it."""
+        h, worst = hashlib.sha256(), 0.0
+        with open(self.data, "r+b") as f:
+            f.seek(int(self.offsets[p]))
+            for k in range(values.shape[0]):         # one bank at a time: small buffers
+                part = values[k].astype(self.dtype)
+                if self.dtype != np.float64:
+                    err = np.abs(part - values[k])
+                    worst = max(worst, float(np.nanmax(err, initial=0.0)))
+                h.update(part.data)
+                f.write(part.data)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp = self.last.with_name(self.last.name + ".tmp.npy")
+        with open(tmp, "wb") as f:
+            np.save(f, values)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.last)
+        self.state["sha256"][str(p)] = h.hexdigest()
+        self.state["max_rounding_error"] = max(self.state["max_rounding_error"], worst)
+        self.state["done"] = p
+        self.state["seconds"] = self.seconds_before + time.perf_counter() - self.started
+        tmp = self.marker.with_name(self.marker.name + ".tmp")
+        tmp.write_text(json.dumps(self.state))
+        os.replace(tmp, self.marker)
+
+    def finish(self, extra: dict) -> None:
+        """Write the header and move the finished file into place."""
+        header = {**_base_header(self.rules), "layout": "layers", "dtype": self.dtype.name,
+                  "shapes": [list(s) for s in self.shapes],
+                  "sha256": [self.state["sha256"][str(p)] for p in range(len(self.shapes))],
+                  "max_rounding_error": self.state["max_rounding_error"], **extra}
+        with open(self.data, "r+b") as f:
+            f.write(_header_bytes(header, HEADER_ROOM))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(self.data, self.path)
+        for leftover in (self.marker, self.last):
+            leftover.unlink(missing_ok=True)
 
 
 def _partial(path: Path, suffix: str = "") -> Path:
@@ -242,8 +401,8 @@ def _partial(path: Path, suffix: str = "") -> Path:
 
 
 def _checkpoint(rules: Rules, path: Path, shape: tuple[int, ...]):
-    """The on-disk values array of an unfinished solve, the layers it has
-    finished, and a function that records a finished layer."""
+    """The on-disk values array of an unfinished dense solve, the layers it
+    has finished, and a function that records a finished layer."""
     data, marker = _partial(path), _partial(path, ".json")
     resume = 0
     try:

@@ -64,43 +64,67 @@ def brute_force(boxes, dice, faces, rolls, cap, threshold, bonus):
     (BOXES[:3], 2, 3, 3, 4),          # likewise
     (BOXES, 2, 3, 2, 1),              # capped below the most possible
     (BOXES[1:], 3, 3, 2, 2),
+    (BOXES, 2, 3, 2, 0),              # no cap: the bank grows by up to 1 a turn
+    (BOXES, 2, 3, 3, 0),              # ... by up to 2
+    (BOXES[1:], 3, 3, 3, 0),
 ])
 def test_engine_matches_brute_force_with_a_bank(boxes, dice, faces, rolls, cap):
     rules = Rules("bank", boxes, dice=dice, faces=faces, rolls=rolls, bonus_threshold=3,
                   bonus_points=7, saved_rolls=True, bank_cap=cap)
-    start, _ = brute_force(boxes, dice, faces, rolls, cap, 3, 7)
-    banks = engine.solve(rules).banks
-    for layer in rules.layers[:-1]:
+    start, _ = brute_force(boxes, dice, faces, rolls, cap or 10**6, 3, 7)
+    solution = engine.solve(rules)
+    checked = 0
+    for p, layer in enumerate(rules.layers[:-1]):
+        most = (rolls - 1) * p if not cap else min(cap, (rolls - 1) * p)
+        assert rules.bank_limit(p) == most
         for mask in layer:
             filled = frozenset(b for b in range(len(boxes)) if mask >> b & 1)
             for up in range(rules.upper_lanes[mask]):
-                for k in range(cap + 1):
-                    assert banks[k, mask, up] == pytest.approx(start(filled, up, k), abs=1e-9)
+                for k in range(most + 1):
+                    assert solution.value(mask, up, k) == pytest.approx(start(filled, up, k),
+                                                                        abs=1e-9)
+                    checked += 1
+    assert checked > 20
+
+
+def test_no_cap_equals_a_cap_no_bank_can_reach():
+    """Without a cap the bank after p turns is at most (rolls - 1) p, so a cap
+    at that bound over the whole game changes nothing."""
+    base = dict(dice=2, faces=3, rolls=3, bonus_threshold=3, bonus_points=7, saved_rolls=True)
+    free = engine.solve(Rules("b", BOXES, **base))
+    capped = engine.solve(Rules("b", BOXES, bank_cap=2 * (len(BOXES) - 1), **base))
+    assert free.expected_score == pytest.approx(capped.expected_score, abs=1e-12)
+    assert engine.solve(Rules("b", BOXES, bank_cap=2, **base)).expected_score \
+        < free.expected_score - 1e-6
 
 
 def test_more_banked_rolls_never_lower_a_value():
     rules = Rules("bank", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3, bonus_points=7,
-                  saved_rolls=True, bank_cap=3)
-    banks = engine.solve(rules).banks
-    finite = np.isfinite(banks[0])
-    for k in range(1, 4):
-        assert (banks[k][finite] >= banks[k - 1][finite] - 1e-12).all()
+                  saved_rolls=True)
+    solution = engine.solve(rules)
+    for p, layer in enumerate(solution.layers[:-1]):
+        finite = np.isfinite(layer[0])
+        assert rules.bank_limit(p) == p and layer.shape[0] == p + 1
+        for k in range(1, p + 1):
+            assert (layer[k][finite] >= layer[k - 1][finite] - 1e-12).all()
 
 
 def test_saving_rolls_and_an_extra_roll_never_lower_the_start_value():
     base = dict(dice=2, faces=3, bonus_threshold=3, bonus_points=7)
     plain = engine.solve(Rules("b", BOXES, rolls=2, **base)).expected_score
-    saved = engine.solve(Rules("b", BOXES, rolls=2, saved_rolls=True, bank_cap=3,
-                               **base)).expected_score
+    saved = engine.solve(Rules("b", BOXES, rolls=2, saved_rolls=True, **base)).expected_score
     more = engine.solve(Rules("b", BOXES, rolls=3, **base)).expected_score
-    assert saved > plain and more > plain
+    more_saved = engine.solve(Rules("b", BOXES, rolls=3, saved_rolls=True,
+                                    **base)).expected_score
+    assert saved > plain and more > plain and more_saved > max(saved, more)
 
 
 def test_bank_values_converge_as_the_cap_grows():
-    """The value of the start shrinks its changes as the cap is raised."""
+    """The value of the start shrinks its changes as the cap is raised, up to
+    the uncapped value."""
     values = [engine.solve(Rules("b", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3,
                                  bonus_points=7, saved_rolls=True, bank_cap=c)).expected_score
-              for c in range(1, 5)]
+              for c in (1, 2, 3, 0)]
     steps = np.diff(values)
     assert (steps >= -1e-12).all()
     assert steps[-1] <= steps[0]
@@ -109,37 +133,42 @@ def test_bank_values_converge_as_the_cap_grows():
 @pytest.fixture(scope="module")
 def bank_table(tmp_path_factory):
     rules = Rules("bank", BOXES, dice=2, faces=3, rolls=2, bonus_threshold=3, bonus_points=7,
-                  saved_rolls=True, bank_cap=3)
+                  saved_rolls=True)
     return open_table(rules, tmp_path_factory.mktemp("b"), progress=False)
 
 
 def test_advice_counts_banked_rerolls(bank_table):
     rules = bank_table.rules
-    _, after_roll = brute_force(BOXES, 2, 3, 2, 3, 3, 7)
-    card = Scorecard.parse("ones=1,bank=2", rules)
+    _, after_roll = brute_force(BOXES, 2, 3, 2, 10**6, 3, 7)
+    card = Scorecard.parse("ones=1,run=0,bank=2", rules)
     assert card.bank == 2
     for rerolls in range(0, 4):
         adv = advise(bank_table, card, (1, 3), rerolls)
-        expect = after_roll(frozenset({0}), 1, (1, 3), rerolls)
+        expect = after_roll(frozenset({0, 3}), 1, (1, 3), rerolls)
         assert adv.best.expected_final_score == pytest.approx(card.score + expect, abs=1e-9)
-    with pytest.raises(InputError, match="own and banked"):
-        advise(bank_table, card, (1, 3), 5)
+    with pytest.raises(InputError, match="1 own and 2 banked"):
+        advise(bank_table, card, (1, 3), 4)
 
 
 def test_numpy_and_compiled_keep_values_agree_with_a_bank(bank_table):
     rules = bank_table.rules
-    for text in ["", "ones=1", "pair=4,twos=2"]:
+    for text in ["", "ones=1,bank=1", "pair=4,twos=2,bank=2"]:
         card = Scorecard.parse(text, rules)
-        for rerolls in (1, 2, 3):
-            fast = engine.keep_values(rules, bank_table.banks, card.mask, card.upper_state, rerolls)
+        for rerolls in range(1, rules.rolls + card.bank):
+            fast = engine.keep_values(rules, bank_table, card.mask, card.upper_state, rerolls)
             assert np.abs(fast - keep_values(bank_table, card, rerolls)).max() < 1e-9
 
 
 def test_card_bank_entry():
-    rules = Rules("bank", BOXES, dice=2, faces=3, saved_rolls=True, bank_cap=3)
-    assert str(Scorecard.parse("bank=3,ones=1", rules)) == "ones=1,bank=3"
+    rules = Rules("bank", BOXES, dice=2, faces=3, saved_rolls=True)
+    assert str(Scorecard.parse("bank=4,ones=1,twos=2", rules)) == "ones=1,twos=2,bank=4"
+    with pytest.raises(InputError, match="bank=5 is impossible with 2 boxes filled"):
+        Scorecard.parse("bank=5,ones=1,twos=2", rules)
     with pytest.raises(InputError, match="bank"):
-        Scorecard.parse("bank=4", rules)
+        Scorecard.parse("bank=1", rules)                     # nothing banked before turn 1
+    capped = Rules("bank", BOXES, dice=2, faces=3, saved_rolls=True, bank_cap=3)
+    with pytest.raises(InputError, match="at most 3"):
+        Scorecard.parse("bank=4,ones=1,twos=2", capped)
     with pytest.raises(InputError, match="unknown box"):
         Scorecard.parse("bank=1", Rules("plain", BOXES, dice=2, faces=3))
 
@@ -149,7 +178,8 @@ def test_maxi_preset_and_keys():
     assert (maxi.dice, maxi.rolls, maxi.bonus_threshold, maxi.bonus_points) == (6, 4, 84, 100)
     assert maxi.saved_rolls and maxi.n_boxes == 20 and maxi.dice_space.n_rolls == 462
     plain = parse_rules("maxi:saved_rolls=false,rolls=3")
-    assert not plain.saved_rolls and plain.banks == 1 and plain.rolls == 3
+    assert not plain.saved_rolls and plain.bank_limit(10) == 0 and plain.rolls == 3
+    assert maxi.bank_limit(10) == 30 and maxi.layer_shape(10) == (31, 184756, 85)
     with pytest.raises(InputError, match="does not apply"):
         parse_rules("nordic:saved_rolls=true")
 

@@ -131,7 +131,7 @@ def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monke
     assert stamp.exists()
     calls = []
     real = __import__("hashlib").sha256
-    monkeypatch.setattr("solver.tables.hashlib.sha256", lambda b: calls.append(1) or real(b))
+    monkeypatch.setattr("solver.tables.hashlib.sha256", lambda *b: calls.append(1) or real(*b))
     load(SMALL, stored)
     assert calls == []                                    # stamp matched: no hashing
     data = bytearray(stored.read_bytes())

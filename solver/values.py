@@ -1,0 +1,82 @@
+"""Turn-start values in memory, and looking them up.
+
+Two layouts hold ``V``, the expected score still to come from a turn start:
+
+* dense, without saved rolls: ``dense[0, mask, u]`` for every mask;
+* by layer, with saved rolls: ``layers[p][k, rank, u]`` for the masks with
+  ``p`` boxes filled (``rank = Rules.mask_rank(mask)``) and ``k`` rolls banked,
+  ``k <= Rules.bank_limit(p)``.  Only two layers are ever needed at once by
+  the solve, and the bank axis grows with ``p``, so this is what makes the
+  unlimited bank tractable.
+
+Layers may be float32 on disk (values are read as float64).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .rules import Rules
+
+
+@dataclass
+class StateValues:
+    """``V`` for every turn-start state of ``rules`` in one of the layouts."""
+
+    rules: Rules
+    dense: np.ndarray | None = None                     # [1, mask, u]
+    layers: tuple[np.ndarray, ...] | None = None        # layers[p][k, rank, u]
+
+    @property
+    def values(self) -> np.ndarray:
+        """``values[mask, u]`` without saved rolls (dense layout only)."""
+        if self.dense is None:
+            raise ValueError("values by mask exist only without saved rolls; use lookup()")
+        return self.dense[0]
+
+    @property
+    def banks(self) -> np.ndarray:
+        """``banks[k, mask, u]`` (dense layout only: ``k`` is always 0)."""
+        if self.dense is None:
+            raise ValueError("the dense layout exists only without saved rolls; use lookup()")
+        return self.dense
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of a new game under optimal play."""
+        return self.value(0, 0, 0)
+
+    def value(self, mask: int, upper: int, bank: int = 0) -> float:
+        """Expected score still to come from a turn start."""
+        return float(self.lookup(bank, np.array([mask]), np.array([upper]))[0])
+
+    def lookup(self, bank: int, masks: np.ndarray, uppers: np.ndarray) -> np.ndarray:
+        """``V`` at (``masks``, ``uppers``) with ``bank`` rolls banked, float64
+        (arrays of any matching shapes)."""
+        masks, uppers = np.broadcast_arrays(np.asarray(masks), np.asarray(uppers))
+        if self.dense is not None:
+            if bank:
+                raise InputError(f"bank={bank}: these rules bank no rolls")
+            return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
+        rules = self.rules
+        filled = rules.filled_count(masks)
+        rank = rules.mask_rank(masks)
+        out = np.empty(masks.shape)
+        for p in np.unique(filled):
+            if bank > rules.bank_limit(int(p)):
+                raise InputError(f"bank={bank}: at most {rules.bank_limit(int(p))} rolls can be "
+                                 f"banked with {p} boxes filled")
+            at = filled == p
+            out[at] = self.layers[p][bank][rank[at], uppers[at]]
+        return out
+
+    def next_layer(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
+        """What the kernels read for a turn at ``mask``: the values of the
+        states it leads to, ``[k, row, u]``, and ``row`` per mask."""
+        if self.dense is not None:
+            return self.dense, np.arange(self.dense.shape[1])
+        p = int(self.rules.filled_count(mask)) + 1
+        return self.layers[p], self.rules.rank_table
