@@ -153,3 +153,82 @@ def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert "cannot write the table (Permission denied)" in r.output
     assert "Traceback" not in r.output
+
+
+# ------------------------------------------------ layered tables (saved rolls)
+from solver import engine, tables  # noqa: E402
+from solver.boxes import groups, upper  # noqa: E402
+
+BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                          groups("pair", (2,)), NORDIC[-1]),
+               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
+
+
+@pytest.fixture(scope="module")
+def banked_solution():
+    return engine.solve(BANKED)
+
+
+def _all_values(values):
+    return np.concatenate([np.asarray(layer, dtype=np.float64).ravel()
+                           for layer in values.layers])
+
+
+def test_layered_table_round_trip_in_float64(tmp_path, banked_solution):
+    t = open_table(BANKED, tmp_path, progress=False)
+    assert t.header["layout"] == "layers" and t.header["dtype"] == "float64"
+    assert [tuple(s) for s in t.header["shapes"]] == [BANKED.layer_shape(p) for p in range(6)]
+    assert isinstance(t.layers[2].base, np.memmap)
+    np.testing.assert_array_equal(_all_values(t), _all_values(banked_solution))
+    assert t.expected_score == banked_solution.expected_score
+
+
+def test_float32_tables_stay_within_a_thousandth(tmp_path, monkeypatch, banked_solution):
+    """The stored float32 values against the float64 solve: the largest
+    rounding error is measured while writing and kept in the header."""
+    monkeypatch.setattr(tables, "FLOAT32_BYTES", 0)
+    t = open_table(BANKED, tmp_path, progress=False)
+    assert t.header["dtype"] == "float32" and t.layers[1].dtype == np.float32
+    err = np.nanmax(np.abs(_all_values(t) - _all_values(banked_solution)))
+    assert 0 < err <= t.header["max_rounding_error"] < 1e-5
+    assert t.expected_score == banked_solution.expected_score    # float64, from the header
+
+
+def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkeypatch, capsys,
+                                                                banked_solution):
+    path = table_path(BANKED, tmp_path)
+    real = tables._LayerWriter.write
+    written = []
+
+    def stop_after_three(self, p, values):
+        real(self, p, values)
+        written.append(p)
+        if len(written) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(tables._LayerWriter, "write", stop_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        tables.solve_and_store(BANKED, path, progress=False)
+    assert not path.exists() and written == [5, 4, 3]
+    assert tables._partial(path, ".npy").exists()
+    written.clear()
+    monkeypatch.setattr(tables._LayerWriter, "write",
+                        lambda self, p, v: written.append(p) or real(self, p, v))
+    tables.solve_and_store(BANKED, path, progress=False)
+    assert written == [2, 1, 0]                               # only what was left
+    assert "resuming" in capsys.readouterr().err
+    np.testing.assert_array_equal(_all_values(load(BANKED, path)),
+                                  _all_values(banked_solution))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_corrupt_layer_is_detected(tmp_path):
+    t = open_table(BANKED, tmp_path, progress=False)
+    data = bytearray(t.path.read_bytes())
+    data[tables.HEADER_ROOM + 8] ^= 0x10                     # layer 0
+    t.path.write_bytes(bytes(data))
+    with pytest.raises(TableError, match="checksum"):
+        load(BANKED, t.path)
+    with pytest.raises(TableError, match="truncated"):
+        t.path.write_bytes(bytes(data[:-4]))
+        load(BANKED, t.path)
