@@ -6,6 +6,7 @@ Modules with Numba kernels are imported inside the commands.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -125,22 +126,35 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
     from .simulate import simulate as play
 
     rules = parse_rules(rules_spec)
-    check_supported(rules)
     n = _whole(games, "--games", 1)
     s = _whole(seed, "--seed")
     _check_policy(policy)
     _check_plot(plot)
-    values = open_table(rules, tables_dir).values if policy == "optimal" else None
-    if log_path:
-        with atomic_text(log_path) as f:
+    try:
+        check_supported(rules, "the fast simulation")
+        fast = True
+    except InputError:
+        fast = False                 # played one decision at a time by the query layer
+        if policy != "optimal":
+            raise InputError(f"rules {rules.spec}: only --policy optimal is available "
+                             "for these rules") from None
+        if plot:
+            raise InputError(f"rules {rules.spec}: --plot needs the exact distribution, "
+                             "which these rules do not have yet") from None
+    table = open_table(rules, tables_dir) if policy == "optimal" else None
+    values = table.values if fast and table is not None else None
+    with (atomic_text(log_path) if log_path else contextlib.nullcontext()) as f:
+        if f is not None:
             f.write(header_line(rules, policy=policy, seed=s) + "\n")
 
-            def write(log) -> None:
-                for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
-                    f.write(line + "\n")
-            sim = play(rules, values, n, s, policy, on_log=write)
-    else:
-        sim = play(rules, values, n, s, policy)
+        def write(log) -> None:
+            for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
+                f.write(line + "\n")
+        if not fast:
+            from .play import play as play_by_advice
+            sim = play_by_advice(table, n, s, (lambda line: f.write(line + "\n")) if f else None)
+        else:
+            sim = play(rules, values, n, s, policy, on_log=write if f else None)
     if plot:
         from .distribution import distribution as compute
         from .plots import plot_simulation
@@ -177,7 +191,6 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
     from .review import review as value_games
 
     rules, games = read_log(log_file, rules_spec)
-    check_supported(rules)
     result = value_games(open_table(rules, tables_dir), games)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
@@ -209,14 +222,17 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 @tables_option
 @click.option("--format", "fmt", required=True, metavar="FORMAT", help="csv | parquet | json")
 @click.option("--out", metavar="FILE", help="Write here (atomically) instead of stdout.")
+@click.option("--max-bank", metavar="N", default=None,
+              help="With saved rolls: only states with at most N rolls banked.")
 @friendly_errors
-def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None) -> None:
+def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
+           max_bank: str | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
     from .export import write_states
 
     rules = parse_rules(rules_spec)
-    check_supported(rules)
-    n = write_states(open_table(rules, tables_dir), fmt, out, sys.stdout)
+    most = None if max_bank is None else _whole(max_bank, "--max-bank")
+    n = write_states(open_table(rules, tables_dir), fmt, out, sys.stdout, most)
     if out:
         click.echo(f"{n} states written to {out}", err=True)
 
@@ -233,6 +249,5 @@ def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None
     from .export import write_strategy
 
     rules = parse_rules(rules_spec)
-    check_supported(rules)
     sc = Scorecard.parse(card, rules)
     write_strategy(best_actions(open_table(rules, tables_dir), sc), out, sys.stdout)

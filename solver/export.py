@@ -9,7 +9,9 @@ bonus included) and ``expected_final = upper_total + bonus +
 expected_remaining``: the expected final score of a card whose filled lower
 boxes hold 0 -- add their points (and upper points above the threshold) for
 any other card.  Only reachable states are listed: the upper total must be
-one the filled upper boxes can make.
+one the filled upper boxes can make.  With a yahtzee bonus, ``yahtzee_scored``
+says whether the yahtzee box holds its 50; with saved rolls, ``bank`` is the
+number of rolls banked (one row per bank size).
 
 Strategy table columns (one row per roll and rerolls left): ``rerolls``,
 ``dice``, ``action`` (as ``yatzy advise`` prints it), ``kind``, ``keep``,
@@ -70,20 +72,31 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         yield f
 
 
-def states(table: Table) -> dict[str, np.ndarray]:
-    """The state table as named columns (see the module docstring)."""
+MAX_ROWS = 100_000_000      # refuse exports larger than this (name --max-bank)
+
+
+def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
+    """The state table as named columns (see the module docstring); with
+    saved rolls, one row per bank up to ``max_bank`` (default: every bank)."""
     rules = table.rules
     cap = rules.cap
-    masks, uppers = [], []
     reachable = _upper_totals(rules)
-    for layer in rules.layers[:-1]:
-        for mask in layer.tolist():
-            totals = reachable[mask & rules.upper_bits]
-            masks.append(np.full(len(totals), mask, dtype=np.int64))
-            uppers.append(totals)
-    mask = np.concatenate(masks)
-    upper = np.concatenate(uppers)
-    remaining = np.asarray(table.values)[mask, upper]
+    parts: list[tuple[np.ndarray, np.ndarray, int]] = []
+    rows = 0
+    for p, layer in enumerate(rules.layers[:-1]):
+        banks = rules.bank_limit(p) if max_bank is None else min(max_bank, rules.bank_limit(p))
+        lens = np.array([len(reachable[m & rules.upper_bits]) for m in layer.tolist()])
+        rows += int(lens.sum()) * (banks + 1)
+        if rows > MAX_ROWS:
+            raise InputError(f"more than {MAX_ROWS:,} states: too many to export"
+                             + ("; limit the banks with --max-bank" if rules.saved_rolls else ""))
+        mask = np.repeat(layer, lens)
+        upper = np.concatenate([reachable[m & rules.upper_bits] for m in layer.tolist()])
+        parts.extend((mask, upper, k) for k in range(banks + 1))
+    mask = np.concatenate([m for m, _, _ in parts])
+    upper = np.concatenate([u for _, u, _ in parts])
+    bank = np.concatenate([np.full(len(m), k, dtype=np.int64) for m, _, k in parts])
+    remaining = np.concatenate([table.lookup(k, m, u) for m, u, k in parts])
     bonus = np.where((cap > 0) & (upper >= cap), rules.bonus_points, 0)
     names = np.array([b.name for b in rules.boxes])
     bits = (mask[:, None] >> np.arange(rules.n_boxes)) & 1
@@ -93,6 +106,10 @@ def states(table: Table) -> dict[str, np.ndarray]:
                                                       dtype=object)}
     for b, name in enumerate(names):
         cols[str(name)] = bits[:, b].astype(np.int8)
+    if rules.flag_bit:
+        cols["yahtzee_scored"] = (mask & rules.flag_bit != 0).astype(np.int8)
+    if rules.saved_rolls:
+        cols["bank"] = bank
     cols["upper_total"] = upper
     cols["bonus"] = bonus
     cols["expected_remaining"] = remaining
@@ -116,7 +133,8 @@ def _upper_totals(rules) -> dict[int, np.ndarray]:
     return out
 
 
-def write_states(table: Table, fmt: str, out: str | None, stdout) -> int:
+def write_states(table: Table, fmt: str, out: str | None, stdout,
+                 max_bank: int | None = None) -> int:
     """Write the state table as ``fmt`` to ``out`` (atomically) or ``stdout``;
     returns the number of rows."""
     if fmt not in FORMATS:
@@ -129,7 +147,7 @@ def write_states(table: Table, fmt: str, out: str | None, stdout) -> int:
             raise InputError("parquet export needs pyarrow: pip install pyarrow") from None
         if not out:
             raise InputError("parquet export needs --out FILE")
-    cols = states(table)
+    cols = states(table, max_bank)
     n = len(cols["upper_total"])
     if fmt == "parquet":
         with atomic_path(out) as tmp:
@@ -178,7 +196,7 @@ def strategy(table: Table, card: Scorecard) -> list[dict]:
         raise InputError("the card is full: there is nothing left to decide")
     ds = rules.dice_space
     rows = []
-    for rerolls in range(rules.rolls):
+    for rerolls in range(rules.rolls + card.bank):
         for r in range(ds.n_rolls):
             dice = ds.dice_of(ds.first_roll + r)
             adv = advise(table, card, dice, rerolls)

@@ -125,27 +125,48 @@ def scoring_values(table: Table, card: Scorecard,
     return boxes, points, np.where(allowed, value, -np.inf)
 
 
+class TurnValues:
+    """The values of one turn's rolls, ``X_t[r]`` for ``t`` rerolls left,
+    each level computed once, when first needed (excluding the card's
+    current score): a player deciding several times in a turn reuses them."""
+
+    def __init__(self, table: Table, card: Scorecard):
+        self.table, self.card = table, card
+        self.levels: list[np.ndarray] = []
+
+    def rolls(self, rerolls: int) -> np.ndarray:
+        """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left."""
+        table, card, rules = self.table, self.card, self.table.rules
+        ds = rules.dice_space
+        while len(self.levels) <= rerolls:
+            t = len(self.levels)
+            if t == 0 or rules.saved_rolls:                          # stopping banks t rolls
+                now = scoring_values(table, card, bank_after(rules, t))[2].max(axis=1)
+            best = now if t == 0 else _best_keep(ds, ds.reroll @ self.levels[-1])
+            if t > 0 and rules.saved_rolls:
+                best = np.maximum(best, now)
+            self.levels.append(best)
+        return self.levels[rerolls]
+
+    def keeps(self, rerolls: int, keeps: np.ndarray | None = None) -> np.ndarray:
+        """``W[m]``: value of keeping multiset ``m`` (each of ``keeps``,
+        default all) with ``rerolls`` >= 1 rerolls left."""
+        ds = self.table.rules.dice_space
+        reroll = ds.reroll if keeps is None else ds.reroll[keeps]
+        return reroll @ self.rolls(rerolls - 1)
+
+
 def roll_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
     """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
     optimally (excluding the card's current score)."""
-    rules = table.rules
-    ds = rules.dice_space
-    best = scoring_values(table, card)[2].max(axis=1)        # X_0
-    for t in range(1, rerolls + 1):
-        best = _best_keep(ds, ds.reroll @ best)              # X_t from W_t
-        if rules.saved_rolls:                                # stopping banks t rolls
-            now = scoring_values(table, card, bank_after(rules, t))[2].max(axis=1)
-            best = np.maximum(best, now)
-    return best
+    return TurnValues(table, card).rolls(rerolls)
 
 
 def keep_values(table: Table, card: Scorecard, rerolls: int,
                 keeps: np.ndarray | None = None) -> np.ndarray:
     """``W[m]``: value of keeping multiset ``m`` (each of ``keeps``, default
     all) with ``rerolls`` >= 1 rerolls left, excluding the current score."""
-    ds = table.rules.dice_space
-    reroll = ds.reroll if keeps is None else ds.reroll[keeps]
-    return reroll @ roll_values(table, card, rerolls - 1)
+    return TurnValues(table, card).keeps(rerolls, keeps)
 
 
 def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
@@ -157,8 +178,10 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
     return best[ds.first_roll:]
 
 
-def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -> Advice:
-    """Every distinct action for the position, best first, with losses."""
+def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+           turn: TurnValues | None = None) -> Advice:
+    """Every distinct action for the position, best first, with losses
+    (``turn``: the turn's values so far, to reuse within a turn)."""
     rules = table.rules
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
@@ -173,7 +196,7 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int) -
     if rerolls:
         roll_m = ds.first_roll + r
         keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
-        values = keep_values(table, card, rerolls, keeps)
+        values = (turn or TurnValues(table, card)).keeps(rerolls, keeps)
         acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
                  for m, v in zip(keeps.tolist(), values.tolist())]
     return Advice(card, dice, rerolls, _rank(acts))

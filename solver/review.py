@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import InputError
-from .query import TIE, advise, keep_values
+from .query import TIE, advise, bank_after, keep_values
 from .rules import Rules
 from .scorecard import Scorecard
 from .tables import Table
@@ -39,14 +39,15 @@ from .tables import Table
 LOG_VERSION = 1
 
 
-def check_supported(rules: Rules) -> None:
-    """Raise InputError for rule features these tools do not model."""
+def check_supported(rules: Rules, command: str = "distribution") -> None:
+    """Raise InputError for rules the compiled research kernels (``policy``:
+    exact distribution, fast simulation) do not model."""
     if rules.joker != "none" or rules.yahtzee_bonus or rules.saved_rolls:
-        raise InputError(f"rules {rules.spec}: jokers, yahtzee bonuses and saved rolls are "
-                         "not supported by the research commands (distribution, simulate, "
-                         "review, export, strategy)")
+        raise InputError(f"rules {rules.spec}: {command} does not support jokers, yahtzee "
+                         "bonuses or saved rolls yet")
     if rules.n_boxes + rules.dice_space.first_roll > 255:
-        raise InputError(f"rules {rules.spec}: too many boxes and keeps for one-byte actions")
+        raise InputError(f"rules {rules.spec}: {command} does not support games with more "
+                         "than 255 boxes and keeps yet")
 
 
 # -------------------------------------------------------------------- writing
@@ -56,11 +57,12 @@ def header_line(rules: Rules, **extra) -> str:
 
 
 def turn_line(rules: Rules, game: int, turn: int, rolls: list[tuple[int, ...]],
-              kept: list[tuple[int, ...]], box: int) -> str:
+              kept: list[tuple[int, ...]], box: int, points: int | None = None) -> str:
     """One turn as a log line; ``box`` is an index, the points follow from
-    the last roll."""
+    the last roll unless given (a joker)."""
     ds = rules.dice_space
-    points = int(rules.scores[ds.roll_index(rolls[-1]), box])
+    if points is None:
+        points = int(rules.scores[ds.roll_index(rolls[-1]), box])
     return json.dumps({"game": game, "turn": turn, "rolls": [list(r) for r in rolls],
                        "kept": [list(k) for k in kept], "box": rules.boxes[box].name,
                        "points": points})
@@ -77,12 +79,23 @@ class Turn:
     rolls: tuple[tuple[int, ...], ...]
     kept: tuple[tuple[int, ...], ...]
     box: int
+    points: int | None        # as logged, checked by the review
 
 
-def read_log(path: str | Path, rules_spec: str | None) -> tuple[Rules, list[list[Turn]]]:
+def read_log(path: str | Path, rules_spec: str | Rules | None
+             ) -> tuple[Rules, list[list[Turn]]]:
     """Parse a log into its rules and its games (lists of turns).  Raises
-    InputError naming the line of the first problem."""
+    InputError naming the line of the first problem.  ``rules_spec`` may also
+    be a ``Rules`` (for rules no preset makes): the header's rules are then
+    not read."""
     from .rules import parse_rules
+
+    fixed = rules_spec if isinstance(rules_spec, Rules) else None
+    if fixed is not None:
+        rules_spec = None
+
+    def rules_of(spec: str) -> Rules:
+        return fixed or parse_rules(spec)
 
     try:
         text = Path(path).read_text()
@@ -106,7 +119,7 @@ def read_log(path: str | Path, rules_spec: str | None) -> tuple[Rules, list[list
             if rules is not None or games:
                 raise InputError(f"{path}:{n}: the header must be the first line")
             try:
-                rules = parse_rules(str(obj.get("rules", rules_spec or "nordic")))
+                rules = rules_of(str(obj.get("rules", rules_spec or "nordic")))
                 if rules_spec and parse_rules(rules_spec) != rules:
                     raise InputError(f"the log is for rules {rules.spec}, not {rules_spec}")
             except InputError as e:
@@ -114,7 +127,7 @@ def read_log(path: str | Path, rules_spec: str | None) -> tuple[Rules, list[list
             continue
         if rules is None:
             try:
-                rules = parse_rules(rules_spec or "nordic")
+                rules = rules_of(rules_spec or "nordic")
             except InputError as e:
                 raise InputError(f"{path}:{n}: {e}") from None
         turn = _parse_turn(rules, obj, n, path)
@@ -140,8 +153,9 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
     if not isinstance(game, int) or isinstance(game, bool) or game < 1:
         raise InputError(f"{where}: game must be a positive whole number")
     rolls_raw = obj.get("rolls")
-    if not isinstance(rolls_raw, list) or not 1 <= len(rolls_raw) <= rules.rolls:
-        raise InputError(f"{where}: rolls must be a list of 1..{rules.rolls} rolls")
+    most = rules.rolls + rules.bank_limit(rules.n_boxes - 1)    # own rolls and a full bank
+    if not isinstance(rolls_raw, list) or not 1 <= len(rolls_raw) <= most:
+        raise InputError(f"{where}: rolls must be a list of 1..{most} rolls")
     rolls = tuple(_dice(rules, d, ds.n, f"{where}: roll {i + 1}") for i, d in enumerate(rolls_raw))
     kept_raw = obj.get("kept", [])
     if not isinstance(kept_raw, list) or len(kept_raw) != len(rolls) - 1:
@@ -162,11 +176,10 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
         box = rules.box_index(obj["box"])
     except InputError as e:
         raise InputError(f"{where}: {e}") from None
-    points = int(rules.scores[ds.roll_index(rolls[-1]), box])
-    if "points" in obj and obj["points"] != points:
-        raise InputError(f"{where}: points {obj['points']!r}, but {list(rolls[-1])} scores "
-                         f"{points} in {rules.boxes[box].name}")
-    return Turn(str(path), n, game, rolls, tuple(kept), box)
+    points = obj.get("points")
+    if points is not None and (not isinstance(points, int) or isinstance(points, bool)):
+        raise InputError(f"{where}: points must be a whole number")
+    return Turn(str(path), n, game, rolls, tuple(kept), box, points)
 
 
 def _dice(rules: Rules, raw, count: int | None, where: str) -> tuple[int, ...]:
@@ -259,12 +272,16 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
     for turns in games:
         card = Scorecard.empty(rules)
         for t, turn in enumerate(turns, 1):
+            where = f"{turn.path}:{turn.line}"
             if turn.box not in card.allowed_boxes():
                 state = "already filled" if card.points[turn.box] is not None else "not allowed now"
-                raise InputError(f"{turn.path}:{turn.line}: box {rules.boxes[turn.box].name} "
-                                 f"is {state}")
+                raise InputError(f"{where}: box {rules.boxes[turn.box].name} is {state}")
+            available = rules.rolls - 1 + card.bank            # rerolls: own and banked
+            if len(turn.rolls) - 1 > available:
+                raise InputError(f"{where}: {len(turn.rolls)} rolls, but the turn has 1 + "
+                                 f"{available} (bank {card.bank})")
             for i, dice in enumerate(turn.rolls):
-                rerolls = rules.rolls - 1 - i
+                rerolls = available - i
                 adv = advise(table, card, dice, rerolls)
                 best = adv.best
                 if i < len(turn.kept):
@@ -279,16 +296,29 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
                         value, label = chosen.expected_final_score, str(chosen)
                 else:
                     name = rules.boxes[turn.box].name
-                    chosen = next(a for a in adv.actions if a.kind == "score" and a.box == name)
+                    chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name),
+                                  None)
+                    if chosen is None:
+                        raise InputError(f"{where}: {list(dice)} may not go in {name} "
+                                         "(a joker must go where the rules say)")
+                    if turn.points is not None and turn.points != chosen.points:
+                        raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
+                                         f"scores {chosen.points} in {name}")
                     value, label = chosen.expected_final_score, str(chosen)
                 loss = best.expected_final_score - value
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
                                     0.0 if loss <= TIE else loss))
-            points = int(rules.scores[ds.roll_index(turn.rolls[-1]), turn.box])
-            card = card.fill(turn.box, points)
+            card = card.fill(turn.box, chosen.points, yahtzee_bonus(rules, card, turn.rolls[-1]),
+                             bank_after(rules, available - (len(turn.rolls) - 1)))
         scores.append(card.score)
     return Review(rules, tuple(out), tuple(scores))
+
+
+def yahtzee_bonus(rules: Rules, card: Scorecard, dice: tuple[int, ...]) -> int:
+    """The yahtzee bonus scoring ``dice`` earns on ``card`` (all dice alike
+    after a scored yahtzee)."""
+    return rules.yahtzee_bonus if card.mask & rules.flag_bit and len(set(dice)) == 1 else 0
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes) -> Iterator[str]:

@@ -130,13 +130,16 @@ class Scorecard:
         bits = int(self.rules.allowed(self.mask))
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
-    def fill(self, box: int, points: int, yahtzee_bonus: int = 0) -> "Scorecard":
-        """The card after writing ``points`` in ``box`` (and earning a yahtzee bonus)."""
+    def fill(self, box: int, points: int, yahtzee_bonus: int = 0,
+             bank: int | None = None) -> "Scorecard":
+        """The card after writing ``points`` in ``box`` (and earning a yahtzee
+        bonus; with saved rolls, ``bank`` is the bank the turn leaves)."""
         if self.points[box] is not None:
             raise InputError(f"box {self.rules.boxes[box].name} is already filled")
         new = list(self.points)
         new[box] = points
-        return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus, self.bank)
+        return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus,
+                         self.bank if bank is None else bank)
 
 
 def _order_hint(rules: Rules) -> str:

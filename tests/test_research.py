@@ -389,14 +389,14 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["distribution", "--at-least", "x"], "--at-least 'x'"),
     (["distribution", "--policy", "lucky"], "--policy 'lucky'"),
     (["distribution", "--card", "ones=7"], "impossible"),
-    (["distribution", "--rules", "yahtzee"], "not supported"),
+    (["distribution", "--rules", "yahtzee"], "does not support jokers"),
     (["simulate", "--games", "0"], "--games 0"),
     (["simulate", "--games", "ten"], "--games 'ten'"),
     (["simulate", "--games", "5", "--seed", "-1"], "--seed -1"),
     (["simulate", "--games", "5", "--log", "/nonexistent/dir/log.jsonl"], "cannot write"),
     (["export", "--format", "xml"], "--format 'xml'"),
     (["review", "/nonexistent.jsonl"], "cannot read"),
-    (["strategy", "--rules", "maxi"], "not supported"),
+    (["simulate", "--rules", "maxi", "--games", "1", "--policy", "greedy"], "only --policy optimal"),
 ])
 def test_bad_input_is_a_one_line_error_with_status_2(args, message, tables_dir):
     r = CliRunner().invoke(main, [*args, "--tables", str(tables_dir)])

@@ -1,0 +1,103 @@
+"""The query-layer player and reviews under jokers, yahtzee bonuses and saved
+rolls: optimal play reviews with zero loss, a blunder with its exact loss,
+and the mean score agrees with the table."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver.boxes import groups, straight, upper
+from solver.cli import main
+from solver.play import play
+from solver.query import advise
+from solver.review import read_log, review
+from solver.rules import Rules, parse_rules
+from solver.scorecard import Scorecard
+from solver.tables import open_table
+
+JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                        straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),
+              dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5, yahtzee_bonus=30,
+              joker="forced")
+BANK = Rules("bank", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                      groups("pair", (2,)), straight("run", ((1, 2, 3),), 10)),
+             dice=3, faces=3, rolls=2, bonus_threshold=5, bonus_points=7, saved_rolls=True)
+
+
+@pytest.fixture(scope="module", params=[JOKER, BANK], ids=["joker", "bank"])
+def table(request, tmp_path_factory):
+    return open_table(request.param, tmp_path_factory.mktemp("t"), progress=False)
+
+
+def _log(table, games, seed, path):
+    lines = []
+    sim = play(table, games, seed, lines.append)
+    path.write_text(json.dumps({"yatzy_log": 1}) + "\n" + "\n".join(lines) + "\n")
+    return sim, lines
+
+
+def test_optimal_play_reviews_with_zero_loss(table, tmp_path):
+    sim, lines = _log(table, 20, 1, tmp_path / "g.jsonl")
+    parsed = _parse(table.rules, tmp_path / "g.jsonl")
+    result = review(table, parsed)
+    assert result.total_loss == 0
+    assert sum(result.scores) == int(np.dot(np.arange(len(sim.hist)), sim.hist))
+    if table.rules.saved_rolls:             # the bank was used: turns with more than 2 rolls
+        assert any(len(json.loads(x)["rolls"]) > 2 for x in lines)
+    else:                                   # a joker or yahtzee bonus happened
+        assert any(json.loads(x)["box"] != "yahtzee" and len(set(json.loads(x)["rolls"][-1])) == 1
+                   for x in lines)
+
+
+def _parse(rules, path):
+    return read_log(path, rules)[1]
+
+
+def test_a_blunder_costs_exactly_its_loss(table, tmp_path):
+    _, lines = _log(table, 1, 3, tmp_path / "g.jsonl")
+    first = json.loads(lines[0])
+    rules = table.rules
+    card = Scorecard.empty(rules)
+    dice = tuple(first["rolls"][-1])
+    adv = advise(table, card, dice, rules.rolls - len(first["rolls"]))
+    worst = adv.actions[-1]
+    assert worst.kind == "score" or len(first["rolls"]) == rules.rolls
+    if worst.kind != "score":
+        pytest.skip("the last roll's worst action is a keep")
+    first["box"], first["points"] = worst.box, worst.points
+    lines[0] = json.dumps(first)
+    (tmp_path / "b.jsonl").write_text("\n".join(lines[:1]) + "\n")
+    result = review(table, _parse(rules, tmp_path / "b.jsonl"))
+    assert result.total_loss == pytest.approx(worst.loss, abs=1e-9)
+
+
+def test_mean_score_agrees_with_the_table(table):
+    sim = play(table, 400, 7)
+    lo, hi = sim.ci95
+    width = hi - lo
+    assert lo - width < table.expected_score < hi + width
+
+
+def test_review_rejects_rolls_beyond_the_bank(tmp_path):
+    t = open_table(BANK, tmp_path, progress=False)
+    line = {"rolls": ["111", "111", "111"], "kept": ["11", "11"], "box": "ones"}
+    (tmp_path / "x.jsonl").write_text(json.dumps(line) + "\n")
+    with pytest.raises(Exception, match="3 rolls, but the turn has 1 \\+ 1 \\(bank 0\\)"):
+        review(t, _parse(BANK, tmp_path / "x.jsonl"))
+
+
+def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
+    open_table(parse_rules("yahtzee"), tables_dir, progress=False)
+    log = tmp_path / "y.jsonl"
+    r = CliRunner().invoke(main, ["simulate", "--rules", "yahtzee", "--games", "3", "--seed", "5",
+                                  "--log", str(log), "--json", "--tables", str(tables_dir)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["games"] == 3
+    r = CliRunner().invoke(main, ["review", str(log), "--json", "--tables", str(tables_dir)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["total_loss"] == 0
+    r = CliRunner().invoke(main, ["simulate", "--rules", "yahtzee", "--games", "3",
+                                  "--policy", "greedy", "--tables", str(tables_dir)])
+    assert r.exit_code == 2 and "only --policy optimal" in r.output
