@@ -1,0 +1,96 @@
+"""The full Maxi Yatzy solves (never run in CI) and Maxi advice speed.
+
+    python benchmarks/maxi.py [--spec maxi ...] [--tables DIR] [--advice-only]
+
+For each variant (default: all four) this runs `yatzy solve --rules SPEC
+--force` in a child process and prints the expected score, the wall time
+and the peak resident memory of that process, and the table size; then the
+time of one position's advice in process (median of 20 positions) and of
+`yatzy advise` end to end, both with the table present, and for the saved-
+rolls variants what a banked roll is worth at a few turn starts.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import click
+
+SPECS = ["maxi:saved_rolls=false,rolls=3", "maxi:saved_rolls=false", "maxi:rolls=3", "maxi"]
+
+
+def _run(cmd: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (MB) of one child command."""
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    return time.perf_counter() - start, peak
+
+
+@click.command()
+@click.option("--spec", "specs", multiple=True, help="Variants (default: all four Maxi ones).")
+@click.option("--tables", "tables_dir", default=None, help="Table directory.")
+@click.option("--advice-only", is_flag=True, help="Time advice on existing tables only.")
+def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> None:
+    import numpy as np
+
+    from solver.query import advise
+    from solver.rules import parse_rules
+    from solver.scorecard import Scorecard
+    from solver.tables import open_table
+
+    print(f"machine: {os.cpu_count()} cores")
+    where = ["--tables", tables_dir] if tables_dir else []
+    for spec in specs or SPECS:
+        rules = parse_rules(spec)
+        if not advice_only:
+            wall, peak = _run([sys.executable, "-m", "solver", "solve", "--rules", spec,
+                               "--force", *where])
+        table = open_table(rules, tables_dir, solve_missing=False)
+        size = table.path.stat().st_size / 2**30
+        line = f"{spec:<34} expected {table.expected_score:.7f}  table {size:.2f} GiB"
+        if not advice_only:
+            line += (f"  solve {table.header['solve_seconds'] / 60:.1f} min"
+                     f"  process {wall / 60:.1f} min  peak {peak / 1024:.2f} GiB")
+        if table.header.get("dtype") == "float32":
+            line += f"  float32 error <= {table.header['max_rounding_error']:.1e}"
+        print(line, flush=True)
+
+        rng = np.random.default_rng(1)
+        seconds = []
+        for _ in range(20):
+            filled = rng.permutation(rules.n_boxes)[:rng.integers(0, rules.n_boxes)]
+            card = Scorecard.empty(rules)
+            for b in filled:
+                dice = tuple(sorted(rng.integers(1, 7, rules.dice).tolist()))
+                points = int(rules.scores[rules.dice_space.roll_index(dice), b])
+                card = card.fill(int(b), points)
+            bank = int(rng.integers(0, min(rules.bank_limit(card.turn), 6) + 1))
+            card = Scorecard(rules, card.points, 0, bank)
+            dice = tuple(sorted(rng.integers(1, 7, rules.dice).tolist()))
+            start = time.perf_counter()
+            advise(table, card, dice, rules.rolls - 1 + bank)
+            seconds.append(time.perf_counter() - start)
+        cmd = [sys.executable, "-m", "solver", "advise", "--rules", spec, "--dice", "123456",
+               "--rerolls", str(rules.rolls - 1), *where]
+        e2e = statistics.median(_run(cmd)[0] for _ in range(3))
+        print(f"{'':<34} advice in process {statistics.median(seconds) * 1e3:.1f} ms "
+              f"(median of 20 positions, all rerolls)  `yatzy advise` {e2e:.2f} s", flush=True)
+        if rules.saved_rolls:
+            marks = []
+            for turn in (1, 5, 10, 15, 19):
+                mask = rules.full_mask & ~((1 << (rules.n_boxes - turn)) - 1)   # the last boxes
+                gains = [table.value(mask, 0, k + 1) - table.value(mask, 0, k)
+                         for k in range(min(3, rules.bank_limit(turn)))]
+                marks.append(f"turn {turn + 1}: " + " ".join(f"+{g:.2f}" for g in gains))
+            print(f"{'':<34} worth of banked rolls 1, 2, 3 (upper total 0, the last "
+                  f"boxes filled): {'; '.join(marks)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
