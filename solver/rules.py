@@ -144,13 +144,18 @@ class Rules:
         masks = np.asarray(masks, dtype=np.int64)
         rank = np.zeros(masks.shape, dtype=np.int64)
         seen = np.zeros(masks.shape, dtype=np.int64)
-        binom = np.array([[comb(c, j) for j in range(self.n_boxes + 1)]
-                          for c in range(self.n_boxes)], dtype=np.int64)
+        binom = self._binomials
         for b in range(self.n_boxes):
             bit = masks >> b & 1
             seen += bit
             rank += bit * binom[b, seen]
         return rank
+
+    @cached_property
+    def _binomials(self) -> np.ndarray:
+        """``_binomials[c, j] = C(c, j)``."""
+        return np.array([[comb(c, j) for j in range(self.n_boxes + 1)]
+                         for c in range(self.n_boxes)], dtype=np.int64)
 
     @cached_property
     def rank_table(self) -> np.ndarray:

@@ -250,10 +250,33 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
     units = sum(engine.work_units(rules, p) for p in range(rules.n_boxes))
     if not progress:
         return _solve(rules, path, engine, None)
+    if not sys.stderr.isatty() and rules.saved_rolls:     # a long solve, logged to a file
+        return _solve(rules, path, engine, _LineProgress(units, f"solving {rules.spec}"))
     import click
     with click.progressbar(length=units, label=f"solving {rules.spec}", file=sys.stderr,
                            show_eta=True) as bar:
         return _solve(rules, path, engine, bar.update)
+
+
+class _LineProgress:
+    """Progress as one line per update (a layer) with an estimate of the time
+    left, for stderr that is not a terminal (click's bar draws only there)."""
+
+    def __init__(self, total: int, label: str):
+        self.total, self.label, self.done, self.skipped = total, label, 0, 0
+        self.start = time.perf_counter()
+
+    def skip(self, n: int) -> None:
+        """Work done before a resume: counted, but not in the speed."""
+        self.done += n
+        self.skipped += n
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        spent = time.perf_counter() - self.start
+        left = spent * (self.total - self.done) / max(self.done - self.skipped, 1)
+        print(f"{self.label}: {100 * self.done / self.total:5.1f}% after {spent / 60:.1f} min, "
+              f"about {left / 60:.1f} min left", file=sys.stderr, flush=True)
 
 
 def _solve(rules: Rules, path: Path, engine, update: Callable[[int], None] | None) -> float:
@@ -272,8 +295,9 @@ def _solve_dense(rules: Rules, path: Path, engine, update) -> float:
         out, resume, checkpoint = _checkpoint(rules, path, shape)
         if resume:
             print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
-            if update is not None:
-                update(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
+            if update is not None:         # the line progress times only new work
+                getattr(update, "skip", update)(
+                    sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
     solution = engine.solve(rules, progress=update, out=out, resume=resume,
                             checkpoint=checkpoint)
     save(solution.dense, rules, path,
@@ -291,8 +315,9 @@ def _solve_layered(rules: Rules, path: Path, engine, update) -> float:
     if resume is not None:
         print(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved",
               file=sys.stderr)
-        if update is not None:
-            update(sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
+        if update is not None:             # the line progress times only new work
+            getattr(update, "skip", update)(
+                sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
     compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None

@@ -232,3 +232,10 @@ def test_corrupt_layer_is_detected(tmp_path):
     with pytest.raises(TableError, match="truncated"):
         t.path.write_bytes(bytes(data[:-4]))
         load(BANKED, t.path)
+
+
+def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys):
+    tables.solve_and_store(BANKED, table_path(BANKED, tmp_path), progress=True)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == BANKED.n_boxes and lines[-1].startswith("solving banked: 100.0% after")
+    assert all("min left" in line for line in lines)
