@@ -11,7 +11,8 @@ The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
 ``solver.engine``.
 
-Ties: actions whose values differ by at most ``TIE`` are ties.  Among tied
+Ties: actions whose values differ by at most ``TIE`` are ties (from a float32
+table, ``tie(table)``: twice its largest rounding error more).  Among tied
 actions the order (and the choice, wherever one action must be picked) is:
 scoring before keeping; boxes in scorecard order; keeps with more dice first,
 then higher dice first.
@@ -75,7 +76,7 @@ class Advice:
 
     def ties(self) -> tuple[Action, ...]:
         """The actions tied with the best."""
-        return tuple(a for a in self.actions if a.loss <= TIE)
+        return tuple(a for a in self.actions if a.loss == 0.0)
 
 
 def expected_final_score(table: Table, card: Scorecard) -> float:
@@ -199,7 +200,7 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int,
         values = (turn or TurnValues(table, card)).keeps(rerolls, keeps)
         acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
                  for m, v in zip(keeps.tolist(), values.tolist())]
-    return Advice(card, dice, rerolls, _rank(acts))
+    return Advice(card, dice, rerolls, _rank(acts, tie(table)))
 
 
 def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
@@ -211,8 +212,15 @@ def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
         raise InputError(f"rerolls={rerolls}: expected 0..{top} ({what})")
 
 
-def _rank(acts: list[Action]) -> tuple[Action, ...]:
-    """Best first; runs of ties (within ``TIE``) in the order of preference,
+def tie(table: Table) -> float:
+    """Values closer than this are ties: ``TIE``, plus twice the largest
+    rounding error of a float32 table (each value read is off by at most
+    that, and so is any average of them)."""
+    return TIE + 2 * float(table.header.get("max_rounding_error", 0.0))
+
+
+def _rank(acts: list[Action], tol: float = TIE) -> tuple[Action, ...]:
+    """Best first; runs of ties (within ``tol``) in the order of preference,
     boxes in the order ``acts`` lists them (scorecard order)."""
     order = sorted(range(len(acts)), key=lambda i: -acts[i].expected_final_score)
     ranked: list[Action] = []
@@ -220,12 +228,12 @@ def _rank(acts: list[Action]) -> tuple[Action, ...]:
     while i < len(order):
         j = i
         top = acts[order[i]].expected_final_score
-        while j < len(order) and top - acts[order[j]].expected_final_score <= TIE:
+        while j < len(order) and top - acts[order[j]].expected_final_score <= tol:
             j += 1
         run = sorted(order[i:j], key=lambda k: (acts[k]._preference(), k))
         ranked.extend(acts[k] for k in run)
         i = j
     best = ranked[0].expected_final_score
     return tuple(Action(a.kind, a.dice, a.box, a.points, a.expected_final_score,
-                        0.0 if best - a.expected_final_score <= TIE else best - a.expected_final_score)
+                        0.0 if best - a.expected_final_score <= tol else best - a.expected_final_score)
                  for a in ranked)

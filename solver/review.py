@@ -18,7 +18,7 @@ Log format, one JSON object per line (blank lines are ignored):
 
 A review values every decision with ``solver.query.advise``: the choice made,
 the best choice, both expected final scores and the loss (best minus chosen,
-0 within ``query.TIE``).  Keeping all the dice (a reroll of none) is valued
+0 within ``query.tie``).  Keeping all the dice (a reroll of none) is valued
 with ``query.keep_values``.
 """
 
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import InputError
-from .query import TIE, advise, bank_after, keep_values
+from .query import advise, bank_after, keep_values, tie
 from .rules import Rules
 from .scorecard import Scorecard
 from .tables import Table
@@ -308,7 +308,7 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
                 loss = best.expected_final_score - value
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
-                                    0.0 if loss <= TIE else loss))
+                                    0.0 if loss <= tie(table) else loss))
             card = card.fill(turn.box, chosen.points, yahtzee_bonus(rules, card, turn.rolls[-1]),
                              bank_after(rules, available - (len(turn.rolls) - 1)))
         scores.append(card.score)
