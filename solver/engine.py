@@ -492,6 +492,7 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
         done = rules.n_boxes
     else:
         done, nxt = resume
+        resume = None                      # hold the layer only as nxt: it is freed as we go
         if nxt.shape != rules.layer_shape(done):
             raise ValueError(f"layer {done} has shape {nxt.shape}, "
                              f"expected {rules.layer_shape(done)}")

@@ -321,7 +321,9 @@ def _solve_layered(rules: Rules, path: Path, engine, update) -> float:
     compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
-    for p, values in engine.solve_layers(rules, update, resume):
+    layers = engine.solve_layers(rules, update, resume)
+    del resume                             # the solve frees each layer once it is used
+    for p, values in layers:
         writer.write(p, values)
         if p == 0:
             expected = float(values[0, 0, 0])
