@@ -103,27 +103,42 @@ def scoring_values(table: Table, card: Scorecard,
     ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future with
     ``bank`` rolls banked (excluding the card's current score; -inf where a
     joker may not go)."""
-    rules = table.rules
-    boxes = card.allowed_boxes()
-    cols = np.array(boxes, dtype=np.int64)
-    u, cap = card.upper_state, rules.cap
-    points = rules.scores[:, cols]                           # [roll, i]
-    allowed = np.ones(points.shape, dtype=bool)
-    face = rules.yahtzee_face
-    joker = rules.jokers(card.mask)[0]                       # per face: boxes, or 0
-    for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
-        points[r] = rules.joker_points[face[r], cols]
-        allowed[r] = joker[face[r]] >> cols & 1 == 1
-    upper = rules.is_upper[cols]
-    reached = np.where(upper, np.minimum(u + points, cap), u)
-    bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
-    if card.mask & rules.flag_bit:
-        bonus = bonus + np.where(face >= 0, rules.yahtzee_bonus, 0)[:, None]
-    child = card.mask | 1 << cols
-    if rules.flag_bit:
-        child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.flag_bit, child)
-    value = points + bonus + table.lookup(bank, child, reached)
-    return boxes, points, np.where(allowed, value, -np.inf)
+    scoring = _Scoring(table, card)
+    return scoring.boxes, scoring.points, scoring.values(bank)
+
+
+class _Scoring:
+    """The ways to end the turn at ``card``: what does not depend on the bank
+    is worked out once."""
+
+    def __init__(self, table: Table, card: Scorecard):
+        rules = table.rules
+        self.boxes = card.allowed_boxes()
+        cols = np.array(self.boxes, dtype=np.int64)
+        u, cap = card.upper_state, rules.cap
+        points = rules.scores[:, cols]                           # [roll, i]
+        allowed = np.ones(points.shape, dtype=bool)
+        face = rules.yahtzee_face
+        joker = rules.jokers(card.mask)[0]                       # per face: boxes, or 0
+        for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
+            points[r] = rules.joker_points[face[r], cols]
+            allowed[r] = joker[face[r]] >> cols & 1 == 1
+        upper = rules.is_upper[cols]
+        reached = np.where(upper, np.minimum(u + points, cap), u)
+        bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
+        if card.mask & rules.flag_bit:
+            bonus = bonus + np.where(face >= 0, rules.yahtzee_bonus, 0)[:, None]
+        child = card.mask | 1 << cols
+        if rules.flag_bit:
+            child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.flag_bit,
+                             child)
+        self.points = points
+        self.now = np.where(allowed, points + bonus, -np.inf)    # points and bonuses
+        self.future = table.finder(child, reached)
+
+    def values(self, bank: int) -> np.ndarray:
+        """``value[r, i]`` with ``bank`` rolls banked after the turn."""
+        return self.now + self.future(bank)
 
 
 class TurnValues:
@@ -133,16 +148,17 @@ class TurnValues:
 
     def __init__(self, table: Table, card: Scorecard):
         self.table, self.card = table, card
+        self.scoring = _Scoring(table, card)
         self.levels: list[np.ndarray] = []
 
     def rolls(self, rerolls: int) -> np.ndarray:
         """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left."""
-        table, card, rules = self.table, self.card, self.table.rules
+        rules = self.table.rules
         ds = rules.dice_space
         while len(self.levels) <= rerolls:
             t = len(self.levels)
             if t == 0 or rules.saved_rolls:                          # stopping banks t rolls
-                now = scoring_values(table, card, bank_after(rules, t))[2].max(axis=1)
+                now = self.scoring.values(bank_after(rules, t)).max(axis=1)
             best = now if t == 0 else _best_keep(ds, ds.reroll @ self.levels[-1])
             if t > 0 and rules.saved_rolls:
                 best = np.maximum(best, now)
@@ -190,14 +206,16 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int,
     ds = rules.dice_space
     r = ds.roll_index(dice)
     base = card.score
-    boxes, points, value = scoring_values(table, card, bank_after(rules, rerolls))
-    acts = [Action("score", box=rules.boxes[b].name, points=int(points[r, i]),
+    turn = turn or TurnValues(table, card)
+    scoring = turn.scoring
+    value = scoring.values(bank_after(rules, rerolls))
+    acts = [Action("score", box=rules.boxes[b].name, points=int(scoring.points[r, i]),
                    expected_final_score=base + float(value[r, i]))
-            for i, b in enumerate(boxes) if np.isfinite(value[r, i])]
+            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]
     if rerolls:
         roll_m = ds.first_roll + r
         keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
-        values = (turn or TurnValues(table, card)).keeps(rerolls, keeps)
+        values = turn.keeps(rerolls, keeps)
         acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
                  for m, v in zip(keeps.tolist(), values.tolist())]
     return Advice(card, dice, rerolls, _rank(acts, tie(table)))

@@ -15,6 +15,7 @@ Layers may be float32 on disk (values are read as float64).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -56,22 +57,33 @@ class StateValues:
     def lookup(self, bank: int, masks: np.ndarray, uppers: np.ndarray) -> np.ndarray:
         """``V`` at (``masks``, ``uppers``) with ``bank`` rolls banked, float64
         (arrays of any matching shapes)."""
+        return self.finder(masks, uppers)(bank)
+
+    def finder(self, masks: np.ndarray, uppers: np.ndarray) -> Callable[[int], np.ndarray]:
+        """``find(bank)``: ``lookup(bank, masks, uppers)``, with the states
+        located once for any number of banks."""
         masks, uppers = np.broadcast_arrays(np.asarray(masks), np.asarray(uppers))
-        if self.dense is not None:
-            if bank:
-                raise InputError(f"bank={bank}: these rules bank no rolls")
-            return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
         rules = self.rules
+        if self.dense is not None:
+            def find_dense(bank: int) -> np.ndarray:
+                if bank:
+                    raise InputError(f"bank={bank}: these rules bank no rolls")
+                return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
+            return find_dense
         filled = rules.filled_count(masks)
         rank = rules.mask_rank(masks)
-        out = np.empty(masks.shape)
-        for p in np.unique(filled):
-            if bank > rules.bank_limit(int(p)):
-                raise InputError(f"bank={bank}: at most {rules.bank_limit(int(p))} rolls can be "
-                                 f"banked with {p} boxes filled")
-            at = filled == p
-            out[at] = self.layers[p][bank][rank[at], uppers[at]]
-        return out
+        groups = [(int(p), filled == p) for p in np.unique(filled)]
+        places = [(p, at, rank[at], uppers[at]) for p, at in groups]
+
+        def find(bank: int) -> np.ndarray:
+            out = np.empty(masks.shape)
+            for p, at, rows, ups in places:
+                if bank > rules.bank_limit(p):
+                    raise InputError(f"bank={bank}: at most {rules.bank_limit(p)} rolls can be "
+                                     f"banked with {p} boxes filled")
+                out[at] = self.layers[p][bank][rows, ups]
+            return out
+        return find
 
     def next_layer(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
         """What the kernels read for a turn at ``mask``: the values of the
