@@ -196,15 +196,16 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
         click.echo(json.dumps(result.as_dict()))
         return
     game = None
+    width = 2 * rules.dice + 1                  # the dice column
     for d in result.decisions:
         if d.game != game:
             game = d.game
             click.echo(f"game {game}")
-            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<11}{'chosen':<26}{'expected':>10}  "
+            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<{width}}{'chosen':<26}{'expected':>10}  "
                        f"{'best':<26}{'expected':>10}{'loss':>9}")
         dice = " ".join(map(str, d.dice))
         loss = f"{d.loss:.4f}" if d.loss else "-"
-        click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<11}{d.chosen:<26}{d.chosen_value:>10.3f}  "
+        click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<{width}}{d.chosen:<26}{d.chosen_value:>10.3f}  "
                    f"{d.best:<26}{d.best_value:>10.3f}{loss:>9}")
     click.echo(f"scores        {' '.join(map(str, result.scores))}")
     click.echo(f"decisions     {len(result.decisions)}")
