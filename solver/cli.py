@@ -97,9 +97,12 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, as_json: bool) -> Non
         click.echo(json.dumps({"expected_final_score": value, "current_score": sc.score,
                                "expected_remaining": value - sc.score,
                                "upper_total": sc.upper_total, "card": str(sc),
-                               "rules": rules.spec}))
+                               "rules": rules.spec,
+                               **({"bank": sc.bank} if rules.saved_rolls else {})}))
         return
     click.echo(f"current score         {sc.score}  (upper total {sc.upper_total})")
+    if rules.saved_rolls:
+        click.echo(f"rolls banked          {sc.bank}")
     click.echo(f"expected final score  {value:.4f}")
 
 
