@@ -314,24 +314,31 @@ def _solve_layer(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bo
 
 
 @njit(cache=True)
-def _keep_values(mask, u, rerolls, nxt, rank, allowed, is_upper, cap, bonus, saved,
+def _keep_values(mask, u, rerolls, first, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces):
-    """``out[m]``: value of keeping multiset ``m`` with ``rerolls`` >= 1
-    rerolls left at turn state (mask, u); one lane of ``_solve_mask``."""
+    """``out[t - first - 1, m]``: value of keeping multiset ``m`` with ``t``
+    rerolls left at turn state (mask, u), for ``t = first + 1 .. rerolls``
+    (one lane of ``_solve_mask``; keeping a full roll is that roll with one
+    reroll fewer)."""
     n_multisets = adds.shape[0]
     work = np.zeros((n_multisets + 1, 1))
+    keep = np.zeros((n_multisets + 1, 1))
     scored = np.empty((n_multisets - first_roll, 1))
     cand = np.empty((len(cand_box), 1))
     zero = np.empty(1)
+    out = np.empty((rerolls - first, n_multisets))
     for t in range(rerolls):
         _advance(t, mask, u, 1, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
-    _average_keeps(1, adds, first_roll, 1.0 / faces, work)
-    return work[:n_multisets, 0].copy()
+        if t >= first:                     # W_{t+1}: averaged from a copy of X_t
+            keep[:, 0] = work[:, 0]
+            _average_keeps(1, adds, first_roll, 1.0 / faces, keep)
+            out[t - first] = keep[:n_multisets, 0]
+    return out
 
 
 def _dice_tables(ds):
@@ -511,10 +518,17 @@ def keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
     ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left (own and banked),
     at turn state (mask, upper), from solved turn-start ``values``.
     Compiled: for bulk use in process."""
+    return turn_keep_values(rules, values, mask, upper, rerolls, rerolls - 1)[0]
+
+
+def turn_keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
+                     rerolls: int, first: int = 0) -> np.ndarray:
+    """``out[t - first - 1, m]``: ``keep_values`` with ``t`` rerolls left,
+    for every ``t = first + 1 .. rerolls`` at once (one turn's levels)."""
     d = _kernel_data(rules)
     nxt, rank = values.next_layer(mask)
     roll_bonus = d["yahtzee_bonus"] if mask & rules.flag_bit else 0.0
-    return _keep_values(mask, upper, rerolls, np.asarray(nxt), rank, d["allowed"][mask],
+    return _keep_values(mask, upper, rerolls, first, np.asarray(nxt), rank, d["allowed"][mask],
                         d["is_upper"], d["cap"], d["bonus"], d["saved"], d["cand_box"],
                         d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
                         d["yahtzee_face"], d["joker_boxes"][mask], d["joker_cand"], roll_bonus,

@@ -1,11 +1,13 @@
-"""Games played one decision at a time with the advice of ``solver.query``.
+"""Games played one decision at a time, for every rule set.
 
-This player handles every rule set the query layer does (jokers, the
-yahtzee bonus, saved rolls), at the cost of speed: each decision is a numpy
-computation (the turn's values are shared by its decisions, ``TurnValues``).
-``solver.simulate`` plays the rules its compiled kernels support thousands
-of times faster; ``yatzy simulate`` uses this player for the others.  Only
-the optimal policy, with the tie rule of ``solver.query``.
+This player handles every rule set the engine does (jokers, the yahtzee
+bonus, saved rolls).  Each turn, the compiled engine values every keep at
+every number of rerolls left for the one state (``engine.turn_keep_values``);
+each decision then picks, among the actions within ``query.tie`` of the
+best, the one the tie rule of ``solver.query`` prefers, so the choices are
+those of ``yatzy advise``.  ``solver.simulate`` plays the Nordic rule sets
+many times faster, deciding whole layers of states at once; ``yatzy
+simulate`` uses this player for the others.  Only the optimal policy.
 
 Game ``i`` draws its dice from ``numpy.random.default_rng([seed, i])``.
 """
@@ -13,12 +15,14 @@ Game ``i`` draws its dice from ``numpy.random.default_rng([seed, i])``.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 
-from .query import TurnValues, advise, bank_after
+from .query import Scoring, bank_after, keep_preference, tie
 from .review import turn_line, yahtzee_bonus
+from .rules import Rules
 from .scorecard import Scorecard
 from .simulate import Simulation
 from .tables import Table
@@ -28,7 +32,11 @@ def play(table: Table, games: int, seed: int = 0,
          on_line: Callable[[str], None] | None = None) -> Simulation:
     """Play ``games`` games optimally; ``on_line`` receives each turn's log
     line (the format of ``solver.review``)."""
+    from . import engine
+
     rules = table.rules
+    ds = rules.dice_space
+    tol = tie(table)
     start = time.perf_counter()
     scores = np.zeros(games, dtype=np.int64)
     bonus_games = 0
@@ -39,30 +47,53 @@ def play(table: Table, games: int, seed: int = 0,
         card = Scorecard.empty(rules)
         for t in range(rules.n_boxes):
             rerolls = rules.rolls - 1 + card.bank
-            turn = TurnValues(table, card)
+            base = card.score
+            scoring = Scoring(table, card)
+            keep = (engine.turn_keep_values(rules, table, card.mask, card.upper_state, rerolls)
+                    if rerolls else None)                   # keep[k - 1, m]: W_k(m)
             dice = _roll(rng, rules, ())
             rolls, kept = [dice], []
             while True:
-                best = advise(table, card, dice, rerolls, turn).best
-                if best.kind == "score":
+                r = ds.roll_index(dice)
+                now = base + scoring.values(bank_after(rules, rerolls))[r]
+                options = _keep_order(rules)[r] if rerolls else np.zeros(0, dtype=np.int64)
+                later = base + keep[rerolls - 1, options] if rerolls else np.zeros(0)
+                best = max(now.max(), later.max(initial=-np.inf))
+                if now.max() >= best - tol:                  # scoring first, boxes in order
+                    i_box = int(np.argmax(now >= best - tol))
                     break
-                kept.append(best.dice)
-                dice = _roll(rng, rules, best.dice)
+                m = int(options[np.argmax(later >= best - tol)])   # the preferred keep
+                kept.append(ds.dice_of(m))
+                dice = _roll(rng, rules, kept[-1])
                 rolls.append(dice)
                 rerolls -= 1
-            box = rules.box_index(best.box)
-            box_sum[box] += best.points
-            box_nonzero[box] += best.points > 0
-            card = card.fill(box, best.points, yahtzee_bonus(rules, card, dice),
+            box = scoring.boxes[i_box]
+            points = int(scoring.points[r, i_box])
+            box_sum[box] += points
+            box_nonzero[box] += points > 0
+            card = card.fill(box, points, yahtzee_bonus(rules, card, dice),
                              bank_after(rules, rerolls))
             if on_line is not None:
-                on_line(turn_line(rules, i + 1, t + 1, rolls, kept, box, best.points))
+                on_line(turn_line(rules, i + 1, t + 1, rolls, kept, box, points))
         scores[i] = card.score
         bonus_games += card.bonus > 0
     return Simulation(rules, "optimal", games, seed, np.bincount(scores), int(bonus_games),
                       box_sum, box_nonzero, time.perf_counter() - start)
 
 
-def _roll(rng: np.random.Generator, rules, kept: tuple[int, ...]) -> tuple[int, ...]:
+@lru_cache(maxsize=None)
+def _keep_order(rules: Rules) -> tuple[np.ndarray, ...]:
+    """Per roll, the multisets that keep part of it, most preferred first
+    (more dice, then higher dice: the order of ``solver.query``)."""
+    ds = rules.dice_space
+    out = []
+    for r in range(ds.n_rolls):
+        subs = set(ds.subsets[r].tolist()) - {ds.first_roll + r}
+        ranked = sorted(subs, key=lambda m: keep_preference(ds.dice_of(m)))
+        out.append(np.array(ranked, dtype=np.int64))
+    return tuple(out)
+
+
+def _roll(rng: np.random.Generator, rules: Rules, kept: tuple[int, ...]) -> tuple[int, ...]:
     fresh = rng.integers(1, rules.faces + 1, size=rules.dice - len(kept))
     return tuple(sorted(kept + tuple(int(d) for d in fresh)))

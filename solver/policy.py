@@ -53,7 +53,7 @@ from numba import njit
 
 from .engine import FAST, NEG, _dice_tables, _fmax
 from .errors import InputError
-from .query import TIE
+from .query import TIE, keep_preference
 from .review import check_supported
 from .rules import Rules
 
@@ -140,12 +140,6 @@ def game(rules: Rules) -> Game:
                 cidx, np.array([c for cs in rc for c in cs], dtype=np.int64),
                 np.cumsum([0] + [len(c) for c in rc]).astype(np.int64), rank,
                 np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), simple_keep)
-
-
-def keep_preference(dice: tuple[int, ...]) -> tuple:
-    """Sort key of keeps, most preferred first: more dice, then higher dice
-    (as ``solver.query`` orders tied keeps)."""
-    return (-len(dice), tuple(-d for d in dice))
 
 
 # ------------------------------------------------------------------ kernels

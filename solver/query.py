@@ -60,7 +60,12 @@ class Action:
     def _preference(self) -> tuple:
         if self.kind == "score":
             return (0, 0, ())
-        return (1, -len(self.dice), tuple(-d for d in self.dice))
+        return (1, *keep_preference(self.dice))
+
+
+def keep_preference(dice: tuple[int, ...]) -> tuple:
+    """Sort key of tied keeps, most preferred first: more dice, then higher dice."""
+    return (-len(dice), tuple(-d for d in dice))
 
 
 @dataclass(frozen=True)
@@ -103,11 +108,11 @@ def scoring_values(table: Table, card: Scorecard,
     ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future with
     ``bank`` rolls banked (excluding the card's current score; -inf where a
     joker may not go)."""
-    scoring = _Scoring(table, card)
+    scoring = Scoring(table, card)
     return scoring.boxes, scoring.points, scoring.values(bank)
 
 
-class _Scoring:
+class Scoring:
     """The ways to end the turn at ``card``: what does not depend on the bank
     is worked out once."""
 
@@ -148,7 +153,7 @@ class TurnValues:
 
     def __init__(self, table: Table, card: Scorecard):
         self.table, self.card = table, card
-        self.scoring = _Scoring(table, card)
+        self.scoring = Scoring(table, card)
         self.levels: list[np.ndarray] = []
 
     def rolls(self, rerolls: int) -> np.ndarray:

@@ -70,8 +70,9 @@ class StateValues:
                     raise InputError(f"bank={bank}: these rules bank no rolls")
                 return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
             return find_dense
-        filled = rules.filled_count(masks)
-        rank = rules.mask_rank(masks)
+        distinct, back = np.unique(masks, return_inverse=True)   # few: one per box, say
+        filled = rules.filled_count(distinct)[back].reshape(masks.shape)
+        rank = rules.mask_rank(distinct)[back].reshape(masks.shape)
         groups = [(int(p), filled == p) for p in np.unique(filled)]
         places = [(p, at, rank[at], uppers[at]) for p, at in groups]
 
