@@ -83,6 +83,11 @@ class Rules:
     def __str__(self) -> str:
         return self.spec
 
+    def __hash__(self) -> int:
+        # equal rules have equal fingerprints; hashing every box on each
+        # cache lookup (kernel data, keep orders) would cost more than the lookup
+        return hash(self.fingerprint)
+
     @cached_property
     def fingerprint(self) -> str:
         """Hash of everything that changes the values (not the names)."""
