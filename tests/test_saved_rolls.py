@@ -210,3 +210,15 @@ def c6(*dice):
 def test_maxi_scoring(box, dice, points):
     boxes = {b.name: b for b in MAXI}
     assert boxes[box].score(c6(*dice)) == points
+
+
+def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):
+    from solver.query import TurnValues
+    rules = bank_table.rules
+    card = Scorecard.parse("pair=4,twos=2,bank=2", rules)
+    top = rules.rolls - 1 + card.bank
+    levels = engine.turn_keep_values(rules, bank_table, card.mask, card.upper_state, top)
+    turn = TurnValues(bank_table, card)
+    assert levels.shape == (top, rules.dice_space.n_multisets)
+    for t in range(1, top + 1):
+        assert np.abs(levels[t - 1] - turn.keeps(t)).max() < 1e-9
