@@ -42,12 +42,13 @@ LOG_VERSION = 1
 def check_supported(rules: Rules, command: str = "distribution") -> None:
     """Raise InputError for rules the compiled research kernels (``policy``:
     exact distribution, fast simulation) do not model."""
+    hint = "; yatzy simulate plays these rules" if command == "distribution" else ""
     if rules.joker != "none" or rules.yahtzee_bonus or rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: {command} does not support jokers, yahtzee "
-                         "bonuses or saved rolls yet")
+                         f"bonuses or saved rolls yet{hint}")
     if rules.n_boxes + rules.dice_space.first_roll > 255:
         raise InputError(f"rules {rules.spec}: {command} does not support games with more "
-                         "than 255 boxes and keeps yet")
+                         f"than 255 boxes and keeps yet{hint}")
 
 
 # -------------------------------------------------------------------- writing
