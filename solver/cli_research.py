@@ -141,11 +141,11 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
         if plot:
             raise InputError(f"rules {rules.spec}: --plot needs the exact distribution, "
                              "which these rules do not have yet") from None
-    table = open_table(rules, tables_dir) if policy == "optimal" else None
-    values = table.values if fast and table is not None else None
     with (atomic_text(log_path) if log_path else contextlib.nullcontext()) as f:
-        if f is not None:
+        if f is not None:            # a bad log path fails before any solve
             f.write(header_line(rules, policy=policy, seed=s) + "\n")
+        table = open_table(rules, tables_dir) if policy == "optimal" else None
+        values = table.values if fast and table is not None else None
 
         def write(log) -> None:
             for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
@@ -229,10 +229,11 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
            max_bank: str | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
-    from .export import write_states
+    from .export import check_format, write_states
 
     rules = parse_rules(rules_spec)
     most = None if max_bank is None else _whole(max_bank, "--max-bank")
+    check_format(fmt, out)                   # before any solve
     n = write_states(open_table(rules, tables_dir), fmt, out, sys.stdout, most)
     if out:
         click.echo(f"{n} states written to {out}", err=True)

@@ -133,23 +133,29 @@ def _upper_totals(rules) -> dict[int, np.ndarray]:
     return out
 
 
-def write_states(table: Table, fmt: str, out: str | None, stdout,
-                 max_bank: int | None = None) -> int:
-    """Write the state table as ``fmt`` to ``out`` (atomically) or ``stdout``;
-    returns the number of rows."""
+def check_format(fmt: str, out: str | None) -> None:
+    """Raise InputError unless states can be written as ``fmt`` to ``out``."""
     if fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "parquet":
         try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+            import pyarrow  # noqa: F401
         except ImportError:
             raise InputError("parquet export needs pyarrow: pip install pyarrow") from None
         if not out:
             raise InputError("parquet export needs --out FILE")
+
+
+def write_states(table: Table, fmt: str, out: str | None, stdout,
+                 max_bank: int | None = None) -> int:
+    """Write the state table as ``fmt`` to ``out`` (atomically) or ``stdout``;
+    returns the number of rows."""
+    check_format(fmt, out)
     cols = states(table, max_bank)
     n = len(cols["upper_total"])
     if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
         with atomic_path(out) as tmp:
             pq.write_table(pa.table({k: (v.astype(bool) if v.dtype == np.int8 else v)
                                      for k, v in cols.items()}), str(tmp))
