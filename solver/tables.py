@@ -155,14 +155,15 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     item = np.dtype(dtype).itemsize
     if size != offset + item * sum(int(np.prod(s)) for s in shapes):
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
-    parts = []
+    parts, starts = [], []
     for shape in shapes:
         mapped = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
         parts.append(mapped.view(np.ndarray))       # plain array view: cheaper to index
+        starts.append(offset)
         offset += item * int(np.prod(shape))
     if verify and not _verified_before(path, header):
-        for part, digest in zip(parts, sums):
-            if _sha256(part) != digest:
+        for part, start, digest in zip(parts, starts, sums):
+            if _sha256(path, start, part.nbytes) != digest:
                 raise TableError(f"{path}: checksum mismatch (corrupt table)")
         _remember_verified(path, header)
     if layout == "dense":
@@ -170,14 +171,20 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     return Table(rules, layers=tuple(parts), path=path, header=header)
 
 
-def _sha256(part: np.ndarray) -> str:
-    """Checksum of an array's bytes, read in slices (large maps stay unread
-    until needed)."""
+def _sha256(path: Path, offset: int, size: int) -> str:
+    """Checksum of ``size`` bytes of a file from ``offset``, read in slices
+    (not through the memory map, which would count the whole table as
+    resident memory)."""
     h = hashlib.sha256()
-    flat = part.reshape(-1)
     step = 1 << 24
-    for i in range(0, len(flat), step):
-        h.update(flat[i:i + step].data)
+    with open(path, "rb") as f:
+        f.seek(offset)
+        while size > 0:
+            chunk = f.read(min(step, size))
+            if not chunk:
+                break
+            h.update(chunk)
+            size -= len(chunk)
     return h.hexdigest()
 
 
