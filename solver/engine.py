@@ -334,10 +334,13 @@ def _keep_values(mask, u, rerolls, first, nxt, rank, allowed, is_upper, cap, bon
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                  yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
-        if t >= first:                     # W_{t+1}: averaged from a copy of X_t
-            keep[:, 0] = work[:, 0]
-            _average_keeps(1, adds, first_roll, 1.0 / faces, keep)
-            out[t - first] = keep[:n_multisets, 0]
+        if t >= first:                     # W_{t+1}: averaged from X_t (a copy but last)
+            avg = work
+            if t < rerolls - 1:
+                keep[:, 0] = work[:, 0]
+                avg = keep
+            _average_keeps(1, adds, first_roll, 1.0 / faces, avg)
+            out[t - first] = avg[:n_multisets, 0]
     return out
 
 
