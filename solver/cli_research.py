@@ -134,7 +134,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
         check_supported(rules, "the fast simulation")
         fast = True
     except InputError:
-        fast = False                 # played one decision at a time by the query layer
+        fast = False                 # played one game at a time by solver.play
         if policy != "optimal":
             raise InputError(f"rules {rules.spec}: only --policy optimal is available "
                              "for these rules") from None
@@ -151,8 +151,8 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
             for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
                 f.write(line + "\n")
         if not fast:
-            from .play import play as play_by_advice
-            sim = play_by_advice(table, n, s, (lambda line: f.write(line + "\n")) if f else None)
+            from .play import play as play_each
+            sim = play_each(table, n, s, (lambda line: f.write(line + "\n")) if f else None)
         else:
             sim = play(rules, values, n, s, policy, on_log=write if f else None)
     if plot:
