@@ -381,7 +381,8 @@ class Rules:
             lines.append(f"yahtzee     bonus {self.yahtzee_bonus or 'none'} per further "
                          f"yahtzee, joker {self.joker}")
         if self.saved_rolls:
-            cap = f"at most {self.bank_cap}" if self.bank_cap else "no limit"
+            cap = (f"at most {self.bank_cap}" if self.bank_cap else
+                   f"no limit; at most {self.rolls - 1} more per turn")
             lines.append(f"saved rolls unused rolls are banked for later turns ({cap})")
         lines.append("boxes")
         for b in self.boxes:
