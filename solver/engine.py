@@ -410,8 +410,7 @@ def _kernel_data(rules: Rules) -> dict:
 def _kernel_args(rules: Rules) -> tuple:
     """Everything ``_solve_layer`` takes after ``masks, nxt, cur``."""
     d = _kernel_data(rules)
-    rank = rules.rank_table if rules.saved_rolls else np.arange(rules.n_masks)
-    return (rank, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
+    return (rules.rows, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
             d["rolls"], d["saved"], d["cand_box"], d["cand_score"], d["cand_bits"],
             d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
             d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],

@@ -163,9 +163,12 @@ class Rules:
                          for c in range(self.n_boxes)], dtype=np.int64)
 
     @cached_property
-    def rank_table(self) -> np.ndarray:
-        """``mask_rank`` of every mask."""
-        return self.mask_rank(np.arange(self.n_masks))
+    def rows(self) -> np.ndarray:
+        """``rows[mask]``: the row of a mask in stored values: its rank among
+        the masks with as many boxes filled (values by layer, saved rolls),
+        else the mask itself (see ``solver.values``)."""
+        masks = np.arange(self.n_masks)
+        return self.mask_rank(masks) if self.saved_rolls else masks
 
     def filled_count(self, masks: np.ndarray | int) -> np.ndarray:
         """Number of filled boxes of each mask (flag bit excluded)."""
@@ -241,9 +244,7 @@ class Rules:
         """Which masks can be reached from the empty card, and the reachable
         masks grouped (ascending) by the number of filled boxes."""
         masks = np.arange(self.n_masks)
-        filled = np.zeros(self.n_masks, dtype=np.int64)
-        for b in range(self.n_boxes):
-            filled += masks >> b & 1
+        filled = self.filled_count(masks)
         order = np.argsort(filled, kind="stable")
         bounds = np.searchsorted(filled[order], np.arange(self.n_boxes + 2))
         reach = np.zeros(self.n_masks, dtype=bool)

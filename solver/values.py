@@ -15,7 +15,6 @@ Layers may be float32 on disk (values are read as float64).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -87,15 +86,9 @@ class StateValues:
             return out
         return find
 
-    @cached_property
-    def _rows(self) -> np.ndarray:
-        """The row of every mask in the dense layout: the mask itself."""
-        return np.arange(self.dense.shape[1])
-
     def next_layer(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
         """What the kernels read for a turn at ``mask``: the values of the
         states it leads to, ``[k, row, u]``, and ``row`` per mask."""
-        if self.dense is not None:
-            return self.dense, self._rows
-        p = int(self.rules.filled_count(mask)) + 1
-        return self.layers[p], self.rules.rank_table
+        nxt = (self.dense if self.dense is not None
+               else self.layers[int(self.rules.filled_count(mask)) + 1])
+        return nxt, self.rules.rows
