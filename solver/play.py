@@ -20,7 +20,7 @@ from typing import Callable
 
 import numpy as np
 
-from .query import Scoring, bank_after, keep_preference, tie
+from .query import Scoring, bank_after, keep_ranks, tie
 from .review import turn_line, yahtzee_bonus
 from .rules import Rules
 from .scorecard import Scorecard
@@ -86,12 +86,10 @@ def _keep_order(rules: Rules) -> tuple[np.ndarray, ...]:
     """Per roll, the multisets that keep part of it, most preferred first
     (more dice, then higher dice: the order of ``solver.query``)."""
     ds = rules.dice_space
-    out = []
-    for r in range(ds.n_rolls):
-        subs = set(ds.subsets[r].tolist()) - {ds.first_roll + r}
-        ranked = sorted(subs, key=lambda m: keep_preference(ds.dice_of(m)))
-        out.append(np.array(ranked, dtype=np.int64))
-    return tuple(out)
+    rank = keep_ranks(rules)
+    return tuple(np.array(sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r},
+                                 key=rank.__getitem__), dtype=np.int64)
+                 for r in range(ds.n_rolls))
 
 
 def _roll(rng: np.random.Generator, rules: Rules, kept: tuple[int, ...]) -> tuple[int, ...]:

@@ -53,7 +53,7 @@ from numba import njit
 
 from .engine import FAST, NEG, _dice_tables, _fmax
 from .errors import InputError
-from .query import TIE, keep_preference
+from .query import TIE, keep_ranks
 from .review import check_supported
 from .rules import Rules
 
@@ -123,9 +123,7 @@ def game(rules: Rules) -> Game:
     cidx = np.array([[index[(b, int(scores[r, b]))] for b in range(rules.n_boxes)]
                      for r in range(nr)], dtype=np.int64).reshape(nr, rules.n_boxes)
     rc = [[cidx[r, b] for b in range(rules.n_boxes) if scores[r, b] > 0] for r in range(nr)]
-    order = sorted(range(first), key=lambda m: keep_preference(ds.dice_of(m)))
-    rank = np.empty(first, dtype=np.int64)
-    rank[order] = np.arange(first)
+    rank = keep_ranks(rules)
     adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
     counts = ds.roll_counts()
     face = ds.faces - 1 - np.argmax(counts[:, ::-1], axis=1)   # most common, higher on ties

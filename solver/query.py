@@ -21,6 +21,7 @@ then higher dice first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -66,6 +67,17 @@ class Action:
 def keep_preference(dice: tuple[int, ...]) -> tuple:
     """Sort key of tied keeps, most preferred first: more dice, then higher dice."""
     return (-len(dice), tuple(-d for d in dice))
+
+
+@lru_cache(maxsize=16)
+def keep_ranks(rules: Rules) -> np.ndarray:
+    """``rank[m]``: place of keep ``m`` (a multiset smaller than a roll) in
+    ``keep_preference`` order, 0 = most preferred."""
+    ds = rules.dice_space
+    order = sorted(range(ds.first_roll), key=lambda m: keep_preference(ds.dice_of(m)))
+    rank = np.empty(ds.first_roll, dtype=np.int64)
+    rank[order] = np.arange(ds.first_roll)
+    return rank
 
 
 @dataclass(frozen=True)
