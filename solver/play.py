@@ -20,8 +20,8 @@ from typing import Callable
 
 import numpy as np
 
-from .query import Scoring, bank_after, keep_ranks, tie
-from .review import turn_line, yahtzee_bonus
+from .query import Scoring, bank_after, end_turn, keep_ranks, tie
+from .review import turn_line
 from .rules import Rules
 from .scorecard import Scorecard
 from .simulate import Simulation
@@ -71,8 +71,7 @@ def play(table: Table, games: int, seed: int = 0,
             points = int(scoring.points[r, i_box])
             box_sum[box] += points
             box_nonzero[box] += points > 0
-            card = card.fill(box, points, yahtzee_bonus(rules, card, dice),
-                             bank_after(rules, rerolls))
+            card = end_turn(card, box, points, dice, rerolls)
             if on_line is not None:
                 on_line(turn_line(rules, i + 1, t + 1, rolls, kept, box, points))
         scores[i] = card.score

@@ -114,6 +114,16 @@ def bank_after(rules: Rules, rerolls: int) -> int:
     return min(rerolls, rules.bank_cap) if rules.bank_cap else rerolls
 
 
+def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
+             rerolls: int) -> Scorecard:
+    """The card after scoring ``dice`` as ``points`` in ``box`` with
+    ``rerolls`` left: a yahtzee bonus if all dice are alike after a scored
+    yahtzee, and (saved rolls) the rerolls left banked."""
+    rules = card.rules
+    bonus = rules.yahtzee_bonus if card.mask & rules.flag_bit and len(set(dice)) == 1 else 0
+    return card.fill(box, points, bonus, bank_after(rules, rerolls))
+
+
 def scoring_values(table: Table, card: Scorecard,
                    bank: int = 0) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The boxes that may be filled now, ``points[r, i]`` of roll ``r`` in box

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import InputError
-from .query import advise, bank_after, keep_values, tie
+from .query import advise, end_turn, keep_values, tie
 from .rules import Rules
 from .scorecard import Scorecard
 from .tables import Table
@@ -310,16 +310,10 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
                                     0.0 if loss <= tie(table) else loss))
-            card = card.fill(turn.box, chosen.points, yahtzee_bonus(rules, card, turn.rolls[-1]),
-                             bank_after(rules, available - (len(turn.rolls) - 1)))
+            card = end_turn(card, turn.box, chosen.points, turn.rolls[-1],
+                            available - (len(turn.rolls) - 1))
         scores.append(card.score)
     return Review(rules, tuple(out), tuple(scores))
-
-
-def yahtzee_bonus(rules: Rules, card: Scorecard, dice: tuple[int, ...]) -> int:
-    """The yahtzee bonus scoring ``dice`` earns on ``card`` (all dice alike
-    after a scored yahtzee)."""
-    return rules.yahtzee_bonus if card.mask & rules.flag_bit and len(set(dice)) == 1 else 0
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes) -> Iterator[str]:
