@@ -51,7 +51,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from .engine import FAST, NEG, _dice_tables, _fmax
+from .engine import FAST, NEG, _average_keeps, _dice_tables, _fmax
 from .errors import InputError
 from .query import TIE, keep_ranks
 from .review import check_supported
@@ -224,21 +224,7 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
             w[j] = x[j]
     inv = 1.0 / g.faces
     for k in range(1, g.rolls):
-        # W_k: average over one more die, three faces per pass.
-        for m in range(g.first_roll - 1, -1, -1):
-            row = work[m]
-            for f in range(0, g.adds.shape[1], 3):
-                a = work[g.adds[m, f]]
-                b = work[g.adds[m, f + 1]]
-                c = work[g.adds[m, f + 2]]
-                if f == 0:
-                    for j in range(n):
-                        row[j] = a[j] + b[j] + c[j]
-                else:
-                    for j in range(n):
-                        row[j] += a[j] + b[j] + c[j]
-            for j in range(n):
-                row[j] *= inv
+        _average_keeps(n, g.adds, g.first_roll, inv, work)    # W_k, the engine's phase
         # bv, br: the best keep among the sub-multisets of m, m included.
         for m in range(g.first_roll):
             v = bv[m]
