@@ -57,6 +57,10 @@ from .values import StateValues
 
 NEG = -1e300
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
+# The compiled loops over upper totals do LANE_BLOCK of them per iteration and
+# any remainder one at a time, which costs more than padding: a mask with more
+# totals than LANE_BLOCK // 2 to solve solves a multiple of LANE_BLOCK.
+LANE_BLOCK = 8
 
 
 @intrinsic
@@ -71,6 +75,10 @@ def _fmax(typingctx, a, b):
 
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
 
+
+# The kernels index 2-D arrays directly (``work[m, j]``) rather than through
+# row views: a view costs a reference count update, which dominated the
+# many short rows of masks with few upper totals.
 
 @njit(cache=True, fastmath=FAST)
 def _fill_candidates(mask, u0, L, values, rank, allowed, is_upper, cap, bonus,
@@ -87,30 +95,27 @@ def _fill_candidates(mask, u0, L, values, rank, allowed, is_upper, cap, bonus,
         zero[j] = NEG
     for b in range(len(is_upper)):
         if (allowed >> b) & 1:
-            child = values[rank[mask | (1 << b)], u0:]
+            child = rank[mask | (1 << b)]
             for j in range(L):
-                zero[j] = _fmax(zero[j], child[j])
+                zero[j] = _fmax(zero[j], values[child, u0 + j])
     for k in range(len(cand_box)):
         b = cand_box[k]
         if (allowed >> b) & 1 == 0:
             continue
-        child = values[rank[mask | cand_bits[k]]]
+        child = rank[mask | cand_bits[k]]
         s = cand_score[k]
-        row = cand[k]
         if is_upper[b]:
             below = min(L, cap - s - u0)       # u + s < T: no bonus yet
-            shifted = child[u0 + s:]
             for j in range(below):
-                row[j] = shifted[j] + s
-            reach = child[cap] + s + bonus     # u < T <= u + s: bonus now
+                cand[k, j] = values[child, u0 + s + j] + s
+            reach = values[child, cap] + s + bonus     # u < T <= u + s: bonus now
             for j in range(max(below, 0), min(L, cap - u0)):
-                row[j] = reach
+                cand[k, j] = reach
             if 0 <= cap - u0 < L:              # u == T: bonus earned before
-                row[cap - u0] = child[cap] + s
+                cand[k, cap - u0] = values[child, cap] + s
         else:
-            shifted = child[u0:]
             for j in range(L):
-                row[j] = shifted[j] + s
+                cand[k, j] = values[child, u0 + j] + s
 
 
 @njit(cache=True, fastmath=FAST)
@@ -124,18 +129,18 @@ def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
     joker: it may go only in the boxes ``joker_boxes[f]`` (if not 0), as
     candidate ``joker_cand[f, b]``, and earns ``roll_bonus`` on top.
     """
-    chosen = np.empty(len(cand_box), dtype=np.int64)
+    chosen = np.empty(len(cand_box) + 1, dtype=np.int64)
     for r in range(len(roll_cand_start) - 1):
-        row = work[first_roll + r]
+        w = first_roll + r
         f = yahtzee_face[r]
         if f >= 0 and joker_boxes[f] != 0:
             for j in range(L):
-                row[j] = NEG
+                work[w, j] = NEG
             for b in range(joker_cand.shape[1]):
                 if (joker_boxes[f] >> b) & 1:
-                    c = cand[joker_cand[f, b]]
+                    c = joker_cand[f, b]
                     for j in range(L):
-                        row[j] = _fmax(row[j], c[j])
+                        work[w, j] = _fmax(work[w, j], cand[c, j])
         else:
             # the allowed candidates of this roll, then two per pass over the row
             n = 0
@@ -146,52 +151,48 @@ def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
                     n += 1
             if n == 0:
                 for j in range(L):
-                    row[j] = zero[j]
-            elif n == 1:
-                a = cand[chosen[0]]
-                for j in range(L):
-                    row[j] = _fmax(zero[j], a[j])
+                    work[w, j] = zero[j]
             else:
-                a = cand[chosen[0]]
-                b = cand[chosen[1]]
+                a = chosen[0]
+                b = chosen[min(1, n - 1)]
                 for j in range(L):
-                    row[j] = _fmax(zero[j], _fmax(a[j], b[j]))
+                    work[w, j] = _fmax(zero[j], _fmax(cand[a, j], cand[b, j]))
             for i in range(2, n, 2):
-                a = cand[chosen[i]]
-                b = cand[chosen[min(i + 1, n - 1)]]
+                a = chosen[i]
+                b = chosen[min(i + 1, n - 1)]
                 for j in range(L):
-                    row[j] = _fmax(row[j], _fmax(a[j], b[j]))
+                    work[w, j] = _fmax(work[w, j], _fmax(cand[a, j], cand[b, j]))
         if f >= 0 and roll_bonus != 0.0:
             for j in range(L):
-                row[j] += roll_bonus
+                work[w, j] += roll_bonus
 
 
 @njit(cache=True, fastmath=FAST)
 def _average_keeps(L, adds, first_roll, inv, work):
     """W_k: ``work[m]`` = mean of ``work[m + one die]``, from the full rolls
-    down to the empty keep, three faces per pass over the row."""
-    last = adds.shape[1] - 3
+    down to the empty keep, six faces per pass over the row (``adds`` is
+    padded to a multiple of six)."""
+    last = adds.shape[1] - 6
     for m in range(first_roll - 1, -1, -1):
-        row = work[m]
-        a = work[adds[m, 0]]
-        b = work[adds[m, 1]]
-        c = work[adds[m, 2]]
-        if last == 0:
-            for j in range(L):
-                row[j] = (a[j] + b[j] + c[j]) * inv
-        else:
-            for j in range(L):
-                row[j] = a[j] + b[j] + c[j]
-        for f in range(3, adds.shape[1], 3):
-            a = work[adds[m, f]]
-            b = work[adds[m, f + 1]]
-            c = work[adds[m, f + 2]]
-            if f == last:
+        for f in range(0, last + 1, 6):
+            a, b, c = adds[m, f], adds[m, f + 1], adds[m, f + 2]
+            d, e, g = adds[m, f + 3], adds[m, f + 4], adds[m, f + 5]
+            if last == 0:
                 for j in range(L):
-                    row[j] = (row[j] + a[j] + b[j] + c[j]) * inv
+                    work[m, j] = (((work[a, j] + work[b, j]) + (work[c, j] + work[d, j]))
+                                  + (work[e, j] + work[g, j])) * inv
+            elif f == 0:
+                for j in range(L):
+                    work[m, j] = (((work[a, j] + work[b, j]) + (work[c, j] + work[d, j]))
+                                  + (work[e, j] + work[g, j]))
+            elif f == last:
+                for j in range(L):
+                    work[m, j] = (work[m, j] + ((work[a, j] + work[b, j]) + (work[c, j] + work[d, j]))
+                                  + (work[e, j] + work[g, j])) * inv
             else:
                 for j in range(L):
-                    row[j] += a[j] + b[j] + c[j]
+                    work[m, j] += (((work[a, j] + work[b, j]) + (work[c, j] + work[d, j]))
+                                   + (work[e, j] + work[g, j]))
 
 
 @njit(cache=True, fastmath=FAST)
@@ -199,12 +200,10 @@ def _best_keeps(L, subs, n_subs, n_multisets, work):
     """X_k: ``work[m]`` = best keep contained in ``m``, from small to large,
     two smaller multisets per pass."""
     for m in range(1, n_multisets):
-        row = work[m]
         for f in range(0, n_subs[m], 2):
-            a = work[subs[m, f]]
-            b = work[subs[m, f + 1]]
+            a, b = subs[m, f], subs[m, f + 1]
             for j in range(L):
-                row[j] = _fmax(row[j], _fmax(a[j], b[j]))
+                work[m, j] = _fmax(work[m, j], _fmax(work[a, j], work[b, j]))
 
 
 @njit(cache=True, fastmath=FAST)
@@ -235,21 +234,20 @@ def _advance(t, mask, u0, L, nxt, rank, allowed, is_upper, cap, bonus, saved,
         _best_keeps(L, subs, n_subs, n_multisets, work)
         if saved:
             for r in range(n_multisets - first_roll):
-                row = work[first_roll + r]
-                now = scored[r]
                 for j in range(L):
-                    row[j] = _fmax(row[j], now[j])
+                    work[first_roll + r, j] = _fmax(work[first_roll + r, j], scored[r, j])
 
 
 @njit(cache=True, fastmath=FAST)
-def _solve_mask(mask, u0, L, nxt, cur, rank, allowed, is_upper, cap, bonus, rolls, saved,
-                cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+def _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank, allowed, is_upper, cap, bonus, rolls,
+                saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
                 adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored):
-    """Fill ``cur[k, rank[mask], :u0 + L]`` for every bank ``k`` from the
-    states the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are
-    solved, those below ``u0`` (bonus out of reach, see ``Rules.lane_start``)
-    copy total ``u0``.
+    """Fill ``cur[k, rank[mask], :hi]`` for every bank ``k`` from the states
+    the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
+    (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
+    the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
+    (bonus out of reach, see ``Rules.lane_start``) copy total ``lo``.
 
     ``work[m, u]``: the current level's value of multiset ``m`` (row
     ``n_multisets`` stays zero: it pads ``adds``).  A turn that starts with
@@ -257,7 +255,7 @@ def _solve_mask(mask, u0, L, nxt, cur, rank, allowed, is_upper, cap, bonus, roll
     """
     n_multisets = work.shape[0] - 1
     top = cur.shape[0] - 1 + rolls - 1
-    row_of_mask = rank[mask]
+    row = rank[mask]
     for t in range(top + 1):
         _advance(t, mask, u0, L, nxt, rank, allowed, is_upper, cap, bonus, saved,
                  cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
@@ -265,17 +263,15 @@ def _solve_mask(mask, u0, L, nxt, cur, rank, allowed, is_upper, cap, bonus, roll
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
         if t < rolls - 1:
             continue
-        out = cur[t - (rolls - 1), row_of_mask, u0:]    # V: expectation over the first roll
-        for j in range(L):
-            out[j] = 0.0
+        k = t - (rolls - 1)               # V: expectation over the first roll
+        for u in range(lo, hi):
+            cur[k, row, u] = 0.0
         for r in range(n_multisets - first_roll):
             p = roll_prob[r]
-            row = work[first_roll + r]
-            for j in range(L):
-                out[j] += p * row[j]
-        below = cur[t - (rolls - 1), row_of_mask]
-        for u in range(u0):
-            below[u] = out[0]
+            for u in range(lo, hi):
+                cur[k, row, u] += p * work[first_roll + r, u - u0]
+        for u in range(lo):
+            cur[k, row, u] = cur[k, row, lo]
 
 
 @njit(cache=True)
@@ -292,7 +288,12 @@ def _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
-        _solve_mask(mask, start[mask], lanes[mask] - start[mask], nxt, cur, rank,
+        lo, hi = start[mask], lanes[mask]
+        L = hi - lo
+        if L > LANE_BLOCK // 2:
+            L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
+        u0 = min(lo, width - L)
+        _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank,
                     allowed[mask], is_upper, cap, bonus, rolls, saved, cand_box, cand_score,
                     cand_bits, roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask],
                     joker_cand, roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces,
@@ -345,13 +346,13 @@ def _keep_values(mask, u, rerolls, first, nxt, rank, allowed, is_upper, cap, bon
 
 
 def _dice_tables(ds):
-    """Index tables for the kernels, padded so that rows go three at a time.
+    """Index tables for the kernels, padded so that rows go six at a time.
 
     ``adds[m]``: ``m`` plus one die of each face, padded with the index of an
     all-zero row (``n_multisets``).  ``subs[m, :n_subs[m]]``: the multisets one
     die smaller than ``m``, padded with ``m`` itself (the max is unchanged).
     """
-    width = -(-ds.faces // 3) * 3
+    width = -(-ds.faces // 6) * 6
     m = ds.n_multisets
     adds = np.full((m, width), m, dtype=np.int64)
     adds[:, :ds.faces] = ds.add
