@@ -83,6 +83,7 @@ class Game(NamedTuple):
     * ``adds[m, f]``     non-full ``m`` plus a die showing ``f + 1``, padded to
       a multiple of 3 with ``M`` (an all-zero row)
     * ``subs[m, j]``     the multisets one die smaller than ``m`` (``n_subs[m]``)
+    * ``gather[m, j]``   the same, padded to a multiple of 3 with ``M``
     * ``simple_keep[r]`` rank of the keep of the ``simple`` policy (-1: stop)
     """
 
@@ -107,6 +108,7 @@ class Game(NamedTuple):
     adds: np.ndarray
     subs: np.ndarray
     n_subs: np.ndarray
+    gather: np.ndarray
     simple_keep: np.ndarray
 
 
@@ -125,6 +127,9 @@ def game(rules: Rules) -> Game:
     rc = [[cidx[r, b] for b in range(rules.n_boxes) if scores[r, b] > 0] for r in range(nr)]
     rank = keep_ranks(rules)
     adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
+    gather = np.full((ds.n_multisets, -(-n_subs.max() // 3) * 3), ds.n_multisets, dtype=np.int64)
+    for m, n in enumerate(n_subs):
+        gather[m, :n] = subs[m, :n]
     counts = ds.roll_counts()
     face = ds.faces - 1 - np.argmax(counts[:, ::-1], axis=1)   # most common, higher on ties
     most = counts[np.arange(nr), face]
@@ -137,7 +142,7 @@ def game(rules: Rules) -> Game:
                 np.array([p for _, p in pairs], dtype=np.int64), out_start.astype(np.int64),
                 cidx, np.array([c for cs in rc for c in cs], dtype=np.int64),
                 np.cumsum([0] + [len(c) for c in rc]).astype(np.int64), rank,
-                np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), simple_keep)
+                np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), gather, simple_keep)
 
 
 # ------------------------------------------------------------------ kernels
@@ -177,90 +182,75 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
     for b in range(nb):
         if (allowed >> b) & 1 == 0:
             continue
-        child = values[mask | (1 << b), u0:]
+        child = mask | (1 << b)
         fb = np.float64(b)
         for j in range(n):                     # scratch b: first box wins ties
-            zb[j] = fb if child[j] > zv[j] + tie else zb[j]
-            zv[j] = _fmax(zv[j], child[j])
+            zb[j] = fb if values[child, u0 + j] > zv[j] + tie else zb[j]
+            zv[j] = _fmax(zv[j], values[child, u0 + j])
         for c in range(g.out_start[b], g.out_start[b + 1]):
             p = g.out_pts[c]
             if p == 0:
                 continue
-            row = val[c]
             if g.is_upper[b]:
                 below = min(n, max(cap - p - u0, 0))   # u + p < cap: no bonus yet
-                shifted = values[mask | (1 << b), u0 + p:]
                 for j in range(below):
-                    row[j] = p + shifted[j]
-                reach = p + child[cap - u0] + g.bonus  # u < cap <= u + p: bonus now
+                    val[c, j] = p + values[child, u0 + p + j]
+                reach = p + values[child, cap] + g.bonus   # u < cap <= u + p: bonus now
                 for j in range(below, min(n, cap - u0)):
-                    row[j] = reach
+                    val[c, j] = reach
                 if 0 <= cap - u0 < n:                  # u == cap: bonus earned before
-                    row[cap - u0] = p + child[cap - u0]
+                    val[c, cap - u0] = p + values[child, cap]
             else:
                 for j in range(n):
-                    row[j] = p + child[j]
+                    val[c, j] = p + values[child, u0 + j]
     # k = 0: the best box for every roll.
     for r in range(len(g.rc_start) - 1):
-        x = xs[r]
-        ch = box0[r]
         for j in range(n):
-            x[j] = zv[j]
-            ch[j] = zb[j]
+            xs[r, j] = zv[j]
+            box0[r, j] = zb[j]
         for i in range(g.rc_start[r], g.rc_start[r + 1]):
             c = g.rc[i]
             b = g.out_box[c]
             if (allowed >> b) & 1 == 0:
                 continue
-            v = val[c]
             fb = np.float64(b)
             for j in range(n):
-                ch[j] = _pick(v[j], x[j], fb, ch[j], tie)
-                x[j] = _fmax(x[j], v[j])
-        w = work[g.first_roll + r]
-        d = dec[0, r]
+                box0[r, j] = _pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
+                xs[r, j] = _fmax(xs[r, j], val[c, j])
+        w = g.first_roll + r
         for j in range(n):
-            d[j] = np.uint8(ch[j])
-            w[j] = x[j]
+            dec[0, r, j] = np.uint8(box0[r, j])
+            work[w, j] = xs[r, j]
     inv = 1.0 / g.faces
     for k in range(1, g.rolls):
         _average_keeps(n, g.adds, g.first_roll, inv, work)    # W_k, the engine's phase
         # bv, br: the best keep among the sub-multisets of m, m included.
         for m in range(g.first_roll):
-            v = bv[m]
-            q = br[m]
-            w = work[m]
             rm = np.float64(g.rank[m])
             for j in range(n):
-                v[j] = w[j]
-                q[j] = rm
+                bv[m, j] = work[m, j]
+                br[m, j] = rm
             for i in range(g.n_subs[m]):
-                a = bv[g.subs[m, i]]
-                qa = br[g.subs[m, i]]
+                a = g.subs[m, i]
                 for j in range(n):
-                    q[j] = _pick(a[j], v[j], qa[j], q[j], tie)
-                    v[j] = _fmax(v[j], a[j])
+                    br[m, j] = _pick(bv[a, j], bv[m, j], br[a, j], br[m, j], tie)
+                    bv[m, j] = _fmax(bv[m, j], bv[a, j])
         # each roll: its best proper keep against scoring it now.
         for r in range(len(g.rc_start) - 1):
             m = g.first_roll + r
-            w = work[m]
-            a = bv[g.subs[m, 0]]
-            qa = br[g.subs[m, 0]]
+            a = g.subs[m, 0]
             for j in range(n):
-                w[j] = a[j]
-                kr[j] = qa[j]
+                work[m, j] = bv[a, j]
+                kr[j] = br[a, j]
             for i in range(1, g.n_subs[m]):
-                a = bv[g.subs[m, i]]
-                qa = br[g.subs[m, i]]
+                a = g.subs[m, i]
                 for j in range(n):
-                    kr[j] = _pick(a[j], w[j], qa[j], kr[j], tie)
-                    w[j] = _fmax(w[j], a[j])
-            x = xs[r]
-            ch = box0[r]
-            d = dec[k, r]
+                    kr[j] = _pick(bv[a, j], work[m, j], br[a, j], kr[j], tie)
+                    work[m, j] = _fmax(work[m, j], bv[a, j])
             for j in range(n):
-                d[j] = np.uint8(ch[j] if x[j] >= w[j] - tie else nb + kr[j])
-                w[j] = _fmax(w[j], x[j])           # X_k, read by W_{k+1}
+                dec[k, r, j] = np.uint8(box0[r, j] if xs[r, j] >= work[m, j] - tie
+                                        else nb + kr[j])
+                work[m, j] = _fmax(work[m, j], xs[r, j])   # X_k, read by W_{k+1}
 
 
 @njit(cache=True)
@@ -301,15 +291,16 @@ def distinct_lanes(n, dec, diff, first):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FAST)
 def _push(g, nd, dec, tgt, p0, acc):
     """Turn outcomes of the ``nd`` action columns ``dec[k, r, q]``
     (``p0[r, q]``: the probability of the first roll ``r``).
 
-    ``acc[m, q]`` for ``m <= M``: probability of holding multiset ``m`` (row
-    ``M`` pads ``adds``); ``acc[M + 1 + a, q]``: probability that the turn
-    ends with the mask's ``a``-th outcome (output; zeroed by the caller).
-    ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll ``r`` to.
+    ``acc[m, q]`` for ``m < M``: probability of holding multiset ``m``, row
+    ``M`` stays 0 (it pads ``gather``); ``acc[M + 1 + a, q]``: probability
+    that the turn ends with the mask's ``a``-th outcome (output; zeroed by the
+    caller).  ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll
+    ``r`` to.
     """
     n_rolls = len(g.roll_prob)
     full = g.first_roll
@@ -320,35 +311,34 @@ def _push(g, nd, dec, tgt, p0, acc):
                 for q in range(nd):
                     acc[m, q] = 0.0
         for r in range(n_rolls):
-            d = dec[k, r]
-            t = tgt[r]
             same = True                      # one action for every column?
             for q in range(1, nd):
-                same &= d[q] == d[0]
-            p = p0[r] if k == g.rolls - 1 else acc[full + r]
+                same &= dec[k, r, q] == dec[k, r, 0]
+            src = full + r
             if same:
-                row = acc[t[d[0]]]
-                for q in range(nd):
-                    row[q] += p[q]
+                t = tgt[r, dec[k, r, 0]]
+                if k == g.rolls - 1:
+                    for q in range(nd):
+                        acc[t, q] += p0[r, q]
+                else:
+                    for q in range(nd):
+                        acc[t, q] += acc[src, q]
             else:
                 for q in range(nd):
-                    acc[t[d[q]], q] += p[q]
+                    p = p0[r, q] if k == g.rolls - 1 else acc[src, q]
+                    acc[tgt[r, dec[k, r, q]], q] += p
         if k:
-            for m in range(full, full + n_rolls + 1):
-                for q in range(nd):
-                    acc[m, q] = 0.0
-            # the kept dice plus fresh ones, one die at a time (small to large)
-            for m in range(full):
-                src = acc[m]
-                for f in range(0, g.adds.shape[1], 3):
-                    a = acc[g.adds[m, f]]
-                    b = acc[g.adds[m, f + 1]]
-                    c = acc[g.adds[m, f + 2]]
-                    for q in range(nd):
-                        x = src[q] * inv
-                        a[q] += x
-                        b[q] += x
-                        c[q] += x
+            # the kept dice plus fresh ones, one die at a time (small to large):
+            # each multiset gathers 1/faces of every multiset one die smaller
+            for m in range(1, full + n_rolls):
+                for i in range(0, g.n_subs[m], 3):
+                    a, b, c = g.gather[m, i], g.gather[m, i + 1], g.gather[m, i + 2]
+                    if i > 0 or m < full:        # kept multisets hold their own mass
+                        for q in range(nd):
+                            acc[m, q] += (acc[a, q] + acc[b, q] + acc[c, q]) * inv
+                    else:
+                        for q in range(nd):
+                            acc[m, q] = (acc[a, q] + acc[b, q] + acc[c, q]) * inv
 
 
 @njit(cache=True, nogil=True)
@@ -368,7 +358,9 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     group ``q`` ends with the ``a``-th outcome of the boxes allowed at the
     mask (by box, then points); ``ogroup[i, u]`` the group of ``u``;
     ``reach[i, u]`` the probability of the state, by which ``stats[t, c]``
-    (this thread's row) accumulates the probability of outcome ``c``.
+    (this thread's row) accumulates the probability of outcome ``c``.  Only
+    the span of upper totals the distribution reaches is decided; the groups
+    of totals outside it are those of its ends.
     """
     width = values.shape[1]
     nb = len(g.is_upper)
@@ -388,6 +380,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     diff = np.empty(width, dtype=np.uint8)
     first = np.empty(width + 1, dtype=np.int64)
     acc = np.empty((n_ms + 1 + n_out, width))
+    acc[n_ms] = 0.0
     dcomp = np.empty((g.rolls, n_rolls, width), dtype=np.uint8)
     p0 = np.empty((n_rolls, width))
     for r in range(n_rolls):
@@ -401,14 +394,22 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         L = g.lanes[mask]
+        u0, top = g.start[mask], L             # the upper totals decided: u0 .. top-1
+        if len(outs):                          # only those the distribution reaches
+            below = 0.0                        # (totals below u0 play like u0)
+            for u in range(u0):
+                below += reach[i, u]
+            while top > u0 + 1 and reach[i, top - 1] == 0.0:
+                top -= 1
+            while below == 0.0 and u0 < top - 1 and reach[i, u0] == 0.0:
+                u0 += 1
         if kind == SIMPLE:
             _simple(g, mask, dec)
-            u0 = L - 1
+            u0, top = L - 1, L
         else:
-            u0 = g.start[mask]
-            _decide(g, values, mask, u0, L - u0, TIE, val, zv, zb, xs, box0, work, bv, br,
+            _decide(g, values, mask, u0, top - u0, TIE, val, zv, zb, xs, box0, work, bv, br,
                     kr, dec)
-        nd = distinct_lanes(L - u0, dec, diff, first)
+        nd = distinct_lanes(top - u0, dec, diff, first)
         q = 0
         for u in range(L):                     # group of each upper total
             while q + 1 < nd and u0 + first[q + 1] <= u:
