@@ -64,15 +64,34 @@ def _pct(p: float) -> str:
               help="Also print P(final score >= T); may be repeated.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--games", metavar="N", default=None,
+              help="Rules without an exact distribution (jokers, yahtzee bonus, Maxi): "
+                   "estimate it from N optimal games [default: 20000].")
+@click.option("--seed", default="0", show_default=True, metavar="S",
+              help="Random seed of an estimate.")
 @friendly_errors
 def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str,
-                 at_least: tuple[str, ...], as_json: bool, plot: str | None) -> None:
-    """Exact probability of every final score under a policy (default optimal)."""
+                 at_least: tuple[str, ...], as_json: bool, plot: str | None,
+                 games: str | None, seed: str) -> None:
+    """Exact probability of every final score under a policy (default optimal);
+    estimated from played games where the exact one is out of reach."""
     from .distribution import PERCENTILES
     from .distribution import distribution as compute
 
     rules = parse_rules(rules_spec)
-    check_supported(rules)
+    try:
+        check_supported(rules)
+        exact = True
+    except InputError as e:
+        exact = False
+        if policy != "optimal":
+            raise InputError(f"{e}; an estimate from played games is available for "
+                             "--policy optimal") from None
+    if exact and games is not None:
+        raise InputError(f"--games: rules {rules.spec} have an exact distribution; "
+                         "use yatzy simulate to play games")
+    n = _whole(games or "20000", "--games", 1)
+    s = _whole(seed, "--seed")
     sc = Scorecard.parse(card, rules)
     thresholds = tuple(_whole(t, "--at-least") for t in at_least)
     _check_policy(policy)
@@ -80,7 +99,11 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     if sc.is_full:
         raise InputError("the card is full: its final score is already known")
     table = open_table(rules, tables_dir)
-    dist = compute(rules, sc, table.values, policy)
+    if exact:
+        dist = compute(rules, sc, table.values, policy)
+    else:
+        from .play import estimate
+        dist = estimate(table, sc, n, s)
     if plot:
         from .plots import plot_distribution
         plot_distribution(dist, plot)
@@ -88,10 +111,18 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         click.echo(json.dumps(dist.as_dict(thresholds)))
         return
     click.echo(f"rules         {rules.spec}, policy {policy}, card {str(sc) or '(new game)'}")
-    line = f"mean          {dist.mean:.6f}"
-    if dist.table_value is not None:
-        line += f"  (table {dist.table_value:.6f}, difference {dist.mean - dist.table_value:.1e})"
-    click.echo(line)
+    if dist.games:
+        lo, hi = dist.ci95
+        click.echo(f"estimated     from {dist.games} games (seed {s}); the exact distribution "
+                   "is not computed for these rules")
+        click.echo(f"mean          {dist.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f}; "
+                   f"table {dist.table_value:.6f})")
+    else:
+        line = f"mean          {dist.mean:.6f}"
+        if dist.table_value is not None:
+            line += (f"  (table {dist.table_value:.6f}, "
+                     f"difference {dist.mean - dist.table_value:.1e})")
+        click.echo(line)
     click.echo(f"sd            {dist.sd:.3f}")
     click.echo("percentiles   " + "  ".join(f"{q}%:{dist.percentile(q)}" for q in PERCENTILES))
     click.echo(f"bonus         {_pct(dist.bonus_probability)}")

@@ -109,7 +109,8 @@ class Distribution:
 
     ``pmf[s]``: probability of final score ``s``; ``box_mean[b]`` and
     ``box_nonzero[b]``: mean points and probability of a non-zero score of
-    each box (filled boxes count as they stand).
+    each box (filled boxes count as they stand).  Exact, or (``games > 0``)
+    the frequencies of that many played games (``solver.play.estimate``).
     """
 
     rules: Rules
@@ -121,6 +122,16 @@ class Distribution:
     box_nonzero: np.ndarray
     table_value: float | None       # card score + V(card) (optimal policy only)
     seconds: float
+    games: int = 0                  # 0: exact; else estimated from this many games
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """95% confidence interval of the mean of an estimate (normal
+        approximation); None when exact."""
+        if not self.games:
+            return None
+        h = 1.959963984540054 * self.sd * math.sqrt(1 / max(self.games - 1, 1))
+        return self.mean - h, self.mean + h
 
     @property
     def mean(self) -> float:
@@ -142,7 +153,8 @@ class Distribution:
     def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
         return {
             "rules": self.rules.spec, "card": str(self.card), "policy": self.policy,
-            "mean": self.mean, "table_value": self.table_value, "sd": self.sd,
+            "exact": not self.games, "games": self.games or None,
+            "mean": self.mean, "ci95": self.ci95, "table_value": self.table_value, "sd": self.sd,
             "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
             "at_least": {str(t): self.at_least(t) for t in thresholds},
             "bonus_probability": self.bonus_probability,

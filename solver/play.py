@@ -1,15 +1,22 @@
-"""Games played one decision at a time, for every rule set.
+"""Games played one decision at a time, for every rule set, compiled.
 
 This player handles every rule set the engine does (jokers, the yahtzee
-bonus, saved rolls).  Each turn, the compiled engine values every keep at
-every number of rerolls left for the one state (``engine.turn_keep_values``);
-each decision then picks, among the actions within ``query.tie`` of the
-best, the one the tie rule of ``solver.query`` prefers, so the choices are
-those of ``yatzy advise``.  ``solver.simulate`` plays the Nordic rule sets
-many times faster, deciding whole layers of states at once; ``yatzy
-simulate`` uses this player for the others.  Only the optimal policy.
+bonus, saved rolls).  At the start of each turn the engine's own kernels
+value every keep at every number of rerolls left for the one state
+(``engine._keep_values``) and, at each roll, every way to end the turn
+(``engine._fill_candidates``).  Each decision then picks, among the actions
+within ``query.tie`` of the best, the one the tie rule of ``solver.query``
+prefers (scoring first, boxes in scorecard order, then keeps with more dice,
+then higher dice), so the choices are those of ``yatzy advise``.  Whole games
+run in one compiled call, on every thread.
 
-Game ``i`` draws its dice from ``numpy.random.default_rng([seed, i])``.
+``solver.simulate`` plays the Nordic rule sets faster still, deciding whole
+layers of states at once; ``yatzy simulate`` uses this player for the others,
+and ``yatzy distribution`` estimates their distributions with it.  Only the
+optimal policy.
+
+Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
+seeded by ``(seed, i)``.
 """
 
 from __future__ import annotations
@@ -19,78 +26,217 @@ from functools import lru_cache
 from typing import Callable
 
 import numpy as np
+from numba import njit
 
-from .query import Scoring, bank_after, end_turn, keep_ranks, tie
+from .distribution import Distribution
+from .engine import NEG, _fill_candidates, _kernel_data, _keep_values
+from .errors import InputError
+from .policy import run_threads
+from .query import keep_ranks, tie
 from .review import turn_line
 from .rules import Rules
 from .scorecard import Scorecard
-from .simulate import Simulation
+from .simulate import Simulation, _roll, seed_states
 from .tables import Table
+
+CHUNK = 4096        # games per call when their turns are logged
+
+
+@njit(cache=True, nogil=True)
+def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, rolls, saved,
+          cand_box, cand_score, cand_bits, roll_cand_start, roll_cand, cand_of,
+          yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+          adds, subs, n_subs, first_roll, faces, size, korder, kstart,
+          score, upper_end, box_points, log_rolls, log_keeps, log_box, t, n_threads):
+    """Play games ``first + i`` for ``i = t, t + n_threads, ...`` below
+    ``len(score)``, from the turn-start state ``start = (mask, u, bank,
+    score)``.
+
+    ``layers[p][k, rank[mask], u]``: turn-start values of the states with
+    ``p`` boxes filled and ``k`` rolls banked.  ``cand_of[r, b]``: the
+    engine's candidate for roll ``r`` in box ``b`` (-1: 0 points);
+    ``korder[kstart[r]:kstart[r + 1]]``: the keeps of roll ``r``, most
+    preferred first.  Outputs per game: ``score[i]`` (bonuses included),
+    ``upper_end[i]`` (capped upper total), ``box_points[i, b]``; with logging
+    (``log_rolls.shape[0] > 0``) ``log_rolls[i, turn, n]``, ``log_keeps[i,
+    turn, n]`` (multiset indices, -1 unused) and ``log_box[i, turn]``.
+    """
+    nb = len(is_upper)
+    n_dice = size[-1]
+    logging = log_rolls.shape[0] > 0
+    cand = np.empty((len(cand_box), 1))
+    zero = np.empty(1)
+    value = np.empty(nb)          # each box's value for the roll on the table
+    for i in range(t, len(score), n_threads):
+        st = seed_states(seed, first + i, 1)[0]
+        mask, u, bank, total = start
+        for turn in range(layer_of(mask, nb), nb):
+            nxt = layers[turn + 1]
+            jokers = joker_boxes[mask]
+            roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
+            rerolls = rolls - 1 + bank
+            keep = cand[:1]               # keep[k - 1, m]: W_k(m), every level at once
+            if rerolls:
+                keep = _keep_values(mask, u, rerolls, 0, nxt, rank, allowed[mask], is_upper,
+                                    cap, bonus, saved, cand_box, cand_score, cand_bits,
+                                    roll_cand_start, roll_cand, yahtzee_face, jokers,
+                                    joker_cand, roll_bonus, adds, subs, n_subs, first_roll,
+                                    faces)
+            r, st = _roll(adds, first_roll, faces, n_dice, st, 0)
+            n = 0
+            while True:
+                if logging:
+                    log_rolls[i, turn, n] = r
+                # every box's value (points, bonuses, future) with the rerolls left banked
+                later = nxt[min(rerolls, nxt.shape[0] - 1)]
+                _fill_candidates(mask, u, 1, later, rank, allowed[mask], is_upper, cap, bonus,
+                                 cand_box, cand_score, cand_bits, cand, zero)
+                f = yahtzee_face[r]
+                joker = f >= 0 and jokers[f] != 0
+                best = NEG
+                for b in range(nb):
+                    value[b] = NEG
+                    if joker:
+                        if (jokers[f] >> b) & 1:
+                            value[b] = cand[joker_cand[f, b], 0] + roll_bonus
+                    elif (allowed[mask] >> b) & 1:
+                        c = cand_of[r, b]
+                        value[b] = cand[c, 0] if c >= 0 else later[rank[mask | (1 << b)], u]
+                        if f >= 0:
+                            value[b] += roll_bonus
+                    best = max(best, value[b])
+                stop = best
+                if rerolls:
+                    for j in range(kstart[r], kstart[r + 1]):
+                        best = max(best, keep[rerolls - 1, korder[j]])
+                if stop >= best - tol:                # scoring first, boxes in order
+                    break
+                m = korder[kstart[r]]
+                for j in range(kstart[r], kstart[r + 1]):
+                    m = korder[j]
+                    if keep[rerolls - 1, m] >= best - tol:     # the preferred keep
+                        break
+                if logging:
+                    log_keeps[i, turn, n] = m
+                r, st = _roll(adds, first_roll, faces, n_dice - size[m], st, m)
+                rerolls -= 1
+                n += 1
+            box = 0
+            while value[box] < best - tol:
+                box += 1
+            c = joker_cand[f, box] if joker else cand_of[r, box]
+            points = cand_score[c] if c >= 0 else 0
+            mask |= cand_bits[c] if c >= 0 else 1 << box
+            if is_upper[box] and cap > 0:
+                if u < cap <= u + points:
+                    total += np.int64(bonus)
+                u = min(u + points, cap)
+            if f >= 0 and roll_bonus != 0.0:
+                total += np.int64(roll_bonus)
+            total += points
+            box_points[i, box] = points
+            bank = min(rerolls, nxt.shape[0] - 1)
+            if logging:
+                log_box[i, turn] = box
+        score[i] = total
+        upper_end[i] = u
+
+
+@njit(cache=True)
+def layer_of(mask, nb):
+    """The number of boxes ``mask`` has filled (its flag bit aside)."""
+    n = 0
+    for b in range(nb):
+        n += (mask >> b) & 1
+    return n
+
+
+@lru_cache(maxsize=16)
+def _tables(rules: Rules) -> tuple[np.ndarray, ...]:
+    """``cand_of[r, b]`` and the keeps of every roll, most preferred first
+    (``korder``, ``kstart``), for ``_play``."""
+    d = _kernel_data(rules)
+    ds = rules.dice_space
+    cand_of = np.full((ds.n_rolls, rules.n_boxes), -1, dtype=np.int64)
+    for r in range(ds.n_rolls):
+        for k in d["roll_cand"][d["roll_cand_start"][r]:d["roll_cand_start"][r + 1]]:
+            cand_of[r, d["cand_box"][k]] = k
+    rank = keep_ranks(rules)
+    order = [sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r}, key=rank.__getitem__)
+             for r in range(ds.n_rolls)]
+    kstart = np.cumsum([0] + [len(o) for o in order]).astype(np.int64)
+    korder = np.array([m for o in order for m in o], dtype=np.int64)
+    return cand_of, korder, kstart
 
 
 def play(table: Table, games: int, seed: int = 0,
-         on_line: Callable[[str], None] | None = None) -> Simulation:
-    """Play ``games`` games optimally; ``on_line`` receives each turn's log
-    line (the format of ``solver.review``)."""
-    from . import engine
-
+         on_line: Callable[[str], None] | None = None,
+         card: Scorecard | None = None) -> Simulation:
+    """Play ``games`` games optimally (from ``card``, default a new game);
+    ``on_line`` receives each turn's log line (the format of
+    ``solver.review``).  Box figures count the card's filled boxes as they
+    stand."""
     rules = table.rules
+    card = card or Scorecard.empty(rules)
+    state = (card.mask, card.upper_state, card.bank, card.score)
     ds = rules.dice_space
-    tol = tie(table)
+    d = _kernel_data(rules)
+    cand_of, korder, kstart = _tables(rules)
+    if table.dense is not None:
+        layers = (np.asarray(table.dense),) * (rules.n_boxes + 1)
+    else:
+        layers = tuple(np.asarray(layer) for layer in table.layers)
     start = time.perf_counter()
-    scores = np.zeros(games, dtype=np.int64)
+    hist = np.zeros(1, dtype=np.int64)
     bonus_games = 0
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
-    for i in range(games):
-        rng = np.random.default_rng([seed, i])
-        card = Scorecard.empty(rules)
-        for t in range(rules.n_boxes):
-            rerolls = rules.rolls - 1 + card.bank
-            base = card.score
-            scoring = Scoring(table, card)
-            keep = (engine.turn_keep_values(rules, table, card.mask, card.upper_state, rerolls)
-                    if rerolls else None)                   # keep[k - 1, m]: W_k(m)
-            dice = _roll(rng, rules, ())
-            rolls, kept = [dice], []
-            while True:
-                r = ds.roll_index(dice)
-                now = base + scoring.values(bank_after(rules, rerolls))[r]
-                options = _keep_order(rules)[r] if rerolls else np.zeros(0, dtype=np.int64)
-                later = base + keep[rerolls - 1, options] if rerolls else np.zeros(0)
-                best = max(now.max(), later.max(initial=-np.inf))
-                if now.max() >= best - tol:                  # scoring first, boxes in order
-                    i_box = int(np.argmax(now >= best - tol))
-                    break
-                m = int(options[np.argmax(later >= best - tol)])   # the preferred keep
-                kept.append(ds.dice_of(m))
-                dice = _roll(rng, rules, kept[-1])
-                rolls.append(dice)
-                rerolls -= 1
-            box = scoring.boxes[i_box]
-            points = int(scoring.points[r, i_box])
-            box_sum[box] += points
-            box_nonzero[box] += points > 0
-            card = end_turn(card, box, points, dice, rerolls)
-            if on_line is not None:
-                on_line(turn_line(rules, i + 1, t + 1, rolls, kept, box, points))
-        scores[i] = card.score
-        bonus_games += card.bonus > 0
-    return Simulation(rules, "optimal", games, seed, np.bincount(scores), int(bonus_games),
-                      box_sum, box_nonzero, time.perf_counter() - start)
+    step = CHUNK if on_line else games
+    steps = rules.rolls + rules.bank_limit(rules.n_boxes - 1)   # most rolls in a turn
+    for first in range(0, games, step):
+        n = min(step, games - first)
+        score = np.zeros(n, dtype=np.int64)
+        upper_end = np.zeros(n, dtype=np.int64)
+        box_points = np.zeros((n, rules.n_boxes), dtype=np.int64)
+        box_points[:] = [p or 0 for p in card.points]
+        shape = (n, rules.n_boxes, steps) if on_line else (0, 1, 1)
+        log_rolls = np.full(shape, -1, dtype=np.int64)
+        log_keeps = np.full(shape, -1, dtype=np.int64)
+        log_box = np.full(shape[:2], -1, dtype=np.int64)
+        run_threads(_play, first, seed, state, layers, rules.rows, tie(table), d["allowed"],
+                    d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
+                    d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
+                    cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],
+                    d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"],
+                    d["first_roll"], d["faces"], ds.size, korder, kstart, score, upper_end,
+                    box_points, log_rolls, log_keeps, log_box)
+        counts = np.bincount(score)
+        hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
+        hist[:len(counts)] += counts
+        bonus_games += int((upper_end >= rules.cap).sum()) if rules.cap > 0 else 0
+        box_nonzero += (box_points > 0).sum(axis=0)
+        box_sum += box_points.sum(axis=0)
+        if on_line:
+            for i in range(n):
+                for turn in range(card.turn, rules.n_boxes):
+                    rolls = [ds.dice_of(ds.first_roll + int(r))
+                             for r in log_rolls[i, turn] if r >= 0]
+                    kept = [ds.dice_of(int(m)) for m in log_keeps[i, turn] if m >= 0]
+                    box = int(log_box[i, turn])
+                    on_line(turn_line(rules, first + i + 1, turn + 1, rolls, kept, box,
+                                      int(box_points[i, box])))
+    return Simulation(rules, "optimal", games, seed, hist, int(bonus_games), box_sum,
+                      box_nonzero, time.perf_counter() - start)
 
 
-@lru_cache(maxsize=None)
-def _keep_order(rules: Rules) -> tuple[np.ndarray, ...]:
-    """Per roll, the multisets that keep part of it, most preferred first
-    (more dice, then higher dice: the order of ``solver.query``)."""
-    ds = rules.dice_space
-    rank = keep_ranks(rules)
-    return tuple(np.array(sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r},
-                                 key=rank.__getitem__), dtype=np.int64)
-                 for r in range(ds.n_rolls))
-
-
-def _roll(rng: np.random.Generator, rules: Rules, kept: tuple[int, ...]) -> tuple[int, ...]:
-    fresh = rng.integers(1, rules.faces + 1, size=rules.dice - len(kept))
-    return tuple(sorted(kept + tuple(int(d) for d in fresh)))
+def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distribution:
+    """The final-score distribution from ``card`` under optimal play,
+    estimated from ``games`` played games (for rules whose exact
+    distribution ``solver.distribution`` does not compute)."""
+    if card.is_full:
+        raise InputError("the card is full: its final score is already known")
+    sim = play(table, games, seed, card=card)
+    return Distribution(table.rules, card, "optimal", sim.hist / games,
+                        sim.bonus_games / games, sim.box_sum / games, sim.box_nonzero / games,
+                        card.score + table.value(card.mask, card.upper_state, card.bank),
+                        sim.seconds, games)

@@ -47,8 +47,8 @@ def _save(fig, path: str | Path) -> None:
 
 
 def plot_distribution(dist, path: str | Path) -> None:
-    """The exact pmf of ``dist`` (a ``distribution.Distribution``) with its
-    mean and the percentiles ``MARKED`` marked."""
+    """The pmf of ``dist`` (a ``distribution.Distribution``, exact or
+    estimated) with its mean and the percentiles ``MARKED`` marked."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 4.5))
     scores = np.arange(len(dist.pmf))
@@ -66,7 +66,8 @@ def plot_distribution(dist, path: str | Path) -> None:
     ax.legend(loc="upper right")
     ax.set_xlabel("final score")
     ax.set_ylabel("probability")
-    ax.set_title(f"{dist.rules.spec}, {dist.policy} play: mean {dist.mean:.2f}, "
+    how = f", estimated from {dist.games} games" if dist.games else ""
+    ax.set_title(f"{dist.rules.spec}, {dist.policy} play{how}: mean {dist.mean:.2f}, "
                  f"sd {dist.sd:.2f}, bonus {100 * dist.bonus_probability:.1f}%")
     fig.tight_layout()
     _save(fig, path)

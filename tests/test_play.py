@@ -1,6 +1,7 @@
-"""The query-layer player and reviews under jokers, yahtzee bonuses and saved
+"""The compiled player and reviews under jokers, yahtzee bonuses and saved
 rolls: optimal play reviews with zero loss, a blunder with its exact loss,
-and the mean score agrees with the table."""
+the mean score agrees with the table, and distributions estimated from
+played games start from the card given."""
 
 import json
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 from solver.boxes import groups, straight, upper
 from solver.cli import main
-from solver.play import play
+from solver.play import estimate, play
 from solver.query import advise
 from solver.review import read_log, review
 from solver.rules import Rules, parse_rules
@@ -80,6 +81,19 @@ def test_mean_score_agrees_with_the_table(table):
     assert lo - width < table.expected_score < hi + width
 
 
+def test_estimate_starts_from_the_card(table):
+    rules = table.rules
+    card = Scorecard.parse("ones=2,threes=3", rules)
+    dist = estimate(table, card, 3000, 4)
+    assert dist.games == 3000 and dist.pmf.sum() == pytest.approx(1.0)
+    assert dist.pmf[:card.score].sum() == 0.0
+    assert (dist.box_mean[0], dist.box_nonzero[0], dist.box_mean[2]) == (2, 1.0, 3)
+    lo, hi = dist.ci95
+    assert lo - (hi - lo) < dist.table_value < hi + (hi - lo)
+    again = estimate(table, card, 3000, 4)                  # seeded: the same games
+    assert np.array_equal(again.pmf, dist.pmf)
+
+
 def test_review_rejects_rolls_beyond_the_bank(tmp_path):
     t = open_table(BANK, tmp_path, progress=False)
     line = {"rolls": ["111", "111", "111"], "kept": ["11", "11"], "box": "ones"}
@@ -101,3 +115,17 @@ def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
     r = CliRunner().invoke(main, ["simulate", "--rules", "yahtzee", "--games", "3",
                                   "--policy", "greedy", "--tables", str(tables_dir)])
     assert r.exit_code == 2 and "only --policy optimal" in r.output
+
+
+def test_yahtzee_distribution_is_estimated_from_games(tables_dir):
+    args = ["distribution", "--rules", "yahtzee", "--games", "2000", "--seed", "3", "--json",
+            "--tables", str(tables_dir)]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["exact"] is False and out["games"] == 2000
+    lo, hi = out["ci95"]
+    assert lo < out["mean"] < hi and lo - (hi - lo) < out["table_value"] < hi + (hi - lo)
+    assert sum(out["pmf"].values()) == pytest.approx(1.0)
+    r = CliRunner().invoke(main, args[:-3] + ["--tables", str(tables_dir)])
+    assert r.exit_code == 0 and "estimated     from 2000 games (seed 3)" in r.output
