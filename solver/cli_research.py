@@ -169,9 +169,6 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
         if policy != "optimal":
             raise InputError(f"rules {rules.spec}: only --policy optimal is available "
                              "for these rules") from None
-        if plot:
-            raise InputError(f"rules {rules.spec}: --plot needs the exact distribution, "
-                             "which these rules do not have yet") from None
     with (atomic_text(log_path) if log_path else contextlib.nullcontext()) as f:
         if f is not None:            # a bad log path fails before any solve
             f.write(header_line(rules, policy=policy, seed=s) + "\n")
@@ -186,10 +183,11 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
             sim = play_each(table, n, s, (lambda line: f.write(line + "\n")) if f else None)
         else:
             sim = play(rules, values, n, s, policy, on_log=write if f else None)
-    if plot:
+    if plot:                         # over the exact distribution where there is one
         from .distribution import distribution as compute
         from .plots import plot_simulation
-        plot_simulation(sim, compute(rules, Scorecard.empty(rules), values, policy), plot)
+        exact = compute(rules, Scorecard.empty(rules), values, policy) if fast else None
+        plot_simulation(sim, exact, plot)
     if as_json:
         click.echo(json.dumps(sim.as_dict()))
         return

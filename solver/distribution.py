@@ -27,9 +27,10 @@ import numpy as np
 from numba import njit
 
 from .errors import InputError
-from .policy import NO_ROWS, batch, game, policy_values, run_threads, threads
+from .policy import NO_ROWS, batch, game, policy_values
 from .rules import Rules
 from .scorecard import Scorecard
+from .threads import pieces, run_pieces
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -205,7 +206,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     lo = np.zeros((1, width), dtype=np.int64)
     hi = np.zeros((1, width), dtype=np.int64)
     hi[0, u0] = 1
-    stats = np.zeros((threads(), len(g.out_box)))
+    stats = np.zeros((pieces(), len(g.out_box)))
     for k in range(card.turn + 1, rules.n_boxes + 1):
         # outcomes of this layer's turns
         allowed = (rules.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
@@ -219,7 +220,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         obase = np.concatenate([[0], np.cumsum(osize)[:-1]]).astype(np.int64)
         outs = np.empty(int(osize.sum()))
         ogroup = np.zeros((len(masks), width), dtype=np.int64)
-        run_threads(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
+        run_pieces(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
                     stats)
         # carry the probabilities into the next layer
         layer = rules.layers[k]
@@ -233,7 +234,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         nreach = np.zeros((len(nxt), width))
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
-        run_threads(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
+        run_pieces(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
                     nxt, nf, noffs, nlens, nreach, nlo, nhi)
         del outs, f
         keep = nreach.sum(axis=1) > 0

@@ -46,13 +46,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterator
 
-import numba
 import numpy as np
 from llvmlite import ir
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import intrinsic
 
 from .rules import Rules
+from .threads import run_pieces
 from .values import StateValues
 
 NEG = -1e300
@@ -274,18 +274,19 @@ def _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank, allowed, is_upper, cap, bon
             cur[k, row, u] = cur[k, row, lo]
 
 
-@njit(cache=True)
-def _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap,
-                 bonus, rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start,
-                 roll_cand, yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
-                 adds, subs, n_subs, roll_prob, first_roll, faces):
-    """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one worker's share)."""
+@njit(cache=True, nogil=True)
+def _solve_masks(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bonus, rolls,
+                 saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
+                 yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
+                 adds, subs, n_subs, roll_prob, first_roll, faces, t, n):
+    """Solve masks ``t, t + n, ...`` of ``masks`` (one layer's masks): piece
+    ``t`` of ``n``."""
     width = cur.shape[2]
     work = np.zeros((adds.shape[0] + 1, width))   # last row: zeros
     scored = np.empty((adds.shape[0] - first_roll, width))
     cand = np.empty((len(cand_box), width))
     zero = np.empty(width)
-    for i in range(t, len(masks), n_threads):
+    for i in range(t, len(masks), n):
         mask = masks[i]
         roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
         lo, hi = start[mask], lanes[mask]
@@ -298,20 +299,6 @@ def _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_
                     cand_bits, roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask],
                     joker_cand, roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces,
                     cand, zero, work, scored)
-
-
-@njit(parallel=True, cache=True)
-def _solve_layer(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bonus, rolls,
-                 saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
-                 yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
-                 adds, subs, n_subs, roll_prob, first_roll, faces, n_threads):
-    """Solve every mask in ``masks`` (all with the same number of filled boxes),
-    handing masks out round-robin to ``n_threads`` workers."""
-    for t in prange(n_threads):
-        _solve_share(t, n_threads, masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap,
-                     bonus, rolls, saved, cand_box, cand_score, cand_bits, roll_cand_start,
-                     roll_cand, yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
-                     adds, subs, n_subs, roll_prob, first_roll, faces)
 
 
 @njit(cache=True)
@@ -409,7 +396,7 @@ def _kernel_data(rules: Rules) -> dict:
 
 
 def _kernel_args(rules: Rules) -> tuple:
-    """Everything ``_solve_layer`` takes after ``masks, nxt, cur``."""
+    """Everything ``_solve_masks`` takes after ``masks, nxt, cur``."""
     d = _kernel_data(rules)
     return (rules.rows, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
             d["rolls"], d["saved"], d["cand_box"], d["cand_score"], d["cand_bits"],
@@ -420,9 +407,9 @@ def _kernel_args(rules: Rules) -> tuple:
 
 def _run_layer(layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray, args: tuple) -> None:
     if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
-        _solve_share(0, 1, layer, nxt, cur, *args)
+        _solve_masks(layer, nxt, cur, *args, 0, 1)
     else:
-        _solve_layer(layer, nxt, cur, *args, numba.get_num_threads())
+        run_pieces(_solve_masks, layer, nxt, cur, *args)
 
 
 def compile_kernels(rules: Rules) -> float:
@@ -431,9 +418,7 @@ def compile_kernels(rules: Rules) -> float:
     start = time.perf_counter()
     none = np.zeros(0, dtype=np.int64)
     empty = np.zeros((1, 1, rules.cap + 1))
-    args = _kernel_args(rules)
-    _solve_share(0, 1, none, empty, empty, *args)
-    _solve_layer(none, empty, empty, *args, 0)
+    _solve_masks(none, empty, empty, *_kernel_args(rules), 0, 1)
     return time.perf_counter() - start
 
 

@@ -36,18 +36,16 @@ total below ``u0`` shares ``u0``'s actions).
 One kernel, ``batch``, decides a batch of masks and, for the exact
 distribution, also pushes the probability of every roll through the actions
 (the turn outcomes): one compiled kernel keeps the first-use compile time
-down.  The kernels release the GIL; ``run_threads`` runs them on Numba's
-thread count.
+down.  The kernels release the GIL; ``threads.run_pieces`` runs them on
+Numba's thread count.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-import numba
 import numpy as np
 from numba import njit
 
@@ -56,6 +54,7 @@ from .errors import InputError
 from .query import TIE, keep_ranks
 from .review import check_supported
 from .rules import Rules
+from .threads import run_pieces
 
 KINDS = ("optimal", "greedy", "simple")
 SIMPLE = KINDS.index("simple")
@@ -358,7 +357,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     group ``q`` ends with the ``a``-th outcome of the boxes allowed at the
     mask (by box, then points); ``ogroup[i, u]`` the group of ``u``;
     ``reach[i, u]`` the probability of the state, by which ``stats[t, c]``
-    (this thread's row) accumulates the probability of outcome ``c``.  Only
+    (this piece's row) accumulates the probability of outcome ``c``.  Only
     the span of upper totals the distribution reaches is decided; the groups
     of totals outside it are those of its ends.
     """
@@ -466,23 +465,6 @@ NO_OUTCOMES = (np.empty((0, 0)), np.empty(0, dtype=np.int64), np.empty(0, dtype=
                np.empty((0, 0), dtype=np.int64), np.empty(0), np.empty((0, 0)))
 
 
-def threads() -> int:
-    """Worker threads for the kernels (Numba's thread count)."""
-    return numba.get_num_threads()
-
-
-def run_threads(kernel, *args) -> None:
-    """Run ``kernel(*args, t, n)`` for ``t = 0 .. n-1`` on ``n = threads()``
-    threads (the kernels release the GIL)."""
-    n = threads()
-    if n == 1:
-        kernel(*args, 0, 1)
-        return
-    with ThreadPoolExecutor(n) as pool:
-        for f in [pool.submit(kernel, *args, t, n) for t in range(n)]:
-            f.result()
-
-
 # ------------------------------------------------------------- the driver
 @dataclass(frozen=True)
 class Decisions:
@@ -534,7 +516,7 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
         rows = np.empty((len(chunk), width, rules.rolls, n_rolls), dtype=np.uint8)
         rows_of = np.full((len(chunk), width), -1, dtype=np.int64)
         n_rows = np.empty(len(chunk), dtype=np.int64)
-        run_threads(batch, g, vals, k, chunk, rows, rows_of, n_rows, *NO_OUTCOMES)
+        run_pieces(batch, g, vals, k, chunk, rows, rows_of, n_rows, *NO_OUTCOMES)
         base = done + np.concatenate([[0], np.cumsum(n_rows)[:-1]])
         lane_row[start:start + len(chunk)] = np.where(rows_of >= 0, rows_of + base[:, None], -1)
         parts.extend(rows[i, :n_rows[i]] for i in range(len(chunk)))

@@ -20,8 +20,9 @@ from numba import njit
 
 from .distribution import PERCENTILES, percentile
 from .errors import InputError
-from .policy import decide, game, policy_values, run_threads
+from .policy import decide, game, policy_values
 from .rules import Rules
+from .threads import run_pieces
 
 BATCH = 1 << 22          # games held in memory at once
 
@@ -73,7 +74,7 @@ def seed_states(seed, first, n):
 @njit(cache=True, nogil=True)
 def _play_turn(g, scores, size, n_dice, rows, game_row, mask, upper, score, state, turn,
                box_of, points_of, gid, log_rolls, log_keeps, log_box, t, n_threads):
-    """Play one turn of this thread's block of games (block ``t`` of
+    """Play one turn of one block of games (block ``t`` of
     ``n_threads``).
 
     ``mask[i], upper[i], score[i], state[i]``  game ``i``'s filled boxes,
@@ -224,7 +225,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
-            run_threads(_play_turn, g, scores, size, ds.n, dec.rows, game_row, mask, upper, score,
+            run_pieces(_play_turn, g, scores, size, ds.n, dec.rows, game_row, mask, upper, score,
                         state, turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
             del dec, game_row, order
             box_sum += np.bincount(box_of, weights=points_of,

@@ -376,10 +376,12 @@ def test_strategy_table_is_the_advice_for_every_roll(nordic, tables_dir, tmp_pat
 # -------------------------------------------------------------------- plots
 def test_plots_are_png_files(tables_dir, tmp_path):
     pytest.importorskip("matplotlib")
-    for args, name in ((["distribution"], "d.png"), (["simulate", "--games", "200"], "s.png")):
+    for args, name in ((["distribution", "--rules", "forced"], "d.png"),
+                       (["simulate", "--games", "200", "--rules", "forced"], "s.png"),
+                       (["distribution", "--rules", "yahtzee", "--games", "200"], "e.png"),
+                       (["simulate", "--games", "200", "--rules", "yahtzee"], "y.png")):
         out = tmp_path / name
-        r = CliRunner().invoke(main, [*args, "--rules", "forced", "--plot", str(out),
-                                      "--tables", str(tables_dir)])
+        r = CliRunner().invoke(main, [*args, "--plot", str(out), "--tables", str(tables_dir)])
         assert r.exit_code == 0, r.output
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

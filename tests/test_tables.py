@@ -100,9 +100,8 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
 def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch, capsys):
     import solver.engine as engine
     monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
-    monkeypatch.setattr(engine, "SERIAL_BELOW", 0)                # every layer in _solve_layer
     fresh = engine.solve(SMALL).banks
-    real = engine._solve_layer
+    real = engine._run_layer
     calls = []
 
     def dies_on_third_layer(masks, *args):
@@ -110,14 +109,14 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
         if sum(calls) == 3:
             raise KeyboardInterrupt
         return real(masks, *args)
-    monkeypatch.setattr(engine, "_solve_layer", dies_on_third_layer)
+    monkeypatch.setattr(engine, "_run_layer", dies_on_third_layer)
     with pytest.raises(KeyboardInterrupt):
         open_table(SMALL, tmp_path, progress=False)
     path = table_path(SMALL, tmp_path)
     assert not path.exists()
     assert json.loads((tmp_path / (path.name + ".partial.json")).read_text())["layers_done"] == 2
 
-    monkeypatch.setattr(engine, "_solve_layer", real)
+    monkeypatch.setattr(engine, "_run_layer", real)
     t = open_table(SMALL, tmp_path, progress=False)
     assert "resuming" in capsys.readouterr().err
     np.testing.assert_array_equal(np.asarray(t.banks), fresh)

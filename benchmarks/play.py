@@ -1,0 +1,45 @@
+"""Speed of the compiled player (``solver.play``), which simulates and
+estimates distributions for the rules the Nordic kernels do not model
+(jokers, the yahtzee bonus, Maxi with or without saved rolls).
+
+    python benchmarks/play.py [--rules yahtzee --rules maxi ...] [--games 5000] [--runs 3]
+
+Per rule set: games per second (median of ``runs`` runs, in process, tables
+solved beforehand and already read once, compile excluded) and the mean score
+against the table's expected score.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+
+import click
+
+
+@click.command()
+@click.option("--rules", "specs", multiple=True,
+              default=("yahtzee", "maxi:saved_rolls=false", "maxi:rolls=3", "maxi"),
+              show_default=True)
+@click.option("--games", default=5000, show_default=True)
+@click.option("--runs", default=3, show_default=True)
+def main(specs: tuple[str, ...], games: int, runs: int) -> None:
+    import numba
+
+    from solver.play import play
+    from solver.rules import parse_rules
+    from solver.tables import open_table
+
+    print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
+    for spec in specs:
+        table = open_table(parse_rules(spec), progress=False)
+        play(table, 200, 99)                      # compile, and page the table in
+        sims = [play(table, games, seed) for seed in range(runs)]
+        rate = statistics.median(games / s.seconds for s in sims)
+        print(f"{spec:<24} {rate:>8,.0f} games/s  ({', '.join(f'{games / s.seconds:,.0f}' for s in sims)});"
+              f" mean {sims[-1].mean:.2f} (95% CI {sims[-1].ci95[0]:.2f} .. {sims[-1].ci95[1]:.2f}),"
+              f" table {table.expected_score:.4f}")
+
+
+if __name__ == "__main__":
+    main()
