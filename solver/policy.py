@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .engine import FAST, NEG, _average_keeps, _dice_tables, _fmax
+from .engine import FAST, NEG, _average_keeps, _dice_tables, _fill_candidates, _fmax, _kernel_data
 from .errors import InputError
 from .query import TIE, keep_ranks
 from .review import check_supported
@@ -76,7 +76,10 @@ class Game(NamedTuple):
     * ``out_box[c], out_pts[c]``  every (box, points) a turn can end with,
       by box then points; ``out_start[b]:out_start[b + 1]`` are box ``b``'s
     * ``cidx[r, b]``     the outcome of scoring roll ``r`` in box ``b``
-    * ``rc[rc_start[r]:rc_start[r + 1]]``  roll ``r``'s outcomes with points > 0
+    * ``rows``, ``cand_box``, ``cand_score``, ``cand_bits``, ``roll_cand``,
+      ``roll_cand_start``: the engine's mask rows and ways to end a turn with
+      points (``engine._fill_candidates``); roll ``r``'s are
+      ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``, by box
     * ``rank[m]``        preference rank of a non-full multiset (0 = most
       preferred keep); ``by_rank[i]`` the multiset of rank ``i``
     * ``adds[m, f]``     non-full ``m`` plus a die showing ``f + 1``, padded to
@@ -100,8 +103,12 @@ class Game(NamedTuple):
     out_pts: np.ndarray
     out_start: np.ndarray
     cidx: np.ndarray
-    rc: np.ndarray
-    rc_start: np.ndarray
+    rows: np.ndarray
+    cand_box: np.ndarray
+    cand_score: np.ndarray
+    cand_bits: np.ndarray
+    roll_cand: np.ndarray
+    roll_cand_start: np.ndarray
     rank: np.ndarray
     by_rank: np.ndarray
     adds: np.ndarray
@@ -116,6 +123,7 @@ def game(rules: Rules) -> Game:
     """The kernel tables for ``rules`` (cached per rule set)."""
     check_supported(rules)
     ds = rules.dice_space
+    d = _kernel_data(rules)
     scores = rules.scores
     nr, first = ds.n_rolls, ds.first_roll
     pairs = sorted({(b, p) for b in range(rules.n_boxes) for p in rules.box_points[b]})
@@ -123,7 +131,6 @@ def game(rules: Rules) -> Game:
     out_start = np.searchsorted([b for b, _ in pairs], np.arange(rules.n_boxes + 1))
     cidx = np.array([[index[(b, int(scores[r, b]))] for b in range(rules.n_boxes)]
                      for r in range(nr)], dtype=np.int64).reshape(nr, rules.n_boxes)
-    rc = [[cidx[r, b] for b in range(rules.n_boxes) if scores[r, b] > 0] for r in range(nr)]
     rank = keep_ranks(rules)
     adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
     gather = np.full((ds.n_multisets, -(-n_subs.max() // 3) * 3), ds.n_multisets, dtype=np.int64)
@@ -139,8 +146,8 @@ def game(rules: Rules) -> Game:
                 rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
                 np.array([b for b, _ in pairs], dtype=np.int64),
                 np.array([p for _, p in pairs], dtype=np.int64), out_start.astype(np.int64),
-                cidx, np.array([c for cs in rc for c in cs], dtype=np.int64),
-                np.cumsum([0] + [len(c) for c in rc]).astype(np.int64), rank,
+                cidx, rules.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
+                                                   "roll_cand", "roll_cand_start")), rank,
                 np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), gather, simple_keep)
 
 
@@ -163,7 +170,7 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
     Work arrays (lane ``j`` last; ranks and boxes are whole numbers held as
     floats so that the selecting loops vectorise):
 
-    * ``val[c, j]``      points + bonus + future of outcome ``c`` (points > 0)
+    * ``val[c, j]``      points + bonus + future of the engine's candidate ``c``
     * ``zv[j], zb[j]``   best scratch (0 points): value and box
     * ``xs[r, j]``       ``X_0(r)``; ``box0[r, j]`` the box chosen for roll ``r``
     * ``work[m, j]``     ``W_k`` of a non-full multiset ``m``, ``X_{k-1}`` of a
@@ -174,7 +181,8 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
     """
     allowed = g.allowed[mask]
     nb = len(g.is_upper)
-    cap = g.cap
+    _fill_candidates(mask, u0, n, values, g.rows, allowed, g.is_upper, g.cap, g.bonus,
+                     g.cand_box, g.cand_score, g.cand_bits, val, zv)
     for j in range(n):
         zv[j] = NEG
         zb[j] = nb
@@ -186,30 +194,14 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
         for j in range(n):                     # scratch b: first box wins ties
             zb[j] = fb if values[child, u0 + j] > zv[j] + tie else zb[j]
             zv[j] = _fmax(zv[j], values[child, u0 + j])
-        for c in range(g.out_start[b], g.out_start[b + 1]):
-            p = g.out_pts[c]
-            if p == 0:
-                continue
-            if g.is_upper[b]:
-                below = min(n, max(cap - p - u0, 0))   # u + p < cap: no bonus yet
-                for j in range(below):
-                    val[c, j] = p + values[child, u0 + p + j]
-                reach = p + values[child, cap] + g.bonus   # u < cap <= u + p: bonus now
-                for j in range(below, min(n, cap - u0)):
-                    val[c, j] = reach
-                if 0 <= cap - u0 < n:                  # u == cap: bonus earned before
-                    val[c, cap - u0] = p + values[child, cap]
-            else:
-                for j in range(n):
-                    val[c, j] = p + values[child, u0 + j]
     # k = 0: the best box for every roll.
-    for r in range(len(g.rc_start) - 1):
+    for r in range(len(g.roll_cand_start) - 1):
         for j in range(n):
             xs[r, j] = zv[j]
             box0[r, j] = zb[j]
-        for i in range(g.rc_start[r], g.rc_start[r + 1]):
-            c = g.rc[i]
-            b = g.out_box[c]
+        for i in range(g.roll_cand_start[r], g.roll_cand_start[r + 1]):
+            c = g.roll_cand[i]
+            b = g.cand_box[c]
             if (allowed >> b) & 1 == 0:
                 continue
             fb = np.float64(b)
@@ -235,7 +227,7 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
                     br[m, j] = _pick(bv[a, j], bv[m, j], br[a, j], br[m, j], tie)
                     bv[m, j] = _fmax(bv[m, j], bv[a, j])
         # each roll: its best proper keep against scoring it now.
-        for r in range(len(g.rc_start) - 1):
+        for r in range(len(g.roll_cand_start) - 1):
             m = g.first_roll + r
             a = g.subs[m, 0]
             for j in range(n):
@@ -257,7 +249,7 @@ def _simple(g, mask, dec):
     """``dec[k, r, 0]``: the ``simple`` policy's actions at ``mask``."""
     allowed = g.allowed[mask]
     nb = len(g.is_upper)
-    for r in range(len(g.rc_start) - 1):
+    for r in range(len(g.roll_cand_start) - 1):
         best = -1
         box = nb
         for b in range(nb):
@@ -366,7 +358,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     n_rolls = len(g.roll_prob)
     n_out = len(g.out_box)
     n_ms = g.adds.shape[0] + n_rolls           # number of multisets
-    val = np.empty((n_out, width))
+    val = np.empty((len(g.cand_box), width))
     zv = np.empty(width)
     zb = np.empty(width)
     xs = np.empty((n_rolls, width))
