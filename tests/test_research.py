@@ -23,6 +23,7 @@ from solver.boxes import Box, groups, upper
 from solver.cli import main
 from solver.distribution import distribution
 from solver.errors import InputError
+from solver.play import estimate
 from solver.policy import decide, game
 from solver.query import TIE, advise
 from solver.review import read_log, review
@@ -200,10 +201,16 @@ def test_simulation_agrees_with_the_exact_distribution(small, policy):
     sim = simulate(SMALL, small.values, 20000, seed=11, policy=policy)
     if policy == "optimal":
         assert exact.mean == pytest.approx(small.expected_score, abs=1e-9)
-    expected = exact.pmf * sim.games
+    _agrees(exact, sim.hist, sim.games)
+    assert abs(sim.bonus_games / sim.games - exact.bonus_probability) < 0.02
+
+
+def _agrees(exact, hist, games):
+    """Chi-square test of score counts ``hist`` against the exact pmf."""
+    expected = exact.pmf * games
     observed = np.zeros(len(expected))
-    observed[:len(sim.hist)] = sim.hist[:len(expected)]
-    assert sim.hist[len(expected):].sum() == 0
+    observed[:len(hist)] = hist[:len(expected)]
+    assert hist[len(expected):].sum() == 0
     stat, df, e_acc, o_acc = 0.0, -1, 0.0, 0.0
     for e, o in zip(expected, observed):         # pool neighbours to >= 5 expected
         e_acc, o_acc = e_acc + e, o_acc + o
@@ -212,8 +219,16 @@ def test_simulation_agrees_with_the_exact_distribution(small, policy):
             df += 1
             e_acc = o_acc = 0.0
     assert stat < _chi2_upper(df)
-    assert abs(sim.mean - exact.mean) < 4 * exact.sd / math.sqrt(sim.games)
-    assert abs(sim.bonus_games / sim.games - exact.bonus_probability) < 0.02
+    mean = np.dot(np.arange(len(hist)), hist) / games
+    assert abs(mean - exact.mean) < 4 * exact.sd / math.sqrt(games)
+
+
+def test_the_game_by_game_player_agrees_with_the_exact_distribution(small):
+    sc = card(small, "ones=2")
+    exact = distribution(SMALL, sc, small.values)
+    est = estimate(small, sc, 20000, seed=5)
+    _agrees(exact, np.round(est.pmf * est.games).astype(np.int64), est.games)
+    assert abs(est.bonus_probability - exact.bonus_probability) < 0.02
 
 
 def test_simulation_is_reproducible_and_independent_of_threads(small):
