@@ -242,16 +242,18 @@ def _advance(t, mask, u0, L, nxt, rank, allowed, is_upper, cap, bonus, saved,
 def _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank, allowed, is_upper, cap, bonus, rolls,
                 saved, cand_box, cand_score, cand_bits, roll_cand_start, roll_cand,
                 yahtzee_face, joker_boxes, joker_cand, roll_bonus,
-                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored):
+                adds, subs, n_subs, roll_prob, first_roll, faces, cand, zero, work, scored,
+                mean):
     """Fill ``cur[k, rank[mask], :hi]`` for every bank ``k`` from the states
     the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
     (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
     the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
     (bonus out of reach, see ``Rules.lane_start``) copy total ``lo``.
 
-    ``work[m, u]``: the current level's value of multiset ``m`` (row
-    ``n_multisets`` stays zero: it pads ``adds``).  A turn that starts with
-    ``k`` rolls banked has ``k + rolls - 1`` rerolls after its first roll.
+    ``work[m, j]``: the current level's value of multiset ``m`` at upper
+    total ``u0 + j`` (row ``n_multisets`` stays zero: it pads ``adds``);
+    ``mean[j]``: the turn-start value.  A turn that starts with ``k`` rolls
+    banked has ``k + rolls - 1`` rerolls after its first roll.
     """
     n_multisets = work.shape[0] - 1
     top = cur.shape[0] - 1 + rolls - 1
@@ -263,15 +265,15 @@ def _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank, allowed, is_upper, cap, bon
                  adds, subs, n_subs, first_roll, faces, cand, zero, work, scored)
         if t < rolls - 1:
             continue
-        k = t - (rolls - 1)               # V: expectation over the first roll
-        for u in range(lo, hi):
-            cur[k, row, u] = 0.0
+        for j in range(L):                # V: expectation over the first roll
+            mean[j] = 0.0
         for r in range(n_multisets - first_roll):
             p = roll_prob[r]
-            for u in range(lo, hi):
-                cur[k, row, u] += p * work[first_roll + r, u - u0]
-        for u in range(lo):
-            cur[k, row, u] = cur[k, row, lo]
+            for j in range(L):
+                mean[j] += p * work[first_roll + r, j]
+        k = t - (rolls - 1)
+        for u in range(hi):
+            cur[k, row, u] = mean[max(u, lo) - u0]
 
 
 @njit(cache=True, nogil=True)
@@ -286,6 +288,7 @@ def _solve_masks(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bo
     scored = np.empty((adds.shape[0] - first_roll, width))
     cand = np.empty((len(cand_box), width))
     zero = np.empty(width)
+    mean = np.empty(width)
     for i in range(t, len(masks), n):
         mask = masks[i]
         roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
@@ -298,7 +301,7 @@ def _solve_masks(masks, nxt, cur, rank, allowed, start, lanes, is_upper, cap, bo
                     allowed[mask], is_upper, cap, bonus, rolls, saved, cand_box, cand_score,
                     cand_bits, roll_cand_start, roll_cand, yahtzee_face, joker_boxes[mask],
                     joker_cand, roll_bonus, adds, subs, n_subs, roll_prob, first_roll, faces,
-                    cand, zero, work, scored)
+                    cand, zero, work, scored, mean)
 
 
 @njit(cache=True)
