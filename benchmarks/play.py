@@ -36,9 +36,10 @@ def main(specs: tuple[str, ...], games: int, runs: int) -> None:
         play(table, 200, 99)                      # compile, and page the table in
         sims = [play(table, games, seed) for seed in range(runs)]
         rate = statistics.median(games / s.seconds for s in sims)
-        print(f"{spec:<24} {rate:>8,.0f} games/s  ({', '.join(f'{games / s.seconds:,.0f}' for s in sims)});"
-              f" mean {sims[-1].mean:.2f} (95% CI {sims[-1].ci95[0]:.2f} .. {sims[-1].ci95[1]:.2f}),"
-              f" table {table.expected_score:.4f}")
+        each = ", ".join(f"{games / s.seconds:,.0f}" for s in sims)
+        lo, hi = sims[-1].ci95
+        print(f"{spec:<24} {rate:>8,.0f} games/s  ({each}); mean {sims[-1].mean:.2f} "
+              f"(95% CI {lo:.2f} .. {hi:.2f}), table {table.expected_score:.4f}")
 
 
 if __name__ == "__main__":

@@ -221,7 +221,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         outs = np.empty(int(osize.sum()))
         ogroup = np.zeros((len(masks), width), dtype=np.int64)
         run_pieces(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
-                    stats)
+                   stats)
         # carry the probabilities into the next layer
         layer = rules.layers[k]
         nxt = layer[(layer & card.mask) == card.mask]
@@ -235,7 +235,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
         run_pieces(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
-                    nxt, nf, noffs, nlens, nreach, nlo, nhi)
+                   nxt, nf, noffs, nlens, nreach, nlo, nhi)
         del outs, f
         keep = nreach.sum(axis=1) > 0
         masks, lens, offs, f = _compact(nxt, nlens, noffs, nf, keep, rules)

@@ -129,7 +129,7 @@ def _score_rolls(L, allowed, cand_box, roll_cand_start, roll_cand, first_roll,
     joker: it may go only in the boxes ``joker_boxes[f]`` (if not 0), as
     candidate ``joker_cand[f, b]``, and earns ``roll_bonus`` on top.
     """
-    chosen = np.empty(len(cand_box) + 1, dtype=np.int64)
+    chosen = np.empty(len(cand_box), dtype=np.int64)
     for r in range(len(roll_cand_start) - 1):
         w = first_roll + r
         f = yahtzee_face[r]
@@ -187,7 +187,8 @@ def _average_keeps(L, adds, first_roll, inv, work):
                                   + (work[e, j] + work[g, j]))
             elif f == last:
                 for j in range(L):
-                    work[m, j] = (work[m, j] + ((work[a, j] + work[b, j]) + (work[c, j] + work[d, j]))
+                    work[m, j] = (work[m, j] + ((work[a, j] + work[b, j])
+                                                + (work[c, j] + work[d, j]))
                                   + (work[e, j] + work[g, j])) * inv
             else:
                 for j in range(L):

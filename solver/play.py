@@ -204,12 +204,12 @@ def play(table: Table, games: int, seed: int = 0,
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
         run_pieces(_play, first, seed, state, layers, rules.rows, tie(table), d["allowed"],
-                    d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
-                    d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
-                    cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],
-                    d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"],
-                    d["first_roll"], d["faces"], ds.size, korder, kstart, score, upper_end,
-                    box_points, log_rolls, log_keeps, log_box)
+                   d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
+                   d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
+                   cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],
+                   d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"],
+                   d["first_roll"], d["faces"], ds.size, korder, kstart, score, upper_end,
+                   box_points, log_rolls, log_keeps, log_box)
         counts = np.bincount(score)
         hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
         hist[:len(counts)] += counts

@@ -83,7 +83,7 @@ class Game(NamedTuple):
     * ``rank[m]``        preference rank of a non-full multiset (0 = most
       preferred keep); ``by_rank[i]`` the multiset of rank ``i``
     * ``adds[m, f]``     non-full ``m`` plus a die showing ``f + 1``, padded to
-      a multiple of 3 with ``M`` (an all-zero row)
+      a multiple of 6 with ``M`` (an all-zero row)
     * ``subs[m, j]``     the multisets one die smaller than ``m`` (``n_subs[m]``)
     * ``gather[m, j]``   the same, padded to a multiple of 3 with ``M``
     * ``simple_keep[r]`` rank of the keep of the ``simple`` policy (-1: stop)

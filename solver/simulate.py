@@ -226,7 +226,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
             run_pieces(_play_turn, g, scores, size, ds.n, dec.rows, game_row, mask, upper, score,
-                        state, turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
+                       state, turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
             del dec, game_row, order
             box_sum += np.bincount(box_of, weights=points_of,
                                    minlength=rules.n_boxes).astype(np.int64)
