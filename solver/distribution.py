@@ -131,8 +131,8 @@ class Distribution:
         approximation); None when exact."""
         if not self.games:
             return None
-        h = 1.959963984540054 * self.sd * math.sqrt(1 / max(self.games - 1, 1))
-        return self.mean - h, self.mean + h
+        sample_sd = self.sd * math.sqrt(self.games / max(self.games - 1, 1))
+        return mean_ci95(self.mean, sample_sd, self.games)
 
     @property
     def mean(self) -> float:
@@ -165,6 +165,13 @@ class Distribution:
             "pmf": {str(s): float(p) for s, p in enumerate(self.pmf) if p > 0},
             "seconds": self.seconds,
         }
+
+
+def mean_ci95(mean: float, sd: float, n: int) -> tuple[float, float]:
+    """95% confidence interval of the mean of ``n`` draws with sample
+    standard deviation ``sd`` (normal approximation)."""
+    h = 1.959963984540054 * sd / math.sqrt(n)
+    return mean - h, mean + h
 
 
 def percentile(pmf: np.ndarray, q: float) -> int:

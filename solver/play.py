@@ -49,8 +49,8 @@ def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, 
           adds, subs, n_subs, first_roll, faces, size, korder, kstart,
           score, upper_end, box_points, log_rolls, log_keeps, log_box, t, n_threads):
     """Play games ``first + i`` for ``i = t, t + n_threads, ...`` below
-    ``len(score)``, from the turn-start state ``start = (mask, u, bank,
-    score)``.
+    ``len(score)``, from the turn-start state ``start = (turn, mask, u, bank,
+    score)`` (``turn``: the boxes filled so far).
 
     ``layers[p][k, rank[mask], u]``: turn-start values of the states with
     ``p`` boxes filled and ``k`` rolls banked.  ``cand_of[r, b]``: the
@@ -69,8 +69,8 @@ def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, 
     value = np.empty(nb)          # each box's value for the roll on the table
     for i in range(t, len(score), n_threads):
         st = seed_states(seed, first + i, 1)[0]
-        mask, u, bank, total = start
-        for turn in range(layer_of(mask, nb), nb):
+        first_turn, mask, u, bank, total = start
+        for turn in range(first_turn, nb):
             nxt = layers[turn + 1]
             jokers = joker_boxes[mask]
             roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
@@ -142,15 +142,6 @@ def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, 
         upper_end[i] = u
 
 
-@njit(cache=True)
-def layer_of(mask, nb):
-    """The number of boxes ``mask`` has filled (its flag bit aside)."""
-    n = 0
-    for b in range(nb):
-        n += (mask >> b) & 1
-    return n
-
-
 @lru_cache(maxsize=16)
 def _tables(rules: Rules) -> tuple[np.ndarray, ...]:
     """``cand_of[r, b]`` and the keeps of every roll, most preferred first
@@ -178,7 +169,7 @@ def play(table: Table, games: int, seed: int = 0,
     stand."""
     rules = table.rules
     card = card or Scorecard.empty(rules)
-    state = (card.mask, card.upper_state, card.bank, card.score)
+    state = (card.turn, card.mask, card.upper_state, card.bank, card.score)
     ds = rules.dice_space
     d = _kernel_data(rules)
     cand_of, korder, kstart = _tables(rules)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .distribution import PERCENTILES, percentile
+from .distribution import PERCENTILES, mean_ci95, percentile
 from .errors import InputError
 from .policy import decide, game, policy_values
 from .rules import Rules
@@ -151,8 +151,7 @@ class Simulation:
     @property
     def ci95(self) -> tuple[float, float]:
         """95% confidence interval of the mean (normal approximation)."""
-        h = 1.959963984540054 * self.sd / math.sqrt(self.games)
-        return self.mean - h, self.mean + h
+        return mean_ci95(self.mean, self.sd, self.games)
 
     def percentile(self, q: float) -> int:
         return percentile(self.hist.astype(np.float64), q)
