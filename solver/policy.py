@@ -59,6 +59,7 @@ from .threads import run_pieces
 KINDS = ("optimal", "greedy", "simple")
 SIMPLE = KINDS.index("simple")
 CHUNK = 512          # masks decided per call of ``batch``
+BLOCK = 128           # columns (upper totals of one or more masks) decided together
 
 
 # ------------------------------------------------------------ index tables
@@ -163,14 +164,20 @@ def _pick(v, best, rank, chosen, tie):
 
 
 @njit(cache=True, fastmath=FAST)
-def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr, dec):
+def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, work, bv, br,
+            kr, dec):
     """``dec[k, r, j]``: the action (for ``values``) with ``k`` rerolls left
-    after roll ``r`` at state ``(mask, u0 + j)``, for ``0 <= j < n``.
+    after roll ``r`` in column ``j < n``.  The columns are upper totals of
+    one or more masks: segment ``s`` (``segs[s] = (i, mask, u0, count,
+    first column)``, ``s < n_segs``) holds totals ``u0 .. u0 + count - 1`` of
+    ``mask``.  Deciding several masks side by side keeps the loops long.
 
-    Work arrays (lane ``j`` last; ranks and boxes are whole numbers held as
+    Work arrays (column ``j`` last; ranks and boxes are whole numbers held as
     floats so that the selecting loops vectorise):
 
-    * ``val[c, j]``      points + bonus + future of the engine's candidate ``c``
+    * ``tmp``, ``tmpz``  one segment's candidates (``engine._fill_candidates``)
+    * ``val[c, j]``      points + bonus + future of the engine's candidate
+      ``c`` (``NEG`` where its box is not allowed)
     * ``zv[j], zb[j]``   best scratch (0 points): value and box
     * ``xs[r, j]``       ``X_0(r)``; ``box0[r, j]`` the box chosen for roll ``r``
     * ``work[m, j]``     ``W_k`` of a non-full multiset ``m``, ``X_{k-1}`` of a
@@ -179,21 +186,34 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
       non-full ``m`` (``m`` included) and the rank of that keep
     * ``kr[j]``          rank of the keep chosen for the current roll
     """
-    allowed = g.allowed[mask]
     nb = len(g.is_upper)
-    _fill_candidates(mask, u0, n, values, g.rows, allowed, g.is_upper, g.cap, g.bonus,
-                     g.cand_box, g.cand_score, g.cand_bits, val, zv)
-    for j in range(n):
-        zv[j] = NEG
-        zb[j] = nb
-    for b in range(nb):
-        if (allowed >> b) & 1 == 0:
-            continue
-        child = mask | (1 << b)
-        fb = np.float64(b)
-        for j in range(n):                     # scratch b: first box wins ties
-            zb[j] = fb if values[child, u0 + j] > zv[j] + tie else zb[j]
-            zv[j] = _fmax(zv[j], values[child, u0 + j])
+    union = 0                                  # boxes allowed in some segment
+    for s in range(n_segs):
+        union |= g.allowed[segs[s, 1]]
+    for s in range(n_segs):
+        mask, u0, ns, off = segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
+        allowed = g.allowed[mask]
+        _fill_candidates(mask, u0, ns, values, g.rows, allowed, g.is_upper, g.cap, g.bonus,
+                         g.cand_box, g.cand_score, g.cand_bits, tmp, tmpz)
+        for c in range(len(g.cand_box)):
+            b = g.cand_box[c]
+            if (allowed >> b) & 1:
+                for j in range(ns):
+                    val[c, off + j] = tmp[c, j]
+            elif (union >> b) & 1:
+                for j in range(ns):
+                    val[c, off + j] = NEG
+        for j in range(ns):
+            zv[off + j] = NEG
+            zb[off + j] = nb
+        for b in range(nb):
+            if (allowed >> b) & 1 == 0:
+                continue
+            child = mask | (1 << b)
+            fb = np.float64(b)
+            for j in range(ns):                # scratch b: first box wins ties
+                zb[off + j] = fb if values[child, u0 + j] > zv[off + j] + tie else zb[off + j]
+                zv[off + j] = _fmax(zv[off + j], values[child, u0 + j])
     # k = 0: the best box for every roll.
     for r in range(len(g.roll_cand_start) - 1):
         for j in range(n):
@@ -202,7 +222,7 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
         for i in range(g.roll_cand_start[r], g.roll_cand_start[r + 1]):
             c = g.roll_cand[i]
             b = g.cand_box[c]
-            if (allowed >> b) & 1 == 0:
+            if (union >> b) & 1 == 0:
                 continue
             fb = np.float64(b)
             for j in range(n):
@@ -245,8 +265,8 @@ def _decide(g, values, mask, u0, n, tie, val, zv, zb, xs, box0, work, bv, br, kr
 
 
 @njit(cache=True)
-def _simple(g, mask, dec):
-    """``dec[k, r, 0]``: the ``simple`` policy's actions at ``mask``."""
+def _simple(g, mask, col, dec):
+    """``dec[k, r, col]``: the ``simple`` policy's actions at ``mask``."""
     allowed = g.allowed[mask]
     nb = len(g.is_upper)
     for r in range(len(g.roll_cand_start) - 1):
@@ -258,21 +278,21 @@ def _simple(g, mask, dec):
                 box = b
         for k in range(g.rolls):
             keep = g.simple_keep[r]
-            dec[k, r, 0] = box if k == 0 or keep < 0 else nb + keep
+            dec[k, r, col] = box if k == 0 or keep < 0 else nb + keep
 
 
 @njit(cache=True)
-def distinct_lanes(n, dec, diff, first):
-    """Group equal neighbouring lanes of ``dec[:, :, :n]``: ``first[q]`` is
-    the first lane of group ``q`` and ``first[nd] = n``; returns ``nd``, the
-    number of groups.  ``diff[j]`` is scratch."""
+def distinct_lanes(off, n, dec, diff, first):
+    """Group equal neighbouring columns of ``dec[:, :, off:off + n]``:
+    ``first[q]`` is the first column (from ``off``) of group ``q`` and
+    ``first[nd] = n``; returns ``nd``, the number of groups.  ``diff[j]`` is
+    scratch."""
     for j in range(n):
         diff[j] = 0
     for k in range(dec.shape[0]):
         for r in range(dec.shape[1]):
-            d = dec[k, r]
             for j in range(1, n):
-                diff[j] |= d[j] != d[j - 1]
+                diff[j] |= dec[k, r, off + j] != dec[k, r, off + j - 1]
     nd = 0
     for j in range(n):
         if j == 0 or diff[j]:
@@ -283,15 +303,14 @@ def distinct_lanes(n, dec, diff, first):
 
 
 @njit(cache=True, fastmath=FAST)
-def _push(g, nd, dec, tgt, p0, acc):
-    """Turn outcomes of the ``nd`` action columns ``dec[k, r, q]``
-    (``p0[r, q]``: the probability of the first roll ``r``).
+def _push(g, n, dec, tgt, p0, acc):
+    """Turn outcomes of the ``n`` action columns ``dec[k, r, j]``
+    (``p0[r, j]``: the probability of the first roll ``r``).
 
-    ``acc[m, q]`` for ``m < M``: probability of holding multiset ``m``, row
-    ``M`` stays 0 (it pads ``gather``); ``acc[M + 1 + a, q]``: probability
-    that the turn ends with the mask's ``a``-th outcome (output; zeroed by the
-    caller).  ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll
-    ``r`` to.
+    ``acc[m, j]`` for ``m < M``: probability of holding multiset ``m``, row
+    ``M`` stays 0 (it pads ``gather``); ``acc[M + 1 + c, j]``: probability
+    that the turn ends with outcome ``c`` (output; zeroed by the caller).
+    ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll ``r`` to.
     """
     n_rolls = len(g.roll_prob)
     full = g.first_roll
@@ -299,25 +318,25 @@ def _push(g, nd, dec, tgt, p0, acc):
     for k in range(g.rolls - 1, -1, -1):
         if k:
             for m in range(full):
-                for q in range(nd):
-                    acc[m, q] = 0.0
+                for j in range(n):
+                    acc[m, j] = 0.0
         for r in range(n_rolls):
             same = True                      # one action for every column?
-            for q in range(1, nd):
-                same &= dec[k, r, q] == dec[k, r, 0]
+            for j in range(1, n):
+                same &= dec[k, r, j] == dec[k, r, 0]
             src = full + r
             if same:
                 t = tgt[r, dec[k, r, 0]]
                 if k == g.rolls - 1:
-                    for q in range(nd):
-                        acc[t, q] += p0[r, q]
+                    for j in range(n):
+                        acc[t, j] += p0[r, j]
                 else:
-                    for q in range(nd):
-                        acc[t, q] += acc[src, q]
+                    for j in range(n):
+                        acc[t, j] += acc[src, j]
             else:
-                for q in range(nd):
-                    p = p0[r, q] if k == g.rolls - 1 else acc[src, q]
-                    acc[tgt[r, dec[k, r, q]], q] += p
+                for j in range(n):
+                    p = p0[r, j] if k == g.rolls - 1 else acc[src, j]
+                    acc[tgt[r, dec[k, r, j]], j] += p
         if k:
             # the kept dice plus fresh ones, one die at a time (small to large):
             # each multiset gathers 1/faces of every multiset one die smaller
@@ -325,11 +344,11 @@ def _push(g, nd, dec, tgt, p0, acc):
                 for i in range(0, g.n_subs[m], 3):
                     a, b, c = g.gather[m, i], g.gather[m, i + 1], g.gather[m, i + 2]
                     if i > 0 or m < full:        # kept multisets hold their own mass
-                        for q in range(nd):
-                            acc[m, q] += (acc[a, q] + acc[b, q] + acc[c, q]) * inv
+                        for j in range(n):
+                            acc[m, j] += (acc[a, j] + acc[b, j] + acc[c, j]) * inv
                     else:
-                        for q in range(nd):
-                            acc[m, q] = (acc[a, q] + acc[b, q] + acc[c, q]) * inv
+                        for j in range(n):
+                            acc[m, j] = (acc[a, j] + acc[b, j] + acc[c, j]) * inv
 
 
 @njit(cache=True, nogil=True)
@@ -338,117 +357,124 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
     """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
     policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
     zeros), for every upper total at once.  Upper totals below ``u0`` (see
-    ``start``) play like ``u0``; equal neighbouring totals form groups.
+    ``start``) play like ``u0``.  Masks are decided ``BLOCK`` columns (upper
+    totals) at a time.
 
-    Actions (when ``rows`` is not empty): ``rows[i, q, k, r]`` the action of
-    group ``q`` (``n_rows[i]`` groups), ``lane_row[i, u]`` the group of
-    upper total ``u``.
+    Actions (when ``rows`` is not empty): equal neighbouring totals form
+    groups; ``rows[i, q, k, r]`` the action of group ``q`` (``n_rows[i]``
+    groups), ``lane_row[i, u]`` the group of upper total ``u``.
 
-    Turn outcomes (when ``outs`` is not empty):
-    ``outs[obase[i] + a * ostride[i] + q]`` the probability that the turn of
-    group ``q`` ends with the ``a``-th outcome of the boxes allowed at the
-    mask (by box, then points); ``ogroup[i, u]`` the group of ``u``;
-    ``reach[i, u]`` the probability of the state, by which ``stats[t, c]``
-    (this piece's row) accumulates the probability of outcome ``c``.  Only
-    the span of upper totals the distribution reaches is decided; the groups
-    of totals outside it are those of its ends.
+    Turn outcomes (when ``outs`` is not empty): only the span of upper totals
+    the distribution reaches is decided (``reach[i, u]``: the probability of
+    the state), the totals outside it play like its ends; ``ogroup[i, u]``
+    is the column of total ``u`` (0 .. ``ostride[i] - 1``) and
+    ``outs[obase[i] + a * ostride[i] + ogroup[i, u]]`` the probability that
+    its turn ends with the ``a``-th outcome of the boxes allowed at the mask
+    (by box, then points).  ``stats[t, c]`` (this piece's row) accumulates
+    the probability of outcome ``c``.
     """
     width = values.shape[1]
+    cols = max(BLOCK, width)
     nb = len(g.is_upper)
     n_rolls = len(g.roll_prob)
     n_out = len(g.out_box)
     n_ms = g.adds.shape[0] + n_rolls           # number of multisets
-    val = np.empty((len(g.cand_box), width))
-    zv = np.empty(width)
-    zb = np.empty(width)
-    xs = np.empty((n_rolls, width))
-    box0 = np.empty((n_rolls, width))
-    work = np.zeros((n_ms + 1, width))
-    bv = np.empty((g.first_roll, width))
-    br = np.empty((g.first_roll, width))
-    kr = np.empty(width)
-    dec = np.empty((g.rolls, n_rolls, width), dtype=np.uint8)
+    tmp = np.empty((len(g.cand_box), width))
+    tmpz = np.empty(width)
+    val = np.empty((len(g.cand_box), cols))
+    zv = np.empty(cols)
+    zb = np.empty(cols)
+    xs = np.empty((n_rolls, cols))
+    box0 = np.empty((n_rolls, cols))
+    work = np.zeros((n_ms + 1, cols))
+    bv = np.empty((g.first_roll, cols))
+    br = np.empty((g.first_roll, cols))
+    kr = np.empty(cols)
+    dec = np.empty((g.rolls, n_rolls, cols), dtype=np.uint8)
     diff = np.empty(width, dtype=np.uint8)
     first = np.empty(width + 1, dtype=np.int64)
-    acc = np.empty((n_ms + 1 + n_out, width))
+    acc = np.empty((n_ms + 1 + n_out, cols))
     acc[n_ms] = 0.0
-    dcomp = np.empty((g.rolls, n_rolls, width), dtype=np.uint8)
-    p0 = np.empty((n_rolls, width))
-    for r in range(n_rolls):
-        p0[r] = g.roll_prob[r]
+    p0 = np.empty((n_rolls, cols))
     tgt = np.empty((n_rolls, 256), dtype=np.int64)
     for r in range(n_rolls):
+        p0[r] = g.roll_prob[r]
+        for b in range(nb):
+            tgt[r, b] = n_ms + 1 + g.cidx[r, b]
         for j in range(len(g.by_rank)):
             tgt[r, nb + j] = g.by_rank[j]
-    loc = np.empty(n_out, dtype=np.int64)
-    gsum = np.empty(width)
-    for i in range(t, len(masks), n_threads):
-        mask = masks[i]
-        L = g.lanes[mask]
-        u0, top = g.start[mask], L             # the upper totals decided: u0 .. top-1
-        if len(outs):                          # only those the distribution reaches
-            below = 0.0                        # (totals below u0 play like u0)
-            for u in range(u0):
-                below += reach[i, u]
-            while top > u0 + 1 and reach[i, top - 1] == 0.0:
-                top -= 1
-            while below == 0.0 and u0 < top - 1 and reach[i, u0] == 0.0:
-                u0 += 1
+    colw = np.empty(width)
+    segs = np.empty((cols, 5), dtype=np.int64)
+    nxt = t
+    while nxt < len(masks):
+        # a block: the next masks whose totals fit in ``cols`` columns
+        n_segs = 0
+        n = 0
+        while nxt < len(masks):
+            mask = masks[nxt]
+            u0, top = g.start[mask], g.lanes[mask]  # the upper totals decided
+            if kind == SIMPLE:
+                u0 = top - 1
+            elif len(outs):                    # only those the distribution reaches
+                below = 0.0                    # (totals below u0 play like u0)
+                for u in range(u0):
+                    below += reach[nxt, u]
+                while top > u0 + 1 and reach[nxt, top - 1] == 0.0:
+                    top -= 1
+                while below == 0.0 and u0 < top - 1 and reach[nxt, u0] == 0.0:
+                    u0 += 1
+            if n + top - u0 > cols:
+                break
+            segs[n_segs, 0], segs[n_segs, 1], segs[n_segs, 2] = nxt, mask, u0
+            segs[n_segs, 3], segs[n_segs, 4] = top - u0, n
+            n_segs += 1
+            n += top - u0
+            nxt += n_threads
         if kind == SIMPLE:
-            _simple(g, mask, dec)
-            u0, top = L - 1, L
+            for s in range(n_segs):
+                _simple(g, segs[s, 1], segs[s, 4], dec)
         else:
-            _decide(g, values, mask, u0, top - u0, TIE, val, zv, zb, xs, box0, work, bv, br,
-                    kr, dec)
-        nd = distinct_lanes(top - u0, dec, diff, first)
-        q = 0
-        for u in range(L):                     # group of each upper total
-            while q + 1 < nd and u0 + first[q + 1] <= u:
-                q += 1
-            if len(lane_row):
-                lane_row[i, u] = q
-            if len(ogroup):
-                ogroup[i, u] = q
+            _decide(g, values, segs, n_segs, n, TIE, tmp, tmpz, val, zv, zb, xs, box0, work,
+                    bv, br, kr, dec)
         if len(rows):
-            n_rows[i] = nd
-            for q in range(nd):
-                for k in range(g.rolls):
-                    for r in range(n_rolls):
-                        rows[i, q, k, r] = dec[k, r, first[q]]
+            for s in range(n_segs):
+                i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
+                nd = distinct_lanes(off, ns, dec, diff, first)
+                q = 0
+                for u in range(g.lanes[mask]):     # group of each upper total
+                    while q + 1 < nd and u0 + first[q + 1] <= u:
+                        q += 1
+                    lane_row[i, u] = q
+                n_rows[i] = nd
+                for q in range(nd):
+                    for k in range(g.rolls):
+                        for r in range(n_rolls):
+                            rows[i, q, k, r] = dec[k, r, off + first[q]]
         if len(outs) == 0:
             continue
-        allowed = g.allowed[mask]
-        a = 0
         for c in range(n_out):
-            if (allowed >> g.out_box[c]) & 1:
-                loc[c] = a
+            for j in range(n):
+                acc[n_ms + 1 + c, j] = 0.0
+        _push(g, n, dec, tgt, p0, acc)
+        for s in range(n_segs):
+            i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
+            for j in range(ns):
+                colw[j] = 0.0
+            for u in range(g.lanes[mask]):
+                j = min(max(u - u0, 0), ns - 1)
+                ogroup[i, u] = j
+                colw[j] += reach[i, u]
+            allowed = g.allowed[mask]
+            a = 0
+            for c in range(n_out):
+                if (allowed >> g.out_box[c]) & 1 == 0:
+                    continue
+                base = obase[i] + a * ostride[i]
+                for j in range(ns):
+                    p = acc[n_ms + 1 + c, off + j]
+                    outs[base + j] = p
+                    stats[t, c] += colw[j] * p
                 a += 1
-            else:
-                loc[c] = -1
-        for r in range(n_rolls):
-            for b in range(nb):
-                if (allowed >> b) & 1:
-                    tgt[r, b] = n_ms + 1 + loc[g.cidx[r, b]]
-        for c in range(a):
-            for q in range(nd):
-                acc[n_ms + 1 + c, q] = 0.0
-        for k in range(g.rolls):              # one column per group
-            for r in range(n_rolls):
-                for q in range(nd):
-                    dcomp[k, r, q] = dec[k, r, first[q]]
-        _push(g, nd, dcomp, tgt, p0, acc)
-        out = outs[obase[i]:obase[i] + a * ostride[i]]
-        for c in range(a):
-            for q in range(nd):
-                out[c * ostride[i] + q] = acc[n_ms + 1 + c, q]
-        for q in range(nd):
-            gsum[q] = 0.0
-        for u in range(L):
-            gsum[ogroup[i, u]] += reach[i, u]
-        for c in range(n_out):
-            if loc[c] >= 0:
-                for q in range(nd):
-                    stats[t, c] += gsum[q] * out[loc[c] * ostride[i] + q]
 
 
 NO_ROWS = (np.empty((0, 0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
