@@ -39,8 +39,9 @@ PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 @njit(cache=True, nogil=True)
 def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogroup, outs,
            masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi, t, n_threads):
-    """Pull the layer ``src`` into the next one (``masks``), for the masks
-    ``masks[i]``, ``i = t, t + n_threads, ...``.
+    """Pull the layer ``src`` into the next one (``masks``), for piece ``t``
+    of ``n_threads`` consecutive runs of ``masks`` (neighbouring masks share
+    parents, whose blocks then come from the cache).
 
     ``src_f[src_off[i] + u * src_len[i] + x]``  probability of state
     ``(mask i, u)`` with ``x`` lower (and beyond-threshold upper) points
@@ -53,7 +54,7 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
     """
     nb = len(g.is_upper)
     cap = g.cap
-    for i2 in range(t, len(masks), n_threads):
+    for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
         m2 = masks[i2]
         n2 = dst_len[i2]
         dst = dst_f[dst_off[i2]:dst_off[i2] + g.lanes[m2] * n2]
