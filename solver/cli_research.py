@@ -65,7 +65,7 @@ def _pct(p: float) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--games", metavar="N", default=None,
-              help="Rules without an exact distribution (jokers, yahtzee bonus, Maxi): "
+              help="Rules without an exact distribution (saved rolls, Maxi): "
                    "estimate it from N optimal games [default: 20000].")
 @click.option("--seed", default="0", show_default=True, metavar="S",
               help="Random seed of an estimate.")
@@ -126,6 +126,8 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     click.echo(f"sd            {dist.sd:.3f}")
     click.echo("percentiles   " + "  ".join(f"{q}%:{dist.percentile(q)}" for q in PERCENTILES))
     click.echo(f"bonus         {_pct(dist.bonus_probability)}")
+    if rules.yahtzee_bonus:
+        click.echo(f"yahtzee bonus {dist.yahtzee_bonus_mean:.3f} points on average")
     for t in thresholds:
         click.echo(f"P(>= {t:<3})     {dist.at_least(t):.6f}")
     click.echo(f"{'box':<18}{'mean':>8}{'non-zero':>10}")

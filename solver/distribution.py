@@ -59,8 +59,12 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
         n2 = dst_len[i2]
         dst = dst_f[dst_off[i2]:dst_off[i2] + g.lanes[m2] * n2]
         for b in range(nb):
-            p = m2 ^ (1 << b)
-            if (m2 >> b) & 1 == 0 or pos[p] < 0 or (g.allowed[p] >> b) & 1 == 0:
+            if (m2 >> b) & 1 == 0:
+                continue
+            # box b filled last: with 50 in the yatzy box, the flag came with it
+            sets = g.out_flag[g.out_start[b + 1] - 1] and m2 & g.flag_bit != 0
+            p = m2 ^ (1 << b) ^ (g.flag_bit if sets else 0)
+            if pos[p] < 0 or (g.allowed[p] >> b) & 1 == 0:
                 continue
             i = pos[p]
             base = 0                      # box b's first outcome among p's
@@ -77,14 +81,14 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
                 col = obase[i] + ogroup[i, u]
                 for c in range(g.out_start[b], g.out_start[b + 1]):
                     prob = outs[col + (base + c - g.out_start[b]) * ostride[i]]
-                    if prob == 0.0:
+                    if prob == 0.0 or g.out_flag[c] != sets:
                         continue
                     pts = g.out_pts[c]
                     u2 = u
-                    shift = pts
+                    shift = pts + g.out_extra[c]
                     if g.is_upper[b]:
                         u2 = min(u + pts, cap)
-                        shift = u + pts - u2
+                        shift = u + pts - u2 + g.out_extra[c]
                     row = dst[u2 * n2 + shift + x0:]
                     for x in range(len(src)):
                         row[x] += prob * src[x]
@@ -125,6 +129,7 @@ class Distribution:
     table_value: float | None       # card score + V(card) (optimal policy only)
     seconds: float
     games: int = 0                  # 0: exact; else estimated from this many games
+    yahtzee_bonus_mean: float = 0.0  # mean yahtzee bonus points (the card's included)
 
     @property
     def ci95(self) -> tuple[float, float] | None:
@@ -160,6 +165,7 @@ class Distribution:
             "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
             "at_least": {str(t): self.at_least(t) for t in thresholds},
             "bonus_probability": self.bonus_probability,
+            **({"yahtzee_bonus_mean": self.yahtzee_bonus_mean} if self.rules.yahtzee_bonus else {}),
             "boxes": {b.name: {"mean": float(self.box_mean[i]),
                                "nonzero": float(self.box_nonzero[i])}
                       for i, b in enumerate(self.rules.boxes)},
@@ -183,14 +189,18 @@ def percentile(pmf: np.ndarray, q: float) -> int:
 
 # ------------------------------------------------------------------ driver
 def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarray:
-    """1 + the most lower and beyond-threshold upper points the boxes of
-    ``masks`` that the card has open can add."""
-    best = rules.scores.max(axis=0)
+    """1 + the most lower, beyond-threshold upper and yahtzee bonus points
+    the boxes of ``masks`` that the card has open can add (a yahtzee bonus
+    comes at most once a turn, in the turns after the flag is set)."""
+    g = game(rules)
+    best = np.array([g.out_pts[g.out_box == b].max() for b in range(rules.n_boxes)])
     bits = np.arange(rules.n_boxes)
     new = ((masks[:, None] >> bits) & 1 == 1) & ((card.mask >> bits) & 1 == 0)
     lower = np.where(new & ~rules.is_upper, best, 0).sum(axis=1)
     upper = np.where(new & rules.is_upper, best, 0).sum(axis=1)
-    return lower + np.maximum(card.upper_state + upper - rules.cap, 0) + 1
+    turns = new.sum(axis=1) - (0 if card.mask & rules.flag_bit else 1)
+    extra = np.where(masks & rules.flag_bit, rules.yahtzee_bonus * np.maximum(turns, 0), 0)
+    return lower + np.maximum(card.upper_state + upper - rules.cap, 0) + extra + 1
 
 
 def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
@@ -233,7 +243,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         # carry the probabilities into the next layer
         layer = rules.layers[k]
         nxt = layer[(layer & card.mask) == card.mask]
-        pos = np.full(1 << rules.n_boxes, -1, dtype=np.int64)
+        pos = np.full(rules.n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
         nlens = _gain_lengths(rules, card, nxt)
         nsize = rules.upper_lanes[nxt] * nlens
@@ -248,8 +258,8 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         keep = nreach.sum(axis=1) > 0
         masks, lens, offs, f = _compact(nxt, nlens, noffs, nf, keep, rules)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
-    return _summarise(rules, card, policy, values, masks, lens, f, stats.sum(axis=0), g,
-                      time.perf_counter() - start)
+    return _summarise(rules, card, policy, values, masks, lens, offs, f, stats.sum(axis=0),
+                      g, time.perf_counter() - start)
 
 
 def _compact(masks, lens, offs, f, keep, rules):
@@ -262,22 +272,25 @@ def _compact(masks, lens, offs, f, keep, rules):
     return masks[keep], lens[keep], new, np.concatenate(parts)
 
 
-def _summarise(rules, card, policy, values, masks, lens, f, stats, g, seconds) -> Distribution:
-    """Final-score pmf, bonus and box figures from the full-card layer."""
-    assert len(masks) == 1 and masks[0] == rules.full_mask
+def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
+               seconds) -> Distribution:
+    """Final-score pmf, bonus and box figures from the full-card layer (one
+    mask, or two: with the flag bit and without)."""
+    assert set(masks & rules.full_mask) == {rules.full_mask}
     u0 = card.upper_state
-    block = f.reshape(int(rules.upper_lanes[rules.full_mask]), int(lens[0]))
     cap = rules.cap
-    top = card.score + (cap - u0 if cap else 0) + rules.bonus_points + block.shape[1]
-    pmf = np.zeros(top + 1)
+    lanes = int(rules.upper_lanes[rules.full_mask])
+    pmf = np.zeros(card.score + (cap - u0 if cap else 0) + rules.bonus_points + lens.max() + 1)
     bonus = 1.0 if card.bonus else 0.0
-    for u in range(block.shape[0]):
-        earned = cap > 0 and u == cap and u0 < cap
-        base = card.score + (u - u0) + (rules.bonus_points if earned else 0)
-        if block[u].any():
-            pmf[base:base + block.shape[1]] += block[u]
-            if earned:
-                bonus += float(block[u].sum())
+    for o, n in zip(offs, lens):
+        block = f[o:o + lanes * n].reshape(lanes, n)
+        for u in range(lanes):
+            earned = cap > 0 and u == cap and u0 < cap
+            base = card.score + (u - u0) + (rules.bonus_points if earned else 0)
+            if block[u].any():
+                pmf[base:base + n] += block[u]
+                if earned:
+                    bonus += float(block[u].sum())
     pmf = pmf[:np.flatnonzero(pmf)[-1] + 1]
     box_mean = np.zeros(rules.n_boxes)
     box_nonzero = np.zeros(rules.n_boxes)
@@ -290,4 +303,5 @@ def _summarise(rules, card, policy, values, masks, lens, f, stats, g, seconds) -
     table = None
     if policy == "optimal":
         table = card.score + float(values[card.mask, u0])
-    return Distribution(rules, card, policy, pmf, bonus, box_mean, box_nonzero, table, seconds)
+    return Distribution(rules, card, policy, pmf, bonus, box_mean, box_nonzero, table, seconds,
+                        yahtzee_bonus_mean=card.yahtzee_bonus + float(stats @ g.out_extra))

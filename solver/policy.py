@@ -74,9 +74,17 @@ class Game(NamedTuple):
     * ``is_upper[b]``, ``cap`` (the bonus threshold, 0 without bonus),
       ``bonus`` (its points), ``rolls``, ``faces``, ``first_roll``
     * ``roll_prob[r]``   probability of the roll ``r``
-    * ``out_box[c], out_pts[c]``  every (box, points) a turn can end with,
-      by box then points; ``out_start[b]:out_start[b + 1]`` are box ``b``'s
+    * ``out_box[c], out_pts[c], out_extra[c]``  every (box, points, yahtzee
+      bonus points) a turn can end with, by box, points, bonus;
+      ``out_start[b]:out_start[b + 1]`` are box ``b``'s; ``out_flag[c]``:
+      whether the outcome sets the flag bit (50 in the yatzy box)
     * ``cidx[r, b]``     the outcome of scoring roll ``r`` in box ``b``
+    * ``yface[r]``       the face of a roll of all dice alike where jokers or a
+      yahtzee bonus can apply, else -1; ``yidx[f, b, joker, bonus]`` the
+      outcome of such a roll in box ``b`` (as a joker or not, with the
+      yahtzee bonus or not); ``joker_boxes[mask, f]``, ``joker_cand[f, b]``
+      (``Rules.jokers``, the engine's joker candidates), ``flag_bit``,
+      ``ybonus`` (points of a further yahtzee)
     * ``rows``, ``cand_box``, ``cand_score``, ``cand_bits``, ``roll_cand``,
       ``roll_cand_start``: the engine's mask rows and ways to end a turn with
       points (``engine._fill_candidates``); roll ``r``'s are
@@ -102,8 +110,16 @@ class Game(NamedTuple):
     roll_prob: np.ndarray
     out_box: np.ndarray
     out_pts: np.ndarray
+    out_extra: np.ndarray
+    out_flag: np.ndarray
     out_start: np.ndarray
     cidx: np.ndarray
+    yface: np.ndarray
+    yidx: np.ndarray
+    joker_boxes: np.ndarray
+    joker_cand: np.ndarray
+    flag_bit: int
+    ybonus: float
     rows: np.ndarray
     cand_box: np.ndarray
     cand_score: np.ndarray
@@ -127,11 +143,28 @@ def game(rules: Rules) -> Game:
     d = _kernel_data(rules)
     scores = rules.scores
     nr, first = ds.n_rolls, ds.first_roll
-    pairs = sorted({(b, p) for b in range(rules.n_boxes) for p in rules.box_points[b]})
-    index = {p: c for c, p in enumerate(pairs)}
-    out_start = np.searchsorted([b for b, _ in pairs], np.arange(rules.n_boxes + 1))
-    cidx = np.array([[index[(b, int(scores[r, b]))] for b in range(rules.n_boxes)]
+    special = rules.joker != "none" or rules.yahtzee_bonus > 0
+    yface = np.where(special, rules.yahtzee_face, -1).astype(np.int64)
+    alike = {int(f): r for r, f in enumerate(yface) if f >= 0}    # face -> its roll
+    jp = rules.joker_points
+
+    def outcome(b, p, e):
+        return (b, int(p), e * rules.yahtzee_bonus)
+
+    outs = {outcome(b, p, 0) for b in range(rules.n_boxes) for p in rules.box_points[b]}
+    ycases = [(f, b, j, e) for f in alike for b in range(rules.n_boxes)
+              for j in (0, 1) for e in (0, 1)]
+    outs |= {outcome(b, jp[f, b] if j else scores[alike[f], b], e) for f, b, j, e in ycases}
+    outs = sorted(outs)
+    index = {o: c for c, o in enumerate(outs)}
+    out_box = np.array([b for b, _, _ in outs], dtype=np.int64)
+    out_pts = np.array([p for _, p, _ in outs], dtype=np.int64)
+    out_start = np.searchsorted(out_box, np.arange(rules.n_boxes + 1))
+    cidx = np.array([[index[outcome(b, scores[r, b], 0)] for b in range(rules.n_boxes)]
                      for r in range(nr)], dtype=np.int64).reshape(nr, rules.n_boxes)
+    yidx = np.zeros((ds.faces, rules.n_boxes, 2, 2), dtype=np.int64)
+    for f, b, j, e in ycases:
+        yidx[f, b, j, e] = index[outcome(b, jp[f, b] if j else scores[alike[f], b], e)]
     rank = keep_ranks(rules)
     adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
     gather = np.full((ds.n_multisets, -(-n_subs.max() // 3) * 3), ds.n_multisets, dtype=np.int64)
@@ -145,10 +178,12 @@ def game(rules: Rules) -> Game:
                             for f, c in zip(face, most)], dtype=np.int64)
     return Game(rules.allowed_table, rules.upper_lanes, rules.lane_start, rules.is_upper,
                 rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
-                np.array([b for b, _ in pairs], dtype=np.int64),
-                np.array([p for _, p in pairs], dtype=np.int64), out_start.astype(np.int64),
-                cidx, rules.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
-                                                   "roll_cand", "roll_cand_start")), rank,
+                out_box, out_pts, np.array([e for _, _, e in outs], dtype=np.int64),
+                np.array([rules.child_mask(0, b, p) & rules.flag_bit != 0 for b, p, _ in outs]),
+                out_start.astype(np.int64), cidx, yface, yidx, rules.joker_boxes,
+                d["joker_cand"], rules.flag_bit, float(rules.yahtzee_bonus),
+                rules.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
+                                             "roll_cand", "roll_cand_start")), rank,
                 np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), gather, simple_keep)
 
 
@@ -228,6 +263,8 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
             for j in range(n):
                 box0[r, j] = _pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
                 xs[r, j] = _fmax(xs[r, j], val[c, j])
+        if g.yface[r] >= 0:
+            _alike(g, r, segs, n_segs, tie, val, xs, box0)
         w = g.first_roll + r
         for j in range(n):
             dec[0, r, j] = np.uint8(box0[r, j])
@@ -264,17 +301,47 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
                 work[m, j] = _fmax(work[m, j], xs[r, j])   # X_k, read by W_{k+1}
 
 
+@njit(cache=True, fastmath=FAST)
+def _alike(g, r, segs, n_segs, tie, val, xs, box0):
+    """A roll ``r`` of all dice alike: where a joker applies it may go only
+    in the joker boxes (first box wins ties), and with the flag bit set it
+    earns the yahtzee bonus; ``xs``, ``box0`` as in ``_decide``."""
+    f = g.yface[r]
+    nb = len(g.is_upper)
+    for s in range(n_segs):
+        mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
+        jokers = g.joker_boxes[mask, f]
+        if jokers != 0:
+            for j in range(off, off + ns):
+                xs[r, j] = NEG
+                box0[r, j] = nb
+            for b in range(nb):
+                if (jokers >> b) & 1:
+                    c = g.joker_cand[f, b]
+                    fb = np.float64(b)
+                    for j in range(off, off + ns):
+                        box0[r, j] = _pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
+                        xs[r, j] = _fmax(xs[r, j], val[c, j])
+        if mask & g.flag_bit:
+            for j in range(off, off + ns):
+                xs[r, j] += g.ybonus
+
+
 @njit(cache=True)
 def _simple(g, mask, col, dec):
-    """``dec[k, r, col]``: the ``simple`` policy's actions at ``mask``."""
+    """``dec[k, r, col]``: the ``simple`` policy's actions at ``mask`` (a
+    joker goes in the joker box giving the most points)."""
     allowed = g.allowed[mask]
     nb = len(g.is_upper)
     for r in range(len(g.roll_cand_start) - 1):
         best = -1
         box = nb
+        f = g.yface[r]
+        jokers = g.joker_boxes[mask, f] if f >= 0 else 0
         for b in range(nb):
-            if (allowed >> b) & 1 and g.out_pts[g.cidx[r, b]] > best:
-                best = g.out_pts[g.cidx[r, b]]
+            pts = g.out_pts[g.yidx[f, b, 1, 0] if jokers else g.cidx[r, b]]
+            if (jokers if jokers else allowed) >> b & 1 and pts > best:
+                best = pts
                 box = b
         for k in range(g.rolls):
             keep = g.simple_keep[r]
@@ -303,16 +370,19 @@ def distinct_lanes(off, n, dec, diff, first):
 
 
 @njit(cache=True, fastmath=FAST)
-def _push(g, n, dec, tgt, p0, acc):
+def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
     """Turn outcomes of the ``n`` action columns ``dec[k, r, j]``
     (``p0[r, j]``: the probability of the first roll ``r``).
 
     ``acc[m, j]`` for ``m < M``: probability of holding multiset ``m``, row
     ``M`` stays 0 (it pads ``gather``); ``acc[M + 1 + c, j]``: probability
     that the turn ends with outcome ``c`` (output; zeroed by the caller).
-    ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll ``r`` to.
+    ``tgt[r, d]``: the row of ``acc`` that action ``d`` sends roll ``r`` to;
+    for a roll of all dice alike (``yface[r] = f >= 0``) scored in box ``b``,
+    ``ytgt[colseg[j], f, b]`` (it depends on the mask of column ``j``).
     """
     n_rolls = len(g.roll_prob)
+    nb = len(g.is_upper)
     full = g.first_roll
     inv = 1.0 / g.faces
     for k in range(g.rolls - 1, -1, -1):
@@ -325,7 +395,13 @@ def _push(g, n, dec, tgt, p0, acc):
             for j in range(1, n):
                 same &= dec[k, r, j] == dec[k, r, 0]
             src = full + r
-            if same:
+            f = g.yface[r]
+            if f >= 0:
+                for j in range(n):
+                    p = p0[r, j] if k == g.rolls - 1 else acc[src, j]
+                    d = dec[k, r, j]
+                    acc[tgt[r, d] if d >= nb else ytgt[colseg[j], f, d], j] += p
+            elif same:
                 t = tgt[r, dec[k, r, 0]]
                 if k == g.rolls - 1:
                     for j in range(n):
@@ -405,6 +481,8 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
             tgt[r, nb + j] = g.by_rank[j]
     colw = np.empty(width)
     segs = np.empty((cols, 5), dtype=np.int64)
+    colseg = np.empty(cols, dtype=np.int64)
+    ytgt = np.empty((cols, g.faces, nb), dtype=np.int64)
     nxt = t
     while nxt < len(masks):
         # a block: the next masks whose totals fit in ``cols`` columns
@@ -455,7 +533,16 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
         for c in range(n_out):
             for j in range(n):
                 acc[n_ms + 1 + c, j] = 0.0
-        _push(g, n, dec, tgt, p0, acc)
+        for s in range(n_segs):
+            mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
+            for j in range(off, off + ns):
+                colseg[j] = s
+            bonus = 1 if mask & g.flag_bit else 0
+            for f in range(g.faces):
+                joker = 1 if g.joker_boxes[mask, f] != 0 else 0
+                for b in range(nb):
+                    ytgt[s, f, b] = n_ms + 1 + g.yidx[f, b, joker, bonus]
+        _push(g, n, dec, tgt, ytgt, colseg, p0, acc)
         for s in range(n_segs):
             i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
             for j in range(ns):
@@ -515,7 +602,7 @@ def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[i
         if values is None:
             raise ValueError("the optimal policy needs the value table")
         return 0, np.require(values, np.float64, ["C", "W"])
-    return KINDS.index(kind), np.zeros((1 << rules.n_boxes, rules.cap + 1))
+    return KINDS.index(kind), np.zeros((rules.n_masks, rules.cap + 1))
 
 
 def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray) -> Decisions:

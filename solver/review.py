@@ -40,12 +40,15 @@ LOG_VERSION = 1
 
 
 def check_supported(rules: Rules, command: str = "distribution") -> None:
-    """Raise InputError for rules the compiled research kernels (``policy``:
-    exact distribution, fast simulation) do not model."""
+    """Raise InputError for rules the compiled research kernels do not model:
+    saved rolls (the exact distribution, ``policy``), and also jokers and
+    the yahtzee bonus (the fast simulation, ``simulate``)."""
     hint = "; yatzy simulate plays these rules" if command == "distribution" else ""
-    if rules.joker != "none" or rules.yahtzee_bonus or rules.saved_rolls:
-        raise InputError(f"rules {rules.spec}: {command} does not support jokers, yahtzee "
-                         f"bonuses or saved rolls yet{hint}")
+    if rules.saved_rolls:
+        raise InputError(f"rules {rules.spec}: {command} does not support saved rolls yet{hint}")
+    if command != "distribution" and (rules.joker != "none" or rules.yahtzee_bonus):
+        raise InputError(f"rules {rules.spec}: {command} does not support jokers or yahtzee "
+                         "bonuses yet")
     if rules.n_boxes + rules.dice_space.first_roll > 255:
         raise InputError(f"rules {rules.spec}: {command} does not support games with more "
                          f"than 255 boxes and keeps yet{hint}")

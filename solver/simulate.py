@@ -21,6 +21,7 @@ from numba import njit
 from .distribution import PERCENTILES, mean_ci95, percentile
 from .errors import InputError
 from .policy import decide, game, policy_values
+from .review import check_supported
 from .rules import Rules
 from .threads import run_pieces
 
@@ -190,6 +191,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``).  ``on_log(GameLog)`` is called for each batch of games
     when given."""
+    check_supported(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"--games {games}: expected at least 1")
     if not 0 <= seed < 2**63:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import solver.cli_research
 from solver.boxes import groups, straight, upper
 from solver.cli import main
 from solver.play import estimate, play
@@ -117,9 +118,11 @@ def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
     assert r.exit_code == 2 and "only --policy optimal" in r.output
 
 
-def test_yahtzee_distribution_is_estimated_from_games(tables_dir):
-    args = ["distribution", "--rules", "yahtzee", "--games", "2000", "--seed", "3", "--json",
-            "--tables", str(tables_dir)]
+def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch):
+    monkeypatch.setattr(solver.cli_research, "parse_rules", lambda spec: BANK)
+    open_table(BANK, tmp_path, progress=False)
+    args = ["distribution", "--rules", "bank", "--games", "2000", "--seed", "3", "--json",
+            "--tables", str(tmp_path)]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
@@ -127,5 +130,28 @@ def test_yahtzee_distribution_is_estimated_from_games(tables_dir):
     lo, hi = out["ci95"]
     assert lo < out["mean"] < hi and lo - (hi - lo) < out["table_value"] < hi + (hi - lo)
     assert sum(out["pmf"].values()) == pytest.approx(1.0)
-    r = CliRunner().invoke(main, args[:-3] + ["--tables", str(tables_dir)])
+    r = CliRunner().invoke(main, args[:-3] + ["--tables", str(tmp_path)])
     assert r.exit_code == 0 and "estimated     from 2000 games (seed 3)" in r.output
+    r = CliRunner().invoke(main, args[:3] + ["--policy", "greedy", "--tables", str(tmp_path)])
+    assert r.exit_code == 2 and "for --policy optimal" in r.output
+
+
+def test_yahtzee_distribution_is_exact(tables_dir):
+    table = open_table(parse_rules("yahtzee"), tables_dir, progress=False)
+    r = CliRunner().invoke(main, ["distribution", "--rules", "yahtzee", "--card",
+                                  "yahtzee=50,chance=20,ones=3,twos=6,threes=9", "--json",
+                                  "--tables", str(tables_dir)])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["exact"] is True and out["games"] is None and out["ci95"] is None
+    assert sum(out["pmf"].values()) == pytest.approx(1.0, abs=1e-12)
+    card = Scorecard.parse("yahtzee=50,chance=20,ones=3,twos=6,threes=9", table.rules)
+    assert out["mean"] == pytest.approx(card.score + table.value(card.mask, card.upper_state),
+                                        abs=1e-6)
+    assert out["table_value"] == pytest.approx(out["mean"], abs=1e-6)
+    parts = sum(b["mean"] for b in out["boxes"].values()) + 35 * out["bonus_probability"]
+    assert parts + out["yahtzee_bonus_mean"] == pytest.approx(out["mean"], abs=1e-9)
+    assert out["yahtzee_bonus_mean"] > 0
+    # a further yahtzee earns 100: scores beyond the most without one (88 on
+    # the card, 4s-6s 75, bonus 35, lower boxes 155)
+    assert max(int(s) for s in out["pmf"]) > 88 + 75 + 35 + 155

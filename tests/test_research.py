@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import solver.cli_research  # noqa: F401  (registers the commands)
-from solver.boxes import Box, groups, upper
+from solver.boxes import Box, groups, straight, upper
 from solver.cli import main
 from solver.distribution import distribution
 from solver.errors import InputError
@@ -67,10 +67,36 @@ def test_distribution_sums_to_one_and_its_mean_is_the_table_value(small):
         assert d.table_value == pytest.approx(d.mean, abs=1e-9)
 
 
-def _brute_force(table) -> tuple[dict[int, float], float]:
-    """Final-score pmf and bonus probability by enumerating every dice
-    outcome of every turn, choosing as ``query.advise`` advises."""
-    rules = table.rules
+def _optimal(table, sc, dice, rerolls):
+    """The action ``query.advise`` advises: ("score", box, points) or ("keep", dice)."""
+    best = advise(table, sc, dice, rerolls).best
+    if best.kind == "score":
+        return "score", table.rules.box_index(best.box), best.points
+    return "keep", best.dice
+
+
+def _simple(rules, sc, dice, rerolls):
+    """The ``simple`` policy, written out from its description: keep the dice
+    of the most common face (the higher face on a tie) unless all dice are
+    alike; score the box giving the most points (the first on a tie), a
+    joker only where the rules let it go."""
+    counts = {f: dice.count(f) for f in set(dice)}
+    face = max(counts, key=lambda f: (counts[f], f))
+    if rerolls and counts[face] < len(dice):
+        return "keep", (face,) * counts[face]
+    c = tuple(dice.count(f) for f in range(1, 7))
+    jokers = int(rules.jokers(sc.mask)[0][face - 1]) if len(counts) == 1 else 0
+    options = [(b, rules.boxes[b].joker_score(c) if jokers else rules.boxes[b].score(c))
+               for b in range(rules.n_boxes)
+               if (jokers or int(rules.allowed(sc.mask))) >> b & 1]
+    box, points = max(options, key=lambda o: (o[1], -o[0]))
+    return "score", box, points
+
+
+def _brute_force(rules, choose) -> tuple[dict[int, float], float]:
+    """Final-score pmf and upper-bonus probability by enumerating every dice
+    outcome of every turn, acting as ``choose(card, dice, rerolls)`` says
+    (a further yahtzee after a scored one earns ``rules.yahtzee_bonus``)."""
     n, faces = rules.dice, rules.faces
 
     def outcomes(k):                 # multisets of k fresh dice, with probabilities
@@ -89,23 +115,25 @@ def _brute_force(table) -> tuple[dict[int, float], float]:
             return memo[key]
         ends = {}
 
-        def turn(dice, rerolls):     # {(box, points): probability} from this roll on
+        def turn(dice, rerolls):     # {(box, points, extra): probability} from this roll on
             if (dice, rerolls) not in ends:
-                best = advise(table, sc, dice, rerolls).best
+                action = choose(sc, dice, rerolls)
                 out = defaultdict(float)
-                if best.kind == "score":
-                    out[(rules.box_index(best.box), best.points)] = 1.0
+                if action[0] == "score":
+                    alike = len(set(dice)) == 1 and sc.mask & rules.flag_bit
+                    out[(*action[1:], rules.yahtzee_bonus if alike else 0)] = 1.0
                 else:
-                    for fresh, q in outcomes(n - len(best.dice)).items():
-                        for end, p in turn(tuple(sorted(best.dice + fresh)), rerolls - 1).items():
+                    for fresh, q in outcomes(n - len(action[1])).items():
+                        dice2 = tuple(sorted(action[1] + fresh))
+                        for end, p in turn(dice2, rerolls - 1).items():
                             out[end] += float(q) * p
                 ends[(dice, rerolls)] = out
             return ends[(dice, rerolls)]
 
         out = defaultdict(float)
         for dice, p in outcomes(n).items():
-            for (box, points), q in turn(dice, rules.rolls - 1).items():
-                nxt = sc.fill(box, points)
+            for (box, points, extra), q in turn(dice, rules.rolls - 1).items():
+                nxt = sc.fill(box, points, extra)
                 for (s, bonus), r in rest(nxt).items():
                     out[(nxt.score - sc.score + s, bonus)] += float(p) * q * r
         memo[key] = dict(out)
@@ -119,13 +147,35 @@ def _brute_force(table) -> tuple[dict[int, float], float]:
     return pmf, bonus
 
 
-def test_distribution_equals_brute_force_on_a_tiny_game(tiny):
-    pmf, bonus = _brute_force(tiny)
-    d = distribution(TINY, card(tiny), tiny.values)
+def _assert_same(d, pmf, bonus):
     assert set(np.flatnonzero(d.pmf)) == {s for s, p in pmf.items() if p > 0}
     for s, p in pmf.items():
         assert d.pmf[s] == pytest.approx(p, abs=1e-12)
     assert d.bonus_probability == pytest.approx(bonus, abs=1e-12)
+
+
+def test_distribution_equals_brute_force_on_a_tiny_game(tiny):
+    pmf, bonus = _brute_force(TINY, lambda *a: _optimal(tiny, *a))
+    _assert_same(distribution(TINY, card(tiny), tiny.values), pmf, bonus)
+
+
+@pytest.mark.parametrize("joker, bonus", [("forced", 30), ("free", 30), ("none", 30),
+                                          ("forced", 0)])
+def test_distribution_equals_brute_force_with_jokers_and_yahtzee_bonus(joker, bonus, tmp_path):
+    rules = Rules("mini", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                           straight("run", ((1, 2), (2, 3)), 7),
+                           groups("yahtzee", (2,), points=20)),
+                  dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5,
+                  yahtzee_bonus=bonus, joker=joker)
+    table = open_table(rules, tmp_path, progress=False)
+    pmf, upper_bonus = _brute_force(rules, lambda *a: _optimal(table, *a))
+    d = distribution(rules, Scorecard.empty(rules), table.values)
+    _assert_same(d, pmf, upper_bonus)
+    assert d.mean == pytest.approx(table.expected_score, abs=1e-9)
+    if bonus:                                # a further yahtzee happens
+        assert max(pmf) > sum(max(rules.box_points[b]) for b in range(rules.n_boxes)) + 5
+    pmf, upper_bonus = _brute_force(rules, lambda *a: _simple(rules, *a))
+    _assert_same(distribution(rules, Scorecard.empty(rules), None, "simple"), pmf, upper_bonus)
 
 
 def test_box_figures_add_up(small):
@@ -393,7 +443,7 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     pytest.importorskip("matplotlib")
     for args, name in ((["distribution", "--rules", "forced"], "d.png"),
                        (["simulate", "--games", "200", "--rules", "forced"], "s.png"),
-                       (["distribution", "--rules", "yahtzee", "--games", "200"], "e.png"),
+                       (["distribution", "--rules", "yahtzee"], "e.png"),
                        (["simulate", "--games", "200", "--rules", "yahtzee"], "y.png")):
         out = tmp_path / name
         r = CliRunner().invoke(main, [*args, "--plot", str(out), "--tables", str(tables_dir)])
@@ -406,8 +456,9 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["distribution", "--at-least", "x"], "--at-least 'x'"),
     (["distribution", "--policy", "lucky"], "--policy 'lucky'"),
     (["distribution", "--card", "ones=7"], "impossible"),
-    (["distribution", "--rules", "yahtzee", "--policy", "greedy"], "for --policy optimal"),
-    (["distribution", "--rules", "yahtzee", "--games", "0"], "--games 0"),
+    (["distribution", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["distribution", "--rules", "maxi", "--games", "0"], "--games 0"),
+    (["distribution", "--rules", "yahtzee", "--games", "100"], "have an exact distribution"),
     (["distribution", "--games", "100"], "have an exact distribution"),
     (["simulate", "--games", "0"], "--games 0"),
     (["simulate", "--games", "ten"], "--games 'ten'"),
