@@ -78,6 +78,8 @@ def main(spec: str, runs: int, games: int) -> None:
     import numba
 
     from solver.distribution import distribution
+    from solver.errors import InputError
+    from solver.review import check_supported
     from solver.rules import parse_rules
     from solver.scorecard import Scorecard
     from solver.simulate import simulate
@@ -103,6 +105,11 @@ def main(spec: str, runs: int, games: int) -> None:
     print(f"memory        {statistics.median(int(c[1]) for c in child)} MB peak resident "
           f"(fresh process, table and interpreter included; distribution "
           f"{statistics.median(float(c[0]) for c in child):.2f} s there)")
+    try:
+        check_supported(rules, "the fast simulation")
+    except InputError as e:
+        print(f"simulate      skipped: {e} (benchmarks/play.py measures its player)")
+        return
     simulate(rules, table.values, 1000)
     rates = []
     for seed in range(runs):

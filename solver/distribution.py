@@ -263,13 +263,9 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
 
 
 def _compact(masks, lens, offs, f, keep, rules):
-    """Drop the masks the policy never reaches (their blocks of ``f``)."""
-    if keep.all():
-        return masks, lens, offs, f
-    sizes = rules.upper_lanes[masks] * lens
-    parts = [f[o:o + s] for o, s, k in zip(offs, sizes, keep) if k]
-    new = np.concatenate([[0], np.cumsum(sizes[keep])[:-1]]).astype(np.int64)
-    return masks[keep], lens[keep], new, np.concatenate(parts)
+    """Drop the masks the policy never reaches (their blocks of ``f`` stay,
+    unread)."""
+    return masks[keep], lens[keep], offs[keep], f
 
 
 def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
