@@ -178,7 +178,8 @@ def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, pol
         values = table.values if fast and table is not None else None
 
         def write(log) -> None:
-            for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes):
+            for line in log_lines(rules, log.first, log.rolls, log.keeps, log.boxes,
+                                  log.points):
                 f.write(line + "\n")
         if not fast:
             from .play import play as play_each

@@ -585,9 +585,10 @@ class Decisions:
     lane_row: np.ndarray
     rows: np.ndarray
 
-    def position(self, n_boxes: int) -> np.ndarray:
-        """``out[mask]``: index of ``mask`` in ``masks`` (-1 if absent)."""
-        out = np.full(1 << n_boxes, -1, dtype=np.int64)
+    def position(self, n_masks: int) -> np.ndarray:
+        """``out[mask]``: index of ``mask`` in ``masks`` (-1 if absent), for
+        masks below ``n_masks`` (``Rules.n_masks``)."""
+        out = np.full(n_masks, -1, dtype=np.int64)
         out[self.masks] = np.arange(len(self.masks))
         return out
 

@@ -40,15 +40,11 @@ LOG_VERSION = 1
 
 
 def check_supported(rules: Rules, command: str = "distribution") -> None:
-    """Raise InputError for rules the compiled research kernels do not model:
-    saved rolls (the exact distribution, ``policy``), and also jokers and
-    the yahtzee bonus (the fast simulation, ``simulate``)."""
+    """Raise InputError for rules the compiled research kernels (``policy``:
+    exact distribution, fast simulation) do not model."""
     hint = "; yatzy simulate plays these rules" if command == "distribution" else ""
     if rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: {command} does not support saved rolls yet{hint}")
-    if command != "distribution" and (rules.joker != "none" or rules.yahtzee_bonus):
-        raise InputError(f"rules {rules.spec}: {command} does not support jokers or yahtzee "
-                         "bonuses yet")
     if rules.n_boxes + rules.dice_space.first_roll > 255:
         raise InputError(f"rules {rules.spec}: {command} does not support games with more "
                          f"than 255 boxes and keeps yet{hint}")
@@ -319,7 +315,7 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
     return Review(rules, tuple(out), tuple(scores))
 
 
-def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes) -> Iterator[str]:
+def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:
     """Log lines of simulated games (``solver.simulate.GameLog`` arrays:
     multiset indices, -1 where unused)."""
     ds = rules.dice_space
@@ -329,4 +325,4 @@ def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes) -> Iterator[st
             yield turn_line(rules, first_game + i + 1, t + 1,
                             [ds.dice_of(ds.first_roll + int(r)) for r in rolls[i, t, :n]],
                             [ds.dice_of(int(k)) for k in keeps[i, t, :n - 1]],
-                            int(boxes[i, t]))
+                            int(boxes[i, t]), int(points[i, t]))

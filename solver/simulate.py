@@ -73,18 +73,20 @@ def seed_states(seed, first, n):
 
 
 @njit(cache=True, nogil=True)
-def _play_turn(g, scores, size, n_dice, rows, game_row, mask, upper, score, state, turn,
+def _play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
                box_of, points_of, gid, log_rolls, log_keeps, log_box, t, n_threads):
     """Play one turn of one block of games (block ``t`` of
     ``n_threads``).
 
-    ``mask[i], upper[i], score[i], state[i]``  game ``i``'s filled boxes,
-    capped upper total, points (bonus included) and dice stream, updated in
-    place; ``game_row[i]``: its row of ``rows[j, k, r]`` (action bytes);
-    ``box_of[i], points_of[i]``: the box filled and its points (output).
-    With logging (``log_rolls.shape[0] > 0``), ``log_rolls[gid[i], turn, n]``
-    and ``log_keeps[gid[i], turn, n]`` get the roll index and the kept
-    multiset (-1 after the turn ended), ``log_box[gid[i], turn]`` the box.
+    ``mask[i], upper[i], score[i], state[i]``  game ``i``'s filled boxes
+    (and flag bit), capped upper total, points (bonuses included) and dice
+    stream, updated in place; ``game_row[i]``: its row of ``rows[j, k, r]``
+    (action bytes); ``box_of[i], points_of[i]``: the box filled and its
+    points (output; a joker scores joker points, a yahtzee bonus goes to
+    ``score`` only).  With logging (``log_rolls.shape[0] > 0``),
+    ``log_rolls[gid[i], turn, n]`` and ``log_keeps[gid[i], turn, n]`` get
+    the roll index and the kept multiset (-1 after the turn ended),
+    ``log_box[gid[i], turn]`` the box.
     """
     nb = len(g.is_upper)
     adds = g.adds
@@ -107,10 +109,15 @@ def _play_turn(g, scores, size, n_dice, rows, game_row, mask, upper, score, stat
                 log_keeps[gid[i], turn, n] = keep
             r, st = _roll(adds, g.first_roll, g.faces, n_dice - size[keep], st, keep)
         state[i] = st
-        p = scores[r, box]
+        m = mask[i]
+        f = g.yface[r]
+        c = g.cidx[r, box]                  # the outcome: box, points, yahtzee bonus
+        if f >= 0:
+            c = g.yidx[f, box, 1 if g.joker_boxes[m, f] != 0 else 0, 1 if m & g.flag_bit else 0]
+        p = g.out_pts[c]
         box_of[i] = box
         points_of[i] = p
-        mask[i] |= 1 << box
+        mask[i] = m | (1 << box) | (g.flag_bit if g.out_flag[c] else 0)
         if logging:
             log_box[gid[i], turn] = box
         if g.is_upper[box] and g.cap > 0:
@@ -118,7 +125,7 @@ def _play_turn(g, scores, size, n_dice, rows, game_row, mask, upper, score, stat
             if u < g.cap <= u + p:
                 score[i] += np.int64(g.bonus)
             upper[i] = min(u + p, g.cap)
-        score[i] += p
+        score[i] += p + g.out_extra[c]
 
 
 @dataclass(frozen=True)
@@ -177,13 +184,15 @@ class GameLog:
     """Every roll, keep and box of some games (multiset indices; -1 unused).
 
     ``rolls[i, t, n]``: roll ``n`` of turn ``t`` of game ``first + i``;
-    ``keeps[i, t, n]``: what was kept from it; ``boxes[i, t]``: the box.
+    ``keeps[i, t, n]``: what was kept from it; ``boxes[i, t]``: the box,
+    ``points[i, t]`` its points.
     """
 
     first: int
     rolls: np.ndarray
     keeps: np.ndarray
     boxes: np.ndarray
+    points: np.ndarray
 
 
 def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
@@ -200,7 +209,6 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     g = game(rules)
     values = policy_values(rules, policy, values)[1]
     ds = rules.dice_space
-    scores = np.ascontiguousarray(rules.scores)
     size = ds.size
     hist = np.zeros(max_score(rules) + 1, dtype=np.int64)
     bonus_games = 0
@@ -216,30 +224,37 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         log_rolls = np.full(shape, -1, dtype=np.int16)
         log_keeps = np.full(shape, -1, dtype=np.int16)
         log_box = np.full(shape[:2], -1, dtype=np.int16)
+        log_points = np.full(shape[:2], -1, dtype=np.int16)
         box_of = np.empty(n, dtype=np.int64)
         points_of = np.empty(n, dtype=np.int64)
         gid = np.arange(n)                       # game of each position
         for turn in range(rules.n_boxes):
             dec = decide(rules, policy, values, mask)
-            game_row = dec.lane_row[dec.position(rules.n_boxes)[mask], upper]
+            game_row = dec.lane_row[dec.position(rules.n_masks)[mask], upper]
             # games that share a state play next to each other: fewer cache misses
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
-            run_pieces(_play_turn, g, scores, size, ds.n, dec.rows, game_row, mask, upper, score,
-                       state, turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
+            run_pieces(_play_turn, g, size, ds.n, dec.rows, game_row, mask, upper, score, state,
+                       turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
             del dec, game_row, order
+            if on_log:
+                log_points[gid, turn] = points_of
             box_sum += np.bincount(box_of, weights=points_of,
                                    minlength=rules.n_boxes).astype(np.int64)
             box_nonzero += np.bincount(box_of[points_of > 0], minlength=rules.n_boxes)
         hist += np.bincount(score, minlength=len(hist))
         bonus_games += int((upper >= rules.cap).sum()) if rules.cap > 0 else 0
         if on_log:
-            on_log(GameLog(first, log_rolls, log_keeps, log_box))
+            on_log(GameLog(first, log_rolls, log_keeps, log_box, log_points))
     return Simulation(rules, policy, games, seed, hist, bonus_games, box_sum, box_nonzero,
                       time.perf_counter() - start)
 
 
 def max_score(rules: Rules) -> int:
-    """The highest final score the rules allow."""
-    return int(rules.scores.max(axis=0).sum()) + (rules.bonus_points if rules.cap > 0 else 0)
+    """The highest final score the rules allow (jokers and a yahtzee bonus
+    in every turn after the first included)."""
+    g = game(rules)
+    best = sum(int(g.out_pts[g.out_box == b].max()) for b in range(rules.n_boxes))
+    return (best + (rules.bonus_points if rules.cap > 0 else 0)
+            + rules.yahtzee_bonus * (rules.n_boxes - 1))

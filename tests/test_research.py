@@ -159,14 +159,18 @@ def test_distribution_equals_brute_force_on_a_tiny_game(tiny):
     _assert_same(distribution(TINY, card(tiny), tiny.values), pmf, bonus)
 
 
+def _joker_game(joker: str = "forced", bonus: int = 30) -> Rules:
+    """Two three-faced dice, five boxes, a yahtzee of two alike worth 20."""
+    return Rules("mini", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                          straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),
+                 dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5,
+                 yahtzee_bonus=bonus, joker=joker)
+
+
 @pytest.mark.parametrize("joker, bonus", [("forced", 30), ("free", 30), ("none", 30),
                                           ("forced", 0)])
 def test_distribution_equals_brute_force_with_jokers_and_yahtzee_bonus(joker, bonus, tmp_path):
-    rules = Rules("mini", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
-                           straight("run", ((1, 2), (2, 3)), 7),
-                           groups("yahtzee", (2,), points=20)),
-                  dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5,
-                  yahtzee_bonus=bonus, joker=joker)
+    rules = _joker_game(joker, bonus)
     table = open_table(rules, tmp_path, progress=False)
     pmf, upper_bonus = _brute_force(rules, lambda *a: _optimal(table, *a))
     d = distribution(rules, Scorecard.empty(rules), table.values)
@@ -224,7 +228,7 @@ def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):
             f"{rules.boxes[b].name}={rng.choice(sorted(rules.box_points[b]))}" for b in boxes),
             rules))
     dec = decide(rules, "optimal", nordic.values, [c.mask for c in cards])
-    pos = dec.position(rules.n_boxes)
+    pos = dec.position(rules.n_masks)
     for sc in cards:
         row = dec.rows[dec.lane_row[pos[sc.mask], sc.upper_state]]
         for k in range(rules.rolls):
@@ -279,6 +283,19 @@ def test_the_game_by_game_player_agrees_with_the_exact_distribution(small):
     est = estimate(small, sc, 20000, seed=5)
     _agrees(exact, np.round(est.pmf * est.games).astype(np.int64), est.games)
     assert abs(est.bonus_probability - exact.bonus_probability) < 0.02
+
+
+@pytest.mark.parametrize("policy", ["optimal", "greedy", "simple"])
+def test_simulation_with_jokers_agrees_with_the_exact_distribution(policy, tmp_path):
+    rules = _joker_game("free")
+    table = open_table(rules, tmp_path, progress=False)
+    exact = distribution(rules, Scorecard.empty(rules), table.values, policy)
+    sim = simulate(rules, table.values, 20000, seed=2, policy=policy)
+    _agrees(exact, sim.hist, sim.games)
+    assert sim.hist[sum(max(p) for p in rules.box_points) + 5 + 1:].sum() > 0   # bonuses
+    if policy == "optimal":                      # and the game-by-game player
+        est = estimate(table, Scorecard.empty(rules), 20000, seed=6)
+        _agrees(exact, np.round(est.pmf * est.games).astype(np.int64), est.games)
 
 
 def test_simulation_is_reproducible_and_independent_of_threads(small):
