@@ -4,17 +4,24 @@ A forward pass over the turn-start states reachable from a card, one layer
 (number of filled boxes) at a time, keeping two layers in memory:
 
 * turn outcomes: for each state ``(mask, u)`` of the layer, the probability
-  ``O(c | mask, u)`` that the turn ends with outcome ``c = (box, points)``.
-  The policy's actions for the mask are decided (``solver.policy``), then the
-  probability of every roll is pushed forward: roll -> keep (or score) ->
-  reroll -> ... -> box.  Upper totals that act alike share one column.
+  ``O(c | mask, u)`` that the turn ends with outcome ``c = (box, points,
+  yahtzee bonus)``.  The policy's actions for the mask are decided
+  (``solver.policy``), then the probability of every roll is pushed forward:
+  roll -> keep (or score) -> reroll -> ... -> box.  Upper totals below the
+  lowest one that can still reach the bonus act like it.
 * carrying: the probability of ``(mask, u, g)`` is pulled into the next
-  layer, ``P(mask | b, u', g + d) += P(mask, u, g) O((b, p) | mask, u)``.
+  layer, ``P(mask | b, u', g + d) += P(mask, u, g) O((b, p, e) | mask, u)``
+  (50 in the yatzy box also sets the mask's flag bit).
 
 The points gained since the card are ``(u - u0) + g + bonus`` where ``g``
-counts the lower points plus the upper points beyond the bonus threshold
-(``u`` already holds the rest), so ``g`` stays short: its length for a mask
-is the most those boxes can add, plus one.
+counts the lower points, the upper points beyond the bonus threshold (``u``
+already holds the rest) and yahtzee bonuses, so ``g`` stays short: its
+length for a mask is the most those boxes can add, plus one.
+
+Saved rolls and Maxi are not covered (the outcomes would also need the bank;
+six dice have 462 keeps, more than the one-byte actions hold; and a Maxi
+layer's score distribution would need 10^9 - 10^10 cells):
+``solver.play.estimate`` estimates those from played games.
 """
 
 from __future__ import annotations

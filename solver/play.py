@@ -10,10 +10,10 @@ prefers (scoring first, boxes in scorecard order, then keeps with more dice,
 then higher dice), so the choices are those of ``yatzy advise``.  Whole games
 run in one compiled call, on every thread.
 
-``solver.simulate`` plays the Nordic rule sets faster still, deciding whole
-layers of states at once; ``yatzy simulate`` uses this player for the others,
-and ``yatzy distribution`` estimates their distributions with it.  Only the
-optimal policy.
+``solver.simulate`` plays the rule sets without saved rolls faster still,
+deciding whole layers of states at once; ``yatzy simulate`` uses this player
+for the others (saved rolls, Maxi), and ``yatzy distribution`` estimates
+their distributions with it.  Only the optimal policy.
 
 Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
 seeded by ``(seed, i)``.

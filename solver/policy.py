@@ -22,6 +22,10 @@ Kinds (``KINDS``):
   tie), stops on all dice alike, and scores the box giving the most points
   (the first in scorecard order on a tie).
 
+A roll of all dice alike that must go in as a joker (``Rules.jokers``) may
+only be scored in the joker boxes, at joker points; with the flag bit set
+(50 in the yatzy box) it earns the yahtzee bonus on top.
+
 Ties follow ``solver.query``: actions within ``query.TIE`` of the best are
 tied; scoring comes before keeping, boxes go in scorecard order, keeps with
 more dice first, then higher dice first.  The kernels carry, next to each
@@ -36,8 +40,10 @@ total below ``u0`` shares ``u0``'s actions).
 One kernel, ``batch``, decides a batch of masks and, for the exact
 distribution, also pushes the probability of every roll through the actions
 (the turn outcomes): one compiled kernel keeps the first-use compile time
-down.  The kernels release the GIL; ``threads.run_pieces`` runs them on
-Numba's thread count.
+down.  It works on ``BLOCK`` columns at a time, the upper totals of as many
+masks as fit side by side, so that the loops over columns stay long (a mask
+has 16 totals to decide on average).  The kernels release the GIL;
+``threads.run_pieces`` runs them on Numba's thread count.
 """
 
 from __future__ import annotations
