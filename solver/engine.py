@@ -51,6 +51,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
 from .rules import Rules
 from .threads import run_pieces
 from .values import StateValues
