@@ -64,8 +64,7 @@ from .threads import run_pieces
 
 KINDS = ("optimal", "greedy", "simple")
 SIMPLE = KINDS.index("simple")
-CHUNK = 512          # masks decided per call of ``batch``
-BLOCK = 128           # columns (upper totals of one or more masks) decided together
+BLOCK = 128          # columns (upper totals of one or more masks) decided together
 
 
 # ------------------------------------------------------------ index tables
@@ -434,21 +433,23 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
 
 
 @njit(cache=True, nogil=True)
-def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride, ogroup,
+def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostride, ogroup,
           outs, stats, t, n_threads):
     """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
     policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
     zeros), for every upper total at once.  Upper totals below ``u0`` (see
     ``start``) play like ``u0``.  Masks are decided ``BLOCK`` columns (upper
-    totals) at a time.
+    totals) at a time.  When ``reach`` is not empty, only the span of upper
+    totals with ``reach[i, u] > 0`` is decided (the totals outside it play
+    like its ends).
 
     Actions (when ``rows`` is not empty): equal neighbouring totals form
-    groups; ``rows[i, q, k, r]`` the action of group ``q`` (``n_rows[i]``
-    groups), ``lane_row[i, u]`` the group of upper total ``u``.
+    groups; ``rows[row_base[i] + q, k, r]`` the action of group ``q`` of
+    mask ``i`` (room for ``lanes - start`` groups), ``lane_row[i, u]`` the
+    row of upper total ``u``.
 
-    Turn outcomes (when ``outs`` is not empty): only the span of upper totals
-    the distribution reaches is decided (``reach[i, u]``: the probability of
-    the state), the totals outside it play like its ends; ``ogroup[i, u]``
+    Turn outcomes (when ``outs`` is not empty; ``reach[i, u]`` the
+    probability of the state): ``ogroup[i, u]``
     is the column of total ``u`` (0 .. ``ostride[i] - 1``) and
     ``outs[obase[i] + a * ostride[i] + ogroup[i, u]]`` the probability that
     its turn ends with the ``a``-th outcome of the boxes allowed at the mask
@@ -499,7 +500,7 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
             u0, top = g.start[mask], g.lanes[mask]  # the upper totals decided
             if kind == SIMPLE:
                 u0 = top - 1
-            elif len(outs):                    # only those the distribution reaches
+            elif len(reach):                   # only those reached
                 below = 0.0                    # (totals below u0 play like u0)
                 for u in range(u0):
                     below += reach[nxt, u]
@@ -524,16 +525,16 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
             for s in range(n_segs):
                 i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
                 nd = distinct_lanes(off, ns, dec, diff, first)
+                base = row_base[i]
                 q = 0
                 for u in range(g.lanes[mask]):     # group of each upper total
                     while q + 1 < nd and u0 + first[q + 1] <= u:
                         q += 1
-                    lane_row[i, u] = q
-                n_rows[i] = nd
+                    lane_row[i, u] = base + q
                 for q in range(nd):
                     for k in range(g.rolls):
                         for r in range(n_rolls):
-                            rows[i, q, k, r] = dec[k, r, off + first[q]]
+                            rows[base + q, k, r] = dec[k, r, off + first[q]]
         if len(outs) == 0:
             continue
         for c in range(n_out):
@@ -570,9 +571,9 @@ def batch(g, values, kind, masks, rows, lane_row, n_rows, reach, obase, ostride,
                 a += 1
 
 
-NO_ROWS = (np.empty((0, 0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
+NO_ROWS = (np.empty((0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
            np.empty(0, dtype=np.int64))
-NO_OUTCOMES = (np.empty((0, 0)), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+NO_OUTCOMES = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
                np.empty((0, 0), dtype=np.int64), np.empty(0), np.empty((0, 0)))
 
 
@@ -583,7 +584,7 @@ class Decisions:
 
     * ``masks``           the masks decided, sorted
     * ``lane_row[i, u]``  the row of state ``(masks[i], u)`` (-1 beyond the
-      upper totals the mask can have)
+      upper totals the mask can have; rows no state names are not filled)
     * ``rows[j, k, r]``   action byte of row ``j``, ``k`` rerolls left, roll ``r``
     """
 
@@ -612,27 +613,23 @@ def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[i
     return KINDS.index(kind), np.zeros((rules.n_masks, rules.cap + 1))
 
 
-def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray) -> Decisions:
+def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray,
+           upper: np.ndarray | None = None) -> Decisions:
     """Decide every position of ``masks`` under policy ``kind``; ``values``
-    is the value table (used by ``optimal`` only)."""
+    is the value table (used by ``optimal`` only).  With ``upper`` (the
+    upper totals of states ``(masks[i], upper[i])``), only the span of totals
+    those states cover is decided for each mask."""
     g = game(rules)
     k, vals = policy_values(rules, kind, values)
-    masks = np.unique(np.asarray(masks, dtype=np.int64))
+    masks, inverse = np.unique(np.asarray(masks, dtype=np.int64), return_inverse=True)
     width = rules.cap + 1
-    n_rolls = rules.dice_space.n_rolls
+    reach = np.empty((0, 0))
+    if upper is not None:
+        reach = np.bincount(inverse * width + np.asarray(upper), minlength=len(masks) * width)
+        reach = reach.reshape(len(masks), width).astype(np.float64)
+    span = rules.upper_lanes[masks] - rules.lane_start[masks]       # the most groups
+    row_base = np.concatenate([[0], np.cumsum(span)[:-1]]).astype(np.int64)
+    rows = np.empty((int(span.sum()), rules.rolls, rules.dice_space.n_rolls), dtype=np.uint8)
     lane_row = np.full((len(masks), width), -1, dtype=np.int64)
-    parts: list[np.ndarray] = []
-    done = 0
-    for start in range(0, len(masks), CHUNK):
-        chunk = masks[start:start + CHUNK]
-        rows = np.empty((len(chunk), width, rules.rolls, n_rolls), dtype=np.uint8)
-        rows_of = np.full((len(chunk), width), -1, dtype=np.int64)
-        n_rows = np.empty(len(chunk), dtype=np.int64)
-        run_pieces(batch, g, vals, k, chunk, rows, rows_of, n_rows, *NO_OUTCOMES)
-        base = done + np.concatenate([[0], np.cumsum(n_rows)[:-1]])
-        lane_row[start:start + len(chunk)] = np.where(rows_of >= 0, rows_of + base[:, None], -1)
-        parts.extend(rows[i, :n_rows[i]] for i in range(len(chunk)))
-        done += int(n_rows.sum())
-    rows = (np.concatenate(parts) if parts
-            else np.empty((0, rules.rolls, n_rolls), dtype=np.uint8))
+    run_pieces(batch, g, vals, k, masks, rows, lane_row, row_base, reach, *NO_OUTCOMES)
     return Decisions(masks, lane_row, rows)
