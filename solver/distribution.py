@@ -262,17 +262,11 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         run_pieces(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
                    nxt, nf, noffs, nlens, nreach, nlo, nhi)
         del outs, f
-        keep = nreach.sum(axis=1) > 0
-        masks, lens, offs, f = _compact(nxt, nlens, noffs, nf, keep, rules)
+        keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
+        masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
     return _summarise(rules, card, policy, values, masks, lens, offs, f, stats.sum(axis=0),
                       g, time.perf_counter() - start)
-
-
-def _compact(masks, lens, offs, f, keep, rules):
-    """Drop the masks the policy never reaches (their blocks of ``f`` stay,
-    unread)."""
-    return masks[keep], lens[keep], offs[keep], f
 
 
 def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
