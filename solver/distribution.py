@@ -52,7 +52,7 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
 
     ``src_f[src_off[i] + u * src_len[i] + x]``  probability of state
     ``(mask i, u)`` with ``x`` lower (and beyond-threshold upper) points
-    gained; ``dst_f`` alike for ``masks`` (zeros on entry).  ``pos[mask]`` is a
+    gained; ``dst_f`` alike for ``masks`` (each block zeroed here first).  ``pos[mask]`` is a
     source mask's index (-1: not in the layer).  ``reach[i, u]``: the total
     of state ``(mask i, u)``, whose non-zero points lie in ``lo[i, u] <= x <
     hi[i, u]``; ``dst_reach``, ``dst_lo``, ``dst_hi`` get the same for ``masks``.
@@ -65,6 +65,8 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
         m2 = masks[i2]
         n2 = dst_len[i2]
         dst = dst_f[dst_off[i2]:dst_off[i2] + g.lanes[m2] * n2]
+        for x in range(len(dst)):
+            dst[x] = 0.0
         for b in range(nb):
             if (m2 >> b) & 1 == 0:
                 continue
@@ -232,41 +234,54 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     hi = np.zeros((1, width), dtype=np.int64)
     hi[0, u0] = 1
     stats = np.zeros((pieces(), len(g.out_box)))
-    for k in range(card.turn + 1, rules.n_boxes + 1):
+    # the layers after the card: masks, gain lengths, block sizes
+    plan = []
+    for layer in rules.layers[card.turn + 1:]:
+        nxt = layer[(layer & card.mask) == card.mask]
+        nlens = _gain_lengths(rules, card, nxt)
+        plan.append((nxt, nlens, rules.upper_lanes[nxt] * nlens))
+    # Fresh pages cost a fault and a zeroing by the kernel each, so the layers
+    # take turns in two buffers allocated once at the largest layer, and the
+    # turn outcomes of every layer reuse one.
+    fbuf = [np.empty(max(int(size.sum()) for _, _, size in plan)) for _ in range(2)]
+    obuf = np.empty(max(int(_out_sizes(rules, g, m, policy)[1].sum())
+                        for m in [masks] + [m for m, _, _ in plan[:-1]]))
+    for k, (nxt, nlens, nsize) in enumerate(plan):
         # outcomes of this layer's turns
-        allowed = (rules.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
-        allowed_outs = allowed @ np.diff(g.out_start)
-        lanes = rules.upper_lanes[masks]
-        if policy == "simple":            # one column: the same actions at every total
-            ostride = np.ones(len(masks), dtype=np.int64)
-        else:                             # the totals decided (see policy.decide_mask)
-            ostride = lanes - g.start[masks]
-        osize = allowed_outs * ostride
+        ostride, osize = _out_sizes(rules, g, masks, policy)
         obase = np.concatenate([[0], np.cumsum(osize)[:-1]]).astype(np.int64)
-        outs = np.empty(int(osize.sum()))
+        outs = obuf[:int(osize.sum())]
         ogroup = np.zeros((len(masks), width), dtype=np.int64)
         run_pieces(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
                    stats)
         # carry the probabilities into the next layer
-        layer = rules.layers[k]
-        nxt = layer[(layer & card.mask) == card.mask]
         pos = np.full(rules.n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
-        nlens = _gain_lengths(rules, card, nxt)
-        nsize = rules.upper_lanes[nxt] * nlens
         noffs = np.concatenate([[0], np.cumsum(nsize)[:-1]]).astype(np.int64)
-        nf = np.zeros(int(nsize.sum()))
+        nf = fbuf[k % 2][:int(nsize.sum())]
         nreach = np.zeros((len(nxt), width))
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
         run_pieces(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
                    nxt, nf, noffs, nlens, nreach, nlo, nhi)
-        del outs, f
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
     return _summarise(rules, card, policy, values, masks, lens, offs, f, stats.sum(axis=0),
                       g, time.perf_counter() - start)
+
+
+def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per mask: the columns of its turn outcomes (the upper totals it may
+    decide; one for ``simple``, which plays alike at every total) and the
+    size of its block of outcomes (columns times the outcomes of the boxes
+    it allows)."""
+    allowed = (rules.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
+    if policy == "simple":
+        ostride = np.ones(len(masks), dtype=np.int64)
+    else:
+        ostride = (rules.upper_lanes[masks] - g.start[masks]).astype(np.int64)
+    return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
 def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
