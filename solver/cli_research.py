@@ -1,4 +1,5 @@
-"""Research commands of ``yatzy``: distribution, simulate, review, export, strategy.
+"""Research commands of ``yatzy``: distribution, compare, simulate, review, export,
+strategy.
 
 Registered on the ``yatzy`` group when ``solver.cli`` imports this module.
 Modules with Numba kernels are imported inside the commands.
@@ -54,6 +55,35 @@ def _pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
+def _is_exact(rules, policy: str) -> bool:
+    """Whether ``yatzy distribution`` computes the exact distribution for
+    ``rules`` (else an estimate, offered for the optimal policy only)."""
+    _check_policy(policy)
+    try:
+        check_supported(rules)
+    except InputError as e:
+        if policy != "optimal":
+            raise InputError(f"{e}; an estimate from played games is available for "
+                             "--policy optimal") from None
+        return False
+    return True
+
+
+def _distribution_of(rules, card: Scorecard, policy: str, tables_dir: str | None, games: int,
+                     seed: int):
+    """The final-score distribution from ``card`` under ``policy``: exact, or
+    estimated from ``games`` optimal games (seed ``seed``)."""
+    if card.is_full:
+        raise InputError("the card is full: its final score is already known")
+    exact = _is_exact(rules, policy)
+    table = open_table(rules, tables_dir)
+    if exact:
+        from .distribution import distribution as compute
+        return compute(rules, card, table.values, policy)
+    from .play import estimate
+    return estimate(table, card, games, seed)
+
+
 # ----------------------------------------------------------------- distribution
 @main.command()
 @rules_option
@@ -76,34 +106,17 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
     from .distribution import PERCENTILES
-    from .distribution import distribution as compute
 
     rules = parse_rules(rules_spec)
-    try:
-        check_supported(rules)
-        exact = True
-    except InputError as e:
-        exact = False
-        if policy != "optimal":
-            raise InputError(f"{e}; an estimate from played games is available for "
-                             "--policy optimal") from None
-    if exact and games is not None:
+    if games is not None and _is_exact(rules, policy):
         raise InputError(f"--games: rules {rules.spec} have an exact distribution; "
                          "use yatzy simulate to play games")
     n = _whole(games or "20000", "--games", 1)
     s = _whole(seed, "--seed")
     sc = Scorecard.parse(card, rules)
     thresholds = tuple(_whole(t, "--at-least") for t in at_least)
-    _check_policy(policy)
     _check_plot(plot)
-    if sc.is_full:
-        raise InputError("the card is full: its final score is already known")
-    table = open_table(rules, tables_dir)
-    if exact:
-        dist = compute(rules, sc, table.values, policy)
-    else:
-        from .play import estimate
-        dist = estimate(table, sc, n, s)
+    dist = _distribution_of(rules, sc, policy, tables_dir, n, s)
     if plot:
         from .plots import plot_distribution
         plot_distribution(dist, plot)
@@ -136,6 +149,65 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     click.echo(f"seconds       {dist.seconds:.2f}")
     if plot:
         click.echo(f"plot          {plot}")
+
+
+# -------------------------------------------------------------------- compare
+@main.command()
+@click.option("--rules", "specs", multiple=True, metavar="SPEC",
+              help="Rules to compare (repeat the option) [default: nordic].")
+@click.option("--policy", "policies", multiple=True, metavar="NAME",
+              help="Policies to compare (repeat the option): optimal | greedy | simple "
+                   "[default: optimal].")
+@tables_option
+@card_option
+@click.option("--at-least", "at_least", multiple=True, metavar="T",
+              help="Also compare P(final score >= T); may be repeated.")
+@click.option("--games", default="20000", show_default=True, metavar="N",
+              help="Games an estimated distribution is played from (saved rolls, Maxi).")
+@click.option("--seed", default="0", show_default=True, metavar="S",
+              help="Random seed of an estimate.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--plot", metavar="FILE.png", help="Draw the distributions together "
+                                                 "(needs matplotlib).")
+@friendly_errors
+def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str | None,
+            card: str, at_least: tuple[str, ...], games: str, seed: str, as_json: bool,
+            plot: str | None) -> None:
+    """Final-score distributions of rule sets and policies side by side."""
+    rules_list = [parse_rules(spec) for spec in specs or ("nordic",)]
+    policies = policies or ("optimal",)
+    for policy in policies:
+        _check_policy(policy)
+    cards = [Scorecard.parse(card, rules) for rules in rules_list]
+    thresholds = tuple(_whole(t, "--at-least") for t in at_least)
+    n = _whole(games, "--games", 1)
+    s = _whole(seed, "--seed")
+    _check_plot(plot)
+    for rules in rules_list:                 # every pair is possible before any work
+        for policy in policies:
+            _is_exact(rules, policy)
+    dists = [_distribution_of(rules, sc, policy, tables_dir, n, s)
+             for rules, sc in zip(rules_list, cards) for policy in policies]
+    if plot:
+        from .plots import plot_comparison
+        plot_comparison(dists, plot)
+    if as_json:
+        click.echo(json.dumps({"card": card, "items": [d.as_dict(thresholds) for d in dists]}))
+        return
+    width = max(len(d.rules.spec) for d in dists) + 2
+    head = (f"{'rules':<{width}}{'policy':<9}{'mean':>10}{'sd':>8}{'P5':>6}{'P50':>6}"
+            f"{'P95':>6}{'bonus':>9}" + "".join(f"{'>=' + str(t):>10}" for t in thresholds))
+    click.echo(head)
+    for d in dists:
+        mean = f"{d.mean:.2f}" + ("*" if d.games else "")
+        click.echo(f"{d.rules.spec:<{width}}{d.policy:<9}{mean:>10}{d.sd:>8.2f}"
+                   f"{d.percentile(5):>6}{d.percentile(50):>6}{d.percentile(95):>6}"
+                   f"{_pct(d.bonus_probability):>9}"
+                   + "".join(f"{d.at_least(t):>10.4f}" for t in thresholds))
+    if any(d.games for d in dists):
+        click.echo(f"* estimated from {n} optimal games (seed {s}); the others are exact")
+    if plot:
+        click.echo(f"plot: {plot}")
 
 
 # ------------------------------------------------------------------- simulate

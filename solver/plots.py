@@ -92,3 +92,27 @@ def plot_simulation(sim, exact, path: str | Path) -> None:
     fig.tight_layout()
     _save(fig, path)
     plt.close(fig)
+
+
+def plot_comparison(dists, path: str | Path) -> None:
+    """The pmfs of several distributions (``distribution.Distribution``:
+    rule sets, policies) drawn together, each with its mean marked."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    lo, hi = np.inf, -np.inf
+    for i, d in enumerate(dists):
+        color = f"C{i % 10}"
+        how = f", {d.games} games" if d.games else ""
+        ax.step(np.arange(len(d.pmf)), d.pmf, where="mid", color=color, lw=1.2,
+                label=f"{d.rules.spec}, {d.policy}{how}: mean {d.mean:.2f}, sd {d.sd:.2f}")
+        ax.axvline(d.mean, color=color, ls=":", lw=1)
+        a, b = _span(d.pmf)
+        lo, hi = min(lo, a), max(hi, b)
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title("final-score distributions (dotted: means)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)

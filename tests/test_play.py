@@ -136,6 +136,10 @@ def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch)
     assert r.exit_code == 0 and "estimated     from 2000 games (seed 3)" in r.output
     r = CliRunner().invoke(main, args[:3] + ["--policy", "greedy", "--tables", str(tmp_path)])
     assert r.exit_code == 2 and "for --policy optimal" in r.output
+    r = CliRunner().invoke(main, ["compare", "--rules", "bank", "--games", "2000", "--seed", "3",
+                                  "--tables", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert f"{out['mean']:.2f}*" in r.output and "* estimated from 2000" in r.output
 
 
 def test_yahtzee_distribution_is_exact(tables_dir):

@@ -27,7 +27,7 @@ from solver.play import estimate
 from solver.policy import decide, game
 from solver.query import TIE, advise
 from solver.review import read_log, review
-from solver.rules import Rules
+from solver.rules import Rules, parse_rules
 from solver.scorecard import Scorecard
 from solver.simulate import simulate
 from solver.tables import open_table
@@ -455,13 +455,38 @@ def test_strategy_table_is_the_advice_for_every_roll(nordic, tables_dir, tmp_pat
         assert float(f["expected_final_score"]) == pytest.approx(best.expected_final_score)
 
 
+# ------------------------------------------------------------------ compare
+def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
+    open_table(parse_rules("forced"), tables_dir, progress=False)
+    args = ["compare", "--rules", "forced", "--rules", "nordic", "--policy", "optimal",
+            "--policy", "simple", "--at-least", "200", "--tables", str(tables_dir)]
+    r = CliRunner().invoke(main, args + ["--json"])
+    assert r.exit_code == 0, r.output
+    items = json.loads(r.output)["items"]
+    assert [(i["rules"], i["policy"]) for i in items] == [
+        ("forced", "optimal"), ("forced", "simple"), ("nordic", "optimal"), ("nordic", "simple")]
+    assert all(i["exact"] for i in items)
+    assert items[2]["mean"] == pytest.approx(nordic.expected_score, abs=1e-6)
+    assert items[0]["mean"] == pytest.approx(items[0]["table_value"], abs=1e-6)
+    assert items[1]["mean"] < items[0]["mean"] and items[3]["mean"] < items[2]["mean"]
+    assert items[2]["at_least"]["200"] > items[0]["at_least"]["200"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].split() == ["rules", "policy", "mean", "sd", "P5", "P50", "P95", "bonus",
+                                ">=200"]
+    assert lines[3].split()[:3] == ["nordic", "optimal", f"{items[2]['mean']:.2f}"]
+
+
 # -------------------------------------------------------------------- plots
 def test_plots_are_png_files(tables_dir, tmp_path):
     pytest.importorskip("matplotlib")
     for args, name in ((["distribution", "--rules", "forced"], "d.png"),
                        (["simulate", "--games", "200", "--rules", "forced"], "s.png"),
                        (["distribution", "--rules", "yahtzee"], "e.png"),
-                       (["simulate", "--games", "200", "--rules", "yahtzee"], "y.png")):
+                       (["simulate", "--games", "200", "--rules", "yahtzee"], "y.png"),
+                       (["compare", "--rules", "forced", "--policy", "optimal", "--policy",
+                         "simple"], "c.png")):
         out = tmp_path / name
         r = CliRunner().invoke(main, [*args, "--plot", str(out), "--tables", str(tables_dir)])
         assert r.exit_code == 0, r.output
@@ -477,6 +502,10 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["distribution", "--rules", "maxi", "--games", "0"], "--games 0"),
     (["distribution", "--rules", "yahtzee", "--games", "100"], "have an exact distribution"),
     (["distribution", "--games", "100"], "have an exact distribution"),
+    (["compare", "--policy", "lucky"], "--policy 'lucky'"),
+    (["compare", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["compare", "--rules", "nordic", "--rules", "nope"], "unknown rules preset"),
+    (["compare", "--card", "ones=7"], "impossible"),
     (["simulate", "--games", "0"], "--games 0"),
     (["simulate", "--games", "ten"], "--games 'ten'"),
     (["simulate", "--games", "5", "--seed", "-1"], "--seed -1"),
