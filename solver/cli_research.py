@@ -46,9 +46,12 @@ def _check_policy(policy: str) -> None:
 
 
 def _check_plot(path: str | None) -> None:
+    """Fail now, not after the work, if a plot could not be drawn or written."""
     if path:
+        from .export import check_writable
         from .plots import require
         require()
+        check_writable(path)
 
 
 def _pct(p: float) -> str:

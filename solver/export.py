@@ -40,18 +40,30 @@ from .tables import Table
 FORMATS = ("csv", "parquet", "json")
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """A temporary file next to ``path``, synced and renamed onto ``path``
-    when the block succeeds, removed when it fails."""
-    path = Path(path)
+def _temp_beside(path: Path) -> Path:
+    """A new empty temporary file in ``path``'s folder (InputError if it
+    cannot be made there)."""
     try:
         fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp",
                                     dir=path.parent if str(path.parent) else ".")
     except OSError as e:
         raise InputError(f"{path}: cannot write ({e.strerror})") from None
     os.close(fd)
-    tmp = Path(name)
+    return Path(name)
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise InputError now if ``path`` could not be written (its folder is
+    missing or read-only), before any long work."""
+    _temp_beside(Path(path)).unlink()
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary file next to ``path``, synced and renamed onto ``path``
+    when the block succeeds, removed when it fails."""
+    path = Path(path)
+    tmp = _temp_beside(path)
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)             # as open() would create it

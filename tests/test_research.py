@@ -506,6 +506,7 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["compare", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
     (["compare", "--rules", "nordic", "--rules", "nope"], "unknown rules preset"),
     (["compare", "--card", "ones=7"], "impossible"),
+    (["compare", "--plot", "/nonexistent/dir/c.png"], "cannot write"),
     (["simulate", "--games", "0"], "--games 0"),
     (["simulate", "--games", "ten"], "--games 'ten'"),
     (["simulate", "--games", "5", "--seed", "-1"], "--seed -1"),
