@@ -50,8 +50,8 @@ def _check_plot(path: str | None) -> None:
     if path:
         from .export import check_writable
         from .plots import require
-        require()
         check_writable(path)
+        require()
 
 
 def _pct(p: float) -> str:
