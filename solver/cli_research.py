@@ -194,19 +194,25 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     if plot:
         from .plots import plot_comparison
         plot_comparison(dists, plot)
+    duels = [d.versus(dists[0]) for d in dists]     # each against the first, head to head
     if as_json:
-        click.echo(json.dumps({"card": card, "items": [d.as_dict(thresholds) for d in dists]}))
+        items = [{**d.as_dict(thresholds), "versus_first": dict(zip(("win", "tie", "loss"), v))}
+                 for d, v in zip(dists, duels)]
+        click.echo(json.dumps({"card": card, "items": items}))
         return
     width = max(len(d.rules.spec) for d in dists) + 2
     head = (f"{'rules':<{width}}{'policy':<9}{'mean':>10}{'sd':>8}{'P5':>6}{'P50':>6}"
-            f"{'P95':>6}{'bonus':>9}" + "".join(f"{'>=' + str(t):>10}" for t in thresholds))
+            f"{'P95':>6}{'bonus':>9}{'vs 1st':>9}"
+            + "".join(f"{'>=' + str(t):>10}" for t in thresholds))
     click.echo(head)
-    for d in dists:
+    for d, (win, tie, _) in zip(dists, duels):
         mean = f"{d.mean:.2f}" + ("*" if d.games else "")
         click.echo(f"{d.rules.spec:<{width}}{d.policy:<9}{mean:>10}{d.sd:>8.2f}"
                    f"{d.percentile(5):>6}{d.percentile(50):>6}{d.percentile(95):>6}"
-                   f"{_pct(d.bonus_probability):>9}"
+                   f"{_pct(d.bonus_probability):>9}{_pct(win + tie / 2):>9}"
                    + "".join(f"{d.at_least(t):>10.4f}" for t in thresholds))
+    click.echo("vs 1st: the chance to outscore the first line's play in a head-to-head game "
+               "(independent dice; a tie counts half)")
     if any(d.games for d in dists):
         click.echo(f"* estimated from {n} optimal games (seed {s}); the others are exact")
     if plot:

@@ -166,6 +166,16 @@ class Distribution:
         """P(final score >= t)."""
         return float(self.pmf[max(t, 0):].sum()) if t < len(self.pmf) else 0.0
 
+    def versus(self, other: Distribution) -> tuple[float, float, float]:
+        """``(win, tie, loss)``: the probabilities that a game with this
+        distribution scores more than, as much as, less than an independent
+        game with ``other``'s."""
+        n = max(len(self.pmf), len(other.pmf))
+        p, q = (np.pad(x.pmf, (0, n - len(x.pmf))) for x in (self, other))
+        below = np.concatenate([[0.0], np.cumsum(q)[:-1]])      # P(other < s)
+        win, tie = float(p @ below), float(p @ q)
+        return win, tie, max(float(p.sum()) - win - tie, 0.0)
+
     def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
         return {
             "rules": self.rules.spec, "card": str(self.card), "policy": self.policy,

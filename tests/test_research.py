@@ -456,6 +456,19 @@ def test_strategy_table_is_the_advice_for_every_roll(nordic, tables_dir, tmp_pat
 
 
 # ------------------------------------------------------------------ compare
+def test_head_to_head_chances(small):
+    best = distribution(SMALL, card(small), small.values)
+    simple = distribution(SMALL, card(small), None, "simple")
+    win, tie, loss = simple.versus(best)
+    pairs = [(a, b, p * q) for a, p in enumerate(simple.pmf) for b, q in enumerate(best.pmf)]
+    assert win == pytest.approx(sum(w for a, b, w in pairs if a > b), abs=1e-12)
+    assert tie == pytest.approx(sum(w for a, b, w in pairs if a == b), abs=1e-12)
+    assert loss == pytest.approx(sum(w for a, b, w in pairs if a < b), abs=1e-12)
+    assert 0 < win < loss
+    w, t, lo = best.versus(best)
+    assert w == pytest.approx(lo, abs=1e-12) and w + t + lo == pytest.approx(1.0, abs=1e-12)
+
+
 def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
     open_table(parse_rules("forced"), tables_dir, progress=False)
     args = ["compare", "--rules", "forced", "--rules", "nordic", "--policy", "optimal",
@@ -470,11 +483,14 @@ def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
     assert items[0]["mean"] == pytest.approx(items[0]["table_value"], abs=1e-6)
     assert items[1]["mean"] < items[0]["mean"] and items[3]["mean"] < items[2]["mean"]
     assert items[2]["at_least"]["200"] > items[0]["at_least"]["200"]
+    first = items[0]["versus_first"]
+    assert first["win"] == pytest.approx(first["loss"], abs=1e-12)
+    assert items[2]["versus_first"]["win"] > 0.9      # nordic optimal against forced optimal
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0].split() == ["rules", "policy", "mean", "sd", "P5", "P50", "P95", "bonus",
-                                ">=200"]
+                                "vs", "1st", ">=200"]
     assert lines[3].split()[:3] == ["nordic", "optimal", f"{items[2]['mean']:.2f}"]
 
 
