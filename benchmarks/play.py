@@ -1,6 +1,7 @@
 """Speed of the compiled player (``solver.play``), which simulates and
-estimates distributions for the rules the Nordic kernels do not model
-(jokers, the yahtzee bonus, Maxi with or without saved rolls).
+estimates distributions for the rules the layer-at-a-time kernels do not
+model (saved rolls, Maxi); it plays every rule set, so yahtzee is measured
+too.
 
     python benchmarks/play.py [--rules yahtzee --rules maxi ...] [--games 5000] [--runs 3]
 

@@ -179,8 +179,6 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     """Final-score distributions of rule sets and policies side by side."""
     rules_list = [parse_rules(spec) for spec in specs or ("nordic",)]
     policies = policies or ("optimal",)
-    for policy in policies:
-        _check_policy(policy)
     cards = [Scorecard.parse(card, rules) for rules in rules_list]
     thresholds = tuple(_whole(t, "--at-least") for t in at_least)
     n = _whole(games, "--games", 1)

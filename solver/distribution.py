@@ -71,7 +71,7 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
             if (m2 >> b) & 1 == 0:
                 continue
             # box b filled last: with 50 in the yatzy box, the flag came with it
-            sets = g.out_flag[g.out_start[b + 1] - 1] and m2 & g.flag_bit != 0
+            sets = b == g.flag_box and m2 & g.flag_bit != 0
             p = m2 ^ (1 << b) ^ (g.flag_bit if sets else 0)
             if pos[p] < 0 or (g.allowed[p] >> b) & 1 == 0:
                 continue
@@ -211,8 +211,7 @@ def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarra
     """1 + the most lower, beyond-threshold upper and yahtzee bonus points
     the boxes of ``masks`` that the card has open can add (a yahtzee bonus
     comes at most once a turn, in the turns after the flag is set)."""
-    g = game(rules)
-    best = np.array([g.out_pts[g.out_box == b].max() for b in range(rules.n_boxes)])
+    best = game(rules).out_best
     bits = np.arange(rules.n_boxes)
     new = ((masks[:, None] >> bits) & 1 == 1) & ((card.mask >> bits) & 1 == 0)
     lower = np.where(new & ~rules.is_upper, best, 0).sum(axis=1)

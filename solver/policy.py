@@ -81,8 +81,9 @@ class Game(NamedTuple):
     * ``roll_prob[r]``   probability of the roll ``r``
     * ``out_box[c], out_pts[c], out_extra[c]``  every (box, points, yahtzee
       bonus points) a turn can end with, by box, points, bonus;
-      ``out_start[b]:out_start[b + 1]`` are box ``b``'s; ``out_flag[c]``:
-      whether the outcome sets the flag bit (50 in the yatzy box)
+      ``out_start[b]:out_start[b + 1]`` are box ``b``'s, ``out_best[b]`` their
+      most points; ``out_flag[c]``: whether the outcome sets the flag bit (50
+      in the yatzy box ``flag_box``, -1 without a flag bit)
     * ``cidx[r, b]``     the outcome of scoring roll ``r`` in box ``b``
     * ``yface[r]``       the face of a roll of all dice alike where jokers or a
       yahtzee bonus can apply, else -1; ``yidx[f, b, joker, bonus]`` the
@@ -118,6 +119,8 @@ class Game(NamedTuple):
     out_extra: np.ndarray
     out_flag: np.ndarray
     out_start: np.ndarray
+    out_best: np.ndarray
+    flag_box: int
     cidx: np.ndarray
     yface: np.ndarray
     yidx: np.ndarray
@@ -185,7 +188,8 @@ def game(rules: Rules) -> Game:
                 rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
                 out_box, out_pts, np.array([e for _, _, e in outs], dtype=np.int64),
                 np.array([rules.child_mask(0, b, p) & rules.flag_bit != 0 for b, p, _ in outs]),
-                out_start.astype(np.int64), cidx, yface, yidx, rules.joker_boxes,
+                out_start.astype(np.int64), np.maximum.reduceat(out_pts, out_start[:-1]),
+                rules.yatzy_box if rules.flag_bit else -1, cidx, yface, yidx, rules.joker_boxes,
                 d["joker_cand"], rules.flag_bit, float(rules.yahtzee_bonus),
                 rules.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
                                              "roll_cand", "roll_cand_start")), rank,
@@ -490,6 +494,9 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
     segs = np.empty((cols, 5), dtype=np.int64)
     colseg = np.empty(cols, dtype=np.int64)
     ytgt = np.empty((cols, g.faces, nb), dtype=np.int64)
+    alike = False                               # jokers or a yahtzee bonus at all?
+    for r in range(n_rolls):
+        alike |= g.yface[r] >= 0
     nxt = t
     while nxt < len(masks):
         # a block: the next masks whose totals fit in ``cols`` columns
@@ -540,7 +547,7 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
         for c in range(n_out):
             for j in range(n):
                 acc[n_ms + 1 + c, j] = 0.0
-        for s in range(n_segs):
+        for s in range(n_segs if alike else 0):    # rolls of all alike: per mask
             mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
             for j in range(off, off + ns):
                 colseg[j] = s

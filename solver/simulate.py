@@ -254,7 +254,6 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
 def max_score(rules: Rules) -> int:
     """The highest final score the rules allow (jokers and a yahtzee bonus
     in every turn after the first included)."""
-    g = game(rules)
-    best = sum(int(g.out_pts[g.out_box == b].max()) for b in range(rules.n_boxes))
+    best = int(game(rules).out_best.sum())
     return (best + (rules.bonus_points if rules.cap > 0 else 0)
             + rules.yahtzee_bonus * (rules.n_boxes - 1))
