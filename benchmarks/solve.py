@@ -85,7 +85,7 @@ def main(spec: str, runs: int) -> None:
         card = Scorecard.parse("", rules)
         ds = rules.dice_space
         hands = [ds.dice_of(ds.first_roll + r) for r in range(0, ds.n_rolls, 7)]
-        states = [(int(m), int(u)) for m in rules.layers[5][:50] for u in (0,)]
+        states = [(int(m), int(u)) for m in rules.space.layers[5][:50] for u in (0,)]
         keep_values(rules, table, 0, 0, rules.rolls - 1)      # load the kernel
         fast, slow = [], []
         for _ in range(runs):

@@ -19,14 +19,24 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 Counts = tuple[int, ...]
+
+
+class BoxKind(StrEnum):
+    """How a box reads the dice (see the module docstring)."""
+
+    UPPER = "upper"
+    GROUPS = "groups"
+    STRAIGHT = "straight"
+    CHANCE = "chance"
 
 
 @dataclass(frozen=True)
 class Box:
     name: str
-    kind: str
+    kind: BoxKind
     face: int = 0
     groups: tuple[int, ...] = ()
     distinct: bool = True
@@ -35,32 +45,33 @@ class Box:
     points: int = 0
     aliases: tuple[str, ...] = ()
 
+    def __post_init__(self):
+        object.__setattr__(self, "kind", BoxKind(self.kind))   # "upper" works too
+
     @property
     def is_upper(self) -> bool:
-        return self.kind == "upper"
+        return self.kind is BoxKind.UPPER
 
     def score(self, counts: Counts) -> int:
         """Points for dice given as face counts; 0 if the dice do not fit."""
-        if self.kind == "upper":
+        if self.kind is BoxKind.UPPER:
             return self.face * counts[self.face - 1]
-        if self.kind == "chance":
+        if self.kind is BoxKind.CHANCE:
             return _dice_sum(counts)
-        if self.kind == "straight":
+        if self.kind is BoxKind.STRAIGHT:
             ok = any(all(counts[f - 1] > 0 for f in run) for run in self.runs)
             return self.points if ok else 0
-        if self.kind == "groups":
-            return self._score_groups(counts)
-        raise ValueError(f"unknown box kind {self.kind!r}")
+        return self._score_groups(counts)
 
     def joker_score(self, counts: Counts) -> int:
         """Points as a joker (American Yahtzee): the box counts as made, so
         fixed-point boxes give their points and the others the sum of the dice;
         upper boxes score as usual."""
-        if self.kind == "upper":
+        if self.kind is BoxKind.UPPER:
             return self.score(counts)
         if self.points:
             return self.points
-        if self.kind == "groups" and not self.sum_all:
+        if self.kind is BoxKind.GROUPS and not self.sum_all:
             return self.score(counts)
         return _dice_sum(counts)
 
@@ -85,11 +96,11 @@ class Box:
 
     def describe(self) -> str:
         """One line saying what the box needs and what it scores."""
-        if self.kind == "upper":
+        if self.kind is BoxKind.UPPER:
             return f"sum of dice showing {self.face}"
-        if self.kind == "chance":
+        if self.kind is BoxKind.CHANCE:
             return "sum of all dice"
-        if self.kind == "straight":
+        if self.kind is BoxKind.STRAIGHT:
             runs = " or ".join("-".join(map(str, r)) for r in self.runs)
             return f"{runs}: {self.points}"
         need = " + ".join(str(g) for g in self.groups) + " equal"
@@ -105,15 +116,15 @@ def _dice_sum(counts: Counts) -> int:
 
 
 def upper(name: str, face: int, *aliases: str) -> Box:
-    return Box(name, "upper", face=face, aliases=aliases)
+    return Box(name, BoxKind.UPPER, face=face, aliases=aliases)
 
 
 def groups(name: str, sizes: tuple[int, ...], *aliases: str, **kw) -> Box:
-    return Box(name, "groups", groups=sizes, aliases=aliases, **kw)
+    return Box(name, BoxKind.GROUPS, groups=sizes, aliases=aliases, **kw)
 
 
 def straight(name: str, runs: tuple[tuple[int, ...], ...], points: int, *aliases: str) -> Box:
-    return Box(name, "straight", runs=runs, points=points, aliases=aliases)
+    return Box(name, BoxKind.STRAIGHT, runs=runs, points=points, aliases=aliases)
 
 
 UPPER = (
@@ -133,7 +144,7 @@ NORDIC = UPPER + (
     straight("small_straight", ((1, 2, 3, 4, 5),), 15, "liten_straight", "liten_stege"),
     straight("large_straight", ((2, 3, 4, 5, 6),), 20, "stor_straight", "stor_stege"),
     groups("full_house", (3, 2), "hus", "kåk", "kak"),
-    Box("chance", "chance", aliases=("sjanse", "chans", "sjangse")),
+    Box("chance", BoxKind.CHANCE, aliases=("sjanse", "chans", "sjangse")),
     groups("yatzy", (5,), "yahtzee", points=50),
 )
 
@@ -158,7 +169,7 @@ YAHTZEE = UPPER + (
     straight("small_straight", ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)), 30),
     straight("large_straight", ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)), 40),
     groups("yahtzee", (5,), "yatzy", points=50),
-    Box("chance", "chance"),
+    Box("chance", BoxKind.CHANCE),
 )
 """American Yahtzee's 13 boxes in scorecard order."""
 
@@ -176,7 +187,7 @@ MAXI = UPPER + (
     groups("hut", (3, 2), "hytte"),
     groups("house", (3, 3), "hus"),
     groups("tower", (4, 2), "tårn", "tarn"),
-    Box("chance", "chance", aliases=("sjanse", "chans")),
+    Box("chance", BoxKind.CHANCE, aliases=("sjanse", "chans")),
     groups("maxi_yatzy", (6,), "yatzy", "maxi_yahtzee", points=100),
 )
 """Maxi Yatzy's 20 boxes (six dice), in scorecard order."""

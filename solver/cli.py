@@ -10,7 +10,7 @@ import time
 import click
 
 from .errors import InputError, TableError
-from .rules import KEYS, PRESETS, key_default, parse_rules
+from .rules import KEYS, PRESETS, parse_rules
 from .scorecard import Scorecard
 from .tables import open_table, table_path
 
@@ -158,11 +158,11 @@ def rules_cmd(spec: str | None) -> None:
         click.echo(parse_rules(spec).describe())
         return
     click.echo("presets")
-    for name, (desc, _) in PRESETS.items():
-        click.echo(f"  {name:<14} {desc}")
+    for name, preset in PRESETS.items():
+        click.echo(f"  {name:<14} {preset.description}")
     click.echo("keys (PRESET:key=value,...)")
-    for key, (kind, presets, desc) in KEYS.items():
-        defaults = ", ".join(f"{p} {key_default(p, key)}" for p in presets)
-        click.echo(f"  {key:<26} {desc} [{kind.__name__}; default: {defaults}]")
+    for name, key in KEYS.items():
+        defaults = ", ".join(f"{p} {key.default(p)}" for p in key.presets)
+        click.echo(f"  {name:<26} {key.help} [{key.type_name}; default: {defaults}]")
 
 from . import cli_research  # noqa: E402,F401  (registers distribution, simulate, review, export, strategy)

@@ -216,8 +216,8 @@ def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarra
     new = ((masks[:, None] >> bits) & 1 == 1) & ((card.mask >> bits) & 1 == 0)
     lower = np.where(new & ~rules.is_upper, best, 0).sum(axis=1)
     upper = np.where(new & rules.is_upper, best, 0).sum(axis=1)
-    turns = new.sum(axis=1) - (0 if card.mask & rules.flag_bit else 1)
-    extra = np.where(masks & rules.flag_bit, rules.yahtzee_bonus * np.maximum(turns, 0), 0)
+    turns = new.sum(axis=1) - (0 if card.mask & rules.space.flag_bit else 1)
+    extra = np.where(masks & rules.space.flag_bit, rules.yahtzee_bonus * np.maximum(turns, 0), 0)
     return lower + np.maximum(card.upper_state + upper - rules.cap, 0) + extra + 1
 
 
@@ -235,7 +235,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     masks = np.array([card.mask], dtype=np.int64)
     lens = np.ones(1, dtype=np.int64)
     offs = np.zeros(1, dtype=np.int64)
-    f = np.zeros(int(rules.upper_lanes[card.mask]))
+    f = np.zeros(int(rules.space.upper_lanes[card.mask]))
     f[u0] = 1.0
     reach = np.zeros((1, width))
     reach[0, u0] = 1.0
@@ -245,10 +245,10 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     stats = np.zeros((pieces(), len(g.out_box)))
     # the layers after the card: masks, gain lengths, block sizes
     plan = []
-    for layer in rules.layers[card.turn + 1:]:
+    for layer in rules.space.layers[card.turn + 1:]:
         nxt = layer[(layer & card.mask) == card.mask]
         nlens = _gain_lengths(rules, card, nxt)
-        plan.append((nxt, nlens, rules.upper_lanes[nxt] * nlens))
+        plan.append((nxt, nlens, rules.space.upper_lanes[nxt] * nlens))
     # Fresh pages cost a fault and a zeroing by the kernel each, so the layers
     # take turns in two buffers allocated once at the largest layer, and the
     # turn outcomes of every layer reuse one.
@@ -264,7 +264,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         run_pieces(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
                    stats)
         # carry the probabilities into the next layer
-        pos = np.full(rules.n_masks, -1, dtype=np.int64)
+        pos = np.full(rules.space.n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
         noffs = np.concatenate([[0], np.cumsum(nsize)[:-1]]).astype(np.int64)
         nf = fbuf[k % 2][:int(nsize.sum())]
@@ -285,11 +285,11 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     decide; one for ``simple``, which plays alike at every total) and the
     size of its block of outcomes (columns times the outcomes of the boxes
     it allows)."""
-    allowed = (rules.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
+    allowed = (rules.space.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
     if policy == "simple":
         ostride = np.ones(len(masks), dtype=np.int64)
     else:
-        ostride = (rules.upper_lanes[masks] - g.start[masks]).astype(np.int64)
+        ostride = (rules.space.upper_lanes[masks] - g.start[masks]).astype(np.int64)
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
@@ -297,10 +297,10 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
                seconds) -> Distribution:
     """Final-score pmf, bonus and box figures from the full-card layer (one
     mask, or two: with the flag bit and without)."""
-    assert set(masks & rules.full_mask) == {rules.full_mask}
+    assert set(masks & rules.space.full_mask) == {rules.space.full_mask}
     u0 = card.upper_state
     cap = rules.cap
-    lanes = int(rules.upper_lanes[rules.full_mask])
+    lanes = int(rules.space.upper_lanes[rules.space.full_mask])
     pmf = np.zeros(card.score + (cap - u0 if cap else 0) + rules.bonus_points + lens.max() + 1)
     bonus = 1.0 if card.bonus else 0.0
     for o, n in zip(offs, lens):

@@ -20,16 +20,16 @@ Inside a turn, with ``k`` rerolls left after a roll ``R``:
 
 Variants are data, handled by the same recursion:
 
-* fill order: ``Rules.allowed_table[mask]`` says which boxes may be filled;
+* fill order: ``StateSpace.allowed_table[mask]`` says which boxes may be filled;
 * saved rolls: the state also holds the bank ``k``; a turn starting with
   ``k`` banked has ``k + rolls - 1`` rerolls after its first roll, and
   stopping with ``t`` left banks ``t``, so scoring is valued at every level:
   :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`.  After ``p`` turns the bank
-  holds at most ``(rolls - 1) p`` (``Rules.bank_limit``), so the values are
+  holds at most ``(rolls - 1) p`` (``StateSpace.bank_limit``), so the values are
   kept per layer, ``[k, rank of the mask, u]`` with that many banks, which is
   exact with no cap (``solver.values``);
 * American Yahtzee: a state bit records a scored 50 in the yatzy box
-  (``Rules.flag_bit``); a roll of all dice alike may be a joker, with the
+  (``StateSpace.flag_bit``); a roll of all dice alike may be a joker, with the
   boxes and points the rules give (``joker_boxes``, ``joker_points``), plus
   the yahtzee bonus.
 
@@ -52,7 +52,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
-from .rules import Rules
+from .rules import Joker, Rules
 from .threads import run_pieces
 from .values import StateValues
 
@@ -250,7 +250,7 @@ def _solve_mask(mask, u0, L, lo, hi, nxt, cur, rank, allowed, is_upper, cap, bon
     the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
     (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
     the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
-    (bonus out of reach, see ``Rules.lane_start``) copy total ``lo``.
+    (bonus out of reach, see ``StateSpace.lane_start``) copy total ``lo``.
 
     ``work[m, j]``: the current level's value of multiset ``m`` at upper
     total ``u0 + j`` (row ``n_multisets`` stays zero: it pads ``adds``);
@@ -361,7 +361,7 @@ def _candidates(rules: Rules):
     and box, the pair it scores."""
     scores, jp = rules.scores, rules.joker_points
     pairs = {(b, int(s)) for b in range(rules.n_boxes) for s in scores[:, b] if s > 0}
-    if rules.joker != "none":
+    if rules.joker is not Joker.NONE:
         pairs |= {(b, int(jp[f, b])) for f in range(rules.faces) for b in range(rules.n_boxes)}
     pairs = sorted(pairs)
     index = {p: k for k, p in enumerate(pairs)}
@@ -369,12 +369,12 @@ def _candidates(rules: Rules):
     start = np.cumsum([0] + [len(c) for c in per_roll])
     flat = np.array([k for c in per_roll for k in c], dtype=np.int64)
     joker_cand = np.full((rules.faces, rules.n_boxes), -1, dtype=np.int64)
-    if rules.joker != "none":
+    if rules.joker is not Joker.NONE:
         joker_cand[:] = [[index[(b, int(jp[f, b]))] for b in range(rules.n_boxes)]
                          for f in range(rules.faces)]
     return dict(cand_box=np.array([b for b, _ in pairs], dtype=np.int64),
                 cand_score=np.array([s for _, s in pairs], dtype=np.int64),
-                cand_bits=np.array([rules.child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
+                cand_bits=np.array([rules.space.child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
                 roll_cand_start=start.astype(np.int64), roll_cand=flat, joker_cand=joker_cand)
 
 
@@ -391,11 +391,11 @@ def _kernel_data(rules: Rules) -> dict:
     """The arrays the kernels take, derived once per rules."""
     ds = rules.dice_space
     adds, subs, n_subs = _dice_tables(ds)
-    return dict(allowed=rules.allowed_table, start=rules.lane_start, lanes=rules.upper_lanes,
+    return dict(allowed=rules.space.allowed_table, start=rules.space.lane_start, lanes=rules.space.upper_lanes,
                 is_upper=rules.is_upper,
                 cap=rules.cap, bonus=float(rules.bonus_points), rolls=rules.rolls,
                 saved=rules.saved_rolls, **_candidates(rules), yahtzee_face=rules.yahtzee_face,
-                joker_boxes=rules.joker_boxes, flag_bit=rules.flag_bit,
+                joker_boxes=rules.space.joker_boxes, flag_bit=rules.space.flag_bit,
                 yahtzee_bonus=float(rules.yahtzee_bonus), adds=adds, subs=subs, n_subs=n_subs,
                 roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
 
@@ -403,7 +403,7 @@ def _kernel_data(rules: Rules) -> dict:
 def _kernel_args(rules: Rules) -> tuple:
     """Everything ``_solve_masks`` takes after ``masks, nxt, cur``."""
     d = _kernel_data(rules)
-    return (rules.rows, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
+    return (rules.space.rows, d["allowed"], d["start"], d["lanes"], d["is_upper"], d["cap"], d["bonus"],
             d["rolls"], d["saved"], d["cand_box"], d["cand_score"], d["cand_bits"],
             d["roll_cand_start"], d["roll_cand"], d["yahtzee_face"], d["joker_boxes"],
             d["joker_cand"], d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"],
@@ -449,16 +449,16 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
             layers[p] = values
         return Solution(rules, layers=tuple(layers[p] for p in sorted(layers)),
                         seconds=time.perf_counter() - start, compile_seconds=compile_seconds)
-    shape = (1, rules.n_masks, rules.cap + 1)
+    shape = (1, rules.space.n_masks, rules.cap + 1)
     values = np.empty(shape) if out is None else out
     if values.shape != shape:
         raise ValueError(f"out has shape {values.shape}, expected {shape}")
     args = _kernel_args(rules)
     if not resume:
         values[...] = np.nan
-        masks = np.arange(rules.n_masks)
-        values[:, masks & rules.full_mask == rules.full_mask, :] = 0.0
-    for i, layer in enumerate(reversed(rules.layers[:-1])):
+        masks = np.arange(rules.space.n_masks)
+        values[:, masks & rules.space.full_mask == rules.space.full_mask, :] = 0.0
+    for i, layer in enumerate(reversed(rules.space.layers[:-1])):
         if i >= resume:
             _run_layer(layer, values, values, args)
             if checkpoint is not None:
@@ -472,7 +472,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
 def work_units(rules: Rules, filled: int) -> int:
     """Relative cost of solving the layer of masks with ``filled`` boxes
     filled: its masks times the reroll levels of a turn."""
-    return len(rules.layers[filled]) * (rules.bank_limit(filled) + rules.rolls)
+    return len(rules.space.layers[filled]) * (rules.space.bank_limit(filled) + rules.rolls)
 
 
 def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
@@ -481,24 +481,24 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
     """Solve saved-rolls rules one layer at a time, from the full card back
     to the empty one, holding only two layers in memory.
 
-    Yields ``(p, values[k, rank, u])`` (float64, shape ``Rules.layer_shape(p)``)
+    Yields ``(p, values[k, rank, u])`` (float64, shape ``StateSpace.layer_shape(p)``)
     for ``p = n_boxes, ..., 0``; ``resume = (p, values of layer p)`` continues
     after a finished layer ``p``.  ``progress`` as in ``solve``.
     """
     args = _kernel_args(rules)
     if resume is None:
-        nxt = np.zeros(rules.layer_shape(rules.n_boxes))
+        nxt = np.zeros(rules.space.layer_shape(rules.n_boxes))
         yield rules.n_boxes, nxt
         done = rules.n_boxes
     else:
         done, nxt = resume
         resume = None                      # hold the layer only as nxt: it is freed as we go
-        if nxt.shape != rules.layer_shape(done):
+        if nxt.shape != rules.space.layer_shape(done):
             raise ValueError(f"layer {done} has shape {nxt.shape}, "
-                             f"expected {rules.layer_shape(done)}")
+                             f"expected {rules.space.layer_shape(done)}")
     for p in range(done - 1, -1, -1):
-        cur = np.full(rules.layer_shape(p), np.nan)
-        _run_layer(rules.layers[p], nxt, cur, args)
+        cur = np.full(rules.space.layer_shape(p), np.nan)
+        _run_layer(rules.space.layers[p], nxt, cur, args)
         if progress is not None:
             progress(work_units(rules, p))
         yield p, cur
@@ -520,7 +520,7 @@ def turn_keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
     for every ``t = first + 1 .. rerolls`` at once (one turn's levels)."""
     d = _kernel_data(rules)
     nxt, rank = values.next_layer(mask)
-    roll_bonus = d["yahtzee_bonus"] if mask & rules.flag_bit else 0.0
+    roll_bonus = d["yahtzee_bonus"] if mask & rules.space.flag_bit else 0.0
     return _keep_values(mask, upper, rerolls, first, np.asarray(nxt), rank, d["allowed"][mask],
                         d["is_upper"], d["cap"], d["bonus"], d["saved"], d["cand_box"],
                         d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],

@@ -95,8 +95,8 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
     reachable = _upper_totals(rules)
     parts: list[tuple[np.ndarray, np.ndarray, int]] = []
     rows = 0
-    for p, layer in enumerate(rules.layers[:-1]):
-        banks = rules.bank_limit(p) if max_bank is None else min(max_bank, rules.bank_limit(p))
+    for p, layer in enumerate(rules.space.layers[:-1]):
+        banks = rules.space.bank_limit(p) if max_bank is None else min(max_bank, rules.space.bank_limit(p))
         lens = np.array([len(reachable[m & rules.upper_bits]) for m in layer.tolist()])
         rows += int(lens.sum()) * (banks + 1)
         if rows > MAX_ROWS:
@@ -118,8 +118,8 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
                                                       dtype=object)}
     for b, name in enumerate(names):
         cols[str(name)] = bits[:, b].astype(np.int8)
-    if rules.flag_bit:
-        cols["yahtzee_scored"] = (mask & rules.flag_bit != 0).astype(np.int8)
+    if rules.space.flag_bit:
+        cols["yahtzee_scored"] = (mask & rules.space.flag_bit != 0).astype(np.int8)
     if rules.saved_rolls:
         cols["bank"] = bank
     cols["upper_total"] = upper

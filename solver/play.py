@@ -183,7 +183,7 @@ def play(table: Table, games: int, seed: int = 0,
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
     step = CHUNK if on_line else games
-    steps = rules.rolls + rules.bank_limit(rules.n_boxes - 1)   # most rolls in a turn
+    steps = rules.rolls + rules.space.bank_limit(rules.n_boxes - 1)   # most rolls in a turn
     for first in range(0, games, step):
         n = min(step, games - first)
         score = np.zeros(n, dtype=np.int64)
@@ -194,7 +194,7 @@ def play(table: Table, games: int, seed: int = 0,
         log_rolls = np.full(shape, -1, dtype=np.int64)
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(_play, first, seed, state, layers, rules.rows, tie(table), d["allowed"],
+        run_pieces(_play, first, seed, state, layers, rules.space.rows, tie(table), d["allowed"],
                    d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
                    d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
                    cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],

@@ -22,7 +22,7 @@ Kinds (``KINDS``):
   tie), stops on all dice alike, and scores the box giving the most points
   (the first in scorecard order on a tie).
 
-A roll of all dice alike that must go in as a joker (``Rules.jokers``) may
+A roll of all dice alike that must go in as a joker (``StateSpace.jokers``) may
 only be scored in the joker boxes, at joker points; with the flag bit set
 (50 in the yatzy box) it earns the yahtzee bonus on top.
 
@@ -59,7 +59,7 @@ from .engine import FAST, NEG, _average_keeps, _dice_tables, _fill_candidates, _
 from .errors import InputError
 from .query import TIE, keep_ranks
 from .review import check_supported
-from .rules import Rules
+from .rules import Joker, Rules
 from .threads import run_pieces
 
 KINDS = ("optimal", "greedy", "simple")
@@ -75,7 +75,7 @@ class Game(NamedTuple):
     * ``allowed[mask]``  boxes that may be filled next (bitmask)
     * ``lanes[mask]``    1 + the largest upper total the mask can have
     * ``start[mask]``    the lowest upper total decided; those below it can no
-      longer reach the bonus and play alike (``Rules.lane_start``)
+      longer reach the bonus and play alike (``StateSpace.lane_start``)
     * ``is_upper[b]``, ``cap`` (the bonus threshold, 0 without bonus),
       ``bonus`` (its points), ``rolls``, ``faces``, ``first_roll``
     * ``roll_prob[r]``   probability of the roll ``r``
@@ -89,7 +89,7 @@ class Game(NamedTuple):
       yahtzee bonus can apply, else -1; ``yidx[f, b, joker, bonus]`` the
       outcome of such a roll in box ``b`` (as a joker or not, with the
       yahtzee bonus or not); ``joker_boxes[mask, f]``, ``joker_cand[f, b]``
-      (``Rules.jokers``, the engine's joker candidates), ``flag_bit``,
+      (``StateSpace.jokers``, the engine's joker candidates), ``flag_bit``,
       ``ybonus`` (points of a further yahtzee)
     * ``rows``, ``cand_box``, ``cand_score``, ``cand_bits``, ``roll_cand``,
       ``roll_cand_start``: the engine's mask rows and ways to end a turn with
@@ -151,7 +151,7 @@ def game(rules: Rules) -> Game:
     d = _kernel_data(rules)
     scores = rules.scores
     nr, first = ds.n_rolls, ds.first_roll
-    special = rules.joker != "none" or rules.yahtzee_bonus > 0
+    special = rules.joker is not Joker.NONE or rules.yahtzee_bonus > 0
     yface = np.where(special, rules.yahtzee_face, -1).astype(np.int64)
     alike = {int(f): r for r, f in enumerate(yface) if f >= 0}    # face -> its roll
     jp = rules.joker_points
@@ -184,14 +184,14 @@ def game(rules: Rules) -> Game:
     simple_keep = np.array([-1 if c == ds.n else
                             rank[ds.index[tuple(c if g == f else 0 for g in range(ds.faces))]]
                             for f, c in zip(face, most)], dtype=np.int64)
-    return Game(rules.allowed_table, rules.upper_lanes, rules.lane_start, rules.is_upper,
+    return Game(rules.space.allowed_table, rules.space.upper_lanes, rules.space.lane_start, rules.is_upper,
                 rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
                 out_box, out_pts, np.array([e for _, _, e in outs], dtype=np.int64),
-                np.array([rules.child_mask(0, b, p) & rules.flag_bit != 0 for b, p, _ in outs]),
+                np.array([rules.space.child_mask(0, b, p) & rules.space.flag_bit != 0 for b, p, _ in outs]),
                 out_start.astype(np.int64), np.maximum.reduceat(out_pts, out_start[:-1]),
-                rules.yatzy_box if rules.flag_bit else -1, cidx, yface, yidx, rules.joker_boxes,
-                d["joker_cand"], rules.flag_bit, float(rules.yahtzee_bonus),
-                rules.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
+                rules.yatzy_box if rules.space.flag_bit else -1, cidx, yface, yidx, rules.space.joker_boxes,
+                d["joker_cand"], rules.space.flag_bit, float(rules.yahtzee_bonus),
+                rules.space.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
                                              "roll_cand", "roll_cand_start")), rank,
                 np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), gather, simple_keep)
 
@@ -601,7 +601,7 @@ class Decisions:
 
     def position(self, n_masks: int) -> np.ndarray:
         """``out[mask]``: index of ``mask`` in ``masks`` (-1 if absent), for
-        masks below ``n_masks`` (``Rules.n_masks``)."""
+        masks below ``n_masks`` (``StateSpace.n_masks``)."""
         out = np.full(n_masks, -1, dtype=np.int64)
         out[self.masks] = np.arange(len(self.masks))
         return out
@@ -617,7 +617,7 @@ def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[i
         if values is None:
             raise ValueError("the optimal policy needs the value table")
         return 0, np.require(values, np.float64, ["C", "W"])
-    return KINDS.index(kind), np.zeros((rules.n_masks, rules.cap + 1))
+    return KINDS.index(kind), np.zeros((rules.space.n_masks, rules.cap + 1))
 
 
 def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray,
@@ -634,7 +634,7 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
     if upper is not None:
         reach = np.bincount(inverse * width + np.asarray(upper), minlength=len(masks) * width)
         reach = reach.reshape(len(masks), width).astype(np.float64)
-    span = rules.upper_lanes[masks] - rules.lane_start[masks]       # the most groups
+    span = rules.space.upper_lanes[masks] - rules.space.lane_start[masks]       # the most groups
     row_base = np.concatenate([[0], np.cumsum(span)[:-1]]).astype(np.int64)
     rows = np.empty((int(span.sum()), rules.rolls, rules.dice_space.n_rolls), dtype=np.uint8)
     lane_row = np.full((len(masks), width), -1, dtype=np.int64)

@@ -153,7 +153,7 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
     if not isinstance(game, int) or isinstance(game, bool) or game < 1:
         raise InputError(f"{where}: game must be a positive whole number")
     rolls_raw = obj.get("rolls")
-    most = rules.rolls + rules.bank_limit(rules.n_boxes - 1)    # own rolls and a full bank
+    most = rules.rolls + rules.space.bank_limit(rules.n_boxes - 1)    # own rolls and a full bank
     if not isinstance(rolls_raw, list) or not 1 <= len(rolls_raw) <= most:
         raise InputError(f"{where}: rolls must be a list of 1..{most} rolls")
     rolls = tuple(_dice(rules, d, ds.n, f"{where}: roll {i + 1}") for i, d in enumerate(rolls_raw))

@@ -1,36 +1,63 @@
-"""A parametric description of a game, its presets and the ``--rules`` syntax.
+"""The game's description: dice, rolls, boxes, order, bonus, jokers, bank.
 
-``Rules`` holds everything that changes the optimal strategy: the dice, the
-rolls per turn, the boxes with their scoring, the upper-section bonus and the
-order in which boxes may be filled.  Everything the engine needs is derived
-from it here as numpy arrays (scores per roll and box, which boxes may be
-filled in each state, which states can be reached).
+``Rules`` holds everything that changes the optimal strategy, and nothing
+derived: the state space the engine works on (masks, layers, rows, upper
+totals) is ``rules.space`` (``solver.space``).  What one roll scores in each
+box is derived here (``scores``), since it belongs to the game, not to its
+states.
 
 A rules spec is ``PRESET[:key=value[,key=value...]]``, e.g.
-``nordic:rolls=4`` or ``forced:bonus_threshold=63``.
+``nordic:rolls=4`` or ``forced:bonus_threshold=63``.  Presets and keys are
+declared once, below: each key knows its type, the presets that take it, how
+to read its value from a rule set (its default is the preset's value) and how
+to set it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import cached_property
-from math import comb
+from typing import Any, Callable
 
 import numpy as np
 
-from .boxes import MAXI, YAHTZEE, Box, nordic_boxes
+from .boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from .dice import DiceSpace, dice_space
 from .errors import InputError
+from .space import StateSpace
 
-ORDERS = ("free", "forced", "upper_first")
-JOKERS = ("none", "forced", "free")
+
+class Order(StrEnum):
+    """Which open boxes may be filled (RULES.md §2)."""
+
+    FREE = "free"
+    FORCED = "forced"                  # top to bottom in scorecard order
+    UPPER_FIRST = "upper_first"        # the upper boxes first, in any order
+
+
+class Joker(StrEnum):
+    """Where a further roll of all dice alike may go under American rules."""
+
+    NONE = "none"
+    FORCED = "forced"                  # official: upper box, else lower, else upper for 0
+    FREE = "free"                      # Verhoeff's free choice
+
+
+def _enum(kind: type[StrEnum], name: str, value: object) -> StrEnum:
+    try:
+        return kind(value)
+    except ValueError:
+        raise InputError(f"{name} {value!r}: expected one of "
+                         f"{', '.join(m.value for m in kind)}") from None
 
 
 @dataclass(frozen=True)
 class Rules:
-    """One game variant.  Build it with ``Rules.parse(spec)`` or directly."""
+    """One game variant.  Build it with ``Rules.parse(spec)`` or directly
+    (``order`` and ``joker`` also take their names as strings)."""
 
     name: str
     boxes: tuple[Box, ...]
@@ -39,16 +66,16 @@ class Rules:
     rolls: int = 3
     bonus_threshold: int = 63
     bonus_points: int = 50
-    order: str = "free"
+    order: Order = Order.FREE
     yahtzee_bonus: int = 0
-    joker: str = "none"
+    joker: Joker = Joker.NONE
     saved_rolls: bool = False
     bank_cap: int = 0
     settings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def __post_init__(self):
-        if self.order not in ORDERS:
-            raise InputError(f"order {self.order!r}: expected one of {', '.join(ORDERS)}")
+        object.__setattr__(self, "order", _enum(Order, "order", self.order))
+        object.__setattr__(self, "joker", _enum(Joker, "joker", self.joker))
         if not 1 <= self.rolls <= 9:
             raise InputError(f"rolls={self.rolls}: expected 1..9 rolls per turn")
         if self.bonus_threshold < 0:
@@ -59,18 +86,17 @@ class Rules:
             raise InputError("an upper box counts a face the dice do not have")
         if len({b.name for b in self.boxes}) != len(self.boxes):
             raise InputError("two boxes share a name")
-        if self.joker not in JOKERS:
-            raise InputError(f"joker {self.joker!r}: expected one of {', '.join(JOKERS)}")
         if not 0 <= self.bank_cap <= 60:
             raise InputError(f"bank_cap={self.bank_cap}: expected 0 (no limit) or 1..60")
         if self.saved_rolls and self.yahtzee_bonus:
             raise InputError("saved rolls and a yahtzee bonus cannot be combined")
-        if (self.yahtzee_bonus or self.joker != "none") and self.yatzy_box < 0:
+        if (self.yahtzee_bonus or self.joker is not Joker.NONE) and self.yatzy_box < 0:
             raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
 
     # ----------------------------------------------------------- naming
     @classmethod
     def parse(cls, spec: str) -> "Rules":
+        """``Rules.parse("nordic:rolls=4")``; ``str(rules)`` gives the spec back."""
         return parse_rules(spec)
 
     @property
@@ -83,6 +109,9 @@ class Rules:
     def __str__(self) -> str:
         return self.spec
 
+    def __repr__(self) -> str:
+        return f"Rules.parse({self.spec!r})"
+
     def __hash__(self) -> int:
         # equal rules have equal fingerprints; hashing every box on each
         # cache lookup (kernel data, keep orders) would cost more than the lookup
@@ -90,100 +119,41 @@ class Rules:
 
     @cached_property
     def fingerprint(self) -> str:
-        """Hash of everything that changes the values (not the names)."""
-        desc = {
-            "dice": self.dice, "faces": self.faces, "rolls": self.rolls,
-            "bonus": [self.bonus_threshold, self.bonus_points], "order": self.order,
-            "yahtzee_bonus": self.yahtzee_bonus, "joker": self.joker,
-            "saved_rolls": self.saved_rolls, "bank_cap": self.bank_cap,
-            "boxes": [{k: v for k, v in asdict(b).items() if k not in ("name", "aliases")}
-                      for b in self.boxes],
-        }
+        """Hash of every field of the description that changes the values:
+        all fields but the names (``name``, ``settings``, box names and
+        aliases), read from the dataclass itself, so that a new field always
+        changes it."""
+        def plain(v: Any) -> Any:
+            if isinstance(v, Box):
+                return {f.name: plain(getattr(v, f.name)) for f in fields(v)
+                        if f.name not in ("name", "aliases")}
+            if isinstance(v, tuple):
+                return [plain(x) for x in v]
+            return v.value if isinstance(v, StrEnum) else v
+
+        desc = {f.name: plain(getattr(self, f.name)) for f in fields(self)
+                if f.name not in ("name", "settings")}
         text = json.dumps(desc, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    # ----------------------------------------------------- derived data
+    # ----------------------------------------------------- the state space
+    @cached_property
+    def space(self) -> StateSpace:
+        """The turn-start states these rules imply (``solver.space``)."""
+        return StateSpace(self)
+
+    # ----------------------------------------------------- derived from the game
     @property
     def n_boxes(self) -> int:
         return len(self.boxes)
-
-    @property
-    def full_mask(self) -> int:
-        return (1 << self.n_boxes) - 1
 
     @cached_property
     def yatzy_box(self) -> int:
         """Index of the box for all dice equal (fixed points), or -1."""
         for i, b in enumerate(self.boxes):
-            if b.kind == "groups" and b.groups == (self.dice,) and b.points:
+            if b.kind is BoxKind.GROUPS and b.groups == (self.dice,) and b.points:
                 return i
         return -1
-
-    @property
-    def flag_bit(self) -> int:
-        """State bit set once the yatzy box holds its points (0 when the rules
-        need no such bit: it only matters for the yahtzee bonus)."""
-        return 1 << self.n_boxes if self.yahtzee_bonus else 0
-
-    def bank_limit(self, filled: int) -> int:
-        """Most rolls banked at a turn start with ``filled`` boxes filled.
-
-        Every turn rolls at least once, so it can add at most ``rolls - 1``
-        to the bank: after ``filled`` turns the bank holds at most
-        ``(rolls - 1) * filled``.  Tracking that many is exact, with no cap.
-        """
-        if not self.saved_rolls:
-            return 0
-        most = (self.rolls - 1) * filled
-        return min(most, self.bank_cap) if self.bank_cap else most
-
-    def layer_shape(self, filled: int) -> tuple[int, int, int]:
-        """Shape of the values of one layer with saved rolls,
-        ``[bank, rank of the mask among those with `filled` boxes, u]``."""
-        return (self.bank_limit(filled) + 1, comb(self.n_boxes, filled), self.cap + 1)
-
-    def mask_rank(self, masks: np.ndarray | int) -> np.ndarray:
-        """Index of each mask among the masks with as many boxes filled, in
-        increasing order (the combinatorial number system: the ``j``-th filled
-        box from the lowest, ``c_j``, adds ``C(c_j, j)``)."""
-        masks = np.asarray(masks, dtype=np.int64)
-        rank = np.zeros(masks.shape, dtype=np.int64)
-        seen = np.zeros(masks.shape, dtype=np.int64)
-        binom = self._binomials
-        for b in range(self.n_boxes):
-            bit = masks >> b & 1
-            seen += bit
-            rank += bit * binom[b, seen]
-        return rank
-
-    @cached_property
-    def _binomials(self) -> np.ndarray:
-        """``_binomials[c, j] = C(c, j)``."""
-        return np.array([[comb(c, j) for j in range(self.n_boxes + 1)]
-                         for c in range(self.n_boxes)], dtype=np.int64)
-
-    @cached_property
-    def rows(self) -> np.ndarray:
-        """``rows[mask]``: the row of a mask in stored values: its rank among
-        the masks with as many boxes filled (values by layer, saved rolls),
-        else the mask itself (see ``solver.values``)."""
-        masks = np.arange(self.n_masks)
-        return self.mask_rank(masks) if self.saved_rolls else masks
-
-    def filled_count(self, masks: np.ndarray | int) -> np.ndarray:
-        """Number of filled boxes of each mask (flag bit excluded)."""
-        masks = np.asarray(masks, dtype=np.int64)
-        return sum(masks >> b & 1 for b in range(self.n_boxes))
-
-    @property
-    def n_masks(self) -> int:
-        """Size of the mask axis: box bits plus the flag bit if any."""
-        return (1 << self.n_boxes) * (2 if self.flag_bit else 1)
-
-    def child_mask(self, mask: int, box: int, points: int) -> int:
-        """The mask after writing ``points`` in ``box``."""
-        flag = self.flag_bit if box == self.yatzy_box and points > 0 else 0
-        return mask | 1 << box | flag
 
     @property
     def cap(self) -> int:
@@ -223,94 +193,9 @@ class Rules:
                 return i
         raise InputError(f"unknown box {name!r} (boxes: {', '.join(b.name for b in self.boxes)})")
 
-    def allowed(self, masks: np.ndarray) -> np.ndarray:
-        """Bitmask of the boxes that may be filled next, for each filled-box mask."""
-        masks = np.asarray(masks, dtype=np.int64) & self.full_mask
-        open_ = ~masks & self.full_mask
-        if self.order == "free":
-            return open_
-        if self.order == "forced":
-            return open_ & (masks + 1)          # the lowest open box
-        open_upper = open_ & self.upper_bits
-        return np.where(open_upper != 0, open_upper, open_)
-
-    @cached_property
-    def allowed_table(self) -> np.ndarray:
-        """``allowed_table[mask]``: ``allowed`` for every mask."""
-        return self.allowed(np.arange(self.n_masks))
-
-    @cached_property
-    def _reachable(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        """Which masks can be reached from the empty card, and the reachable
-        masks grouped (ascending) by the number of filled boxes."""
-        masks = np.arange(self.n_masks)
-        filled = self.filled_count(masks)
-        order = np.argsort(filled, kind="stable")
-        bounds = np.searchsorted(filled[order], np.arange(self.n_boxes + 2))
-        reach = np.zeros(self.n_masks, dtype=bool)
-        reach[0] = True
-        allowed = self.allowed_table
-        layers = []
-        for p in range(self.n_boxes + 1):
-            layer = order[bounds[p]:bounds[p + 1]]
-            layer = layer[reach[layer]]
-            layers.append(layer)
-            for b in range(self.n_boxes):
-                parents = layer[allowed[layer] >> b & 1 == 1]
-                reach[parents | 1 << b] = True
-                if b == self.yatzy_box and self.flag_bit:
-                    reach[parents | 1 << b | self.flag_bit] = True
-        return reach, tuple(layers)
-
-    @property
-    def layers(self) -> tuple[np.ndarray, ...]:
-        """Reachable masks grouped by how many boxes are filled (ascending)."""
-        return self._reachable[1]
-
-    def is_reachable(self, mask: int) -> bool:
-        """Whether some order of play fills exactly ``mask`` (a search back
-        through the boxes that may have been filled last; no whole-game table)."""
-        if not 0 <= mask < self.n_masks:
-            return False
-        seen: dict[int, bool] = {}
-
-        def parent(m: int, b: int) -> int:
-            """The mask before box ``b`` was filled (the flag goes with the yatzy box)."""
-            return m & ~(1 << b) & ~(m & self.flag_bit if b == self.yatzy_box else 0)
-
-        def back(m: int) -> bool:
-            if m == 0:
-                return True
-            if m & self.flag_bit and not m >> self.yatzy_box & 1:
-                return False                   # a flag without its box
-            if m not in seen:
-                seen[m] = any(m >> b & 1 and int(self.allowed(parent(m, b))) >> b & 1
-                              and back(parent(m, b)) for b in range(self.n_boxes))
-            return seen[m]
-
-        return back(mask)
-
-    @cached_property
-    def upper_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per mask: the most the filled upper boxes can hold, and the most
-        the open ones can still add (upper totals below ``cap`` minus the
-        latter can no longer reach the bonus)."""
-        best = self.scores.max(axis=0)
-        masks = np.arange(self.n_masks)
-        held = np.zeros(len(masks), dtype=np.int64)
-        still = np.zeros(len(masks), dtype=np.int64)
-        for b in range(self.n_boxes):
-            if self.boxes[b].is_upper:
-                filled = masks >> b & 1 == 1
-                held += np.where(filled, best[b], 0)
-                still += np.where(filled, 0, best[b])
-        return held, still
-
-    @cached_property
-    def upper_lanes(self) -> np.ndarray:
-        """``upper_lanes[mask]``: 1 + the largest tracked upper total reachable
-        with these boxes filled (upper totals 0..lanes-1 are solved)."""
-        return np.minimum(self.upper_bounds[0], self.cap) + 1
+    def box(self, name: str) -> Box:
+        """The box called ``name`` (English name or an alias)."""
+        return self.boxes[self.box_index(name)]
 
     @cached_property
     def yahtzee_face(self) -> np.ndarray:
@@ -329,48 +214,6 @@ class Rules:
             out[f] = [b.joker_score(counts) for b in self.boxes]
         return out
 
-    @cached_property
-    def joker_boxes(self) -> np.ndarray:
-        """``jokers`` of every mask."""
-        return self.jokers(np.arange(self.n_masks))
-
-    def jokers(self, masks: np.ndarray | int) -> np.ndarray:
-        """``jokers(masks)[i, f]``: boxes a roll of all ``f + 1`` may go in as
-        a joker (bitmask), or 0 where the usual rules apply (no joker, the
-        yatzy box still open, or a free joker whose upper box is open).
-
-        Forced joker (official): the matching upper box if open, else a lower
-        box at joker value, else any upper box (for 0).  Free choice joker
-        (Verhoeff's reading): with the matching upper box open the usual rules
-        apply; otherwise any open box, lower boxes at joker value."""
-        masks = np.atleast_1d(np.asarray(masks, dtype=np.int64))
-        out = np.zeros((len(masks), self.faces), dtype=np.int64)
-        if self.joker == "none":
-            return out
-        active = masks >> self.yatzy_box & 1 == 1
-        open_ = self.allowed(masks)
-        upper = self.upper_bits
-        lower = self.full_mask & ~upper
-        for f in range(self.faces):
-            match = open_ & sum(1 << b for b, box in enumerate(self.boxes)
-                                if box.is_upper and box.face == f + 1)
-            if self.joker == "forced":
-                filled = np.where(open_ & lower, open_ & lower, open_ & upper)
-                out[:, f] = np.where(active, np.where(match != 0, match, filled), 0)
-            else:                   # 0 where the usual rules apply
-                out[:, f] = np.where(active & (match == 0), open_, 0)
-        return out
-
-    @cached_property
-    def lane_start(self) -> np.ndarray:
-        """``lane_start[mask]``: the lowest upper total that needs solving.
-
-        Below ``T - (most the open upper boxes can still add)`` the bonus is
-        out of reach, so the upper total no longer matters: the engine solves
-        one such total (this one) and copies its value to the ones below."""
-        still = self.upper_bounds[1]
-        return np.minimum(np.maximum(self.cap - still - 1, 0), self.upper_lanes - 1)
-
     def describe(self) -> str:
         lines = [f"rules       {self.spec}  (fingerprint {self.fingerprint})",
                  f"dice        {self.dice} dice with {self.faces} faces, "
@@ -378,7 +221,7 @@ class Rules:
                  f"bonus       {self.bonus_points} when the upper total reaches "
                  f"{self.bonus_threshold}",
                  f"order       {self.order}"]
-        if self.yatzy_box >= 0 and (self.yahtzee_bonus or self.joker != "none"):
+        if self.yatzy_box >= 0 and (self.yahtzee_bonus or self.joker is not Joker.NONE):
             lines.append(f"yahtzee     bonus {self.yahtzee_bonus or 'none'} per further "
                          f"yahtzee, joker {self.joker}")
         if self.saved_rolls:
@@ -392,36 +235,109 @@ class Rules:
 
 
 # ------------------------------------------------------------------ presets
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    build: Callable[[], Rules]
+
+
+PRESETS = {p.name: p for p in (
+    Preset("nordic", "Nordic Yatzy, free order",
+           lambda: Rules("nordic", nordic_boxes())),
+    Preset("forced", "Nordic Yatzy, top-to-bottom order, bonus at 42",
+           lambda: Rules("forced", nordic_boxes(), order=Order.FORCED, bonus_threshold=42)),
+    Preset("upper_first", "Nordic Yatzy, upper boxes first (any order), then the lower",
+           lambda: Rules("upper_first", nordic_boxes(), order=Order.UPPER_FIRST)),
+    Preset("yahtzee", "American Yahtzee: 13 boxes, bonus 35 at 63, yahtzee bonus 100, "
+                      "forced joker",
+           lambda: Rules("yahtzee", YAHTZEE, bonus_points=35, yahtzee_bonus=100,
+                         joker=Joker.FORCED)),
+    Preset("maxi", "Maxi Yatzy: six dice, 20 boxes, four rolls, bonus 100 at 84, saved rolls",
+           lambda: Rules("maxi", MAXI, dice=6, rolls=4, bonus_threshold=84, bonus_points=100,
+                         saved_rolls=True)),
+)}
 NORDIC_LIKE = ("nordic", "forced", "upper_first")
 
-PRESETS = {
-    "nordic": ("Nordic Yatzy, free order",
-               lambda: Rules("nordic", nordic_boxes())),
-    "forced": ("Nordic Yatzy, top-to-bottom order, bonus at 42",
-               lambda: Rules("forced", nordic_boxes(), order="forced", bonus_threshold=42)),
-    "upper_first": ("Nordic Yatzy, upper boxes first (any order), then the lower",
-                    lambda: Rules("upper_first", nordic_boxes(), order="upper_first")),
-    "yahtzee": ("American Yahtzee: 13 boxes, bonus 35 at 63, yahtzee bonus 100, forced joker",
-                lambda: Rules("yahtzee", YAHTZEE, bonus_points=35, yahtzee_bonus=100,
-                              joker="forced")),
-    "maxi": ("Maxi Yatzy: six dice, 20 boxes, four rolls, bonus 100 at 84, saved rolls",
-             lambda: Rules("maxi", MAXI, dice=6, rolls=4, bonus_threshold=84, bonus_points=100,
-                           saved_rolls=True)),
-}
 
-# key -> (type, presets it applies to, description)
-KEYS = {
-    "order": (str, NORDIC_LIKE, "free | forced | upper_first"),
-    "bonus_threshold": (int, tuple(PRESETS), "upper total that earns the bonus"),
-    "rolls": (int, tuple(PRESETS), "rolls per turn"),
-    "five_alike_is_full_house": (bool, NORDIC_LIKE, "five equal dice also count as a full house"),
-    "four_alike_is_two_pairs": (bool, NORDIC_LIKE, "four equal dice also count as two pairs"),
-    "joker": (str, ("yahtzee",), "forced | free | none: where a further yahtzee may go"),
-    "yahtzee_bonus": (bool, ("yahtzee",), "100 for each further yahtzee after a scored 50"),
-    "saved_rolls": (bool, ("maxi",), "rolls a turn leaves unused are banked for later turns"),
-    "bank_cap": (int, ("maxi",), "most rolls the bank may hold, 0 = no limit (the rule); "
-                                 "rolls beyond the cap are lost"),
-}
+# ------------------------------------------------------------------ keys
+def _switch_box(name: str) -> tuple[Callable[[Rules], bool], Callable[[Rules, bool], Rules]]:
+    """Read and set a house-rule switch that lets a box's groups share a face."""
+    def read(rules: Rules) -> bool:
+        return not rules.box(name).distinct
+
+    def write(rules: Rules, on: bool) -> Rules:
+        return replace(rules, boxes=tuple(replace(b, distinct=not on) if b.name == name else b
+                                          for b in rules.boxes))
+    return read, write
+
+
+def _field(name: str) -> tuple[Callable[[Rules], Any], Callable[[Rules, Any], Rules]]:
+    return (lambda rules: getattr(rules, name)), (lambda rules, v: replace(rules, **{name: v}))
+
+
+@dataclass(frozen=True)
+class Key:
+    """One ``key=value`` of a rules spec: its type, the presets that take it,
+    what it means, and how to read it from and write it into a rule set (the
+    default is the preset's own value)."""
+
+    name: str
+    type: type
+    presets: tuple[str, ...]
+    help: str
+    read: Callable[[Rules], Any]
+    write: Callable[[Rules, Any], Rules]
+
+    def default(self, preset: str) -> str:
+        return _fmt(self.read(PRESETS[preset].build()))
+
+    @property
+    def type_name(self) -> str:
+        if issubclass(self.type, StrEnum):
+            return " | ".join(m.value for m in self.type)
+        return self.type.__name__
+
+    def convert(self, spec: str, raw: str) -> Any:
+        """The value of ``raw`` as this key's type; InputError if it is not one."""
+        if self.type is bool:
+            if raw.lower() in ("true", "yes", "1", "on"):
+                return True
+            if raw.lower() in ("false", "no", "0", "off"):
+                return False
+            raise InputError(f"rules {spec!r}: {self.name} must be true or false, not {raw!r}")
+        if self.type is int:
+            try:
+                return int(raw)
+            except ValueError:
+                raise InputError(f"rules {spec!r}: {self.name} must be a whole number, "
+                                 f"not {raw!r}") from None
+        try:
+            return self.type(raw.lower())
+        except ValueError:
+            raise InputError(f"rules {spec!r}: {self.name} must be one of "
+                             f"{self.type_name}, not {raw!r}") from None
+
+
+ALL = tuple(PRESETS)
+KEYS = {k.name: k for k in (
+    Key("order", Order, NORDIC_LIKE, "which open boxes may be filled", *_field("order")),
+    Key("bonus_threshold", int, ALL, "upper total that earns the bonus",
+        *_field("bonus_threshold")),
+    Key("rolls", int, ALL, "rolls per turn", *_field("rolls")),
+    Key("five_alike_is_full_house", bool, NORDIC_LIKE,
+        "five equal dice also count as a full house", *_switch_box("full_house")),
+    Key("four_alike_is_two_pairs", bool, NORDIC_LIKE,
+        "four equal dice also count as two pairs", *_switch_box("two_pairs")),
+    Key("joker", Joker, ("yahtzee",), "where a further yahtzee may go", *_field("joker")),
+    Key("yahtzee_bonus", bool, ("yahtzee",), "100 for each further yahtzee after a scored 50",
+        lambda rules: rules.yahtzee_bonus > 0,
+        lambda rules, on: replace(rules, yahtzee_bonus=100 if on else 0)),
+    Key("saved_rolls", bool, ("maxi",), "rolls a turn leaves unused are banked for later turns",
+        *_field("saved_rolls")),
+    Key("bank_cap", int, ("maxi",), "most rolls the bank may hold, 0 = no limit (the rule); "
+                                    "rolls beyond the cap are lost", *_field("bank_cap")),
+)}
 
 
 def parse_rules(spec: str) -> Rules:
@@ -430,62 +346,32 @@ def parse_rules(spec: str) -> Rules:
     preset = preset.strip().lower()
     if preset not in PRESETS:
         raise InputError(f"unknown rules preset {preset!r}: expected one of {', '.join(PRESETS)}")
-    rules = PRESETS[preset][1]()
-    settings: dict[str, object] = {}
+    settings: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, raw = item.partition("=")
-        key, raw = key.strip().lower(), raw.strip()
+        name, eq, raw = item.partition("=")
+        name, raw = name.strip().lower(), raw.strip()
         if not eq or not raw:
             raise InputError(f"rules {spec!r}: {item!r} is not key=value")
-        if key not in KEYS:
-            raise InputError(f"rules {spec!r}: unknown key {key!r}")
-        kind, presets, _ = KEYS[key]
-        if preset not in presets:
-            raise InputError(f"rules {spec!r}: key {key!r} does not apply to {preset}")
-        if key in settings:
-            raise InputError(f"rules {spec!r}: key {key!r} given twice")
-        settings[key] = _convert(spec, key, kind, raw)
-    kw = {k: settings[k] for k in ("order", "bonus_threshold", "rolls", "joker", "saved_rolls",
-                                   "bank_cap") if k in settings}
-    if preset in NORDIC_LIKE:
-        kw["boxes"] = nordic_boxes(bool(settings.get("five_alike_is_full_house", False)),
-                                   bool(settings.get("four_alike_is_two_pairs", False)))
-    if "yahtzee_bonus" in settings:
-        kw["yahtzee_bonus"] = 100 if settings["yahtzee_bonus"] else 0
-    canonical = tuple((k, _fmt(settings[k])) for k in KEYS if k in settings)
+        if name not in KEYS:
+            raise InputError(f"rules {spec!r}: unknown key {name!r}")
+        key = KEYS[name]
+        if preset not in key.presets:
+            raise InputError(f"rules {spec!r}: key {name!r} does not apply to {preset}")
+        if name in settings:
+            raise InputError(f"rules {spec!r}: key {name!r} given twice")
+        settings[name] = key.convert(spec, raw)
+    rules = PRESETS[preset].build()
     try:
-        return replace(rules, settings=canonical, **kw)
+        for name in KEYS:                      # in declaration order: one canonical spec
+            if name in settings:
+                rules = KEYS[name].write(rules, settings[name])
     except InputError as e:
         raise InputError(f"rules {spec!r}: {e}") from None
-
-
-def key_default(preset: str, key: str) -> str:
-    """The value ``key`` has in ``preset`` when not given."""
-    rules = PRESETS[preset][1]()
-    if key in ("saved_rolls", "bank_cap"):
-        return _fmt(getattr(rules, key))
-    switched = {"five_alike_is_full_house": "full_house", "four_alike_is_two_pairs": "two_pairs"}
-    if key in switched:
-        return _fmt(not rules.boxes[rules.box_index(switched[key])].distinct)
-    if key == "yahtzee_bonus":
-        return _fmt(bool(rules.yahtzee_bonus))
-    return _fmt(getattr(rules, key))
-
-
-def _convert(spec: str, key: str, kind: type, raw: str) -> object:
-    if kind is bool:
-        if raw.lower() in ("true", "yes", "1", "on"):
-            return True
-        if raw.lower() in ("false", "no", "0", "off"):
-            return False
-        raise InputError(f"rules {spec!r}: {key} must be true or false, not {raw!r}")
-    if kind is int:
-        try:
-            return int(raw)
-        except ValueError:
-            raise InputError(f"rules {spec!r}: {key} must be a whole number, not {raw!r}") from None
-    return raw.lower()
+    canonical = tuple((k, _fmt(settings[k])) for k in KEYS if k in settings)
+    return replace(rules, settings=canonical)
 
 
 def _fmt(v: object) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
+    if isinstance(v, bool):
+        return str(v).lower()
+    return v.value if isinstance(v, StrEnum) else str(v)

@@ -230,7 +230,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         gid = np.arange(n)                       # game of each position
         for turn in range(rules.n_boxes):
             dec = decide(rules, policy, values, mask, upper)
-            game_row = dec.lane_row[dec.position(rules.n_masks)[mask], upper]
+            game_row = dec.lane_row[dec.position(rules.space.n_masks)[mask], upper]
             # games that share a state play next to each other: fewer cache misses
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (

@@ -142,10 +142,10 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     if dtype not in ("float64", "float32") or (layout == "dense" and dtype != "float64"):
         raise TableError(f"{path}: dtype {dtype!r} is not supported")
     if layout == "dense":
-        shapes = [(1, rules.n_masks, rules.cap + 1)]
+        shapes = [(1, rules.space.n_masks, rules.cap + 1)]
         stored, sums = [header.get("shape")], [header.get("sha256")]
     else:
-        shapes = [rules.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        shapes = [rules.space.layer_shape(p) for p in range(rules.n_boxes + 1)]
         stored, sums = header.get("shapes"), header.get("sha256")
     if not isinstance(stored, list) or [tuple(x or ()) for x in stored] != shapes:
         raise TableError(f"{path}: shape {stored} does not match the rules {shapes}")
@@ -296,7 +296,7 @@ def _solve(rules: Rules, path: Path, engine, update: Callable[[int], None] | Non
 
 
 def _solve_dense(rules: Rules, path: Path, engine, update) -> float:
-    shape = (1, rules.n_masks, rules.cap + 1)
+    shape = (1, rules.space.n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
         out, resume, checkpoint = _checkpoint(rules, path, shape)
@@ -353,7 +353,7 @@ class _LayerWriter:
 
     def __init__(self, rules: Rules, path: Path):
         self.rules, self.path = rules, path
-        self.shapes = [rules.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        self.shapes = [rules.space.layer_shape(p) for p in range(rules.n_boxes + 1)]
         cells = [int(np.prod(s)) for s in self.shapes]
         self.dtype = np.dtype(np.float32 if 8 * sum(cells) > FLOAT32_BYTES else np.float64)
         self.offsets = np.concatenate([[HEADER_ROOM],

@@ -71,16 +71,16 @@ class StateValues:
                 return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
             return find_dense
         distinct, back = np.unique(masks, return_inverse=True)   # few: one per box, say
-        filled = rules.filled_count(distinct)[back].reshape(masks.shape)
-        rank = rules.mask_rank(distinct)[back].reshape(masks.shape)
+        filled = rules.space.filled_count(distinct)[back].reshape(masks.shape)
+        rank = rules.space.mask_rank(distinct)[back].reshape(masks.shape)
         groups = [(int(p), filled == p) for p in np.unique(filled)]
         places = [(p, at, rank[at], uppers[at]) for p, at in groups]
 
         def find(bank: int) -> np.ndarray:
             out = np.empty(masks.shape)
             for p, at, rows, ups in places:
-                if bank > rules.bank_limit(p):
-                    raise InputError(f"bank={bank}: at most {rules.bank_limit(p)} rolls can be "
+                if bank > rules.space.bank_limit(p):
+                    raise InputError(f"bank={bank}: at most {rules.space.bank_limit(p)} rolls can be "
                                      f"banked with {p} boxes filled")
                 out[at] = self.layers[p][bank][rows, ups]
             return out
@@ -90,5 +90,5 @@ class StateValues:
         """What the kernels read for a turn at ``mask``: the values of the
         states it leads to, ``[k, row, u]``, and ``row`` per mask."""
         nxt = (self.dense if self.dense is not None
-               else self.layers[int(self.rules.filled_count(mask)) + 1])
-        return nxt, self.rules.rows
+               else self.layers[int(self.rules.space.filled_count(mask)) + 1])
+        return nxt, self.rules.space.rows

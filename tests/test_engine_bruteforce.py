@@ -296,8 +296,8 @@ def test_full_scorecard_is_worth_zero_and_values_finite():
     rules = Rules("t", (N["ones"], N["twos"], N["chance"]), dice=2, rolls=2,
                   bonus_threshold=3, bonus_points=5)
     values = solve(rules).values
-    assert (values[rules.full_mask] == 0).all()
-    for layer in rules.layers:
+    assert (values[rules.space.full_mask] == 0).all()
+    for layer in rules.space.layers:
         for mask in layer:
             row = values[mask]
             assert np.isfinite(row[~np.isnan(row)]).all()

@@ -107,8 +107,8 @@ def test_full_card_and_bad_rerolls_are_rejected(nordic):
 def test_values_are_finite_on_every_reachable_state(nordic):
     rules = nordic.rules
     v = np.asarray(nordic.values)
-    for layer in rules.layers:
-        lanes = rules.upper_lanes[layer]
+    for layer in rules.space.layers:
+        lanes = rules.space.upper_lanes[layer]
         for mask, n in zip(layer, lanes):
             assert np.isfinite(v[mask, :n]).all()
 

@@ -85,10 +85,10 @@ def _simple(rules, sc, dice, rerolls):
     if rerolls and counts[face] < len(dice):
         return "keep", (face,) * counts[face]
     c = tuple(dice.count(f) for f in range(1, 7))
-    jokers = int(rules.jokers(sc.mask)[0][face - 1]) if len(counts) == 1 else 0
+    jokers = int(rules.space.jokers(sc.mask)[0][face - 1]) if len(counts) == 1 else 0
     options = [(b, rules.boxes[b].joker_score(c) if jokers else rules.boxes[b].score(c))
                for b in range(rules.n_boxes)
-               if (jokers or int(rules.allowed(sc.mask))) >> b & 1]
+               if (jokers or int(rules.space.allowed(sc.mask))) >> b & 1]
     box, points = max(options, key=lambda o: (o[1], -o[0]))
     return "score", box, points
 
@@ -120,7 +120,7 @@ def _brute_force(rules, choose) -> tuple[dict[int, float], float]:
                 action = choose(sc, dice, rerolls)
                 out = defaultdict(float)
                 if action[0] == "score":
-                    alike = len(set(dice)) == 1 and sc.mask & rules.flag_bit
+                    alike = len(set(dice)) == 1 and sc.mask & rules.space.flag_bit
                     out[(*action[1:], rules.yahtzee_bonus if alike else 0)] = 1.0
                 else:
                     for fresh, q in outcomes(n - len(action[1])).items():
@@ -228,7 +228,7 @@ def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):
             f"{rules.boxes[b].name}={rng.choice(sorted(rules.box_points[b]))}" for b in boxes),
             rules))
     dec = decide(rules, "optimal", nordic.values, [c.mask for c in cards])
-    pos = dec.position(rules.n_masks)
+    pos = dec.position(rules.space.n_masks)
     for sc in cards:
         row = dec.rows[dec.lane_row[pos[sc.mask], sc.upper_state]]
         for k in range(rules.rolls):
@@ -406,7 +406,7 @@ def test_export_lists_every_reachable_state(small, tables_dir, tmp_path):
     cols = states(small)
     # every (mask, upper total) the filled upper boxes can make, nothing else
     want = 0
-    for layer in SMALL.layers[:-1]:
+    for layer in SMALL.space.layers[:-1]:
         for mask in layer.tolist():
             totals = {0}
             for b in range(3):

@@ -72,7 +72,7 @@ def test_upper_first_rejects_a_lower_box_before_the_upper_ones():
 
 def test_forced_order_solves_only_a_chain_of_states():
     rules = parse_rules("forced")
-    assert [len(layer) for layer in rules.layers] == [1] * 16
+    assert [len(layer) for layer in rules.space.layers] == [1] * 16
 
 
 def test_describe_lists_every_box():

@@ -176,7 +176,7 @@ def _all_values(values):
 def test_layered_table_round_trip_in_float64(tmp_path, banked_solution):
     t = open_table(BANKED, tmp_path, progress=False)
     assert t.header["layout"] == "layers" and t.header["dtype"] == "float64"
-    assert [tuple(s) for s in t.header["shapes"]] == [BANKED.layer_shape(p) for p in range(6)]
+    assert [tuple(s) for s in t.header["shapes"]] == [BANKED.space.layer_shape(p) for p in range(6)]
     assert isinstance(t.layers[2].base, np.memmap)
     np.testing.assert_array_equal(_all_values(t), _all_values(banked_solution))
     assert t.expected_score == banked_solution.expected_score
