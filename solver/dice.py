@@ -125,21 +125,27 @@ def dice_space(n: int, faces: int = 6) -> DiceSpace:
     return DiceSpace(n, faces)
 
 
-def parse_dice(text: str, n: int, faces: int = 6) -> tuple[int, ...]:
-    """Dice from ``1,1,2,5,6``, ``1 1 2 5 6`` or ``11256``; checks count and range."""
+def parse_dice(text: str, n: int | None, faces: int = 6, most: int | None = None
+               ) -> tuple[int, ...]:
+    """Sorted dice from ``1,1,2,5,6``, ``1 1 2 5 6`` or ``11256``: exactly
+    ``n`` of them, or (``n`` None) any number up to ``most``; each a face
+    ``1 .. faces``.  The one parser of dice typed by people (options, logs,
+    actions)."""
     s = text.strip()
     if re.fullmatch(r"\d+", s) and faces < 10:
         parts = list(s)
     else:
         parts = [p for p in re.split(r"[\s,]+", s) if p]
-    if not parts or not all(re.fullmatch(r"\d+", p) for p in parts):
+    if not all(re.fullmatch(r"\d+", p) for p in parts) or (not parts and n != 0 and n is not None):
         raise InputError(f"dice {text!r}: expected numbers like 1,1,2,5,6 or 11256")
     dice = [int(p) for p in parts]
     bad = [d for d in dice if not 1 <= d <= faces]
     if bad:
         raise InputError(f"dice {text!r}: {bad[0]} is not a face of a {faces}-sided die")
-    if len(dice) != n:
+    if n is not None and len(dice) != n:
         raise InputError(f"dice {text!r}: {len(dice)} dice given, this game uses {n}")
+    if most is not None and len(dice) > most:
+        raise InputError(f"dice {text!r}: {len(dice)} dice, at most {most} here")
     return tuple(sorted(dice))
 
 

@@ -31,7 +31,7 @@ from numba import njit
 from .distribution import Distribution
 from .engine import NEG, _fill_candidates, _kernel_data, _keep_values
 from .errors import InputError
-from .query import keep_ranks, tie
+from .ties import keep_ranks, tolerance
 from .review import turn_line
 from .rules import Rules
 from .scorecard import Scorecard
@@ -194,7 +194,7 @@ def play(table: Table, games: int, seed: int = 0,
         log_rolls = np.full(shape, -1, dtype=np.int64)
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(_play, first, seed, state, layers, rules.space.rows, tie(table), d["allowed"],
+        run_pieces(_play, first, seed, state, layers, rules.space.rows, tolerance(table), d["allowed"],
                    d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
                    d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
                    cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],

@@ -57,7 +57,7 @@ from numba import njit
 
 from .engine import FAST, NEG, _average_keeps, _dice_tables, _fill_candidates, _fmax, _kernel_data
 from .errors import InputError
-from .query import TIE, keep_ranks
+from .ties import TIE, keep_ranks
 from .review import check_supported
 from .rules import Joker, Rules
 from .threads import run_pieces

@@ -11,92 +11,23 @@ The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
 ``solver.engine``.
 
-Ties: actions whose values differ by at most ``TIE`` are ties (from a float32
-table, ``tie(table)``: twice its largest rounding error more).  Among tied
-actions the order (and the choice, wherever one action must be picked) is:
-scoring before keeping; boxes in scorecard order; keeps with more dice first,
-then higher dice first.
+Ties follow the one rule of ``solver.ties``.  This module is written
+without the compiled kernels (numpy only, so ``yatzy advise`` starts without
+Numba) and is the tests' independent check of them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
 import numpy as np
 
+from .actions import Action, Advice
 from .errors import InputError
 from .rules import Rules
 from .scorecard import Scorecard
-from .tables import Table
+from .ties import preference, ranking, tolerance
+from .values import StateValues
 
-TIE = 1e-9
-
-
-@dataclass(frozen=True)
-class Action:
-    """Keep ``dice`` and reroll the rest, or score ``points`` in ``box``."""
-
-    kind: str                       # "keep" or "score"
-    dice: tuple[int, ...] = ()      # dice kept (keep)
-    box: str = ""                   # box name (score)
-    points: int = 0                 # points written (score), bonus excluded
-    expected_final_score: float = 0.0
-    loss: float = 0.0               # best value minus this one (0 for ties)
-
-    def __str__(self) -> str:
-        if self.kind == "score":
-            return f"score {self.box} ({self.points})"
-        return "reroll all" if not self.dice else "keep " + " ".join(map(str, self.dice))
-
-    def as_dict(self) -> dict:
-        out: dict = {"action": self.kind}
-        if self.kind == "keep":
-            out["dice"] = list(self.dice)
-        else:
-            out.update(box=self.box, points=self.points)
-        out.update(expected_final_score=self.expected_final_score, loss=self.loss)
-        return out
-
-    def _preference(self) -> tuple:
-        if self.kind == "score":
-            return (0, 0, ())
-        return (1, *keep_preference(self.dice))
-
-
-def keep_preference(dice: tuple[int, ...]) -> tuple:
-    """Sort key of tied keeps, most preferred first: more dice, then higher dice."""
-    return (-len(dice), tuple(-d for d in dice))
-
-
-@lru_cache(maxsize=16)
-def keep_ranks(rules: Rules) -> np.ndarray:
-    """``rank[m]``: place of keep ``m`` (a multiset smaller than a roll) in
-    ``keep_preference`` order, 0 = most preferred."""
-    ds = rules.dice_space
-    order = sorted(range(ds.first_roll), key=lambda m: keep_preference(ds.dice_of(m)))
-    rank = np.empty(ds.first_roll, dtype=np.int64)
-    rank[order] = np.arange(ds.first_roll)
-    return rank
-
-
-@dataclass(frozen=True)
-class Advice:
-    card: Scorecard
-    dice: tuple[int, ...]
-    rerolls: int
-    actions: tuple[Action, ...]     # best first
-
-    @property
-    def best(self) -> Action:
-        return self.actions[0]
-
-    def ties(self) -> tuple[Action, ...]:
-        """The actions tied with the best."""
-        return tuple(a for a in self.actions if a.loss == 0.0)
-
-
-def expected_final_score(table: Table, card: Scorecard) -> float:
+def expected_final_score(table: StateValues, card: Scorecard) -> float:
     """Expected final score from the start of the next turn (with the card's
     banked rolls)."""
     return card.score + table.value(card.mask, card.upper_state, card.bank)
@@ -124,7 +55,7 @@ def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
     return card.fill(box, points, bonus, bank_after(rules, rerolls))
 
 
-def scoring_values(table: Table, card: Scorecard,
+def scoring_values(table: StateValues, card: Scorecard,
                    bank: int = 0) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The boxes that may be filled now, ``points[r, i]`` of roll ``r`` in box
     ``boxes[i]`` and ``value[r, i]``: points plus bonuses plus the future with
@@ -138,7 +69,7 @@ class Scoring:
     """The ways to end the turn at ``card``: what does not depend on the bank
     is worked out once."""
 
-    def __init__(self, table: Table, card: Scorecard):
+    def __init__(self, table: StateValues, card: Scorecard):
         rules = table.rules
         self.boxes = card.allowed_boxes()
         cols = np.array(self.boxes, dtype=np.int64)
@@ -173,7 +104,7 @@ class TurnValues:
     each level computed once, when first needed (excluding the card's
     current score): a player deciding several times in a turn reuses them."""
 
-    def __init__(self, table: Table, card: Scorecard):
+    def __init__(self, table: StateValues, card: Scorecard):
         self.table, self.card = table, card
         self.scoring = Scoring(table, card)
         self.levels: list[np.ndarray] = []
@@ -200,13 +131,13 @@ class TurnValues:
         return reroll @ self.rolls(rerolls - 1)
 
 
-def roll_values(table: Table, card: Scorecard, rerolls: int) -> np.ndarray:
+def roll_values(table: StateValues, card: Scorecard, rerolls: int) -> np.ndarray:
     """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
     optimally (excluding the card's current score)."""
     return TurnValues(table, card).rolls(rerolls)
 
 
-def keep_values(table: Table, card: Scorecard, rerolls: int,
+def keep_values(table: StateValues, card: Scorecard, rerolls: int,
                 keeps: np.ndarray | None = None) -> np.ndarray:
     """``W[m]``: value of keeping multiset ``m`` (each of ``keeps``, default
     all) with ``rerolls`` >= 1 rerolls left, excluding the current score."""
@@ -222,7 +153,7 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
     return best[ds.first_roll:]
 
 
-def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
            turn: TurnValues | None = None) -> Advice:
     """Every distinct action for the position, best first, with losses
     (``turn``: the turn's values so far, to reuse within a turn)."""
@@ -236,16 +167,21 @@ def advise(table: Table, card: Scorecard, dice: tuple[int, ...], rerolls: int,
     turn = turn or TurnValues(table, card)
     scoring = turn.scoring
     value = scoring.values(bank_after(rules, rerolls))
-    acts = [Action("score", box=rules.boxes[b].name, points=int(scoring.points[r, i]),
-                   expected_final_score=base + float(value[r, i]))
+    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),
+             preference(rules, box=b), base + float(value[r, i]))
             for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]
     if rerolls:
         roll_m = ds.first_roll + r
         keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
         values = turn.keeps(rerolls, keeps)
-        acts += [Action("keep", dice=ds.dice_of(m), expected_final_score=base + float(v))
-                 for m, v in zip(keeps.tolist(), values.tolist())]
-    return Advice(card, dice, rerolls, _rank(acts, tie(table)))
+        acts += [(Action.keep(ds.dice_of(m)), preference(rules, keep=ds.dice_of(m)),
+                  base + float(v)) for m, v in zip(keeps.tolist(), values.tolist())]
+    tol = tolerance(table)
+    order = ranking([v for _, _, v in acts], [c for _, c, _ in acts], tol)
+    best = acts[order[0]][2]
+    ranked = tuple(acts[i][0].with_value(acts[i][2], 0.0 if best - acts[i][2] <= tol
+                                         else best - acts[i][2]) for i in order)
+    return Advice(card, dice, rerolls, ranked)
 
 
 def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
@@ -255,30 +191,3 @@ def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
         what = (f"{rules.rolls - 1} own and {bank} banked" if rules.saved_rolls
                 else f"{rules.rolls} rolls per turn")
         raise InputError(f"rerolls={rerolls}: expected 0..{top} ({what})")
-
-
-def tie(table: Table) -> float:
-    """Values closer than this are ties: ``TIE``, plus twice the largest
-    rounding error of a float32 table (each value read is off by at most
-    that, and so is any average of them)."""
-    return TIE + 2 * float(table.header.get("max_rounding_error", 0.0))
-
-
-def _rank(acts: list[Action], tol: float = TIE) -> tuple[Action, ...]:
-    """Best first; runs of ties (within ``tol``) in the order of preference,
-    boxes in the order ``acts`` lists them (scorecard order)."""
-    order = sorted(range(len(acts)), key=lambda i: -acts[i].expected_final_score)
-    ranked: list[Action] = []
-    i = 0
-    while i < len(order):
-        j = i
-        top = acts[order[i]].expected_final_score
-        while j < len(order) and top - acts[order[j]].expected_final_score <= tol:
-            j += 1
-        run = sorted(order[i:j], key=lambda k: (acts[k]._preference(), k))
-        ranked.extend(acts[k] for k in run)
-        i = j
-    best = ranked[0].expected_final_score
-    return tuple(Action(a.kind, a.dice, a.box, a.points, a.expected_final_score,
-                        0.0 if best - a.expected_final_score <= tol else best - a.expected_final_score)
-                 for a in ranked)

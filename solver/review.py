@@ -25,13 +25,14 @@ with ``query.keep_values``.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from .dice import parse_dice
 from .errors import InputError
-from .query import advise, end_turn, keep_values, tie
+from .query import advise, end_turn, keep_values
+from .ties import tolerance
 from .rules import Rules
 from .scorecard import Scorecard
 from .tables import Table
@@ -185,24 +186,14 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
 def _dice(rules: Rules, raw, count: int | None, where: str) -> tuple[int, ...]:
     """Sorted dice from a list of numbers or a string like ``"12256"``:
     exactly ``count`` of them, or 0 .. all the game's dice when None."""
-    if isinstance(raw, str):
-        text = raw.strip()
-        parts = list(text) if text.isdigit() and rules.faces < 10 else re.split(r"[\s,]+", text)
-        if not all(p.isdigit() for p in parts if p):
-            raise InputError(f"{where}: expected dice like [1, 2, 2, 5, 6] or \"12256\"")
-        dice = [int(p) for p in parts if p]
-    elif isinstance(raw, list) and all(type(d) is int for d in raw):
-        dice = raw
-    else:
+    if isinstance(raw, list) and all(type(d) is int for d in raw):
+        raw = " ".join(map(str, raw))
+    if not isinstance(raw, str):
         raise InputError(f"{where}: expected dice like [1, 2, 2, 5, 6] or \"12256\"")
-    bad = [d for d in dice if not 1 <= d <= rules.faces]
-    if bad:
-        raise InputError(f"{where}: {bad[0]} is not a face of a {rules.faces}-sided die")
-    if count is not None and len(dice) != count:
-        raise InputError(f"{where}: {len(dice)} dice, the game rolls {count}")
-    if len(dice) > rules.dice:
-        raise InputError(f"{where}: {len(dice)} dice, the game has {rules.dice}")
-    return tuple(sorted(dice))
+    try:
+        return parse_dice(raw, count, rules.faces, rules.dice)
+    except InputError as e:
+        raise InputError(f"{where}: {e}") from None
 
 
 def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
@@ -308,7 +299,7 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
                 loss = best.expected_final_score - value
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
-                                    0.0 if loss <= tie(table) else loss))
+                                    0.0 if loss <= tolerance(table) else loss))
             card = end_turn(card, turn.box, chosen.points, turn.rolls[-1],
                             available - (len(turn.rolls) - 1))
         scores.append(card.score)

@@ -126,12 +126,13 @@ def test_compiled_keep_values_agree_with_query(nordic):
 def test_tied_boxes_come_in_scorecard_order(nordic):
     """Scratching any of several boxes worth exactly the same ranks them in
     scorecard order (the documented tie rule)."""
-    from solver.query import _rank, Action
-    acts = [Action("score", box=b, expected_final_score=v)
+    from solver.actions import Action
+    from solver.ties import preference, ranking
+    rules = nordic.rules
+    acts = [(Action.parse(f"score {b} (0)"), preference(rules, box=rules.box_index(b)), v)
             for b, v in [("ones", 10.0), ("twos", 10.0 + 5e-10), ("chance", 10.0 - 1e-10)]]
-    acts.append(Action("keep", dice=(6,), expected_final_score=10.0 + 8e-10))
-    acts.append(Action("keep", dice=(5, 6), expected_final_score=10.0))
-    ranked = _rank(acts)
-    assert [str(a) for a in ranked] == ["score ones (0)", "score twos (0)", "score chance (0)",
-                                        "keep 5 6", "keep 6"]
-    assert all(a.loss == 0.0 for a in ranked)
+    acts.append((Action.keep((6,)), preference(rules, keep=(6,)), 10.0 + 8e-10))
+    acts.append((Action.keep((5, 6)), preference(rules, keep=(5, 6)), 10.0))
+    order = ranking([v for _, _, v in acts], [c for _, c, _ in acts])
+    assert [str(acts[i][0]) for i in order] == ["score ones (0)", "score twos (0)",
+                                                "score chance (0)", "keep 5 6", "keep 6"]

@@ -25,7 +25,8 @@ from solver.distribution import distribution
 from solver.errors import InputError
 from solver.play import estimate
 from solver.policy import decide, game
-from solver.query import TIE, advise
+from solver.query import advise
+from solver.ties import TIE
 from solver.review import read_log, review
 from solver.rules import Rules, parse_rules
 from solver.scorecard import Scorecard
@@ -367,8 +368,8 @@ def test_a_blunder_costs_exactly_what_the_advice_says(nordic, tables_dir, tmp_pa
 
 @pytest.mark.parametrize("text, message", [
     ('{"rolls": [[1, 1, 2, 5, 6]], "box": "ones"}\nnot json\n', ":2: not JSON"),
-    ('{"rolls": [[1, 1, 2, 5, 7]], "box": "ones"}\n', ":1: roll 1: 7 is not a face"),
-    ('{"rolls": [[1, 1, 2, 5]], "box": "ones"}\n', ":1: roll 1: 4 dice"),
+    ('{"rolls": [[1, 1, 2, 5, 7]], "box": "ones"}\n', ":1: roll 1: dice '1 1 2 5 7': 7 is not a face"),
+    ('{"rolls": [[1, 1, 2, 5]], "box": "ones"}\n', ":1: roll 1: dice '1 1 2 5': 4 dice given"),
     ('{"rolls": [[1, 1, 2, 5, 6], [1, 3, 3, 3, 3]], "kept": [[1, 1]], "box": "ones"}\n',
      ":1: roll 2 [1, 3, 3, 3, 3] lost the kept dice"),
     ('{"rolls": [[1, 1, 2, 5, 6], [1, 1, 3, 3, 3]], "kept": [[1, 1, 1]], "box": "ones"}\n',

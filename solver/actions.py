@@ -1,0 +1,147 @@
+"""What a player does in a position, and the advice on it.
+
+An ``Action`` is a move: keep some dice and reroll the rest, or score the
+dice in a box.  It prints and parses as text::
+
+    >>> from solver.actions import Action
+    >>> Action.parse("keep 5 6")
+    Action.parse('keep 5 6')
+    >>> str(Action.parse("score chance (23)"))
+    'score chance (23)'
+    >>> Action.parse("keep 56") == Action.parse("keep 5,6")
+    True
+
+Keeping nothing prints as ``reroll all``.  A scored action carries its
+points when known (``score chance (23)``); they do not take part in
+comparisons, which are about the move.  Actions from advice also carry the
+expected final score after them and their loss against the best action
+(also left out of comparisons).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .dice import parse_dice
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .scorecard import Scorecard
+
+
+class ActionKind(StrEnum):
+    KEEP = "keep"          # keep ``dice``, reroll the others
+    SCORE = "score"        # write the dice in ``box``
+
+
+@dataclass(frozen=True)
+class Action:
+    """Keep ``dice`` and reroll the rest, or score ``points`` in ``box``."""
+
+    kind: ActionKind
+    dice: tuple[int, ...] = ()      # dice kept (keep)
+    box: str = ""                   # box name (score)
+    points: int | None = field(default=None, compare=False)     # written (score), bonus excluded
+    expected_final_score: float = field(default=math.nan, compare=False)
+    loss: float = field(default=math.nan, compare=False)          # best value minus this one
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", ActionKind(self.kind))
+
+    @classmethod
+    def keep(cls, dice: tuple[int, ...]) -> "Action":
+        return cls(ActionKind.KEEP, dice=tuple(sorted(dice)))
+
+    @classmethod
+    def score(cls, box: str, points: int | None = None) -> "Action":
+        return cls(ActionKind.SCORE, box=box, points=points)
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules | None = None) -> "Action":
+        """``keep 5 6`` (or ``keep 56``, ``keep 5,6``), ``reroll all``,
+        ``score chance`` or ``score chance (23)``.  With ``rules``, box
+        names may be aliases (``sjanse``) and dice are checked against the
+        game's dice."""
+        words = text.strip().lower()
+        faces, most = (rules.faces, rules.dice - 1) if rules is not None else (9, None)
+        if words in ("reroll all", "reroll", "keep", "keep none"):
+            return cls.keep(())
+        if words.startswith("keep "):
+            dice = parse_dice(words[5:], None, faces, most)
+            if rules is not None and len(dice) >= rules.dice:
+                raise InputError(f"action {text!r}: keeping all {rules.dice} dice is stopping; "
+                                 "score them instead")
+            return cls.keep(dice)
+        m = re.fullmatch(r"score\s+([^\s(]+)\s*(?:\(\s*(\d+)\s*\)|(\d+))?", words)
+        if m:
+            box = m.group(1)
+            if rules is not None:
+                box = rules.boxes[rules.box_index(box)].name
+            points = m.group(2) or m.group(3)
+            return cls.score(box, None if points is None else int(points))
+        raise InputError(f"action {text!r}: expected 'keep 5 6', 'reroll all' or "
+                         "'score BOX'")
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.SCORE:
+            return f"score {self.box}" + ("" if self.points is None else f" ({self.points})")
+        return "reroll all" if not self.dice else "keep " + " ".join(map(str, self.dice))
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    def with_value(self, expected_final_score: float, loss: float = math.nan) -> "Action":
+        return replace(self, expected_final_score=expected_final_score, loss=loss)
+
+    def as_dict(self) -> dict:
+        out: dict = {"action": self.kind.value}
+        if self.kind is ActionKind.KEEP:
+            out["dice"] = list(self.dice)
+        else:
+            out.update(box=self.box, points=self.points)
+        if not math.isnan(self.expected_final_score):
+            out["expected_final_score"] = self.expected_final_score
+        if not math.isnan(self.loss):
+            out["loss"] = self.loss
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every distinct action in a position, best first, with values and losses."""
+
+    card: Scorecard
+    dice: tuple[int, ...]
+    rerolls: int
+    actions: tuple[Action, ...]     # best first; ties in the order of preference
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0]
+
+    def ties(self) -> tuple[Action, ...]:
+        """The actions tied with the best."""
+        return tuple(a for a in self.actions if a.loss == 0.0)
+
+    def find(self, action: Action | str) -> Action:
+        """This advice's entry for ``action`` (an Action or its text);
+        InputError if the action is not possible here."""
+        rules = self.card.rules
+        want = Action.parse(action, rules) if isinstance(action, str) else action
+        for a in self.actions:
+            if a == want:
+                return a
+        raise InputError(f"{want} is not possible with dice "
+                         f"{' '.join(map(str, self.dice))} here")
+
+    def __str__(self) -> str:
+        lines = [f"{'':>3} {'action':<28} {'expected':>10} {'loss':>8}"]
+        for i, a in enumerate(self.actions, 1):
+            loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
+            lines.append(f"{i:>3} {str(a):<28} {a.expected_final_score:>10.3f} {loss:>8}")
+        return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""The one rule for ties: which action a player takes among equally good ones.
+
+Two values are tied when they differ by at most ``TIE`` (``tolerance``:
+more for a float32 table).  The preferred action in a position is the most
+preferred of the actions whose value is within the tolerance of the best
+value, in this order of preference:
+
+1. scoring before keeping;
+2. boxes in scorecard order;
+3. keeps with more dice first, then higher dice first.
+
+Every player follows it: the advice (``solver.query``), the policies and
+the exact distribution (``solver.policy``), the game-by-game player
+(``solver.play``) and the simulations.  The compiled kernels carry it as a
+*preference code* per action, lower = preferred: box ``b`` is ``b``, the
+keep of rank ``i`` in ``keep_ranks`` is ``n_boxes + i``; ``turn.pick`` is
+its compiled form.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .values import StateValues
+
+TIE = 1e-9
+
+
+def tolerance(values: StateValues | None = None) -> float:
+    """Values closer than this are ties: ``TIE``, plus twice the largest
+    rounding error of a float32 table (each value read is off by at most
+    that, and so is any average of them)."""
+    header = getattr(values, "header", None) or {}
+    return TIE + 2 * float(header.get("max_rounding_error", 0.0))
+
+
+def keep_preference(dice: tuple[int, ...]) -> tuple:
+    """Sort key of keeps, most preferred first: more dice, then higher dice."""
+    return (-len(dice), tuple(-d for d in dice))
+
+
+@lru_cache(maxsize=16)
+def keep_ranks(rules: Rules) -> np.ndarray:
+    """``rank[m]``: place of keep ``m`` (a multiset smaller than a roll) in
+    ``keep_preference`` order, 0 = most preferred."""
+    ds = rules.dice_space
+    order = sorted(range(ds.first_roll), key=lambda m: keep_preference(ds.dice_of(m)))
+    rank = np.empty(ds.first_roll, dtype=np.int64)
+    rank[order] = np.arange(ds.first_roll)
+    return rank
+
+
+def preference(rules: Rules, box: int | None = None, keep: tuple[int, ...] | None = None) -> int:
+    """The preference code of scoring in ``box`` or keeping ``keep``."""
+    if box is not None:
+        return box
+    ds = rules.dice_space
+    return rules.n_boxes + int(keep_ranks(rules)[ds.multiset_index(keep)])
+
+
+def preferred(values: Sequence[float], codes: Sequence[int], tol: float = TIE) -> int:
+    """Index of the preferred action: the lowest code among the values
+    within ``tol`` of the best."""
+    values = np.asarray(values, dtype=np.float64)
+    near = np.flatnonzero(values >= values.max() - tol)
+    return int(near[np.argmin(np.asarray(codes)[near])])
+
+
+def ranking(values: Sequence[float], codes: Sequence[int], tol: float = TIE) -> list[int]:
+    """Indices of the actions, best first: by value, each run of ties (within
+    ``tol`` of the run's best) in order of preference; the first is
+    ``preferred``."""
+    values = np.asarray(values, dtype=np.float64)
+    by_value = sorted(range(len(values)), key=lambda i: -values[i])
+    out: list[int] = []
+    i = 0
+    while i < len(by_value):
+        j = i
+        top = values[by_value[i]]
+        while j < len(by_value) and top - values[by_value[j]] <= tol:
+            j += 1
+        out.extend(sorted(by_value[i:j], key=lambda k: (codes[k], k)))
+        i = j
+    return out
