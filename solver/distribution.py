@@ -59,29 +59,29 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
     Turn outcomes ``outs``, ``obase``, ``ostride``, ``ogroup`` as made by
     ``policy.batch``.
     """
-    nb = len(g.is_upper)
-    cap = g.cap
+    nb = len(g.turn.is_upper)
+    cap = g.turn.cap
     for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
         m2 = masks[i2]
         n2 = dst_len[i2]
-        dst = dst_f[dst_off[i2]:dst_off[i2] + g.lanes[m2] * n2]
+        dst = dst_f[dst_off[i2]:dst_off[i2] + g.turn.lanes[m2] * n2]
         for x in range(len(dst)):
             dst[x] = 0.0
         for b in range(nb):
             if (m2 >> b) & 1 == 0:
                 continue
             # box b filled last: with 50 in the yatzy box, the flag came with it
-            sets = b == g.flag_box and m2 & g.flag_bit != 0
-            p = m2 ^ (1 << b) ^ (g.flag_bit if sets else 0)
-            if pos[p] < 0 or (g.allowed[p] >> b) & 1 == 0:
+            sets = b == g.flag_box and m2 & g.turn.flag_bit != 0
+            p = m2 ^ (1 << b) ^ (g.turn.flag_bit if sets else 0)
+            if pos[p] < 0 or (g.turn.allowed[p] >> b) & 1 == 0:
                 continue
             i = pos[p]
             base = 0                      # box b's first outcome among p's
             for b2 in range(b):
-                if (g.allowed[p] >> b2) & 1:
+                if (g.turn.allowed[p] >> b2) & 1:
                     base += g.out_start[b2 + 1] - g.out_start[b2]
             n1 = src_len[i]
-            for u in range(g.lanes[p]):
+            for u in range(g.turn.lanes[p]):
                 if reach[i, u] == 0.0:
                     continue
                 src = src_f[src_off[i] + u * n1:src_off[i] + (u + 1) * n1]
@@ -95,13 +95,13 @@ def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogrou
                     pts = g.out_pts[c]
                     u2 = u
                     shift = pts + g.out_extra[c]
-                    if g.is_upper[b]:
+                    if g.turn.is_upper[b]:
                         u2 = min(u + pts, cap)
                         shift = u + pts - u2 + g.out_extra[c]
                     row = dst[u2 * n2 + shift + x0:]
                     for x in range(len(src)):
                         row[x] += prob * src[x]
-        for u in range(g.lanes[m2]):
+        for u in range(g.turn.lanes[m2]):
             row = dst[u * n2:(u + 1) * n2]
             tot = 0.0
             for x in range(n2):
@@ -289,7 +289,7 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     if policy == "simple":
         ostride = np.ones(len(masks), dtype=np.int64)
     else:
-        ostride = (rules.space.upper_lanes[masks] - g.start[masks]).astype(np.int64)
+        ostride = (rules.space.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 

@@ -1,19 +1,19 @@
 """Games played one decision at a time, for every rule set, compiled.
 
 This player handles every rule set the engine does (jokers, the yahtzee
-bonus, saved rolls).  At the start of each turn the engine's own kernels
-value every keep at every number of rerolls left for the one state
-(``engine._keep_values``) and, at each roll, every way to end the turn
-(``engine._fill_candidates``).  Each decision then picks, among the actions
-within ``query.tie`` of the best, the one the tie rule of ``solver.query``
-prefers (scoring first, boxes in scorecard order, then keeps with more dice,
-then higher dice), so the choices are those of ``yatzy advise``.  Whole games
-run in one compiled call, on every thread.
+bonus, saved rolls).  At the start of each turn the turn kernels value every
+keep at every number of rerolls left for the one state
+(``turn.keep_values``) and, at each roll, every way to end the turn
+(``turn.fill_candidates``).  Each choice is made by ``turn.pick``, the
+compiled form of the tie rule of ``solver.ties`` that the policies use too:
+boxes in scorecard order, keeps in order of preference, scoring against the
+best keep; so the choices are those of ``yatzy advise``.  Whole games run in
+one compiled call, on every thread.
 
 ``solver.simulate`` plays the rule sets without saved rolls faster still,
-deciding whole layers of states at once; ``yatzy simulate`` uses this player
-for the others (saved rolls, Maxi), and ``yatzy distribution`` estimates
-their distributions with it.  Only the optimal policy.
+deciding whole layers of states at once; ``Solver.simulate`` uses this
+player for the others (saved rolls, Maxi), and estimates their
+distributions with it.  Only the optimal policy.
 
 Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
 seeded by ``(seed, i)``.
@@ -23,48 +23,63 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from .distribution import Distribution
-from .engine import NEG, _fill_candidates, _kernel_data, _keep_values
 from .errors import InputError
 from .ties import keep_ranks, tolerance
 from .review import turn_line
 from .rules import Rules
 from .scorecard import Scorecard
-from .simulate import Simulation, _roll, seed_states
+from .simulate import Simulation, roll_dice, seed_states
 from .tables import Table
 from .threads import run_pieces
+from .turn import NEG, fill_candidates, keep_values, pick, turn_data
 
 CHUNK = 4096        # games per call when their turns are logged
 
 
+class PlayTables(NamedTuple):
+    """The player's own tables (``play_tables(rules)``):
+
+    * ``cand_of[r, b]``  the candidate (``TurnData``) of roll ``r`` in box
+      ``b``, -1 for 0 points
+    * ``korder[kstart[r]:kstart[r + 1]]``  the keeps of roll ``r`` (proper
+      sub-multisets), most preferred first; ``kcode[m]`` the preference code
+      of keep ``m`` (``solver.ties``), ``by_code[kcode[m] - n_boxes] = m``
+    * ``size[m]``  number of dice in multiset ``m``
+    """
+
+    cand_of: np.ndarray
+    korder: np.ndarray
+    kstart: np.ndarray
+    kcode: np.ndarray
+    by_code: np.ndarray
+    size: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, rolls, saved,
-          cand_box, cand_score, cand_bits, roll_cand_start, roll_cand, cand_of,
-          yahtzee_face, joker_boxes, joker_cand, flag_bit, yahtzee_bonus,
-          adds, subs, n_subs, first_roll, faces, size, korder, kstart,
-          score, upper_end, box_points, log_rolls, log_keeps, log_box, t, n_threads):
+def _play(d, pt, first, seed, start, layers, tol, score, upper_end, box_points,
+          log_rolls, log_keeps, log_box, t, n_threads):
     """Play games ``first + i`` for ``i = t, t + n_threads, ...`` below
     ``len(score)``, from the turn-start state ``start = (turn, mask, u, bank,
     score)`` (``turn``: the boxes filled so far).
 
-    ``layers[p][k, rank[mask], u]``: turn-start values of the states with
-    ``p`` boxes filled and ``k`` rolls banked.  ``cand_of[r, b]``: the
-    engine's candidate for roll ``r`` in box ``b`` (-1: 0 points);
-    ``korder[kstart[r]:kstart[r + 1]]``: the keeps of roll ``r``, most
-    preferred first.  Outputs per game: ``score[i]`` (bonuses included),
-    ``upper_end[i]`` (capped upper total), ``box_points[i, b]``; with logging
-    (``log_rolls.shape[0] > 0``) ``log_rolls[i, turn, n]``, ``log_keeps[i,
-    turn, n]`` (multiset indices, -1 unused) and ``log_box[i, turn]``.
+    ``layers[p][k, rows[mask], u]``: turn-start values of the states with
+    ``p`` boxes filled and ``k`` rolls banked.  Outputs per game:
+    ``score[i]`` (bonuses included), ``upper_end[i]`` (capped upper total),
+    ``box_points[i, b]``; with logging (``log_rolls.shape[0] > 0``)
+    ``log_rolls[i, turn, n]``, ``log_keeps[i, turn, n]`` (multiset indices,
+    -1 unused) and ``log_box[i, turn]``.
     """
-    nb = len(is_upper)
-    n_dice = size[-1]
+    nb = len(d.is_upper)
+    n_dice = pt.size[-1]
+    cap = d.cap
     logging = log_rolls.shape[0] > 0
-    cand = np.empty((len(cand_box), 1))
+    cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)
     value = np.empty(nb)          # each box's value for the roll on the table
     for i in range(t, len(score), n_threads):
@@ -72,64 +87,60 @@ def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, 
         first_turn, mask, u, bank, total = start
         for turn in range(first_turn, nb):
             nxt = layers[turn + 1]
-            jokers = joker_boxes[mask]
-            roll_bonus = yahtzee_bonus if mask & flag_bit else 0.0
-            rerolls = rolls - 1 + bank
+            allowed = d.allowed[mask]
+            roll_bonus = d.yahtzee_bonus if mask & d.flag_bit else 0.0
+            rerolls = d.rolls - 1 + bank
             keep = cand[:1]               # keep[k - 1, m]: W_k(m), every level at once
             if rerolls:
-                keep = _keep_values(mask, u, rerolls, 0, nxt, rank, allowed[mask], is_upper,
-                                    cap, bonus, saved, cand_box, cand_score, cand_bits,
-                                    roll_cand_start, roll_cand, yahtzee_face, jokers,
-                                    joker_cand, roll_bonus, adds, subs, n_subs, first_roll,
-                                    faces)
-            r, st = _roll(adds, first_roll, faces, n_dice, st, 0)
+                keep = keep_values(d, mask, u, rerolls, 0, nxt)
+            r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             n = 0
             while True:
                 if logging:
                     log_rolls[i, turn, n] = r
                 # every box's value (points, bonuses, future) with the rerolls left banked
                 later = nxt[min(rerolls, nxt.shape[0] - 1)]
-                _fill_candidates(mask, u, 1, later, rank, allowed[mask], is_upper, cap, bonus,
-                                 cand_box, cand_score, cand_bits, cand, zero)
-                f = yahtzee_face[r]
-                joker = f >= 0 and jokers[f] != 0
-                best = NEG
+                fill_candidates(d, mask, u, 1, later, cand, zero)
+                f = d.yahtzee_face[r]
+                jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+                stop = NEG
+                code = nb
                 for b in range(nb):
                     value[b] = NEG
-                    if joker:
-                        if (jokers[f] >> b) & 1:
-                            value[b] = cand[joker_cand[f, b], 0] + roll_bonus
-                    elif (allowed[mask] >> b) & 1:
-                        c = cand_of[r, b]
-                        value[b] = cand[c, 0] if c >= 0 else later[rank[mask | (1 << b)], u]
+                    if jokers != 0:
+                        if (jokers >> b) & 1:
+                            value[b] = cand[d.joker_cand[f, b], 0] + roll_bonus
+                    elif (allowed >> b) & 1:
+                        c = pt.cand_of[r, b]
+                        value[b] = cand[c, 0] if c >= 0 else later[d.rows[mask | (1 << b)], u]
                         if f >= 0:
                             value[b] += roll_bonus
-                    best = max(best, value[b])
-                stop = best
+                    if value[b] > NEG:
+                        code = pick(value[b], stop, b, code, tol)
+                        stop = max(stop, value[b])
+                box = code
                 if rerolls:
-                    for j in range(kstart[r], kstart[r + 1]):
-                        best = max(best, keep[rerolls - 1, korder[j]])
-                if stop >= best - tol:                # scoring first, boxes in order
+                    best = NEG
+                    kcode = nb
+                    for j in range(pt.kstart[r], pt.kstart[r + 1]):
+                        m = pt.korder[j]
+                        kcode = pick(keep[rerolls - 1, m], best, pt.kcode[m], kcode, tol)
+                        best = max(best, keep[rerolls - 1, m])
+                    code = pick(best, stop, kcode, code, tol)     # scoring wins ties
+                if code < nb:
                     break
-                m = korder[kstart[r]]
-                for j in range(kstart[r], kstart[r + 1]):
-                    m = korder[j]
-                    if keep[rerolls - 1, m] >= best - tol:     # the preferred keep
-                        break
+                m = pt.by_code[code - nb]
                 if logging:
                     log_keeps[i, turn, n] = m
-                r, st = _roll(adds, first_roll, faces, n_dice - size[m], st, m)
+                r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
                 rerolls -= 1
                 n += 1
-            box = 0
-            while value[box] < best - tol:
-                box += 1
-            c = joker_cand[f, box] if joker else cand_of[r, box]
-            points = cand_score[c] if c >= 0 else 0
-            mask |= cand_bits[c] if c >= 0 else 1 << box
-            if is_upper[box] and cap > 0:
+            c = d.joker_cand[f, box] if jokers != 0 else pt.cand_of[r, box]
+            points = d.cand_score[c] if c >= 0 else 0
+            mask |= d.cand_bits[c] if c >= 0 else 1 << box
+            if d.is_upper[box] and cap > 0:
                 if u < cap <= u + points:
-                    total += np.int64(bonus)
+                    total += np.int64(d.bonus)
                 u = min(u + points, cap)
             if f >= 0 and roll_bonus != 0.0:
                 total += np.int64(roll_bonus)
@@ -143,21 +154,21 @@ def _play(first, seed, start, layers, rank, tol, allowed, is_upper, cap, bonus, 
 
 
 @lru_cache(maxsize=16)
-def _tables(rules: Rules) -> tuple[np.ndarray, ...]:
-    """``cand_of[r, b]`` and the keeps of every roll, most preferred first
-    (``korder``, ``kstart``), for ``_play``."""
-    d = _kernel_data(rules)
+def play_tables(rules: Rules) -> PlayTables:
+    """The ``PlayTables`` of ``rules`` (cached per rule set)."""
+    d = turn_data(rules)
     ds = rules.dice_space
     cand_of = np.full((ds.n_rolls, rules.n_boxes), -1, dtype=np.int64)
     for r in range(ds.n_rolls):
-        for k in d["roll_cand"][d["roll_cand_start"][r]:d["roll_cand_start"][r + 1]]:
-            cand_of[r, d["cand_box"][k]] = k
+        for k in d.roll_cand[d.roll_cand_start[r]:d.roll_cand_start[r + 1]]:
+            cand_of[r, d.cand_box[k]] = k
     rank = keep_ranks(rules)
     order = [sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r}, key=rank.__getitem__)
              for r in range(ds.n_rolls)]
     kstart = np.cumsum([0] + [len(o) for o in order]).astype(np.int64)
     korder = np.array([m for o in order for m in o], dtype=np.int64)
-    return cand_of, korder, kstart
+    return PlayTables(cand_of, korder, kstart, (rules.n_boxes + rank).astype(np.int64),
+                      np.argsort(rank), ds.size)
 
 
 def play(table: Table, games: int, seed: int = 0,
@@ -171,8 +182,6 @@ def play(table: Table, games: int, seed: int = 0,
     card = card or Scorecard.empty(rules)
     state = (card.turn, card.mask, card.upper_state, card.bank, card.score)
     ds = rules.dice_space
-    d = _kernel_data(rules)
-    cand_of, korder, kstart = _tables(rules)
     if table.dense is not None:
         layers = (np.asarray(table.dense),) * (rules.n_boxes + 1)
     else:
@@ -194,13 +203,8 @@ def play(table: Table, games: int, seed: int = 0,
         log_rolls = np.full(shape, -1, dtype=np.int64)
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(_play, first, seed, state, layers, rules.space.rows, tolerance(table), d["allowed"],
-                   d["is_upper"], d["cap"], d["bonus"], d["rolls"], d["saved"], d["cand_box"],
-                   d["cand_score"], d["cand_bits"], d["roll_cand_start"], d["roll_cand"],
-                   cand_of, d["yahtzee_face"], d["joker_boxes"], d["joker_cand"],
-                   d["flag_bit"], d["yahtzee_bonus"], d["adds"], d["subs"], d["n_subs"],
-                   d["first_roll"], d["faces"], ds.size, korder, kstart, score, upper_end,
-                   box_points, log_rolls, log_keeps, log_box)
+        run_pieces(_play, turn_data(rules), play_tables(rules), first, seed, state, layers,
+                   tolerance(table), score, upper_end, box_points, log_rolls, log_keeps, log_box)
         counts = np.bincount(score)
         hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
         hist[:len(counts)] += counts

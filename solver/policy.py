@@ -55,12 +55,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .engine import FAST, NEG, _average_keeps, _dice_tables, _fill_candidates, _fmax, _kernel_data
 from .errors import InputError
-from .ties import TIE, keep_ranks
 from .review import check_supported
 from .rules import Joker, Rules
 from .threads import run_pieces
+from .ties import TIE, keep_ranks
+from .turn import FAST, NEG, TurnData, average_keeps, fill_candidates, fmax, pick, turn_data
 
 KINDS = ("optimal", "greedy", "simple")
 SIMPLE = KINDS.index("simple")
@@ -69,16 +69,10 @@ BLOCK = 128          # columns (upper totals of one or more masks) decided toget
 
 # ------------------------------------------------------------ index tables
 class Game(NamedTuple):
-    """Everything the kernels need about one rule set (``R`` rolls, ``M``
-    multisets of 0..n dice, the full rolls being ``first_roll + r``).
+    """Everything the policy kernels need about one rule set: the turn
+    kernels' ``turn`` (``solver.turn.TurnData``: ``R`` rolls, ``M``
+    multisets of 0..n dice, the full rolls being ``first_roll + r``) and:
 
-    * ``allowed[mask]``  boxes that may be filled next (bitmask)
-    * ``lanes[mask]``    1 + the largest upper total the mask can have
-    * ``start[mask]``    the lowest upper total decided; those below it can no
-      longer reach the bonus and play alike (``StateSpace.lane_start``)
-    * ``is_upper[b]``, ``cap`` (the bonus threshold, 0 without bonus),
-      ``bonus`` (its points), ``rolls``, ``faces``, ``first_roll``
-    * ``roll_prob[r]``   probability of the roll ``r``
     * ``out_box[c], out_pts[c], out_extra[c]``  every (box, points, yahtzee
       bonus points) a turn can end with, by box, points, bonus;
       ``out_start[b]:out_start[b + 1]`` are box ``b``'s, ``out_best[b]`` their
@@ -88,32 +82,16 @@ class Game(NamedTuple):
     * ``yface[r]``       the face of a roll of all dice alike where jokers or a
       yahtzee bonus can apply, else -1; ``yidx[f, b, joker, bonus]`` the
       outcome of such a roll in box ``b`` (as a joker or not, with the
-      yahtzee bonus or not); ``joker_boxes[mask, f]``, ``joker_cand[f, b]``
-      (``StateSpace.jokers``, the engine's joker candidates), ``flag_bit``,
-      ``ybonus`` (points of a further yahtzee)
-    * ``rows``, ``cand_box``, ``cand_score``, ``cand_bits``, ``roll_cand``,
-      ``roll_cand_start``: the engine's mask rows and ways to end a turn with
-      points (``engine._fill_candidates``); roll ``r``'s are
-      ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``, by box
+      yahtzee bonus or not)
     * ``rank[m]``        preference rank of a non-full multiset (0 = most
-      preferred keep); ``by_rank[i]`` the multiset of rank ``i``
-    * ``adds[m, f]``     non-full ``m`` plus a die showing ``f + 1``, padded to
-      a multiple of 6 with ``M`` (an all-zero row)
-    * ``subs[m, j]``     the multisets one die smaller than ``m`` (``n_subs[m]``)
-    * ``gather[m, j]``   the same, padded to a multiple of 3 with ``M``
+      preferred keep, ``solver.ties.keep_ranks``); ``by_rank[i]`` the
+      multiset of rank ``i``
+    * ``gather[m, j]``   the multisets one die smaller than ``m``, padded to a
+      multiple of 3 with ``M``
     * ``simple_keep[r]`` rank of the keep of the ``simple`` policy (-1: stop)
     """
 
-    allowed: np.ndarray
-    lanes: np.ndarray
-    start: np.ndarray
-    is_upper: np.ndarray
-    cap: int
-    bonus: float
-    rolls: int
-    faces: int
-    first_roll: int
-    roll_prob: np.ndarray
+    turn: TurnData
     out_box: np.ndarray
     out_pts: np.ndarray
     out_extra: np.ndarray
@@ -124,21 +102,8 @@ class Game(NamedTuple):
     cidx: np.ndarray
     yface: np.ndarray
     yidx: np.ndarray
-    joker_boxes: np.ndarray
-    joker_cand: np.ndarray
-    flag_bit: int
-    ybonus: float
-    rows: np.ndarray
-    cand_box: np.ndarray
-    cand_score: np.ndarray
-    cand_bits: np.ndarray
-    roll_cand: np.ndarray
-    roll_cand_start: np.ndarray
     rank: np.ndarray
     by_rank: np.ndarray
-    adds: np.ndarray
-    subs: np.ndarray
-    n_subs: np.ndarray
     gather: np.ndarray
     simple_keep: np.ndarray
 
@@ -148,9 +113,9 @@ def game(rules: Rules) -> Game:
     """The kernel tables for ``rules`` (cached per rule set)."""
     check_supported(rules)
     ds = rules.dice_space
-    d = _kernel_data(rules)
+    d = turn_data(rules)
     scores = rules.scores
-    nr, first = ds.n_rolls, ds.first_roll
+    nr = ds.n_rolls
     special = rules.joker is not Joker.NONE or rules.yahtzee_bonus > 0
     yface = np.where(special, rules.yahtzee_face, -1).astype(np.int64)
     alike = {int(f): r for r, f in enumerate(yface) if f >= 0}    # face -> its roll
@@ -174,39 +139,25 @@ def game(rules: Rules) -> Game:
     for f, b, j, e in ycases:
         yidx[f, b, j, e] = index[outcome(b, jp[f, b] if j else scores[alike[f], b], e)]
     rank = keep_ranks(rules)
-    adds, subs, n_subs = _dice_tables(ds)          # the engine's index tables
-    gather = np.full((ds.n_multisets, -(-n_subs.max() // 3) * 3), ds.n_multisets, dtype=np.int64)
-    for m, n in enumerate(n_subs):
-        gather[m, :n] = subs[m, :n]
+    gather = np.full((ds.n_multisets, -(-d.n_subs.max() // 3) * 3), ds.n_multisets,
+                     dtype=np.int64)
+    for m, n in enumerate(d.n_subs):
+        gather[m, :n] = d.subs[m, :n]
     counts = ds.roll_counts()
     face = ds.faces - 1 - np.argmax(counts[:, ::-1], axis=1)   # most common, higher on ties
     most = counts[np.arange(nr), face]
     simple_keep = np.array([-1 if c == ds.n else
                             rank[ds.index[tuple(c if g == f else 0 for g in range(ds.faces))]]
                             for f, c in zip(face, most)], dtype=np.int64)
-    return Game(rules.space.allowed_table, rules.space.upper_lanes, rules.space.lane_start, rules.is_upper,
-                rules.cap, float(rules.bonus_points), rules.rolls, ds.faces, first, ds.roll_prob,
-                out_box, out_pts, np.array([e for _, _, e in outs], dtype=np.int64),
-                np.array([rules.space.child_mask(0, b, p) & rules.space.flag_bit != 0 for b, p, _ in outs]),
+    flag = rules.space.flag_bit
+    return Game(d, out_box, out_pts, np.array([e for _, _, e in outs], dtype=np.int64),
+                np.array([rules.space.child_mask(0, b, p) & flag != 0 for b, p, _ in outs]),
                 out_start.astype(np.int64), np.maximum.reduceat(out_pts, out_start[:-1]),
-                rules.yatzy_box if rules.space.flag_bit else -1, cidx, yface, yidx, rules.space.joker_boxes,
-                d["joker_cand"], rules.space.flag_bit, float(rules.yahtzee_bonus),
-                rules.space.rows, *(d[k] for k in ("cand_box", "cand_score", "cand_bits",
-                                             "roll_cand", "roll_cand_start")), rank,
-                np.argsort(rank), adds[:first], subs, n_subs.astype(np.int64), gather, simple_keep)
+                rules.yatzy_box if flag else -1, cidx, yface, yidx, rank, np.argsort(rank),
+                gather, simple_keep)
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True, fastmath=FAST)
-def _pick(v, best, rank, chosen, tie):
-    """The rank chosen once a candidate of value ``v`` and rank ``rank``
-    meets the running maximum ``best`` and choice ``chosen``: the candidate if
-    it is better by more than ``tie``, the lower rank if the two are tied.
-    (Ranks are whole numbers held as floats so that the loops vectorise.)"""
-    tied = min(chosen, rank) if v >= best - tie else chosen
-    return rank if v > best + tie else tied
-
-
 @njit(cache=True, fastmath=FAST)
 def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, work, bv, br,
             kr, dec):
@@ -219,7 +170,7 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
     Work arrays (column ``j`` last; ranks and boxes are whole numbers held as
     floats so that the selecting loops vectorise):
 
-    * ``tmp``, ``tmpz``  one segment's candidates (``engine._fill_candidates``)
+    * ``tmp``, ``tmpz``  one segment's candidates (``turn.fill_candidates``)
     * ``val[c, j]``      points + bonus + future of the engine's candidate
       ``c`` (``NEG`` where its box is not allowed)
     * ``zv[j], zb[j]``   best scratch (0 points): value and box
@@ -230,17 +181,16 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
       non-full ``m`` (``m`` included) and the rank of that keep
     * ``kr[j]``          rank of the keep chosen for the current roll
     """
-    nb = len(g.is_upper)
+    nb = len(g.turn.is_upper)
     union = 0                                  # boxes allowed in some segment
     for s in range(n_segs):
-        union |= g.allowed[segs[s, 1]]
+        union |= g.turn.allowed[segs[s, 1]]
     for s in range(n_segs):
         mask, u0, ns, off = segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
-        allowed = g.allowed[mask]
-        _fill_candidates(mask, u0, ns, values, g.rows, allowed, g.is_upper, g.cap, g.bonus,
-                         g.cand_box, g.cand_score, g.cand_bits, tmp, tmpz)
-        for c in range(len(g.cand_box)):
-            b = g.cand_box[c]
+        allowed = g.turn.allowed[mask]
+        fill_candidates(g.turn, mask, u0, ns, values, tmp, tmpz)
+        for c in range(len(g.turn.cand_box)):
+            b = g.turn.cand_box[c]
             if (allowed >> b) & 1:
                 for j in range(ns):
                     val[c, off + j] = tmp[c, j]
@@ -257,57 +207,56 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
             fb = np.float64(b)
             for j in range(ns):                # scratch b: first box wins ties
                 zb[off + j] = fb if values[child, u0 + j] > zv[off + j] + tie else zb[off + j]
-                zv[off + j] = _fmax(zv[off + j], values[child, u0 + j])
+                zv[off + j] = fmax(zv[off + j], values[child, u0 + j])
     # k = 0: the best box for every roll.
-    for r in range(len(g.roll_cand_start) - 1):
+    for r in range(len(g.turn.roll_cand_start) - 1):
         for j in range(n):
             xs[r, j] = zv[j]
             box0[r, j] = zb[j]
-        for i in range(g.roll_cand_start[r], g.roll_cand_start[r + 1]):
-            c = g.roll_cand[i]
-            b = g.cand_box[c]
+        for i in range(g.turn.roll_cand_start[r], g.turn.roll_cand_start[r + 1]):
+            c = g.turn.roll_cand[i]
+            b = g.turn.cand_box[c]
             if (union >> b) & 1 == 0:
                 continue
             fb = np.float64(b)
             for j in range(n):
-                box0[r, j] = _pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
-                xs[r, j] = _fmax(xs[r, j], val[c, j])
+                box0[r, j] = pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
+                xs[r, j] = fmax(xs[r, j], val[c, j])
         if g.yface[r] >= 0:
             _alike(g, r, segs, n_segs, tie, val, xs, box0)
-        w = g.first_roll + r
+        w = g.turn.first_roll + r
         for j in range(n):
             dec[0, r, j] = np.uint8(box0[r, j])
             work[w, j] = xs[r, j]
-    inv = 1.0 / g.faces
-    for k in range(1, g.rolls):
-        _average_keeps(n, g.adds, g.first_roll, inv, work)    # W_k, the engine's phase
+    for k in range(1, g.turn.rolls):
+        average_keeps(g.turn, n, work)    # W_k, the engine's phase
         # bv, br: the best keep among the sub-multisets of m, m included.
-        for m in range(g.first_roll):
+        for m in range(g.turn.first_roll):
             rm = np.float64(g.rank[m])
             for j in range(n):
                 bv[m, j] = work[m, j]
                 br[m, j] = rm
-            for i in range(g.n_subs[m]):
-                a = g.subs[m, i]
+            for i in range(g.turn.n_subs[m]):
+                a = g.turn.subs[m, i]
                 for j in range(n):
-                    br[m, j] = _pick(bv[a, j], bv[m, j], br[a, j], br[m, j], tie)
-                    bv[m, j] = _fmax(bv[m, j], bv[a, j])
+                    br[m, j] = pick(bv[a, j], bv[m, j], br[a, j], br[m, j], tie)
+                    bv[m, j] = fmax(bv[m, j], bv[a, j])
         # each roll: its best proper keep against scoring it now.
-        for r in range(len(g.roll_cand_start) - 1):
-            m = g.first_roll + r
-            a = g.subs[m, 0]
+        for r in range(len(g.turn.roll_cand_start) - 1):
+            m = g.turn.first_roll + r
+            a = g.turn.subs[m, 0]
             for j in range(n):
                 work[m, j] = bv[a, j]
                 kr[j] = br[a, j]
-            for i in range(1, g.n_subs[m]):
-                a = g.subs[m, i]
+            for i in range(1, g.turn.n_subs[m]):
+                a = g.turn.subs[m, i]
                 for j in range(n):
-                    kr[j] = _pick(bv[a, j], work[m, j], br[a, j], kr[j], tie)
-                    work[m, j] = _fmax(work[m, j], bv[a, j])
+                    kr[j] = pick(bv[a, j], work[m, j], br[a, j], kr[j], tie)
+                    work[m, j] = fmax(work[m, j], bv[a, j])
             for j in range(n):
                 dec[k, r, j] = np.uint8(box0[r, j] if xs[r, j] >= work[m, j] - tie
                                         else nb + kr[j])
-                work[m, j] = _fmax(work[m, j], xs[r, j])   # X_k, read by W_{k+1}
+                work[m, j] = fmax(work[m, j], xs[r, j])   # X_k, read by W_{k+1}
 
 
 @njit(cache=True, fastmath=FAST)
@@ -316,43 +265,43 @@ def _alike(g, r, segs, n_segs, tie, val, xs, box0):
     in the joker boxes (first box wins ties), and with the flag bit set it
     earns the yahtzee bonus; ``xs``, ``box0`` as in ``_decide``."""
     f = g.yface[r]
-    nb = len(g.is_upper)
+    nb = len(g.turn.is_upper)
     for s in range(n_segs):
         mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
-        jokers = g.joker_boxes[mask, f]
+        jokers = g.turn.joker_boxes[mask, f]
         if jokers != 0:
             for j in range(off, off + ns):
                 xs[r, j] = NEG
                 box0[r, j] = nb
             for b in range(nb):
                 if (jokers >> b) & 1:
-                    c = g.joker_cand[f, b]
+                    c = g.turn.joker_cand[f, b]
                     fb = np.float64(b)
                     for j in range(off, off + ns):
-                        box0[r, j] = _pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
-                        xs[r, j] = _fmax(xs[r, j], val[c, j])
-        if mask & g.flag_bit:
+                        box0[r, j] = pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
+                        xs[r, j] = fmax(xs[r, j], val[c, j])
+        if mask & g.turn.flag_bit:
             for j in range(off, off + ns):
-                xs[r, j] += g.ybonus
+                xs[r, j] += g.turn.yahtzee_bonus
 
 
 @njit(cache=True)
 def _simple(g, mask, col, dec):
     """``dec[k, r, col]``: the ``simple`` policy's actions at ``mask`` (a
     joker goes in the joker box giving the most points)."""
-    allowed = g.allowed[mask]
-    nb = len(g.is_upper)
-    for r in range(len(g.roll_cand_start) - 1):
+    allowed = g.turn.allowed[mask]
+    nb = len(g.turn.is_upper)
+    for r in range(len(g.turn.roll_cand_start) - 1):
         best = -1
         box = nb
         f = g.yface[r]
-        jokers = g.joker_boxes[mask, f] if f >= 0 else 0
+        jokers = g.turn.joker_boxes[mask, f] if f >= 0 else 0
         for b in range(nb):
             pts = g.out_pts[g.yidx[f, b, 1, 0] if jokers else g.cidx[r, b]]
             if (jokers if jokers else allowed) >> b & 1 and pts > best:
                 best = pts
                 box = b
-        for k in range(g.rolls):
+        for k in range(g.turn.rolls):
             keep = g.simple_keep[r]
             dec[k, r, col] = box if k == 0 or keep < 0 else nb + keep
 
@@ -390,11 +339,11 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
     for a roll of all dice alike (``yface[r] = f >= 0``) scored in box ``b``,
     ``ytgt[colseg[j], f, b]`` (it depends on the mask of column ``j``).
     """
-    n_rolls = len(g.roll_prob)
-    nb = len(g.is_upper)
-    full = g.first_roll
-    inv = 1.0 / g.faces
-    for k in range(g.rolls - 1, -1, -1):
+    n_rolls = len(g.turn.roll_prob)
+    nb = len(g.turn.is_upper)
+    full = g.turn.first_roll
+    inv = 1.0 / g.turn.faces
+    for k in range(g.turn.rolls - 1, -1, -1):
         if k:
             for m in range(full):
                 for j in range(n):
@@ -407,12 +356,12 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
             f = g.yface[r]
             if f >= 0:
                 for j in range(n):
-                    p = p0[r, j] if k == g.rolls - 1 else acc[src, j]
+                    p = p0[r, j] if k == g.turn.rolls - 1 else acc[src, j]
                     d = dec[k, r, j]
                     acc[tgt[r, d] if d >= nb else ytgt[colseg[j], f, d], j] += p
             elif same:
                 t = tgt[r, dec[k, r, 0]]
-                if k == g.rolls - 1:
+                if k == g.turn.rolls - 1:
                     for j in range(n):
                         acc[t, j] += p0[r, j]
                 else:
@@ -420,13 +369,13 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
                         acc[t, j] += acc[src, j]
             else:
                 for j in range(n):
-                    p = p0[r, j] if k == g.rolls - 1 else acc[src, j]
+                    p = p0[r, j] if k == g.turn.rolls - 1 else acc[src, j]
                     acc[tgt[r, dec[k, r, j]], j] += p
         if k:
             # the kept dice plus fresh ones, one die at a time (small to large):
             # each multiset gathers 1/faces of every multiset one die smaller
             for m in range(1, full + n_rolls):
-                for i in range(0, g.n_subs[m], 3):
+                for i in range(0, g.turn.n_subs[m], 3):
                     a, b, c = g.gather[m, i], g.gather[m, i + 1], g.gather[m, i + 2]
                     if i > 0 or m < full:        # kept multisets hold their own mass
                         for j in range(n):
@@ -462,22 +411,22 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
     """
     width = values.shape[1]
     cols = max(BLOCK, width)
-    nb = len(g.is_upper)
-    n_rolls = len(g.roll_prob)
+    nb = len(g.turn.is_upper)
+    n_rolls = len(g.turn.roll_prob)
     n_out = len(g.out_box)
-    n_ms = g.adds.shape[0] + n_rolls           # number of multisets
-    tmp = np.empty((len(g.cand_box), width))
+    n_ms = g.turn.adds.shape[0]                # number of multisets
+    tmp = np.empty((len(g.turn.cand_box), width))
     tmpz = np.empty(width)
-    val = np.empty((len(g.cand_box), cols))
+    val = np.empty((len(g.turn.cand_box), cols))
     zv = np.empty(cols)
     zb = np.empty(cols)
     xs = np.empty((n_rolls, cols))
     box0 = np.empty((n_rolls, cols))
     work = np.zeros((n_ms + 1, cols))
-    bv = np.empty((g.first_roll, cols))
-    br = np.empty((g.first_roll, cols))
+    bv = np.empty((g.turn.first_roll, cols))
+    br = np.empty((g.turn.first_roll, cols))
     kr = np.empty(cols)
-    dec = np.empty((g.rolls, n_rolls, cols), dtype=np.uint8)
+    dec = np.empty((g.turn.rolls, n_rolls, cols), dtype=np.uint8)
     diff = np.empty(width, dtype=np.uint8)
     first = np.empty(width + 1, dtype=np.int64)
     acc = np.empty((n_ms + 1 + n_out, cols))
@@ -485,7 +434,7 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
     p0 = np.empty((n_rolls, cols))
     tgt = np.empty((n_rolls, 256), dtype=np.int64)
     for r in range(n_rolls):
-        p0[r] = g.roll_prob[r]
+        p0[r] = g.turn.roll_prob[r]
         for b in range(nb):
             tgt[r, b] = n_ms + 1 + g.cidx[r, b]
         for j in range(len(g.by_rank)):
@@ -493,7 +442,7 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
     colw = np.empty(width)
     segs = np.empty((cols, 5), dtype=np.int64)
     colseg = np.empty(cols, dtype=np.int64)
-    ytgt = np.empty((cols, g.faces, nb), dtype=np.int64)
+    ytgt = np.empty((cols, g.turn.faces, nb), dtype=np.int64)
     alike = False                               # jokers or a yahtzee bonus at all?
     for r in range(n_rolls):
         alike |= g.yface[r] >= 0
@@ -504,7 +453,7 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
         n = 0
         while nxt < len(masks):
             mask = masks[nxt]
-            u0, top = g.start[mask], g.lanes[mask]  # the upper totals decided
+            u0, top = g.turn.start[mask], g.turn.lanes[mask]  # the upper totals decided
             if kind == SIMPLE:
                 u0 = top - 1
             elif len(reach):                   # only those reached
@@ -534,12 +483,12 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
                 nd = distinct_lanes(off, ns, dec, diff, first)
                 base = row_base[i]
                 q = 0
-                for u in range(g.lanes[mask]):     # group of each upper total
+                for u in range(g.turn.lanes[mask]):     # group of each upper total
                     while q + 1 < nd and u0 + first[q + 1] <= u:
                         q += 1
                     lane_row[i, u] = base + q
                 for q in range(nd):
-                    for k in range(g.rolls):
+                    for k in range(g.turn.rolls):
                         for r in range(n_rolls):
                             rows[base + q, k, r] = dec[k, r, off + first[q]]
         if len(outs) == 0:
@@ -551,9 +500,9 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
             mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
             for j in range(off, off + ns):
                 colseg[j] = s
-            bonus = 1 if mask & g.flag_bit else 0
-            for f in range(g.faces):
-                joker = 1 if g.joker_boxes[mask, f] != 0 else 0
+            bonus = 1 if mask & g.turn.flag_bit else 0
+            for f in range(g.turn.faces):
+                joker = 1 if g.turn.joker_boxes[mask, f] != 0 else 0
                 for b in range(nb):
                     ytgt[s, f, b] = n_ms + 1 + g.yidx[f, b, joker, bonus]
         _push(g, n, dec, tgt, ytgt, colseg, p0, acc)
@@ -561,11 +510,11 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
             i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
             for j in range(ns):
                 colw[j] = 0.0
-            for u in range(g.lanes[mask]):
+            for u in range(g.turn.lanes[mask]):
                 j = min(max(u - u0, 0), ns - 1)
                 ogroup[i, u] = j
                 colw[j] += reach[i, u]
-            allowed = g.allowed[mask]
+            allowed = g.turn.allowed[mask]
             a = 0
             for c in range(n_out):
                 if (allowed >> g.out_box[c]) & 1 == 0:

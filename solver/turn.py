@@ -1,0 +1,360 @@
+r"""One turn, compiled: the kernel helpers the solve, the policies and the
+player share, and the data they read about a rule set.
+
+The quantities (notation of ``solver.engine``): with ``t`` rerolls left
+after roll ``R`` at turn state ``(mask, u)``,
+
+* ``fill_candidates``: the value of every way to end the turn, points +
+  bonus + ``V`` of the state it leads to;
+* ``score_rolls``: :math:`X_0(R)`, the best of them for every roll;
+* ``average_keeps``: :math:`W_t(K) = E[X_{t-1}(K + \text{fresh dice})]`;
+* ``best_keeps``: :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`;
+* ``advance``: one reroll level, :math:`X_{t-1} \to X_t`;
+* ``keep_values``: :math:`W_t` of one state at every level of a turn;
+* ``pick``: the tie rule of ``solver.ties`` as one compiled step.
+
+Every helper works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
+work arrays are ``[multiset or candidate, j]`` with ``j = u - u0``
+contiguous, so the inner loops vectorise.  The kernels index 2-D arrays
+directly (``work[m, j]``) rather than through row views: a view costs a
+reference count update, which dominated the many short rows of masks with
+few upper totals.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
+from .rules import Joker, Rules
+
+NEG = -1e300
+FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
+
+
+@intrinsic
+def fmax(typingctx, a, b):
+    """``max(a, b)`` as LLVM's maxnum, so that loops vectorise to vmaxpd."""
+    def codegen(context, builder, signature, args):
+        t = args[0].type
+        fn = builder.module.declare_intrinsic("llvm.maxnum", [t], ir.FunctionType(t, [t, t]))
+        return builder.call(fn, args)
+    return types.float64(types.float64, types.float64), codegen
+
+
+class TurnData(NamedTuple):
+    """What the turn kernels read about one rule set (``turn_data(rules)``,
+    built once per rule set).  ``M`` multisets of 0..n dice, the full rolls
+    being ``first_roll + r``; ``C`` candidates (ways to end a turn with
+    points > 0).
+
+    * ``rows[mask]``        the row of a mask in a values array (the mask
+      itself, or its rank in its layer with saved rolls)
+    * ``allowed[mask]``     boxes that may be filled next (bitmask)
+    * ``start[mask]``, ``lanes[mask]``  the upper totals a mask solves,
+      ``start .. lanes-1`` (``StateSpace.lane_start``, ``upper_lanes``)
+    * ``is_upper[b]``; ``cap`` the bonus threshold (0: no bonus), ``bonus``
+      its points; ``rolls`` per turn; ``saved``: rolls are banked
+    * ``cand_box[c]``, ``cand_score[c]``, ``cand_bits[c]``: candidate ``c``
+      writes ``cand_score`` points in ``cand_box`` and sets ``cand_bits``
+      (sorted by box, then points)
+    * ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the
+      candidates of roll ``r`` (by box); any other box scores 0
+    * ``yahtzee_face[r]``: face of a roll of all dice alike, else -1;
+      ``joker_boxes[mask, f]``: boxes such a roll of face ``f`` must go in as
+      a joker (0: the usual rules); ``joker_cand[f, b]``: its candidate in
+      box ``b``; ``flag_bit``, ``yahtzee_bonus`` (points of a further yahtzee)
+    * ``adds[m, f]``: ``m`` plus a die showing ``f + 1``, padded to a
+      multiple of 6 with ``M`` (an all-zero work row)
+    * ``subs[m, j]``: the multisets one die smaller than ``m``
+      (``n_subs[m]`` of them, padded with ``m``)
+    * ``roll_prob[r]``; ``first_roll``; ``faces``
+    """
+
+    rows: np.ndarray
+    allowed: np.ndarray
+    start: np.ndarray
+    lanes: np.ndarray
+    is_upper: np.ndarray
+    cap: int
+    bonus: float
+    rolls: int
+    saved: bool
+    cand_box: np.ndarray
+    cand_score: np.ndarray
+    cand_bits: np.ndarray
+    roll_cand_start: np.ndarray
+    roll_cand: np.ndarray
+    yahtzee_face: np.ndarray
+    joker_boxes: np.ndarray
+    joker_cand: np.ndarray
+    flag_bit: int
+    yahtzee_bonus: float
+    adds: np.ndarray
+    subs: np.ndarray
+    n_subs: np.ndarray
+    roll_prob: np.ndarray
+    first_roll: int
+    faces: int
+
+
+@lru_cache(maxsize=16)
+def turn_data(rules: Rules) -> TurnData:
+    """The ``TurnData`` of ``rules`` (cached per rule set)."""
+    ds = rules.dice_space
+    sp = rules.space
+    adds, subs, n_subs = dice_tables(ds)
+    cands = candidates(rules)
+    return TurnData(sp.rows, sp.allowed_table, sp.lane_start, sp.upper_lanes, rules.is_upper,
+                    rules.cap, float(rules.bonus_points), rules.rolls, rules.saved_rolls,
+                    *cands, rules.yahtzee_face, sp.joker_boxes, cands_joker(rules, cands),
+                    sp.flag_bit, float(rules.yahtzee_bonus), adds, subs, n_subs,
+                    ds.roll_prob, ds.first_roll, ds.faces)
+
+
+def dice_tables(ds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``adds``, ``subs``, ``n_subs`` of ``TurnData`` for a ``DiceSpace``,
+    padded so that rows go six at a time."""
+    width = -(-ds.faces // 6) * 6
+    m = ds.n_multisets
+    adds = np.full((m, width), m, dtype=np.int64)
+    adds[:, :ds.faces] = ds.add
+    subs = np.repeat(np.arange(m)[:, None], ds.faces + 1, axis=1)
+    for i, row in enumerate(ds.sub):
+        smaller = row[row >= 0]
+        subs[i, :len(smaller)] = smaller
+    return adds, subs, (ds.sub >= 0).sum(axis=1)
+
+
+def _pairs(rules: Rules) -> list[tuple[int, int]]:
+    """The distinct (box, points > 0) a turn can end with, joker points included."""
+    scores, jp = rules.scores, rules.joker_points
+    pairs = {(b, int(s)) for b in range(rules.n_boxes) for s in scores[:, b] if s > 0}
+    if rules.joker is not Joker.NONE:
+        pairs |= {(b, int(jp[f, b])) for f in range(rules.faces) for b in range(rules.n_boxes)}
+    return sorted(pairs)
+
+
+def candidates(rules: Rules) -> tuple[np.ndarray, ...]:
+    """``cand_box``, ``cand_score``, ``cand_bits``, ``roll_cand_start``,
+    ``roll_cand`` of ``TurnData``."""
+    pairs = _pairs(rules)
+    index = {p: k for k, p in enumerate(pairs)}
+    per_roll = [[index[(b, int(s))] for b, s in enumerate(row) if s > 0] for row in rules.scores]
+    start = np.cumsum([0] + [len(c) for c in per_roll]).astype(np.int64)
+    flat = np.array([k for c in per_roll for k in c], dtype=np.int64)
+    return (np.array([b for b, _ in pairs], dtype=np.int64),
+            np.array([s for _, s in pairs], dtype=np.int64),
+            np.array([rules.space.child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
+            start, flat)
+
+
+def cands_joker(rules: Rules, cands: tuple[np.ndarray, ...]) -> np.ndarray:
+    """``joker_cand[f, b]``: the candidate a joker of face ``f`` scores in box ``b``."""
+    out = np.full((rules.faces, rules.n_boxes), -1, dtype=np.int64)
+    if rules.joker is not Joker.NONE:
+        index = {(int(b), int(s)): k for k, (b, s) in enumerate(zip(cands[0], cands[1]))}
+        jp = rules.joker_points
+        out[:] = [[index[(b, int(jp[f, b]))] for b in range(rules.n_boxes)]
+                  for f in range(rules.faces)]
+    return out
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, fastmath=FAST)
+def pick(v, best, code, chosen, tie):
+    """The tie rule of ``solver.ties`` as one step of a running maximum: the
+    preference code chosen once a candidate of value ``v`` and code ``code``
+    meets the running maximum ``best`` and choice ``chosen``: the candidate
+    if it is better by more than ``tie``, the lower code if the two are tied.
+    (Codes are whole numbers, held as floats where the loops vectorise.)"""
+    tied = min(chosen, code) if v >= best - tie else chosen
+    return code if v > best + tie else tied
+
+
+@njit(cache=True, fastmath=FAST)
+def fill_candidates(d, mask, u0, L, values, cand, zero):
+    """Values of every way to end the turn, for upper totals ``u0 .. u0+L-1``.
+
+    ``values[d.rows[mask], u]``  expected score to come at a turn start (mask, u)
+    ``cand[c, j]``      value of candidate ``c`` at upper total ``u0 + j``:
+                        points, bonus and the future (state ``mask | cand_bits[c]``)
+    ``zero[j]``         best value of scratching an allowed box (0 points)
+    """
+    allowed = d.allowed[mask]
+    cap = d.cap
+    for j in range(L):
+        zero[j] = NEG
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            child = d.rows[mask | (1 << b)]
+            for j in range(L):
+                zero[j] = fmax(zero[j], values[child, u0 + j])
+    for k in range(len(d.cand_box)):
+        b = d.cand_box[k]
+        if (allowed >> b) & 1 == 0:
+            continue
+        child = d.rows[mask | d.cand_bits[k]]
+        s = d.cand_score[k]
+        if d.is_upper[b]:
+            below = min(L, cap - s - u0)       # u + s < T: no bonus yet
+            for j in range(below):
+                cand[k, j] = values[child, u0 + s + j] + s
+            reach = values[child, cap] + s + d.bonus     # u < T <= u + s: bonus now
+            for j in range(max(below, 0), min(L, cap - u0)):
+                cand[k, j] = reach
+            if 0 <= cap - u0 < L:              # u == T: bonus earned before
+                cand[k, cap - u0] = values[child, cap] + s
+        else:
+            for j in range(L):
+                cand[k, j] = values[child, u0 + j] + s
+
+
+@njit(cache=True, fastmath=FAST)
+def score_rolls(d, mask, L, first, cand, zero, work):
+    """``work[first + r, j]`` = value of the best box for roll ``r``
+    (``X_0``), from ``fill_candidates``' ``cand`` and ``zero``.
+
+    A roll of all dice equal (``yahtzee_face[r] = f >= 0``) may instead have
+    to be a joker: it goes only in the boxes ``joker_boxes[mask, f]`` (if not
+    0), as candidate ``joker_cand[f, b]``, and with the flag bit set earns
+    the yahtzee bonus on top.
+    """
+    allowed = d.allowed[mask]
+    roll_bonus = d.yahtzee_bonus if mask & d.flag_bit else 0.0
+    chosen = np.empty(len(d.cand_box), dtype=np.int64)
+    for r in range(len(d.roll_cand_start) - 1):
+        w = first + r
+        f = d.yahtzee_face[r]
+        jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+        if jokers != 0:
+            for j in range(L):
+                work[w, j] = NEG
+            for b in range(d.joker_cand.shape[1]):
+                if (jokers >> b) & 1:
+                    c = d.joker_cand[f, b]
+                    for j in range(L):
+                        work[w, j] = fmax(work[w, j], cand[c, j])
+        else:
+            # the allowed candidates of this roll, then two per pass over the row
+            n = 0
+            for i in range(d.roll_cand_start[r], d.roll_cand_start[r + 1]):
+                k = d.roll_cand[i]
+                if (allowed >> d.cand_box[k]) & 1:
+                    chosen[n] = k
+                    n += 1
+            if n == 0:
+                for j in range(L):
+                    work[w, j] = zero[j]
+            else:
+                a = chosen[0]
+                b = chosen[min(1, n - 1)]
+                for j in range(L):
+                    work[w, j] = fmax(zero[j], fmax(cand[a, j], cand[b, j]))
+            for i in range(2, n, 2):
+                a = chosen[i]
+                b = chosen[min(i + 1, n - 1)]
+                for j in range(L):
+                    work[w, j] = fmax(work[w, j], fmax(cand[a, j], cand[b, j]))
+        if f >= 0 and roll_bonus != 0.0:
+            for j in range(L):
+                work[w, j] += roll_bonus
+
+
+@njit(cache=True, fastmath=FAST)
+def average_keeps(d, L, work):
+    """``W_t``: ``work[m]`` = mean of ``work[m + one die]`` for every keep
+    ``m < first_roll``, from the full rolls down to the empty keep, six
+    faces per pass over the row (``adds`` is padded to a multiple of six)."""
+    adds = d.adds
+    inv = 1.0 / d.faces
+    last = adds.shape[1] - 6
+    for m in range(d.first_roll - 1, -1, -1):
+        for f in range(0, last + 1, 6):
+            a, b, c = adds[m, f], adds[m, f + 1], adds[m, f + 2]
+            e, g, h = adds[m, f + 3], adds[m, f + 4], adds[m, f + 5]
+            if last == 0:
+                for j in range(L):
+                    work[m, j] = (((work[a, j] + work[b, j]) + (work[c, j] + work[e, j]))
+                                  + (work[g, j] + work[h, j])) * inv
+            elif f == 0:
+                for j in range(L):
+                    work[m, j] = (((work[a, j] + work[b, j]) + (work[c, j] + work[e, j]))
+                                  + (work[g, j] + work[h, j]))
+            elif f == last:
+                for j in range(L):
+                    work[m, j] = (work[m, j] + ((work[a, j] + work[b, j])
+                                                + (work[c, j] + work[e, j]))
+                                  + (work[g, j] + work[h, j])) * inv
+            else:
+                for j in range(L):
+                    work[m, j] += (((work[a, j] + work[b, j]) + (work[c, j] + work[e, j]))
+                                   + (work[g, j] + work[h, j]))
+
+
+@njit(cache=True, fastmath=FAST)
+def best_keeps(d, L, work):
+    """``X_t``: ``work[m]`` = best keep contained in ``m``, from small to
+    large, two smaller multisets per pass."""
+    for m in range(1, d.adds.shape[0]):
+        for f in range(0, d.n_subs[m], 2):
+            a, b = d.subs[m, f], d.subs[m, f + 1]
+            for j in range(L):
+                work[m, j] = fmax(work[m, j], fmax(work[a, j], work[b, j]))
+
+
+@njit(cache=True, fastmath=FAST)
+def advance(d, t, mask, u0, L, nxt, cand, zero, work, scored):
+    """``X_t`` from ``X_{t-1}``: ``work[first_roll + r]`` becomes the value
+    of roll ``r`` with ``t`` rerolls left (upper totals ``u0 .. u0+L-1``).
+
+    ``nxt[k, rows[mask'], u]``: turn-start values of the states the turn
+    leads to, with ``k`` rolls banked.  With saved rolls, stopping with ``t``
+    rerolls left banks them (as many as the bank axis holds: all of them
+    unless the rules cap the bank), so scoring is valued again at every ``t``
+    (in ``scored``); without, it is valued once, at ``t = 0``, and keeping all
+    dice carries it up.
+    """
+    if t == 0 or d.saved:
+        bank = min(t, nxt.shape[0] - 1)
+        fill_candidates(d, mask, u0, L, nxt[bank], cand, zero)
+        score_rolls(d, mask, L, d.first_roll if t == 0 else 0, cand, zero,
+                    work if t == 0 else scored)
+    if t > 0:
+        average_keeps(d, L, work)
+        best_keeps(d, L, work)
+        if d.saved:
+            for r in range(len(d.roll_prob)):
+                for j in range(L):
+                    work[d.first_roll + r, j] = fmax(work[d.first_roll + r, j], scored[r, j])
+
+
+@njit(cache=True)
+def keep_values(d, mask, u, rerolls, first, nxt):
+    """``out[t - first - 1, m]``: value of keeping multiset ``m`` with ``t``
+    rerolls left at turn state (mask, u), for ``t = first + 1 .. rerolls``
+    (one lane of the solve; keeping a full roll is that roll with one reroll
+    fewer)."""
+    n_multisets = d.adds.shape[0]
+    work = np.zeros((n_multisets + 1, 1))
+    keep = np.zeros((n_multisets + 1, 1))
+    scored = np.empty((n_multisets - d.first_roll, 1))
+    cand = np.empty((len(d.cand_box), 1))
+    zero = np.empty(1)
+    out = np.empty((rerolls - first, n_multisets))
+    for t in range(rerolls):
+        advance(d, t, mask, u, 1, nxt, cand, zero, work, scored)
+        if t >= first:                     # W_{t+1}: averaged from X_t (a copy but last)
+            avg = work
+            if t < rerolls - 1:
+                keep[:, 0] = work[:, 0]
+                avg = keep
+            average_keeps(d, 1, avg)
+            out[t - first] = avg[:n_multisets, 0]
+    return out
