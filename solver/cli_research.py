@@ -108,7 +108,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
                  games: str | None, seed: str) -> None:
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
-    from .distribution import PERCENTILES
+    from .stats import PERCENTILES
 
     rules = parse_rules(rules_spec)
     if games is not None and _is_exact(rules, policy):
@@ -232,7 +232,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 def simulate(rules_spec: str, tables_dir: str | None, games: str, seed: str, policy: str,
              log_path: str | None, as_json: bool, plot: str | None) -> None:
     """Play games by Monte Carlo under a policy; seeded and reproducible."""
-    from .distribution import PERCENTILES
+    from .stats import PERCENTILES
     from .export import atomic_text
     from .review import header_line, log_lines
     from .simulate import simulate as play

@@ -26,20 +26,19 @@ layer's score distribution would need 10^9 - 10^10 cells):
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
+from . import stats
 from .errors import InputError
 from .policy import NO_ROWS, batch, game, policy_values
 from .rules import Rules
 from .scorecard import Scorecard
 from .threads import pieces, run_pieces
 
-PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
 
 # ------------------------------------------------------------------ kernels
@@ -146,25 +145,24 @@ class Distribution:
         approximation); None when exact."""
         if not self.games:
             return None
-        sample_sd = self.sd * math.sqrt(self.games / max(self.games - 1, 1))
-        return mean_ci95(self.mean, sample_sd, self.games)
+        return stats.mean_ci95(self.mean, stats.sd(self.pmf * self.games, sample=True),
+                               self.games)
 
     @property
     def mean(self) -> float:
-        return float(np.dot(np.arange(len(self.pmf)), self.pmf))
+        return stats.mean(self.pmf)
 
     @property
     def sd(self) -> float:
-        s = np.arange(len(self.pmf))
-        return math.sqrt(max(float(np.dot((s - self.mean) ** 2, self.pmf)), 0.0))
+        return stats.sd(self.pmf)
 
     def percentile(self, q: float) -> int:
         """The smallest score whose cumulative probability reaches ``q`` %."""
-        return percentile(self.pmf, q)
+        return stats.percentile(self.pmf, q)
 
     def at_least(self, t: int) -> float:
         """P(final score >= t)."""
-        return float(self.pmf[max(t, 0):].sum()) if t < len(self.pmf) else 0.0
+        return stats.at_least(self.pmf, t)
 
     def versus(self, other: Distribution) -> tuple[float, float, float]:
         """``(win, tie, loss)``: the probabilities that a game with this
@@ -181,7 +179,7 @@ class Distribution:
             "rules": self.rules.spec, "card": str(self.card), "policy": self.policy,
             "exact": not self.games, "games": self.games or None,
             "mean": self.mean, "ci95": self.ci95, "table_value": self.table_value, "sd": self.sd,
-            "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
+            "percentiles": {str(q): self.percentile(q) for q in stats.PERCENTILES},
             "at_least": {str(t): self.at_least(t) for t in thresholds},
             "bonus_probability": self.bonus_probability,
             **({"yahtzee_bonus_mean": self.yahtzee_bonus_mean} if self.rules.yahtzee_bonus else {}),
@@ -191,19 +189,6 @@ class Distribution:
             "pmf": {str(s): float(p) for s, p in enumerate(self.pmf) if p > 0},
             "seconds": self.seconds,
         }
-
-
-def mean_ci95(mean: float, sd: float, n: int) -> tuple[float, float]:
-    """95% confidence interval of the mean of ``n`` draws with sample
-    standard deviation ``sd`` (normal approximation)."""
-    h = 1.959963984540054 * sd / math.sqrt(n)
-    return mean - h, mean + h
-
-
-def percentile(pmf: np.ndarray, q: float) -> int:
-    """The smallest score whose cumulative probability reaches ``q`` percent."""
-    cdf = np.cumsum(pmf)
-    return int(min(np.searchsorted(cdf, q / 100.0 * cdf[-1] - 1e-12), len(pmf) - 1))
 
 
 # ------------------------------------------------------------------ driver

@@ -11,14 +11,13 @@ method (exactly uniform).
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from .distribution import PERCENTILES, mean_ci95, percentile
+from . import stats
 from .errors import InputError
 from .policy import decide, game, policy_values
 from .review import check_supported
@@ -148,28 +147,27 @@ class Simulation:
 
     @property
     def mean(self) -> float:
-        return float(np.dot(np.arange(len(self.hist)), self.hist)) / self.games
+        return stats.mean(self.hist)
 
     @property
     def sd(self) -> float:
-        s = np.arange(len(self.hist))
-        var = float(np.dot((s - self.mean) ** 2, self.hist)) / max(self.games - 1, 1)
-        return math.sqrt(var)
+        """Sample standard deviation of the scores."""
+        return stats.sd(self.hist, sample=True)
 
     @property
     def ci95(self) -> tuple[float, float]:
         """95% confidence interval of the mean (normal approximation)."""
-        return mean_ci95(self.mean, self.sd, self.games)
+        return stats.mean_ci95(self.mean, self.sd, self.games)
 
     def percentile(self, q: float) -> int:
-        return percentile(self.hist.astype(np.float64), q)
+        return stats.percentile(self.hist, q)
 
     def as_dict(self) -> dict:
         lo, hi = self.ci95
         return {
             "rules": self.rules.spec, "policy": self.policy, "games": self.games,
             "seed": self.seed, "mean": self.mean, "ci95": [lo, hi], "sd": self.sd,
-            "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
+            "percentiles": {str(q): self.percentile(q) for q in stats.PERCENTILES},
             "bonus_rate": self.bonus_games / self.games,
             "boxes": {b.name: {"mean": float(self.box_sum[i]) / self.games,
                                "nonzero": float(self.box_nonzero[i]) / self.games}
