@@ -2,7 +2,7 @@ r"""Policies: the action taken in every position, decided for whole masks.
 
 A position is a turn-start state ``(mask, u)`` (filled boxes, upper total
 capped at the bonus threshold), the rerolls left ``k`` and the roll ``r``.
-An action is one byte ``d``:
+An action is one byte ``d``, its preference code (``solver.ties``):
 
 * ``d < n_boxes``: score the roll in box ``d``;
 * ``d >= n_boxes``: keep the multiset ``by_rank[d - n_boxes]`` (a proper
@@ -26,12 +26,11 @@ A roll of all dice alike that must go in as a joker (``StateSpace.jokers``) may
 only be scored in the joker boxes, at joker points; with the flag bit set
 (50 in the yatzy box) it earns the yahtzee bonus on top.
 
-Ties follow ``solver.query``: actions within ``query.TIE`` of the best are
-tied; scoring comes before keeping, boxes go in scorecard order, keeps with
-more dice first, then higher dice first.  The kernels carry, next to each
-running maximum, the most preferred action within ``TIE`` of it: the rule of
-``solver.query`` whenever tied values lie within ``TIE`` of each other (exact
-ties differ by rounding only).
+Ties follow the one rule of ``solver.ties``.  The kernels carry, next to
+each running maximum, the preference code of the action chosen so far, and
+every choice (box, keep, scoring against keeping) is one step of
+``turn.pick``, the rule's compiled form, which the game-by-game player
+(``solver.play``) uses too.
 
 Upper totals from which the bonus can no longer be reached play alike, so
 only the highest of them is decided ("lanes" ``u0 .. L-1`` of a mask; every
@@ -205,8 +204,8 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
                 continue
             child = mask | (1 << b)
             fb = np.float64(b)
-            for j in range(ns):                # scratch b: first box wins ties
-                zb[off + j] = fb if values[child, u0 + j] > zv[off + j] + tie else zb[off + j]
+            for j in range(ns):                # scratch b (0 points)
+                zb[off + j] = pick(values[child, u0 + j], zv[off + j], fb, zb[off + j], tie)
                 zv[off + j] = fmax(zv[off + j], values[child, u0 + j])
     # k = 0: the best box for every roll.
     for r in range(len(g.turn.roll_cand_start) - 1):
@@ -254,8 +253,8 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
                     kr[j] = pick(bv[a, j], work[m, j], br[a, j], kr[j], tie)
                     work[m, j] = fmax(work[m, j], bv[a, j])
             for j in range(n):
-                dec[k, r, j] = np.uint8(box0[r, j] if xs[r, j] >= work[m, j] - tie
-                                        else nb + kr[j])
+                # scoring against the best keep (scoring wins ties)
+                dec[k, r, j] = np.uint8(pick(work[m, j], xs[r, j], nb + kr[j], box0[r, j], tie))
                 work[m, j] = fmax(work[m, j], xs[r, j])   # X_k, read by W_{k+1}
 
 

@@ -33,11 +33,6 @@ def expected_final_score(table: StateValues, card: Scorecard) -> float:
     return card.score + table.value(card.mask, card.upper_state, card.bank)
 
 
-def max_rerolls(rules: Rules, bank: int = 0) -> int:
-    """Most rerolls a turn can have: its own, plus the ``bank`` it started with."""
-    return rules.rolls - 1 + bank
-
-
 def bank_after(rules: Rules, rerolls: int) -> int:
     """Rolls banked when the turn stops with ``rerolls`` left."""
     if not rules.saved_rolls:
@@ -186,7 +181,7 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
 
 def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
     """Rerolls left must be 0 .. own rerolls + the rolls banked (card ``bank``)."""
-    top = max_rerolls(rules, bank)
+    top = rules.rolls - 1 + bank          # Scorecard.max_rerolls
     if not 0 <= rerolls <= top:
         what = (f"{rules.rolls - 1} own and {bank} banked" if rules.saved_rolls
                 else f"{rules.rolls} rolls per turn")

@@ -267,7 +267,7 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
             if turn.box not in card.allowed_boxes():
                 state = "already filled" if card.points[turn.box] is not None else "not allowed now"
                 raise InputError(f"{where}: box {rules.boxes[turn.box].name} is {state}")
-            available = rules.rolls - 1 + card.bank            # rerolls: own and banked
+            available = card.max_rerolls                # rerolls: own and banked
             if len(turn.rolls) - 1 > available:
                 raise InputError(f"{where}: {len(turn.rolls)} rolls, but the turn has 1 + "
                                  f"{available} (bank {card.bank})")

@@ -121,6 +121,12 @@ class Scorecard:
         return all(p is not None for p in self.points)
 
     @property
+    def max_rerolls(self) -> int:
+        """Most rerolls the turn starting at this card can have: its own
+        (``rolls - 1``) plus the rolls banked."""
+        return self.rules.rolls - 1 + self.bank
+
+    @property
     def turn(self) -> int:
         """Number of boxes filled so far."""
         return sum(p is not None for p in self.points)
