@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from . import stats
 from .errors import InputError
-from .policy import NO_ROWS, batch, game, policy_values
+from .policy import NO_ROWS, Outcomes, batch, game, policy_values
 from .rules import Rules
 from .scorecard import Scorecard
 from .threads import pieces, run_pieces
@@ -42,22 +43,37 @@ from .threads import pieces, run_pieces
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True, nogil=True)
-def _carry(g, pos, src_f, src_off, src_len, reach, lo, hi, obase, ostride, ogroup, outs,
-           masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi, t, n_threads):
-    """Pull the layer ``src`` into the next one (``masks``), for piece ``t``
-    of ``n_threads`` consecutive runs of ``masks`` (neighbouring masks share
-    parents, whose blocks then come from the cache).
+class Layer(NamedTuple):
+    """The probabilities of one layer's states, per mask ``masks[i]``:
 
-    ``src_f[src_off[i] + u * src_len[i] + x]``  probability of state
-    ``(mask i, u)`` with ``x`` lower (and beyond-threshold upper) points
-    gained; ``dst_f`` alike for ``masks`` (each block zeroed here first).  ``pos[mask]`` is a
-    source mask's index (-1: not in the layer).  ``reach[i, u]``: the total
-    of state ``(mask i, u)``, whose non-zero points lie in ``lo[i, u] <= x <
-    hi[i, u]``; ``dst_reach``, ``dst_lo``, ``dst_hi`` get the same for ``masks``.
-    Turn outcomes ``outs``, ``obase``, ``ostride``, ``ogroup`` as made by
-    ``policy.batch``.
+    * ``f[off[i] + u * size[i] + x]``  probability of state ``(masks[i], u)``
+      with ``x`` lower (and beyond-threshold upper) points gained
+    * ``reach[i, u]``  the total of state ``(masks[i], u)``, whose non-zero
+      points lie in ``lo[i, u] <= x < hi[i, u]``
     """
+
+    masks: np.ndarray
+    f: np.ndarray
+    off: np.ndarray
+    size: np.ndarray
+    reach: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def _carry(g, pos, src, out, dst, t, n_threads):
+    """Pull the layer ``src`` into the next one, ``dst`` (each of its blocks
+    zeroed here first, its ``reach``, ``lo``, ``hi`` filled), for piece ``t``
+    of ``n_threads`` consecutive runs of ``dst.masks`` (neighbouring masks
+    share parents, whose blocks then come from the cache).
+
+    ``pos[mask]`` is a source mask's index (-1: not in the layer); ``out``
+    the turn outcomes of the source layer (``policy.Outcomes``).
+    """
+    _, src_f, src_off, src_len, reach, lo, hi = src
+    masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi = dst
+    obase, ostride, ogroup, outs, _ = out
     nb = len(g.turn.is_upper)
     cap = g.turn.cap
     for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
@@ -227,7 +243,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     lo = np.zeros((1, width), dtype=np.int64)
     hi = np.zeros((1, width), dtype=np.int64)
     hi[0, u0] = 1
-    stats = np.zeros((pieces(), len(g.out_box)))
+    tally = np.zeros((pieces(), len(g.out_box)))     # each piece's outcome totals
     # the layers after the card: masks, gain lengths, block sizes
     plan = []
     for layer in rules.space.layers[card.turn + 1:]:
@@ -246,8 +262,8 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         obase = np.concatenate([[0], np.cumsum(osize)[:-1]]).astype(np.int64)
         outs = obuf[:int(osize.sum())]
         ogroup = np.zeros((len(masks), width), dtype=np.int64)
-        run_pieces(batch, g, vals, kind, masks, *NO_ROWS, reach, obase, ostride, ogroup, outs,
-                   stats)
+        out = Outcomes(obase, ostride, ogroup, outs, tally)
+        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
         # carry the probabilities into the next layer
         pos = np.full(rules.space.n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
@@ -256,12 +272,12 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         nreach = np.zeros((len(nxt), width))
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
-        run_pieces(_carry, g, pos, f, offs, lens, reach, lo, hi, obase, ostride, ogroup, outs,
-                   nxt, nf, noffs, nlens, nreach, nlo, nhi)
+        run_pieces(_carry, g, pos, Layer(masks, f, offs, lens, reach, lo, hi), out,
+                   Layer(nxt, nf, noffs, nlens, nreach, nlo, nhi))
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
-    return _summarise(rules, card, policy, values, masks, lens, offs, f, stats.sum(axis=0),
+    return _summarise(rules, card, policy, values, masks, lens, offs, f, tally.sum(axis=0),
                       g, time.perf_counter() - start)
 
 
@@ -278,7 +294,7 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
-def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
+def _summarise(rules, card, policy, values, masks, lens, offs, f, tally, g,
                seconds) -> Distribution:
     """Final-score pmf, bonus and box figures from the full-card layer (one
     mask, or two: with the flag bit and without)."""
@@ -301,8 +317,8 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
     box_mean = np.zeros(rules.n_boxes)
     box_nonzero = np.zeros(rules.n_boxes)
     for c, (b, p) in enumerate(zip(g.out_box, g.out_pts)):
-        box_mean[b] += p * stats[c]
-        box_nonzero[b] += stats[c] if p > 0 else 0.0
+        box_mean[b] += p * tally[c]
+        box_nonzero[b] += tally[c] if p > 0 else 0.0
     for b, p in enumerate(card.points):
         if p is not None:
             box_mean[b], box_nonzero[b] = p, float(p > 0)
@@ -310,4 +326,4 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, stats, g,
     if policy == "optimal":
         table = card.score + float(values[card.mask, u0])
     return Distribution(rules, card, policy, pmf, bonus, box_mean, box_nonzero, table, seconds,
-                        yahtzee_bonus_mean=card.yahtzee_bonus + float(stats @ g.out_extra))
+                        yahtzee_bonus_mean=card.yahtzee_bonus + float(tally @ g.out_extra))

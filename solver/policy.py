@@ -384,9 +384,40 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
                             acc[m, j] = (acc[a, j] + acc[b, j] + acc[c, j]) * inv
 
 
+class ActionRows(NamedTuple):
+    """Where ``batch`` writes the actions it decides (empty arrays: not kept).
+
+    * ``rows[j, k, r]``   action byte of row ``j``, ``k`` rerolls left, roll ``r``
+    * ``lane_row[i, u]``  the row of upper total ``u`` of mask ``masks[i]``
+    * ``row_base[i]``     the first row of mask ``masks[i]`` (room for
+      ``lanes - start`` rows: equal neighbouring totals share one)
+    """
+
+    rows: np.ndarray
+    lane_row: np.ndarray
+    row_base: np.ndarray
+
+
+class Outcomes(NamedTuple):
+    """Where ``batch`` writes the turn outcomes (empty arrays: not wanted).
+
+    * ``group[i, u]``  the column of upper total ``u`` of mask ``masks[i]``
+      (0 .. ``stride[i] - 1``)
+    * ``probs[base[i] + a * stride[i] + group[i, u]]``  the probability that
+      the turn ends with the ``a``-th outcome of the boxes allowed at the
+      mask (by box, then points)
+    * ``stats[t, c]``  piece ``t``'s total probability of outcome ``c``
+    """
+
+    base: np.ndarray
+    stride: np.ndarray
+    group: np.ndarray
+    probs: np.ndarray
+    stats: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostride, ogroup,
-          outs, stats, t, n_threads):
+def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
     """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
     policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
     zeros), for every upper total at once.  Upper totals below ``u0`` (see
@@ -395,19 +426,12 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
     totals with ``reach[i, u] > 0`` is decided (the totals outside it play
     like its ends).
 
-    Actions (when ``rows`` is not empty): equal neighbouring totals form
-    groups; ``rows[row_base[i] + q, k, r]`` the action of group ``q`` of
-    mask ``i`` (room for ``lanes - start`` groups), ``lane_row[i, u]`` the
-    row of upper total ``u``.
-
-    Turn outcomes (when ``outs`` is not empty; ``reach[i, u]`` the
-    probability of the state): ``ogroup[i, u]``
-    is the column of total ``u`` (0 .. ``ostride[i] - 1``) and
-    ``outs[obase[i] + a * ostride[i] + ogroup[i, u]]`` the probability that
-    its turn ends with the ``a``-th outcome of the boxes allowed at the mask
-    (by box, then points).  ``stats[t, c]`` (this piece's row) accumulates
-    the probability of outcome ``c``.
+    Actions go to ``acts`` (``ActionRows``) when its arrays are not empty,
+    turn outcomes to ``out`` (``Outcomes``; ``reach[i, u]`` the probability
+    of the state) when its arrays are not empty.
     """
+    rows, lane_row, row_base = acts
+    obase, ostride, ogroup, outs, stats = out
     width = values.shape[1]
     cols = max(BLOCK, width)
     nb = len(g.turn.is_upper)
@@ -526,10 +550,10 @@ def batch(g, values, kind, masks, rows, lane_row, row_base, reach, obase, ostrid
                 a += 1
 
 
-NO_ROWS = (np.empty((0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
-           np.empty(0, dtype=np.int64))
-NO_OUTCOMES = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
-               np.empty((0, 0), dtype=np.int64), np.empty(0), np.empty((0, 0)))
+NO_ROWS = ActionRows(np.empty((0, 0, 0), dtype=np.uint8), np.empty((0, 0), dtype=np.int64),
+                     np.empty(0, dtype=np.int64))
+NO_OUTCOMES = Outcomes(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+                       np.empty((0, 0), dtype=np.int64), np.empty(0), np.empty((0, 0)))
 
 
 # ------------------------------------------------------------- the driver
@@ -586,5 +610,6 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
     row_base = np.concatenate([[0], np.cumsum(span)[:-1]]).astype(np.int64)
     rows = np.empty((int(span.sum()), rules.rolls, rules.dice_space.n_rolls), dtype=np.uint8)
     lane_row = np.full((len(masks), width), -1, dtype=np.int64)
-    run_pieces(batch, g, vals, k, masks, rows, lane_row, row_base, reach, *NO_OUTCOMES)
+    run_pieces(batch, g, vals, k, masks, reach, ActionRows(rows, lane_row, row_base),
+               NO_OUTCOMES)
     return Decisions(masks, lane_row, rows)

@@ -43,7 +43,7 @@ LOG_VERSION = 1
 def check_supported(rules: Rules, command: str = "distribution") -> None:
     """Raise InputError for rules the compiled research kernels (``policy``:
     exact distribution, fast simulation) do not model."""
-    hint = "; yatzy simulate plays these rules" if command == "distribution" else ""
+    hint = "; the game-by-game player plays these rules" if command == "distribution" else ""
     if rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: {command} does not support saved rolls yet{hint}")
     if rules.n_boxes + rules.dice_space.first_roll > 255:

@@ -200,9 +200,9 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     when given."""
     check_supported(rules, "the fast simulation")
     if games < 1:
-        raise InputError(f"--games {games}: expected at least 1")
+        raise InputError(f"games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
-        raise InputError(f"--seed {seed}: expected 0 .. 2**63-1")
+        raise InputError(f"seed must be between 0 and 2**63-1, not {seed}")
     start = time.perf_counter()
     g = game(rules)
     values = policy_values(rules, policy, values)[1]
