@@ -2,19 +2,30 @@
 
     >>> import solver
     >>> rules = solver.parse_rules("nordic")
-    >>> table = solver.open_table(rules)              # solves once, then memory-maps
+    >>> nordic = solver.Solver(rules)       # opens the table (solves it once), memory-mapped
     >>> card = solver.Scorecard.parse("ones=3,two_pairs=18", rules)
-    >>> solver.advise(table, card, (1, 1, 2, 5, 6), rerolls=2).best
+    >>> advice = nordic.advise(card, "11256", rerolls=2)
+    >>> advice.best
+    Action.parse('keep 6')
+    >>> advice.best == solver.Action.parse("keep 6")
+    True
+    >>> round(advice.best.expected_final_score, 3)
+    232.955
 
-The solver kernels (``solver.engine``) are imported only when a table has to
-be solved, so advice starts without Numba.
+``Solver`` (``solver.api``) answers every question about one rule set;
+``open_table`` gives the stored table itself.  The solver kernels
+(``solver.engine``) are imported only when a table has to be solved or a
+research method needs them, so advice starts without Numba.
 """
 
+from .actions import Action, ActionKind, Advice
+from .api import Comparison, Solver, compare
 from .errors import InputError, TableError
-from .query import Action, Advice, advise, expected_final_score
+from .query import advise, expected_final_score
 from .rules import Rules, parse_rules
 from .scorecard import Scorecard
-from .tables import Table, open_table
+from .tables import Table, TableWarning, open_table
 
-__all__ = ["Action", "Advice", "InputError", "Rules", "Scorecard", "Table", "TableError",
-           "advise", "expected_final_score", "open_table", "parse_rules"]
+__all__ = ["Action", "ActionKind", "Advice", "Comparison", "InputError", "Rules", "Scorecard",
+           "Solver", "Table", "TableError", "TableWarning", "advise", "compare",
+           "expected_final_score", "open_table", "parse_rules"]

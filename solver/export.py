@@ -24,15 +24,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
-from contextlib import contextmanager
-from pathlib import Path
-from typing import IO, Iterator
 
 import numpy as np
 
 from .errors import InputError
+from .files import atomic_path, atomic_text
 from .query import advise
 from .scorecard import Scorecard
 from .tables import Table
@@ -40,51 +36,7 @@ from .tables import Table
 FORMATS = ("csv", "parquet", "json")
 
 
-def _temp_beside(path: Path) -> Path:
-    """A new empty temporary file in ``path``'s folder (InputError if it
-    cannot be made there)."""
-    try:
-        fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp",
-                                    dir=path.parent if str(path.parent) else ".")
-    except OSError as e:
-        raise InputError(f"{path}: cannot write ({e.strerror})") from None
-    os.close(fd)
-    return Path(name)
-
-
-def check_writable(path: str | Path) -> None:
-    """Raise InputError now if ``path`` could not be written (its folder is
-    missing or read-only), before any long work."""
-    _temp_beside(Path(path)).unlink()
-
-
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """A temporary file next to ``path``, synced and renamed onto ``path``
-    when the block succeeds, removed when it fails."""
-    path = Path(path)
-    tmp = _temp_beside(path)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)             # as open() would create it
-    try:
-        yield tmp
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-@contextmanager
-def atomic_text(path: str | Path) -> Iterator[IO[str]]:
-    """A text file that appears at ``path`` only once completely written."""
-    with atomic_path(path) as tmp, open(tmp, "w") as f:
-        yield f
-
-
-MAX_ROWS = 100_000_000      # refuse exports larger than this (name --max-bank)
+MAX_ROWS = 100_000_000      # refuse exports larger than this (unless max_bank limits them)
 
 
 def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
@@ -101,7 +53,7 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
         rows += int(lens.sum()) * (banks + 1)
         if rows > MAX_ROWS:
             raise InputError(f"more than {MAX_ROWS:,} states: too many to export"
-                             + ("; limit the banks with --max-bank" if rules.saved_rolls else ""))
+                             + ("; limit the rolls banked (max_bank)" if rules.saved_rolls else ""))
         mask = np.repeat(layer, lens)
         upper = np.concatenate([reachable[m & rules.upper_bits] for m in layer.tolist()])
         parts.extend((mask, upper, k) for k in range(banks + 1))
@@ -148,14 +100,14 @@ def _upper_totals(rules) -> dict[int, np.ndarray]:
 def check_format(fmt: str, out: str | None) -> None:
     """Raise InputError unless states can be written as ``fmt`` to ``out``."""
     if fmt not in FORMATS:
-        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise InputError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
             raise InputError("parquet export needs pyarrow: pip install pyarrow") from None
         if not out:
-            raise InputError("parquet export needs --out FILE")
+            raise InputError("parquet export needs a file to write to, not standard output")
 
 
 def write_states(table: Table, fmt: str, out: str | None, stdout,
@@ -214,7 +166,7 @@ def strategy(table: Table, card: Scorecard) -> list[dict]:
         raise InputError("the card is full: there is nothing left to decide")
     ds = rules.dice_space
     rows = []
-    for rerolls in range(rules.rolls + card.bank):
+    for rerolls in range(card.max_rerolls + 1):
         for r in range(ds.n_rolls):
             dice = ds.dice_of(ds.first_roll + r)
             adv = advise(table, card, dice, rerolls)

@@ -40,7 +40,7 @@ def _span(pmf: np.ndarray) -> tuple[float, float]:
 
 
 def _save(fig, path: str | Path) -> None:
-    from .export import atomic_path
+    from .files import atomic_path
 
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", dpi=120)

@@ -16,10 +16,19 @@ solved and written one layer at a time; above ``FLOAT32_BYTES`` they are
 stored as float32, and the header records the largest rounding error.
 
 ``open_table(rules)`` returns a ``Table`` backed by read-only memory maps.  A
-missing, truncated, corrupt or foreign file is reported and (unless asked
-otherwise) solved again; writes go to a temporary file that is renamed into
-place, so an interrupted solve never leaves a half-written table.  Large
-solves keep a checkpoint per layer and resume after an interruption.
+missing, truncated, corrupt or foreign file is reported (a ``TableWarning``)
+and (unless asked otherwise) solved again; writes are atomic
+(``solver.files``), so an interrupted solve never leaves a half-written
+table.  Large solves keep a checkpoint per layer and resume after an
+interruption.  Processes that need the same missing table solve it once: a
+solve holds an exclusive lock on ``<table>.lock`` (``fcntl.flock``), and a
+process that waited for it uses the table the first one stored.
+
+This module prints nothing.  Progress of a solve goes to a callback
+``progress(done, total)`` (work units of ``solver.engine``: called once with
+the work already done, 0 or what a resumed solve finds finished, before any
+new work, then after each piece, last with ``done == total``); notices go
+through ``warnings.warn`` as ``TableWarning``.
 """
 
 from __future__ import annotations
@@ -28,16 +37,17 @@ import hashlib
 import json
 import os
 import struct
-import sys
-import tempfile
 import time
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
-from .errors import TableError
+from .errors import InputError, TableError
+from .files import atomic_bytes, write_text
 from .rules import Rules
 from .values import StateValues
 from .version import ENGINE_VERSION, TABLE_FORMAT
@@ -47,6 +57,17 @@ ALIGN = 64
 HEADER_ROOM = 64 << 10          # layered files: header space reserved before the data
 FLOAT32_BYTES = 2 << 30         # layered tables larger than this (as float64) are float32
 CHECKPOINT_BYTES = 256 << 20    # larger dense solves work in a file on disk, resumable
+
+Progress = Callable[[int, int], None]     # progress(done, total): see the module docstring
+
+
+class TableWarning(UserWarning):
+    """A notice about a stored table: a bad file recomputed, a solve resumed
+    or waiting for another process."""
+
+
+def _warn(message: str) -> None:
+    warnings.warn(TableWarning(message), stacklevel=3)
 
 
 @dataclass
@@ -96,25 +117,17 @@ def _base_header(rules: Rules) -> dict:
 
 
 def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
-    """Write a dense table atomically (temporary file, fsync, rename)."""
+    """Write a dense table atomically (``solver.files``)."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     header = {**_base_header(rules), "layout": "dense", "dtype": "float64",
               "shape": list(values.shape), "sha256": hashlib.sha256(values.data).hexdigest(),
               **(extra or {})}
     start = _header_bytes(header)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(start)
-            f.write(b"\0" * (_data_offset(len(start) - len(MAGIC) - 4) - f.tell()))
-            f.write(values.data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_bytes(path) as f:
+        f.write(start)
+        f.write(b"\0" * (_data_offset(len(start) - len(MAGIC) - 4) - f.tell()))
+        f.write(values.data)
 
 
 def load(rules: Rules, path: Path, verify: bool = True) -> Table:
@@ -216,35 +229,84 @@ def _remember_verified(path: Path, header: dict) -> None:
     if path.stat().st_size <= STAMP_BYTES:
         return
     try:
-        tmp = _stamp(path).with_suffix(".tmp")
-        tmp.write_text(json.dumps(_file_id(path, header)))
-        os.replace(tmp, _stamp(path))
-    except OSError:
+        write_text(_stamp(path), json.dumps(_file_id(path, header)))
+    except (OSError, InputError):
         pass                   # read-only directory: verify again next time
 
 
 def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
-               solve_missing: bool = True, progress: bool = True) -> Table:
-    """The table for ``rules``, solving and storing it first if needed.
+               solve_missing: bool = True, progress: Progress | None = None) -> Table:
+    """The table for ``rules``, solving and storing it first if needed
+    (``force``: solve again even if a valid table exists).
 
-    A bad file is reported on stderr and recomputed, never used.
+    A bad file is reported (``TableWarning``) and recomputed, never used;
+    with ``solve_missing=False`` the ``TableError`` is raised instead.
+    ``progress(done, total)`` follows a solve (see the module docstring;
+    ``None`` or ``False``: no progress).  While one process solves a table,
+    another that needs it waits for it and then uses its result.
     """
     path = table_path(rules, directory)
     if not force:
         try:
             return load(rules, path)
-        except TableError as e:
+        except TableError:
             if not solve_missing:
                 raise
-            if path.exists():
-                print(f"warning: {e}; recomputing", file=sys.stderr)
-    solve_and_store(rules, path, progress=progress)
+    before = _identity(path)
+    with _solve_lock(path):
+        if not force or _identity(path) != before:     # stored while this process waited
+            try:
+                return load(rules, path)
+            except TableError as e:
+                if path.exists():
+                    _warn(f"{e}; recomputing")
+        solve_and_store(rules, path, progress)
     return load(rules, path)
 
 
-def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
-    """Solve ``rules`` (with a progress bar and ETA on stderr) and store the
-    table.  Returns the seconds the solve took.
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+@contextmanager
+def _solve_lock(path: Path) -> Iterator[None]:
+    """Hold the exclusive right to solve the table at ``path``: an
+    ``fcntl.flock`` on ``<table>.lock`` (released when the process ends, even
+    by a crash), waited for if another process holds it.  The lock file
+    stays (removing it would let a third process lock a new file while a
+    second waits on the old one)."""
+    try:
+        import fcntl
+    except ImportError:                  # no flock (Windows): solve without a lock
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            _warn(f"{path.name}: another process is solving these rules; waiting for it")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)                     # releases the lock
+
+
+def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) -> float:
+    """Solve ``rules`` and store the table (``progress(done, total)``: see the
+    module docstring).  Returns the seconds the solve took.
 
     A large dense solve writes its values into ``<table>.partial``
     (memory-mapped) and records each finished layer in
@@ -254,58 +316,59 @@ def solve_and_store(rules: Rules, path: Path, progress: bool = True) -> float:
     """
     from . import engine   # Numba is only imported when something is solved
 
-    units = sum(engine.work_units(rules, p) for p in range(rules.n_boxes))
-    if not progress:
-        return _solve(rules, path, engine, None)
-    if not sys.stderr.isatty() and rules.saved_rolls:     # a long solve, logged to a file
-        return _solve(rules, path, engine, _LineProgress(units, f"solving {rules.spec}"))
-    import click
-    with click.progressbar(length=units, label=f"solving {rules.spec}", file=sys.stderr,
-                           show_eta=True) as bar:
-        return _solve(rules, path, engine, bar.update)
+    counter = None
+    if progress:
+        counter = _Counter(progress, sum(engine.work_units(rules, p)
+                                         for p in range(rules.n_boxes)))
+    seconds = _solve(rules, path, engine, counter)
+    if counter is not None:
+        counter.finish()
+    return seconds
 
 
-class _LineProgress:
-    """Progress as one line per update (a layer) with an estimate of the time
-    left, for stderr that is not a terminal (click's bar draws only there)."""
+class _Counter:
+    """The engine's progress (units done since the last call) as calls of
+    ``progress(done, total)``."""
 
-    def __init__(self, total: int, label: str):
-        self.total, self.label, self.done, self.skipped = total, label, 0, 0
-        self.start = time.perf_counter()
+    def __init__(self, progress: Progress, total: int):
+        self.progress, self.total, self.done, self.started = progress, total, 0, False
 
-    def skip(self, n: int) -> None:
-        """Work done before a resume: counted, but not in the speed."""
-        self.done += n
-        self.skipped += n
+    def start(self, done_before: int = 0) -> None:
+        """The solve begins, with ``done_before`` units finished by an earlier one."""
+        self.done, self.started = done_before, True
+        self.progress(self.done, self.total)
 
     def __call__(self, n: int) -> None:
+        if not self.started:
+            self.start()
         self.done += n
-        spent = time.perf_counter() - self.start
-        left = spent * (self.total - self.done) / max(self.done - self.skipped, 1)
-        print(f"{self.label}: {100 * self.done / self.total:5.1f}% after {spent / 60:.1f} min, "
-              f"about {left / 60:.1f} min left", file=sys.stderr, flush=True)
+        self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        if self.done < self.total:
+            self.done = self.total
+            self.progress(self.done, self.total)
 
 
-def _solve(rules: Rules, path: Path, engine, update: Callable[[int], None] | None) -> float:
+def _solve(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
     try:
         if rules.saved_rolls:
-            return _solve_layered(rules, path, engine, update)
-        return _solve_dense(rules, path, engine, update)
+            return _solve_layered(rules, path, engine, counter)
+        return _solve_dense(rules, path, engine, counter)
     except OSError as e:
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
 
 
-def _solve_dense(rules: Rules, path: Path, engine, update) -> float:
+def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
     shape = (1, rules.space.n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
         out, resume, checkpoint = _checkpoint(rules, path, shape)
         if resume:
-            print(f"resuming {path.name} after layer {resume}", file=sys.stderr)
-            if update is not None:         # the line progress times only new work
-                getattr(update, "skip", update)(
-                    sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
-    solution = engine.solve(rules, progress=update, out=out, resume=resume,
+            _warn(f"resuming {path.name} after layer {resume}")
+    if counter is not None:
+        counter.start(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
+    solution = engine.solve(rules, progress=counter, out=out, resume=resume,
                             checkpoint=checkpoint)
     save(solution.dense, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
@@ -316,19 +379,18 @@ def _solve_dense(rules: Rules, path: Path, engine, update) -> float:
     return solution.seconds
 
 
-def _solve_layered(rules: Rules, path: Path, engine, update) -> float:
+def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
     writer = _LayerWriter(rules, path)
     resume = writer.resume()
     if resume is not None:
-        print(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved",
-              file=sys.stderr)
-        if update is not None:             # the line progress times only new work
-            getattr(update, "skip", update)(
-                sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
+        _warn(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved")
+    if counter is not None:
+        counter.start(0 if resume is None else
+                      sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
     compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
-    layers = engine.solve_layers(rules, update, resume)
+    layers = engine.solve_layers(rules, counter, resume)
     del resume                             # the solve frees each layer once it is used
     for p, values in layers:
         writer.write(p, values)
@@ -338,7 +400,6 @@ def _solve_layered(rules: Rules, path: Path, engine, update) -> float:
     writer.finish({"expected_score": expected, "solve_seconds": seconds,
                    "compile_seconds": compile_seconds})
     return seconds
-
 
 class _LayerWriter:
     """Writes a layered table as its layers are solved (last layer first).
@@ -401,19 +462,13 @@ class _LayerWriter:
                 f.write(part.data)
             f.flush()
             os.fsync(f.fileno())
-        tmp = self.last.with_name(self.last.name + ".tmp.npy")
-        with open(tmp, "wb") as f:
+        with atomic_bytes(self.last) as f:
             np.save(f, values)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.last)
         self.state["sha256"][str(p)] = h.hexdigest()
         self.state["max_rounding_error"] = max(self.state["max_rounding_error"], worst)
         self.state["done"] = p
         self.state["seconds"] = self.seconds_before + time.perf_counter() - self.started
-        tmp = self.marker.with_name(self.marker.name + ".tmp")
-        tmp.write_text(json.dumps(self.state))
-        os.replace(tmp, self.marker)
+        write_text(self.marker, json.dumps(self.state))
 
     def finish(self, extra: dict) -> None:
         """Write the header and move the finished file into place."""
@@ -451,10 +506,8 @@ def _checkpoint(rules: Rules, path: Path, shape: tuple[int, ...]):
 
     def checkpoint(done: int) -> None:
         out.flush()
-        tmp = marker.with_name(marker.name + ".tmp")
-        tmp.write_text(json.dumps({"fingerprint": rules.fingerprint, "engine": ENGINE_VERSION,
-                                   "layers_done": done}))
-        os.replace(tmp, marker)
+        write_text(marker, json.dumps({"fingerprint": rules.fingerprint,
+                                       "engine": ENGINE_VERSION, "layers_done": done}))
 
     return out, resume, checkpoint
 

@@ -115,3 +115,45 @@ def test_rules_listing_and_description():
     r = runner.invoke(main, ["rules", "forced"])
     assert "top-to-bottom" in r.output or "forced" in r.output
     assert "42" in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--rules", "maxi", "--games", "1", "--seed", "99999999999999999999"],
+     "--seed 99999999999999999999: must be between 0 and 2**63-1"),
+    (["simulate", "--games", "1", "--seed", "-5"], "--seed -5: must be between 0"),
+    (["simulate", "--games", "x"], "--games 'x': must be a whole number"),
+    (["advise", "--dice", "11256", "--rerolls", "2", "--top", "0"], "--top 0: must be at least 1"),
+    (["advise", "--dice", "11256", "--rerolls", "two"], "--rerolls 'two'"),
+    (["advise", "--dice", "11256"], "Missing option '--rerolls'"),
+    (["advise", "--dice", "11256", "--rerolls", "1", "--colour", "red"], "No such option"),
+    (["export", "--format", "xml"], "--format 'xml': expected one of csv, parquet, json"),
+    (["distribution", "--policy", "lucky"], "--policy 'lucky': expected one of"),
+    (["export", "--format", "csv", "--max-bank", "-1"], "--max-bank -1: must be at least 0"),
+    (["solitaire"], "No such command 'solitaire'"),
+])
+def test_usage_errors_are_one_line_exit_2(run, args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output and r.output.startswith("error: ")
+    assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_version_and_help():
+    from importlib.metadata import version
+
+    r = CliRunner().invoke(main, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"yatzy {version('yatzy')}"
+    r = CliRunner().invoke(main, ["advise", "--help"])
+    assert r.exit_code == 0 and "--rerolls" in r.output
+
+
+def test_a_bad_table_is_a_warning_line_then_recomputed(tmp_path):
+    args = ["ev", "--rules", "forced", "--json", "--tables", str(tmp_path)]
+    good = json.loads(CliRunner().invoke(main, args).stdout)
+    table = next(tmp_path.glob("forced-*.tbl"))
+    table.write_bytes(table.read_bytes()[:-8])
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0 and json.loads(r.stdout) == good
+    warned = [line for line in r.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warned) == 1 and str(table) in warned[0]
+    assert warned[0].endswith("; recomputing") and "truncated" in warned[0]

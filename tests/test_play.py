@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import solver.cli_research
+import solver.cli.options
 from solver.boxes import groups, straight, upper
 from solver.cli import main
 from solver.play import estimate, play
@@ -121,7 +121,7 @@ def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
 
 
 def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch):
-    monkeypatch.setattr(solver.cli_research, "parse_rules", lambda spec: BANK)
+    monkeypatch.setattr(solver.cli.options, "parse_rules", lambda spec: BANK)
     open_table(BANK, tmp_path, progress=False)
     args = ["distribution", "--rules", "bank", "--games", "2000", "--seed", "3", "--json",
             "--tables", str(tmp_path)]
@@ -135,7 +135,7 @@ def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch)
     r = CliRunner().invoke(main, args[:-3] + ["--tables", str(tmp_path)])
     assert r.exit_code == 0 and "estimated     from 2000 games (seed 3)" in r.output
     r = CliRunner().invoke(main, args[:3] + ["--policy", "greedy", "--tables", str(tmp_path)])
-    assert r.exit_code == 2 and "for --policy optimal" in r.output
+    assert r.exit_code == 2 and "for the optimal policy" in r.output
     r = CliRunner().invoke(main, ["compare", "--rules", "bank", "--games", "2000", "--seed", "3",
                                   "--tables", str(tmp_path)])
     assert r.exit_code == 0, r.output

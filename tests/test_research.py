@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import solver.cli_research  # noqa: F401  (registers the commands)
 from solver.boxes import Box, groups, straight, upper
 from solver.cli import main
 from solver.distribution import distribution
@@ -515,12 +514,12 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["distribution", "--at-least", "x"], "--at-least 'x'"),
     (["distribution", "--policy", "lucky"], "--policy 'lucky'"),
     (["distribution", "--card", "ones=7"], "impossible"),
-    (["distribution", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["distribution", "--rules", "maxi", "--policy", "greedy"], "for the optimal policy"),
     (["distribution", "--rules", "maxi", "--games", "0"], "--games 0"),
     (["distribution", "--rules", "yahtzee", "--games", "100"], "have an exact distribution"),
     (["distribution", "--games", "100"], "have an exact distribution"),
     (["compare", "--policy", "lucky"], "--policy 'lucky'"),
-    (["compare", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["compare", "--rules", "maxi", "--policy", "greedy"], "for the optimal policy"),
     (["compare", "--rules", "nordic", "--rules", "nope"], "unknown rules preset"),
     (["compare", "--card", "ones=7"], "impossible"),
     (["compare", "--plot", "/nonexistent/dir/c.png"], "cannot write"),
@@ -530,7 +529,7 @@ def test_plots_are_png_files(tables_dir, tmp_path):
     (["simulate", "--games", "5", "--log", "/nonexistent/dir/log.jsonl"], "cannot write"),
     (["export", "--format", "xml"], "--format 'xml'"),
     (["review", "/nonexistent.jsonl"], "cannot read"),
-    (["simulate", "--rules", "maxi", "--games", "1", "--policy", "greedy"], "only --policy optimal"),
+    (["simulate", "--rules", "maxi", "--games", "1", "--policy", "greedy"], "only the optimal policy"),
 ])
 def test_bad_input_is_a_one_line_error_with_status_2(args, message, tables_dir):
     r = CliRunner().invoke(main, [*args, "--tables", str(tables_dir)])

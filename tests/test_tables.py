@@ -9,7 +9,7 @@ import pytest
 from solver.boxes import NORDIC
 from solver.errors import TableError
 from solver.rules import Rules
-from solver.tables import MAGIC, load, open_table, save, table_path
+from solver.tables import MAGIC, TableWarning, load, open_table, save, table_path
 
 SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 
@@ -29,15 +29,34 @@ def test_round_trip_is_memory_mapped_and_named_by_rules(stored, tmp_path):
     assert t.expected_score == pytest.approx(t.header["expected_score"])
 
 
-def test_truncated_table_is_detected_and_recomputed(stored, tmp_path, capsys):
+def _files(folder):
+    """The files in ``folder`` but the solve lock (which stays, empty)."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".lock"))
+
+
+def test_truncated_table_is_detected_and_recomputed_with_a_warning(stored, tmp_path, capsys):
     good = load(SMALL, stored).expected_score
     data = stored.read_bytes()
     stored.write_bytes(data[:-8])
     with pytest.raises(TableError, match="truncated"):
         load(SMALL, stored)
-    t = open_table(SMALL, tmp_path, progress=False)
+    with pytest.warns(TableWarning, match="truncated.*; recomputing"):
+        t = open_table(SMALL, tmp_path, progress=False)
     assert t.expected_score == good
-    assert "recomputing" in capsys.readouterr().err
+    assert capsys.readouterr() == ("", "")                # the library prints nothing
+
+
+def test_progress_is_reported_as_done_and_total_units(tmp_path, capsys):
+    calls = []
+    open_table(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    total = calls[0][1]
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert all(t == total for _, t in calls) and len(calls) > 2
+    calls.clear()
+    open_table(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    assert calls == []                                    # nothing solved, nothing reported
+    assert capsys.readouterr() == ("", "")
 
 
 def test_flipped_byte_is_detected_by_checksum(stored):
@@ -94,10 +113,10 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
     with pytest.raises(OSError):
         save(np.zeros((16, 7)), SMALL, stored)
     assert stored.read_bytes() == before
-    assert [p.name for p in stored.parent.iterdir()] == [stored.name]
+    assert _files(stored.parent) == [stored.name]
 
 
-def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch, capsys):
+def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch):
     import solver.engine as engine
     monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
     fresh = engine.solve(SMALL).banks
@@ -117,10 +136,10 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
     assert json.loads((tmp_path / (path.name + ".partial.json")).read_text())["layers_done"] == 2
 
     monkeypatch.setattr(engine, "_run_layer", real)
-    t = open_table(SMALL, tmp_path, progress=False)
-    assert "resuming" in capsys.readouterr().err
+    with pytest.warns(TableWarning, match="resuming"):
+        t = open_table(SMALL, tmp_path, progress=False)
     np.testing.assert_array_equal(np.asarray(t.banks), fresh)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+    assert _files(tmp_path) == [path.name]
 
 
 def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monkeypatch):
@@ -153,6 +172,48 @@ def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
     assert "cannot write the table (Permission denied)" in r.output
     assert "Traceback" not in r.output
 
+
+SOLVE_SMALL = """
+import sys
+from solver.boxes import NORDIC
+from solver.rules import Rules
+from solver.tables import open_table
+small = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
+solved = []
+table = open_table(small, sys.argv[1], progress=lambda done, total: solved.append(done))
+print("solved" if solved else "waited", table.expected_score, flush=True)
+"""
+
+
+def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
+    """Two processes start while the table's lock is held (as by a solve
+    under way): each waits, then one solves and the other uses its table."""
+    import fcntl
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = table_path(SMALL, tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(Path(tables.__file__).resolve().parents[1])}
+    procs = []
+    try:
+        with open(path.with_name(path.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            for _ in range(2):
+                procs.append(subprocess.Popen([sys.executable, "-c", SOLVE_SMALL, str(tmp_path)],
+                                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                              text=True, env=env))
+            for p in procs:                   # both are blocked on the lock
+                assert "waiting for it" in p.stderr.readline()
+        outs = [p.communicate(timeout=600) for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    assert all(p.returncode == 0 for p in procs), outs
+    results = sorted(out.split() for out, _ in outs)
+    assert [r[0] for r in results] == ["solved", "waited"], outs
+    assert results[0][1] == results[1][1] == repr(load(SMALL, path).expected_score)
 
 # ------------------------------------------------ layered tables (saved rolls)
 from solver import engine, tables  # noqa: E402
@@ -195,7 +256,7 @@ def test_float32_tables_stay_within_a_thousandth(tmp_path, monkeypatch, banked_s
     assert tolerance(t) == TIE + 2 * t.header["max_rounding_error"]   # advice ties within precision
 
 
-def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkeypatch, capsys,
+def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkeypatch,
                                                                 banked_solution):
     path = table_path(BANKED, tmp_path)
     real = tables._LayerWriter.write
@@ -215,9 +276,9 @@ def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkey
     written.clear()
     monkeypatch.setattr(tables._LayerWriter, "write",
                         lambda self, p, v: written.append(p) or real(self, p, v))
-    tables.solve_and_store(BANKED, path, progress=False)
+    with pytest.warns(TableWarning, match="resuming"):
+        tables.solve_and_store(BANKED, path, progress=False)
     assert written == [2, 1, 0]                               # only what was left
-    assert "resuming" in capsys.readouterr().err
     np.testing.assert_array_equal(_all_values(load(BANKED, path)),
                                   _all_values(banked_solution))
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
@@ -236,7 +297,9 @@ def test_corrupt_layer_is_detected(tmp_path):
 
 
 def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys):
-    tables.solve_and_store(BANKED, table_path(BANKED, tmp_path), progress=True)
+    from solver.cli.options import solve_progress
+
+    tables.solve_and_store(BANKED, table_path(BANKED, tmp_path), progress=solve_progress(BANKED))
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == BANKED.n_boxes and lines[-1].startswith("solving banked: 100.0% after")
     assert all("min left" in line for line in lines)

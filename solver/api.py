@@ -1,0 +1,317 @@
+"""The library's front object: one rule set, its solved table, and every
+question the solver answers about it.
+
+    >>> from solver import Solver
+    >>> nordic = Solver("nordic")           # the table is opened (solved once) on first use
+    >>> nordic.ev()
+    248.43998...
+    >>> advice = nordic.advise("", "11256", rerolls=2)
+    >>> print(advice.best)
+    keep 5 6
+    >>> nordic.ev("ones=3,two_pairs=18,yatzy=0")
+    219.2052...
+
+Cards are ``Scorecard`` objects or their text (``ones=3,two_pairs=18``;
+empty: a new game), dice a tuple or text (``11256``, ``1,1,2,5,6``).  Bad
+input raises ``InputError`` with one line naming the problem; a table that
+cannot be read or written, ``TableError``.
+
+The choices the research tools make live here: a final-score distribution is
+exact where ``solver.distribution`` models the rules (every five-dice rule
+set) and otherwise estimated from optimally played games
+(``solver.play.estimate``, optimal policy only); a simulation plays whole
+layers of games at a time (``solver.simulate``) where it can and one game
+at a time (``solver.play``) otherwise.
+
+Progress of a solve goes to ``progress(done, total)`` (see
+``solver.tables``); notices (a bad table recomputed, a solve resumed or
+waiting for another process) are ``TableWarning`` warnings.  Nothing here
+prints, and the modules with Numba kernels are imported only by the methods
+that need them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Iterable, Sequence
+
+from .actions import Advice
+from .errors import InputError
+from .files import atomic_text
+from .query import advise as advise_position
+from .query import check_rerolls, expected_final_score
+from .rules import Rules, parse_rules
+from .scorecard import Scorecard
+from .tables import Progress, Table, open_table, table_path
+
+if TYPE_CHECKING:
+    from .distribution import Distribution
+    from .review import Review, Turn
+    from .simulate import Simulation
+
+POLICIES = ("optimal", "greedy", "simple")
+DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
+MAX_SEED = 2**63 - 1
+
+
+def whole_range(low: int, high: int | None = None) -> str:
+    """``at least 1``, ``between 0 and 2**63-1``: the numbers ``low .. high``."""
+    if high is None:
+        return f"at least {low}"
+    return f"between {low} and {'2**63-1' if high == MAX_SEED else high}"
+
+
+def check_whole(value: object, name: str, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int in ``low .. high``, else InputError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{name} must be a whole number, not {value!r}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        raise InputError(f"{name} must be {whole_range(low, high)}, not {value}")
+    return value
+
+
+def check_games(games: object) -> int:
+    return check_whole(games, "games", 1)
+
+
+def check_seed(seed: object) -> int:
+    return check_whole(seed, "seed", 0, MAX_SEED)
+
+
+def check_policy(policy: str) -> str:
+    if policy not in POLICIES:
+        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    return policy
+
+
+class Solver:
+    """The optimal strategy of one rule set: ``Solver("nordic")``,
+    ``Solver("maxi:saved_rolls=false")`` or ``Solver(rules)`` for a
+    ``Rules`` object; ``tables``: the folder of stored tables (default
+    ``$YATZY_TABLES``, ``tables/`` of a source checkout or
+    ``~/.cache/yatzy/tables``); ``progress(done, total)``: follows a solve.
+
+    The table is opened on first use, and solved and stored first if it is
+    missing; ``solve()`` does that now.
+    """
+
+    def __init__(self, rules: Rules | str = "nordic", *, tables: str | Path | None = None,
+                 progress: Progress | None = None):
+        self.rules = rules if isinstance(rules, Rules) else parse_rules(rules)
+        self.tables = tables
+        self.progress = progress
+        self._table: Table | None = None
+
+    def __repr__(self) -> str:
+        return f"Solver({self.rules.spec!r})"
+
+    # ------------------------------------------------------------ the table
+    @property
+    def path(self) -> Path:
+        """Where the table is stored."""
+        return table_path(self.rules, self.tables)
+
+    @property
+    def table(self) -> Table:
+        """The solved table (opened, or solved and stored, on first use)."""
+        if self._table is None:
+            self._table = open_table(self.rules, self.tables, progress=self.progress)
+        return self._table
+
+    def solve(self, force: bool = False) -> Table:
+        """Open the table now, solving it if it is missing (``force``: solve
+        again even if a valid table exists)."""
+        if force or self._table is None:
+            self._table = open_table(self.rules, self.tables, force=force,
+                                     progress=self.progress)
+        return self._table
+
+    # ------------------------------------------------------------- inputs
+    def card(self, card: Scorecard | str = "") -> Scorecard:
+        """A scorecard of these rules from its text (empty: a new game)."""
+        if isinstance(card, Scorecard):
+            if card.rules != self.rules:
+                raise InputError(f"the card is for rules {card.rules.spec}, "
+                                 f"not {self.rules.spec}")
+            return card
+        return Scorecard.parse(card, self.rules)
+
+    def dice(self, dice: str | Iterable[int]) -> tuple[int, ...]:
+        """The dice, sorted, from ``11256``, ``1,1,2,5,6`` or a sequence."""
+        text = dice if isinstance(dice, str) else ",".join(map(str, dice))
+        return self.rules.dice_space.parse(text)
+
+    # ------------------------------------------------------------ queries
+    def ev(self, card: Scorecard | str = "") -> float:
+        """Expected final score from the start of the next turn at ``card``."""
+        sc = self.card(card)                 # bad input fails before any solve
+        return expected_final_score(self.table, sc)
+
+    def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int) -> Advice:
+        """Every distinct action with ``dice`` on the table and ``rerolls``
+        left (2 after the first roll of three, then 1, then 0; with saved
+        rolls, own and banked together), best first."""
+        sc = self.card(card)
+        hand = self.dice(dice)
+        check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
+        if sc.is_full:
+            raise InputError("the card is full: there is nothing left to decide")
+        return advise_position(self.table, sc, hand, rerolls)
+
+    def strategy(self, card: Scorecard | str = "") -> list[dict]:
+        """The best action for every roll and rerolls left at ``card``'s
+        turn start, as rows (``solver.export.STRATEGY_COLUMNS``)."""
+        from .export import strategy
+        sc = self.card(card)
+        if sc.is_full:
+            raise InputError("the card is full: there is nothing left to decide")
+        return strategy(self.table, sc)
+
+    # ------------------------------------------------------------ research
+    def is_exact(self, policy: str = "optimal") -> bool:
+        """Whether the final-score distribution under ``policy`` is computed
+        exactly (else estimated from played games, optimal policy only)."""
+        from .review import check_supported
+        check_policy(policy)
+        try:
+            check_supported(self.rules)
+        except InputError as e:
+            if policy != "optimal":
+                raise InputError(f"{e}; an estimate from played games is available "
+                                 "for the optimal policy only") from None
+            return False
+        return True
+
+    def distribution(self, card: Scorecard | str = "", policy: str = "optimal",
+                     games: int | None = None, seed: int = 0) -> Distribution:
+        """The final-score distribution from ``card`` under ``policy``:
+        exact where the rules allow (``games`` must then be None), else
+        estimated from ``games`` optimal games (default 20,000) with ``seed``."""
+        exact = self.is_exact(policy)
+        if games is not None and exact:
+            raise InputError(f"rules {self.rules.spec} have an exact distribution: "
+                             "games are played only for an estimate (simulate plays games)")
+        games = check_games(DEFAULT_GAMES if games is None else games)
+        return self._distribution(self.card(card), policy, games, check_seed(seed))
+
+    def _distribution(self, card: Scorecard, policy: str, games: int, seed: int
+                      ) -> Distribution:
+        if card.is_full:
+            raise InputError("the card is full: its final score is already known")
+        exact = self.is_exact(policy)
+        table = self.table
+        if exact:
+            from .distribution import distribution
+            return distribution(self.rules, card, table.values, policy)
+        from .play import estimate
+        return estimate(table, card, games, seed)
+
+    def simulate(self, games: int, seed: int = 0, policy: str = "optimal",
+                 log: str | Path | IO[str] | None = None) -> Simulation:
+        """Play ``games`` new games under ``policy``, reproducibly for a
+        ``seed``; ``log``: a file name (written atomically) or an open text
+        file that receives every turn (``solver.review``'s format)."""
+        from .review import check_supported, header_line, log_lines
+        games, seed = check_games(games), check_seed(seed)
+        check_policy(policy)
+        try:
+            check_supported(self.rules, "the fast simulation")
+            fast = True
+        except InputError:
+            fast = False                 # played one game at a time by solver.play
+            if policy != "optimal":
+                raise InputError(f"rules {self.rules.spec}: only the optimal policy is "
+                                 "available for these rules") from None
+        if isinstance(log, (str, Path)):
+            opened = atomic_text(log)    # a bad path fails before any solve
+        else:
+            opened = contextlib.nullcontext(log)
+        with opened as f:
+            if f is not None:
+                f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
+            table = self.table if policy == "optimal" else None
+            if not fast:
+                from .play import play
+                return play(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
+
+            def write(batch) -> None:
+                for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
+                                      batch.boxes, batch.points):
+                    f.write(line + "\n")
+            from .simulate import simulate
+            return simulate(self.rules, table.values if table is not None else None, games, seed,
+                            policy, on_log=write if f is not None else None)
+
+    def review(self, log: str | Path | Sequence[Sequence[Turn]]) -> Review:
+        """Every decision of a game log (a file name, or the games of
+        ``solver.review.read_log``) valued against the optimal strategy."""
+        from .review import read_log, review
+        if isinstance(log, (str, Path)):
+            log = read_log(log, self._log_rules())[1]
+        return review(self.table, log)
+
+    def _log_rules(self) -> str | Rules:
+        """What ``read_log`` is given: the spec, so that a header for other
+        rules is an error, unless the spec does not make these rules."""
+        try:
+            if parse_rules(self.rules.spec) == self.rules:
+                return self.rules.spec
+        except InputError:
+            pass
+        return self.rules
+
+    def export(self, fmt: str, out: str | Path | IO[str], max_bank: int | None = None) -> int:
+        """Write every reachable turn-start state as ``fmt`` (csv, parquet,
+        json) to the file ``out`` (atomically) or an open text file; with
+        saved rolls only states with at most ``max_bank`` rolls banked.
+        Returns the rows written."""
+        from .export import check_format, write_states
+        if max_bank is not None:
+            check_whole(max_bank, "max_bank")
+        path = str(out) if isinstance(out, (str, Path)) else None
+        check_format(fmt, path)              # before any solve
+        return write_states(self.table, fmt, path, None if path else out, max_bank)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Distributions of several rule sets and policies (``compare``), and
+    each one's ``(win, tie, loss)`` chances against the first, head to head."""
+
+    card: str
+    items: tuple[Distribution, ...]
+    versus: tuple[tuple[float, float, float], ...]
+    games: int                 # games an estimate was played from
+    seed: int
+
+    def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
+        return {"card": self.card,
+                "items": [{**d.as_dict(thresholds),
+                           "versus_first": dict(zip(("win", "tie", "loss"), v))}
+                          for d, v in zip(self.items, self.versus)]}
+
+
+def compare(rules: Iterable[Solver | Rules | str] = ("nordic",),
+            policies: Iterable[str] = ("optimal",), card: Scorecard | str = "", *,
+            games: int = DEFAULT_GAMES, seed: int = 0, tables: str | Path | None = None,
+            progress: Progress | None = None) -> Comparison:
+    """The final-score distributions of every rule set (``Solver`` objects,
+    ``Rules`` or specs) under every policy, from ``card`` (its text is read
+    under each rule set), compared with the first; every pair is checked
+    before any work.  Estimates (saved rolls, Maxi) play ``games`` games."""
+    solvers = [r if isinstance(r, Solver) else Solver(r, tables=tables, progress=progress)
+               for r in rules] or [Solver(tables=tables, progress=progress)]
+    policies = tuple(policies) or ("optimal",)
+    games, seed = check_games(games), check_seed(seed)
+    text = str(card) if isinstance(card, Scorecard) else card
+    cards = [s.card(text) for s in solvers]
+    for s in solvers:
+        for policy in policies:
+            s.is_exact(policy)
+    items = tuple(s._distribution(c, policy, games, seed)
+                  for s, c in zip(solvers, cards) for policy in policies)
+    return Comparison(text, items, tuple(d.versus(items[0]) for d in items), games, seed)

@@ -1,0 +1,114 @@
+"""The core commands of ``yatzy``: solve, ev, advise, rules."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+
+import click
+
+from ..query import bank_after
+from ..rules import KEYS, PRESETS, parse_rules
+from .options import Whole, card_option, json_option, open_solver, rules_option, tables_option
+
+
+@click.command()
+@rules_option
+@tables_option
+@click.option("--force", is_flag=True, help="Solve again even if a valid table exists.")
+def solve(rules_spec: str, tables_dir: str | None, force: bool) -> None:
+    """Solve every game state and store the table."""
+    solver = open_solver(rules_spec, tables_dir)
+    path = solver.path
+    before = path.stat().st_mtime_ns if path.exists() else None
+    start = time.perf_counter()
+    table = solver.solve(force=force)
+    seconds = time.perf_counter() - start
+    solved = table.header.get("solve_seconds", 0.0)
+    fresh = before != path.stat().st_mtime_ns
+    click.echo(f"rules           {solver.rules.spec}")
+    click.echo(f"expected score  {table.expected_score:.7f}")
+    if fresh:
+        compiled = table.header.get("compile_seconds", 0.0)
+        note = f"solve {solved:.2f}, compile or load kernels {compiled:.2f}, rest start-up and writing"
+    else:
+        note = f"table found; it took {solved:.2f} to solve"
+    click.echo(f"seconds         {seconds:.2f} ({note})")
+    click.echo(f"table           {path}")
+
+
+@click.command()
+@rules_option
+@tables_option
+@card_option
+@json_option
+def ev(rules_spec: str, tables_dir: str | None, card: str, as_json: bool) -> None:
+    """Expected final score at the start of the next turn."""
+    solver = open_solver(rules_spec, tables_dir)
+    rules = solver.rules
+    sc = solver.card(card)
+    value = solver.ev(sc)
+    if as_json:
+        click.echo(json.dumps({"expected_final_score": value, "current_score": sc.score,
+                               "expected_remaining": value - sc.score,
+                               "upper_total": sc.upper_total, "card": str(sc),
+                               "rules": rules.spec,
+                               **({"bank": sc.bank} if rules.saved_rolls else {})}))
+        return
+    click.echo(f"current score         {sc.score}  (upper total {sc.upper_total})")
+    if rules.saved_rolls:
+        click.echo(f"rolls banked          {sc.bank}")
+    click.echo(f"expected final score  {value:.4f}")
+
+
+@click.command()
+@rules_option
+@tables_option
+@card_option
+@click.option("--dice", required=True, metavar="DICE", help="The dice, e.g. 1,1,2,5,6 or 11256.")
+@click.option("--rerolls", required=True, type=Whole(0), metavar="N",
+              help="Rerolls left: 2 after the first roll, then 1, then 0 "
+                   "(with saved rolls: own and banked together).")
+@click.option("--top", type=Whole(1), default=None, metavar="K",
+              help="Show only the K best actions.")
+@json_option
+def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
+           top: int | None, as_json: bool) -> None:
+    """Every action for a position, ranked by expected final score."""
+    solver = open_solver(rules_spec, tables_dir)
+    rules = solver.rules
+    advice = solver.advise(card, dice, rerolls)     # the range of rerolls depends on the card
+    sc = advice.card
+    actions = advice.actions[:top] if top else advice.actions
+    if as_json:
+        click.echo(json.dumps({"rules": rules.spec, "card": str(sc), "dice": list(advice.dice),
+                               "rerolls": rerolls, "current_score": sc.score,
+                               "bank_after_stopping": bank_after(rules, rerolls),
+                               "actions": [a.as_dict() for a in actions]}))
+        return
+    left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"
+    if rules.saved_rolls:
+        left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
+    click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
+               f"rules {rules.spec}")
+    click.echo(str(replace(advice, actions=actions)))
+
+
+@click.command("rules")
+@click.argument("spec", required=False)
+def rules_cmd(spec: str | None) -> None:
+    """List presets and keys, or describe the rules SPEC resolves to."""
+    if spec:
+        click.echo(parse_rules(spec).describe())
+        return
+    click.echo("presets")
+    for name, preset in PRESETS.items():
+        click.echo(f"  {name:<14} {preset.description}")
+    click.echo("keys (PRESET:key=value,...)")
+    for name, key in KEYS.items():
+        defaults = ", ".join(f"{p} {key.default(p)}" for p in key.presets)
+        click.echo(f"  {name:<26} {key.help} [{key.type_name}; default: {defaults}]")
+
+
+COMMANDS = (solve, ev, advise, rules_cmd)

@@ -1,0 +1,226 @@
+"""What the ``yatzy`` commands share: the group that turns every error into
+one line, the options, their types (range-checked at the edge), and the
+progress and warnings of a solve on stderr."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+import warnings
+from typing import Iterator
+
+import click
+
+from ..api import MAX_SEED, POLICIES, Solver, whole_range
+from ..errors import InputError, TableError
+from ..rules import Rules, parse_rules
+from ..tables import TableWarning
+
+
+# ------------------------------------------------------------------ errors
+def fail(message: str) -> None:
+    """Print ``error: message`` on stderr and exit with status 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@contextlib.contextmanager
+def friendly_errors() -> Iterator[None]:
+    """User errors (``InputError``, ``TableError``) as one line ``error:
+    ...`` and exit status 2; table notices (``TableWarning``) as lines
+    ``warning: ...`` on stderr."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, TableWarning):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+        warnings.simplefilter("always", TableWarning)
+        warnings.showwarning = show
+        try:
+            yield
+        except (InputError, TableError) as e:
+            fail(str(e))
+
+
+def _one_line(e: click.UsageError) -> str:
+    """Click's usage error as one line: ``--games 0: must be at least 1``."""
+    if type(e) is click.BadParameter and isinstance(e.param, click.Option) \
+            and isinstance(e.param.type, (Whole, Choice)):
+        return f"{e.param.opts[0]} {e.message}"
+    return e.format_message()
+
+
+class Group(click.Group):
+    """A click group whose bad input, the commands' and click's own usage
+    errors alike, is one line ``error: ...`` on stderr with exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        try:
+            with friendly_errors():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                    **extra)
+        except click.UsageError as e:
+            fail(_one_line(e))
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+# ------------------------------------------------------------------- types
+class Whole(click.IntRange):
+    """A whole number in a range, its error naming the value:
+    ``0: must be at least 1``, ``'ten': must be a whole number``."""
+
+    name = "whole number"
+
+    def convert(self, value, param, ctx):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r}: must be a whole number", param, ctx)
+        if number < self.min or (self.max is not None and number > self.max):
+            self.fail(f"{number}: must be {whole_range(self.min, self.max)}", param, ctx)
+        return number
+
+
+class Choice(click.Choice):
+    """One of some words, its error naming the value and the choices."""
+
+    def convert(self, value, param, ctx):
+        if value in self.choices:
+            return value
+        self.fail(f"{value!r}: expected one of {', '.join(self.choices)}", param, ctx)
+
+
+SEED = Whole(0, MAX_SEED)
+
+
+# ----------------------------------------------------------------- options
+def rules_option(f):
+    return click.option("--rules", "rules_spec", default="nordic", show_default=True,
+                        metavar="SPEC", help="PRESET[:key=value,...], see `yatzy rules`.")(f)
+
+
+def tables_option(f):
+    return click.option("--tables", "tables_dir", envvar="YATZY_TABLES", default=None,
+                        metavar="DIR", help="Where tables are stored [env YATZY_TABLES; "
+                        "default tables/].")(f)
+
+
+def card_option(f):
+    return click.option("--card", default="", metavar="CARD",
+                        help="Filled boxes as box=points,... (empty: a new game); "
+                             "also yahtzee_bonus=N or bank=N where the rules have them.")(f)
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+
+
+def policy_option(f):
+    return click.option("--policy", type=Choice(POLICIES), default="optimal", show_default=True,
+                        metavar="NAME",
+                        help="optimal | greedy (best expected points this turn) | simple "
+                             "(keep the most common face, score the most points).")(f)
+
+
+def seed_option(help: str = "Random seed."):
+    return click.option("--seed", type=SEED, default=0, show_default=True, metavar="S",
+                        help=help)
+
+
+def at_least_option(help: str = "Also print P(final score >= T); may be repeated."):
+    return click.option("--at-least", "at_least", type=Whole(0), multiple=True, metavar="T",
+                        help=help)
+
+
+def plot_option(help: str):
+    return click.option("--plot", metavar="FILE.png", help=help)
+
+
+def out_option(f):
+    return click.option("--out", metavar="FILE",
+                        help="Write here (atomically) instead of stdout.")(f)
+
+
+# ----------------------------------------------------------------- helpers
+def open_solver(rules: str | Rules, tables_dir: str | None) -> Solver:
+    """A ``Solver`` whose solves show their progress on stderr."""
+    rules = rules if isinstance(rules, Rules) else parse_rules(rules)
+    return Solver(rules, tables=tables_dir, progress=solve_progress(rules))
+
+
+def solve_progress(rules: Rules):
+    """The progress of a solve of ``rules`` on stderr: click's bar, or one
+    line per layer for a long solve (saved rolls) when stderr is not a
+    terminal (a log file: the bar draws only on a terminal)."""
+    label = f"solving {rules.spec}"
+    if not sys.stderr.isatty() and rules.saved_rolls:
+        return LineProgress(label)
+    return BarProgress(label)
+
+
+class BarProgress:
+    """click's progress bar with an ETA, drawn from the first call."""
+
+    def __init__(self, label: str):
+        self.label, self.bar, self.done = label, None, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                         show_eta=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+        if done >= total:
+            self.bar.__exit__(None, None, None)
+
+
+class LineProgress:
+    """One line per update with the time left; the first call (work done
+    before a resume) prints nothing and is not counted in the speed."""
+
+    def __init__(self, label: str):
+        self.label, self.start, self.before, self.done = label, None, 0, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.start is None:
+            self.start, self.before, self.done = time.perf_counter(), done, done
+            return
+        if done <= self.done:
+            return
+        self.done = done
+        spent = time.perf_counter() - self.start
+        left = spent * (total - done) / max(done - self.before, 1)
+        click.echo(f"{self.label}: {100 * done / total:5.1f}% after {spent / 60:.1f} min, "
+                   f"about {left / 60:.1f} min left", err=True)
+
+
+def check_plot(path: str | None) -> None:
+    """Fail now, not after the work, if a plot could not be drawn or written."""
+    if path:
+        from ..files import check_writable
+        from ..plots import require
+        check_writable(path)
+        require()
+
+
+def pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+__all__ = ["Choice", "Group", "Whole", "at_least_option", "card_option", "check_plot", "fail",
+           "friendly_errors", "json_option", "open_solver", "out_option", "pct", "plot_option",
+           "policy_option", "rules_option", "seed_option", "solve_progress", "tables_option"]

@@ -1,0 +1,239 @@
+"""Research commands of ``yatzy``: distribution, compare, simulate, review,
+export, strategy.  The choices (exact or estimated, how games are played)
+are the library's (``solver.api``); modules with Numba kernels are imported
+only there, when needed."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..api import DEFAULT_GAMES, POLICIES
+from ..api import compare as compare_all
+from ..export import FORMATS
+from .options import (Choice, Whole, at_least_option, card_option, check_plot,
+                      json_option, open_solver, out_option, pct, plot_option, policy_option,
+                      rules_option, seed_option, tables_option)
+
+
+# ----------------------------------------------------------------- distribution
+@click.command()
+@rules_option
+@tables_option
+@card_option
+@policy_option
+@at_least_option()
+@json_option
+@plot_option("Draw the distribution (needs matplotlib).")
+@click.option("--games", type=Whole(1), default=None, metavar="N",
+              help="Rules without an exact distribution (saved rolls, Maxi): "
+                   f"estimate it from N optimal games [default: {DEFAULT_GAMES}].")
+@seed_option("Random seed of an estimate.")
+def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str,
+                 at_least: tuple[int, ...], as_json: bool, plot: str | None,
+                 games: int | None, seed: int) -> None:
+    """Exact probability of every final score under a policy (default optimal);
+    estimated from played games where the exact one is out of reach."""
+    from ..stats import PERCENTILES
+
+    solver = open_solver(rules_spec, tables_dir)
+    rules = solver.rules
+    solver.is_exact(policy)                  # the rules and policy go together
+    check_plot(plot)
+    dist = solver.distribution(card, policy, games, seed)
+    if plot:
+        from ..plots import plot_distribution
+        plot_distribution(dist, plot)
+    if as_json:
+        click.echo(json.dumps(dist.as_dict(at_least)))
+        return
+    click.echo(f"rules         {rules.spec}, policy {policy}, card {str(dist.card) or '(new game)'}")
+    if dist.games:
+        lo, hi = dist.ci95
+        click.echo(f"estimated     from {dist.games} games (seed {seed}); the exact distribution "
+                   "is not computed for these rules")
+        click.echo(f"mean          {dist.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f}; "
+                   f"table {dist.table_value:.6f})")
+    else:
+        line = f"mean          {dist.mean:.6f}"
+        if dist.table_value is not None:
+            line += (f"  (table {dist.table_value:.6f}, "
+                     f"difference {dist.mean - dist.table_value:.1e})")
+        click.echo(line)
+    click.echo(f"sd            {dist.sd:.3f}")
+    click.echo("percentiles   " + "  ".join(f"{q}%:{dist.percentile(q)}" for q in PERCENTILES))
+    click.echo(f"bonus         {pct(dist.bonus_probability)}")
+    if rules.yahtzee_bonus:
+        click.echo(f"yahtzee bonus {dist.yahtzee_bonus_mean:.3f} points on average")
+    for t in at_least:
+        click.echo(f"P(>= {t:<3})     {dist.at_least(t):.6f}")
+    click.echo(f"{'box':<18}{'mean':>8}{'non-zero':>10}")
+    for i, b in enumerate(rules.boxes):
+        click.echo(f"{b.name:<18}{dist.box_mean[i]:>8.3f}{pct(dist.box_nonzero[i]):>10}")
+    click.echo(f"seconds       {dist.seconds:.2f}")
+    if plot:
+        click.echo(f"plot          {plot}")
+
+
+# -------------------------------------------------------------------- compare
+@click.command()
+@click.option("--rules", "specs", multiple=True, metavar="SPEC",
+              help="Rules to compare (repeat the option) [default: nordic].")
+@click.option("--policy", "policies", type=Choice(POLICIES),
+              multiple=True, metavar="NAME",
+              help="Policies to compare (repeat the option): optimal | greedy | simple "
+                   "[default: optimal].")
+@tables_option
+@card_option
+@at_least_option("Also compare P(final score >= T); may be repeated.")
+@click.option("--games", type=Whole(1), default=DEFAULT_GAMES, show_default=True, metavar="N",
+              help="Games an estimated distribution is played from (saved rolls, Maxi).")
+@seed_option("Random seed of an estimate.")
+@json_option
+@plot_option("Draw the distributions together (needs matplotlib).")
+def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str | None,
+            card: str, at_least: tuple[int, ...], games: int, seed: int, as_json: bool,
+            plot: str | None) -> None:
+    """Final-score distributions of rule sets and policies side by side."""
+    solvers = [open_solver(spec, tables_dir) for spec in specs or ("nordic",)]
+    for solver in solvers:                   # a bad card fails before the plot is checked
+        solver.card(card)
+    check_plot(plot)
+    result = compare_all(solvers, policies, card, games=games, seed=seed)
+    dists = result.items
+    if plot:
+        from ..plots import plot_comparison
+        plot_comparison(dists, plot)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(at_least)))
+        return
+    width = max(len(d.rules.spec) for d in dists) + 2
+    head = (f"{'rules':<{width}}{'policy':<9}{'mean':>10}{'sd':>8}{'P5':>6}{'P50':>6}"
+            f"{'P95':>6}{'bonus':>9}{'vs 1st':>9}"
+            + "".join(f"{'>=' + str(t):>10}" for t in at_least))
+    click.echo(head)
+    for d, (win, tie, _) in zip(dists, result.versus):
+        mean = f"{d.mean:.2f}" + ("*" if d.games else "")
+        click.echo(f"{d.rules.spec:<{width}}{d.policy:<9}{mean:>10}{d.sd:>8.2f}"
+                   f"{d.percentile(5):>6}{d.percentile(50):>6}{d.percentile(95):>6}"
+                   f"{pct(d.bonus_probability):>9}{pct(win + tie / 2):>9}"
+                   + "".join(f"{d.at_least(t):>10.4f}" for t in at_least))
+    click.echo("vs 1st: the chance to outscore the first line's play in a head-to-head game "
+               "(independent dice; a tie counts half)")
+    if any(d.games for d in dists):
+        click.echo(f"* estimated from {games} optimal games (seed {seed}); the others are exact")
+    if plot:
+        click.echo(f"plot: {plot}")
+
+
+# ------------------------------------------------------------------- simulate
+@click.command()
+@rules_option
+@tables_option
+@click.option("--games", type=Whole(1), required=True, metavar="N",
+              help="Number of games to play.")
+@seed_option()
+@policy_option
+@click.option("--log", "log_path", metavar="FILE", help="Write every turn as JSON lines.")
+@json_option
+@plot_option("Histogram over the exact distribution (needs matplotlib).")
+def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, policy: str,
+             log_path: str | None, as_json: bool, plot: str | None) -> None:
+    """Play games by Monte Carlo under a policy; seeded and reproducible."""
+    from ..stats import PERCENTILES
+
+    solver = open_solver(rules_spec, tables_dir)
+    check_plot(plot)
+    sim = solver.simulate(games, seed, policy, log=log_path)
+    if plot:                         # over the exact distribution where there is one
+        from ..plots import plot_simulation
+        exact = solver.distribution(policy=policy) if solver.is_exact() else None
+        plot_simulation(sim, exact, plot)
+    if as_json:
+        click.echo(json.dumps(sim.as_dict()))
+        return
+    lo, hi = sim.ci95
+    click.echo(f"rules         {solver.rules.spec}, policy {policy}, seed {seed}")
+    click.echo(f"games         {games}")
+    click.echo(f"mean          {sim.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f})")
+    click.echo(f"sd            {sim.sd:.3f}")
+    click.echo("percentiles   " + "  ".join(f"{q}%:{sim.percentile(q)}" for q in PERCENTILES))
+    click.echo(f"bonus         {pct(sim.bonus_games / games)}")
+    click.echo(f"seconds       {sim.seconds:.2f}  ({games / sim.seconds:,.0f} games/s)")
+    if log_path:
+        click.echo(f"log           {log_path}")
+    if plot:
+        click.echo(f"plot          {plot}")
+
+
+# --------------------------------------------------------------------- review
+@click.command()
+@click.argument("log_file", metavar="FILE")
+@click.option("--rules", "rules_spec", default=None, metavar="SPEC",
+              help="Rules of the log when it has no header [default: nordic].")
+@tables_option
+@json_option
+def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
+           as_json: bool) -> None:
+    """Value every decision of a game log against the optimal strategy."""
+    from ..review import read_log
+
+    rules, games = read_log(log_file, rules_spec)
+    result = open_solver(rules, tables_dir).review(games)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    game = None
+    width = 2 * rules.dice + 1                  # the dice column
+    for d in result.decisions:
+        if d.game != game:
+            game = d.game
+            click.echo(f"game {game}")
+            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<{width}}{'chosen':<26}{'expected':>10}  "
+                       f"{'best':<26}{'expected':>10}{'loss':>9}")
+        dice = " ".join(map(str, d.dice))
+        loss = f"{d.loss:.4f}" if d.loss else "-"
+        click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<{width}}{d.chosen:<26}{d.chosen_value:>10.3f}  "
+                   f"{d.best:<26}{d.best_value:>10.3f}{loss:>9}")
+    click.echo(f"scores        {' '.join(map(str, result.scores))}")
+    click.echo(f"decisions     {len(result.decisions)}")
+    click.echo(f"total loss    {result.total_loss:.4f}")
+    click.echo(f"mean loss     {result.mean_loss:.4f} per decision (below 0.2 is very good)")
+    for d in result.costliest():
+        if d.loss > 0:
+            click.echo(f"costly        game {d.game} turn {d.turn} roll {d.roll} (line {d.line}): "
+                       f"{d.chosen} instead of {d.best}, loss {d.loss:.4f}")
+
+
+# --------------------------------------------------------------------- export
+@click.command()
+@rules_option
+@tables_option
+@click.option("--format", "fmt", type=Choice(FORMATS), required=True, metavar="FORMAT",
+              help=" | ".join(FORMATS))
+@out_option
+@click.option("--max-bank", type=Whole(0), default=None, metavar="N",
+              help="With saved rolls: only states with at most N rolls banked.")
+def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
+           max_bank: int | None) -> None:
+    """Expected remaining and final score of every reachable turn-start state."""
+    n = open_solver(rules_spec, tables_dir).export(fmt, out or sys.stdout, max_bank)
+    if out:
+        click.echo(f"{n} states written to {out}", err=True)
+
+
+@click.command()
+@rules_option
+@tables_option
+@card_option
+@out_option
+def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None) -> None:
+    """The best action for every roll and rerolls left, as CSV."""
+    from ..export import write_strategy
+
+    write_strategy(open_solver(rules_spec, tables_dir).strategy(card), out, sys.stdout)
+
+
+COMMANDS = (distribution, compare, simulate, review, export, strategy)
