@@ -52,7 +52,7 @@ from numba import njit
 
 from .rules import Rules
 from .threads import run_pieces
-from .turn import FAST, advance, turn_data
+from .turn import FAST, advance, turn_data, utility
 from .turn import keep_values as turn_keeps
 from .values import StateValues
 
@@ -142,8 +142,9 @@ def compile_kernels(rules: Rules) -> float:
 
 def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
           out: np.ndarray | None = None, resume: int = 0,
-          checkpoint: Callable[[int], None] | None = None) -> Solution:
-    """Solve every reachable turn-start state of ``rules``, in memory.
+          checkpoint: Callable[[int], None] | None = None, theta: float = 0.0) -> Solution:
+    """Solve every reachable turn-start state of ``rules``, in memory, for
+    the objective ``theta`` (``turn.utility``: 0 = the expected score).
 
     Layers (masks with the same number of filled boxes) are solved from the
     full card down.  ``progress(n)`` is called after each layer with its
@@ -158,19 +159,19 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
     start = time.perf_counter()
     if rules.saved_rolls:
         layers = {}
-        for p, values in solve_layers(rules, progress):
+        for p, values in solve_layers(rules, progress, theta=theta):
             layers[p] = values
-        return Solution(rules, layers=tuple(layers[p] for p in sorted(layers)),
+        return Solution(rules, layers=tuple(layers[p] for p in sorted(layers)), theta=theta,
                         seconds=time.perf_counter() - start, compile_seconds=compile_seconds)
     shape = (1, rules.space.n_masks, rules.cap + 1)
     values = np.empty(shape) if out is None else out
     if values.shape != shape:
         raise ValueError(f"out has shape {values.shape}, expected {shape}")
-    d = turn_data(rules)
+    d = turn_data(rules, theta)
     if not resume:
         values[...] = np.nan
         masks = np.arange(rules.space.n_masks)
-        values[:, masks & rules.space.full_mask == rules.space.full_mask, :] = 0.0
+        values[:, masks & rules.space.full_mask == rules.space.full_mask, :] = utility(theta, 0.0)
     for i, layer in enumerate(reversed(rules.space.layers[:-1])):
         if i >= resume:
             _run_layer(d, layer, values, values)
@@ -178,7 +179,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
                 checkpoint(i + 1)
         if progress is not None:
             progress(work_units(rules, rules.n_boxes - 1 - i))
-    return Solution(rules, dense=values, seconds=time.perf_counter() - start,
+    return Solution(rules, dense=values, theta=theta, seconds=time.perf_counter() - start,
                     compile_seconds=compile_seconds)
 
 
@@ -189,7 +190,7 @@ def work_units(rules: Rules, filled: int) -> int:
 
 
 def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
-                 resume: tuple[int, np.ndarray] | None = None
+                 resume: tuple[int, np.ndarray] | None = None, theta: float = 0.0
                  ) -> Iterator[tuple[int, np.ndarray]]:
     """Solve saved-rolls rules one layer at a time, from the full card back
     to the empty one, holding only two layers in memory.
@@ -198,9 +199,9 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
     for ``p = n_boxes, ..., 0``; ``resume = (p, values of layer p)`` continues
     after a finished layer ``p``.  ``progress`` as in ``solve``.
     """
-    d = turn_data(rules)
+    d = turn_data(rules, theta)
     if resume is None:
-        nxt = np.zeros(rules.space.layer_shape(rules.n_boxes))
+        nxt = np.full(rules.space.layer_shape(rules.n_boxes), utility(theta, 0.0))
         yield rules.n_boxes, nxt
         done = rules.n_boxes
     else:
@@ -232,4 +233,5 @@ def turn_keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
     """``out[t - first - 1, m]``: ``keep_values`` with ``t`` rerolls left,
     for every ``t = first + 1 .. rerolls`` at once (one turn's levels)."""
     nxt, _ = values.next_layer(mask)
-    return turn_keeps(turn_data(rules), mask, upper, rerolls, first, np.asarray(nxt))
+    return turn_keeps(turn_data(rules, values.theta), mask, upper, rerolls, first,
+                      np.asarray(nxt))

@@ -109,12 +109,12 @@ def _play(d, pt, first, seed, start, layers, tol, score, upper_end, box_points,
                     value[b] = NEG
                     if jokers != 0:
                         if (jokers >> b) & 1:
-                            value[b] = cand[d.joker_cand[f, b], 0] + roll_bonus
+                            value[b] = cand[d.joker_cand[f, b], 0]
                     elif (allowed >> b) & 1:
                         c = pt.cand_of[r, b]
                         value[b] = cand[c, 0] if c >= 0 else later[d.rows[mask | (1 << b)], u]
-                        if f >= 0:
-                            value[b] += roll_bonus
+                    if f >= 0 and roll_bonus != 0.0 and value[b] > NEG:    # a yahtzee bonus
+                        value[b] = value[b] * d.ybonus_mul + d.ybonus_add
                     if value[b] > NEG:
                         code = pick(value[b], stop, b, code, tol)
                         stop = max(stop, value[b])

@@ -281,7 +281,7 @@ def _alike(g, r, segs, n_segs, tie, val, xs, box0):
                         xs[r, j] = fmax(xs[r, j], val[c, j])
         if mask & g.turn.flag_bit:
             for j in range(off, off + ns):
-                xs[r, j] += g.turn.yahtzee_bonus
+                xs[r, j] = xs[r, j] * g.turn.ybonus_mul + g.turn.ybonus_add
 
 
 @njit(cache=True)

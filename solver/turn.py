@@ -64,6 +64,13 @@ class TurnData(NamedTuple):
     * ``cand_box[c]``, ``cand_score[c]``, ``cand_bits[c]``: candidate ``c``
       writes ``cand_score`` points in ``cand_box`` and sets ``cand_bits``
       (sorted by box, then points)
+    * ``theta``: the objective (``utility``): 0 maximises the expected
+      score, else the expected utility ``-exp(-theta x) / theta``;
+      ``gain_mul[c], gain_add[c]``: the value of candidate ``c`` is
+      ``V * gain_mul + gain_add`` for the value ``V`` of the state it leads
+      to (``utility_shift`` of its points), ``bonus_mul[c], bonus_add[c]``
+      the same with the upper bonus earned too; ``ybonus_mul``,
+      ``ybonus_add`` the yahtzee bonus
     * ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the
       candidates of roll ``r`` (by box); any other box scores 0
     * ``yahtzee_face[r]``: face of a roll of all dice alike, else -1;
@@ -89,6 +96,13 @@ class TurnData(NamedTuple):
     cand_box: np.ndarray
     cand_score: np.ndarray
     cand_bits: np.ndarray
+    theta: float
+    gain_mul: np.ndarray
+    gain_add: np.ndarray
+    bonus_mul: np.ndarray
+    bonus_add: np.ndarray
+    ybonus_mul: float
+    ybonus_add: float
     roll_cand_start: np.ndarray
     roll_cand: np.ndarray
     yahtzee_face: np.ndarray
@@ -104,16 +118,48 @@ class TurnData(NamedTuple):
     faces: int
 
 
+def utility(theta: float, x):
+    """The objective's value of ``x`` points: ``x`` itself for ``theta = 0``
+    (the expected score), else ``-exp(-theta x) / theta``, whose expectation
+    risk-averse play (``theta > 0``) or risk-seeking play (``theta < 0``)
+    maximises; both increase with ``x``."""
+    if theta == 0:
+        return x
+    return -np.exp(-theta * np.asarray(x, dtype=np.float64)) / theta
+
+
+def certainty(theta: float, value):
+    """The points ``x`` with ``utility(theta, x) == value``: the certainty
+    equivalent of a gamble of expected utility ``value``."""
+    if theta == 0:
+        return value
+    return -np.log(-theta * np.asarray(value, dtype=np.float64)) / theta
+
+
+def utility_shift(theta: float, points) -> tuple[np.ndarray, np.ndarray]:
+    """``(mul, add)`` with ``utility(points + x) == utility(x) * mul + add``:
+    ``(1, points)`` for ``theta = 0``, ``(exp(-theta points), 0)`` else."""
+    points = np.asarray(points, dtype=np.float64)
+    if theta == 0:
+        return np.ones_like(points), points
+    return np.exp(-theta * points), np.zeros_like(points)
+
+
 @lru_cache(maxsize=16)
-def turn_data(rules: Rules) -> TurnData:
-    """The ``TurnData`` of ``rules`` (cached per rule set)."""
+def turn_data(rules: Rules, theta: float = 0.0) -> TurnData:
+    """The ``TurnData`` of ``rules`` for the objective ``theta`` (cached)."""
     ds = rules.dice_space
     sp = rules.space
     adds, subs, n_subs = dice_tables(ds)
     cands = candidates(rules)
+    score = cands[1]
+    gain = utility_shift(theta, score)
+    bonus = utility_shift(theta, score + rules.bonus_points)
+    ybonus = utility_shift(theta, float(rules.yahtzee_bonus))
     return TurnData(sp.rows, sp.allowed_table, sp.lane_start, sp.upper_lanes, rules.is_upper,
                     rules.cap, float(rules.bonus_points), rules.rolls, rules.saved_rolls,
-                    *cands, rules.yahtzee_face, sp.joker_boxes, cands_joker(rules, cands),
+                    *cands[:3], float(theta), *gain, *bonus, float(ybonus[0]), float(ybonus[1]),
+                    *cands[3:], rules.yahtzee_face, sp.joker_boxes, cands_joker(rules, cands),
                     sp.flag_bit, float(rules.yahtzee_bonus), adds, subs, n_subs,
                     ds.roll_prob, ds.first_roll, ds.faces)
 
@@ -202,18 +248,20 @@ def fill_candidates(d, mask, u0, L, values, cand, zero):
             continue
         child = d.rows[mask | d.cand_bits[k]]
         s = d.cand_score[k]
+        mul, add = d.gain_mul[k], d.gain_add[k]       # + s points (theta = 0: 1, s)
         if d.is_upper[b]:
             below = min(L, cap - s - u0)       # u + s < T: no bonus yet
             for j in range(below):
-                cand[k, j] = values[child, u0 + s + j] + s
-            reach = values[child, cap] + s + d.bonus     # u < T <= u + s: bonus now
+                cand[k, j] = values[child, u0 + s + j] * mul + add
+            # u < T <= u + s: the bonus now
+            reach = values[child, cap] * d.bonus_mul[k] + d.bonus_add[k]
             for j in range(max(below, 0), min(L, cap - u0)):
                 cand[k, j] = reach
             if 0 <= cap - u0 < L:              # u == T: bonus earned before
-                cand[k, cap - u0] = values[child, cap] + s
+                cand[k, cap - u0] = values[child, cap] * mul + add
         else:
             for j in range(L):
-                cand[k, j] = values[child, u0 + j] + s
+                cand[k, j] = values[child, u0 + j] * mul + add
 
 
 @njit(cache=True, fastmath=FAST)
@@ -227,7 +275,7 @@ def score_rolls(d, mask, L, first, cand, zero, work):
     the yahtzee bonus on top.
     """
     allowed = d.allowed[mask]
-    roll_bonus = d.yahtzee_bonus if mask & d.flag_bit else 0.0
+    roll_bonus = mask & d.flag_bit != 0 and d.yahtzee_bonus != 0.0
     chosen = np.empty(len(d.cand_box), dtype=np.int64)
     for r in range(len(d.roll_cand_start) - 1):
         w = first + r
@@ -262,9 +310,9 @@ def score_rolls(d, mask, L, first, cand, zero, work):
                 b = chosen[min(i + 1, n - 1)]
                 for j in range(L):
                     work[w, j] = fmax(work[w, j], fmax(cand[a, j], cand[b, j]))
-        if f >= 0 and roll_bonus != 0.0:
+        if f >= 0 and roll_bonus:
             for j in range(L):
-                work[w, j] += roll_bonus
+                work[w, j] = work[w, j] * d.ybonus_mul + d.ybonus_add
 
 
 @njit(cache=True, fastmath=FAST)

@@ -10,6 +10,11 @@ Two layouts hold ``V``, the expected score still to come from a turn start:
   unlimited bank tractable.
 
 Layers may be float32 on disk (values are read as float64).
+
+Under a risk parameter ``theta != 0`` the stored values are expected
+utilities, ``E[-exp(-theta X) / theta]`` of the points ``X`` still to come
+(``solver.turn.utility``); ``value`` gives their certainty equivalents in
+points, ``lookup`` the stored numbers the kernels work with.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class StateValues:
     rules: Rules
     dense: np.ndarray | None = None                     # [1, mask, u]
     layers: tuple[np.ndarray, ...] | None = None        # layers[p][k, rank, u]
+    theta: float = 0.0                                  # the objective (solver.turn.utility)
 
     @property
     def values(self) -> np.ndarray:
@@ -47,16 +53,26 @@ class StateValues:
 
     @property
     def expected_score(self) -> float:
-        """Expected final score of a new game under optimal play."""
+        """Expected final score of a new game under optimal play (under
+        ``theta``: its certainty equivalent)."""
         return self.value(0, 0, 0)
 
     def value(self, mask: int, upper: int, bank: int = 0) -> float:
-        """Expected score still to come from a turn start."""
-        return float(self.lookup(bank, np.array([mask]), np.array([upper]))[0])
+        """Expected score still to come from a turn start (under ``theta``:
+        its certainty equivalent)."""
+        raw = float(self.lookup(bank, np.array([mask]), np.array([upper]))[0])
+        return float(self.points(raw))
+
+    def points(self, values):
+        """Stored values as points: the certainty equivalents of expected
+        utilities under ``theta``, the values themselves for ``theta = 0``."""
+        if self.theta == 0:
+            return values
+        return -np.log(-self.theta * np.asarray(values, dtype=np.float64)) / self.theta
 
     def lookup(self, bank: int, masks: np.ndarray, uppers: np.ndarray) -> np.ndarray:
-        """``V`` at (``masks``, ``uppers``) with ``bank`` rolls banked, float64
-        (arrays of any matching shapes)."""
+        """The stored values at (``masks``, ``uppers``) with ``bank`` rolls
+        banked, float64 (arrays of any matching shapes)."""
         return self.finder(masks, uppers)(bank)
 
     def finder(self, masks: np.ndarray, uppers: np.ndarray) -> Callable[[int], np.ndarray]:
