@@ -117,3 +117,31 @@ def test_rules_listing_and_description():
     r = runner.invoke(main, ["rules", "forced"])
     assert "top-to-bottom" in r.output or "forced" in r.output
     assert "42" in r.output
+
+
+# ------------------------------------------------------------ research commands
+@pytest.mark.parametrize("args, message", [
+    (["distribution", "--at-least", "x"], "--at-least 'x'"),
+    (["distribution", "--policy", "lucky"], "--policy 'lucky'"),
+    (["distribution", "--card", "ones=7"], "impossible"),
+    (["distribution", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["distribution", "--rules", "maxi", "--games", "0"], "--games 0"),
+    (["distribution", "--rules", "yahtzee", "--games", "100"], "have an exact distribution"),
+    (["distribution", "--games", "100"], "have an exact distribution"),
+    (["compare", "--policy", "lucky"], "--policy 'lucky'"),
+    (["compare", "--rules", "maxi", "--policy", "greedy"], "for --policy optimal"),
+    (["compare", "--rules", "nordic", "--rules", "nope"], "unknown rules preset"),
+    (["compare", "--card", "ones=7"], "impossible"),
+    (["compare", "--plot", "/nonexistent/dir/c.png"], "cannot write"),
+    (["simulate", "--games", "0"], "--games 0"),
+    (["simulate", "--games", "ten"], "--games 'ten'"),
+    (["simulate", "--games", "5", "--seed", "-1"], "--seed -1"),
+    (["simulate", "--games", "5", "--log", "/nonexistent/dir/log.jsonl"], "cannot write"),
+    (["export", "--format", "xml"], "--format 'xml'"),
+    (["review", "/nonexistent.jsonl"], "cannot read"),
+    (["simulate", "--rules", "maxi", "--games", "1", "--policy", "greedy"], "only --policy optimal"),
+])
+def test_bad_research_input_is_a_one_line_error_with_status_2(args, message, tables_dir):
+    r = CliRunner().invoke(main, [*args, "--tables", str(tables_dir)])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and r.output.count("\n") == 1, r.output

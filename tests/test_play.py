@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import solver.cli_research
+from small_games import SMALL, agrees, card, counts_of
 from solver.boxes import groups, straight, upper
 from solver.cli import main
+from solver.distribution import distribution
 from solver.play import estimate, play
 from solver.query import advise
 from solver.review import read_log, review
-from solver.rules import Rules, parse_rules
+from solver.rules import PRESETS, Preset, Rules, parse_rules
 from solver.scorecard import Scorecard
 from solver.tables import open_table
 
@@ -121,7 +122,8 @@ def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
 
 
 def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch):
-    monkeypatch.setattr(solver.cli_research, "parse_rules", lambda spec: BANK)
+    monkeypatch.setitem(PRESETS, "bank", Preset("bank", "a small game with saved rolls",
+                                                lambda: BANK))
     open_table(BANK, tmp_path, progress=False)
     args = ["distribution", "--rules", "bank", "--games", "2000", "--seed", "3", "--json",
             "--tables", str(tmp_path)]
@@ -161,3 +163,11 @@ def test_yahtzee_distribution_is_exact(tables_dir):
     # a further yahtzee earns 100: scores beyond the most without one (88 on
     # the card, 4s-6s 75, bonus 35, lower boxes 155)
     assert max(int(s) for s in out["pmf"]) > 88 + 75 + 35 + 155
+
+
+def test_the_game_by_game_player_agrees_with_the_exact_distribution(small):
+    sc = card(small, "ones=2")
+    exact = distribution(SMALL, sc, small.values)
+    est = estimate(small, sc, 20000, seed=5)
+    agrees(exact, counts_of(est), est.games)
+    assert abs(est.bonus_probability - exact.bonus_probability) < 0.02
