@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import OPTIMA, rounds_to
+from solver.rules import KEYS, PRESETS
 from solver.cli import main
 
 
@@ -113,10 +114,19 @@ def test_advice_for_a_full_card_is_refused(run, nordic):
 def test_rules_listing_and_description():
     runner = CliRunner()
     r = runner.invoke(main, ["rules"])
-    assert r.exit_code == 0 and "forced" in r.output and "bonus_threshold" in r.output
-    r = runner.invoke(main, ["rules", "forced"])
-    assert "top-to-bottom" in r.output or "forced" in r.output
-    assert "42" in r.output
+    assert r.exit_code == 0
+    assert all(name in r.output for name in [*PRESETS, *KEYS])
+
+    def described(spec):                 # the description's lines by their first word
+        r = runner.invoke(main, ["rules", spec])
+        assert r.exit_code == 0, r.output
+        return {line.split()[0]: line for line in r.output.splitlines() if line.strip()}
+
+    forced, nordic = described("forced"), described("nordic")
+    assert forced["order"].split()[1:] == ["forced"] and nordic["order"].split()[1:] == ["free"]
+    assert "42" in forced["bonus"] and "63" not in forced["bonus"]
+    assert "63" in nordic["bonus"] and "42" not in nordic["bonus"]
+    assert "42" in described("nordic:bonus_threshold=42")["bonus"]
 
 
 # ------------------------------------------------------------ research commands

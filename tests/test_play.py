@@ -4,6 +4,7 @@ the mean score agrees with the table, and distributions estimated from
 played games start from the card given."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -87,7 +88,7 @@ def test_estimate_starts_from_the_card(table):
     rules = table.rules
     card = Scorecard.parse("ones=2,threes=3", rules)
     dist = estimate(table, card, 3000, 4)
-    assert dist.games == 3000 and dist.pmf.sum() == pytest.approx(1.0)
+    assert dist.games == 3000 and dist.pmf.sum() == pytest.approx(1.0, abs=1e-12)
     assert dist.pmf[:card.score].sum() == 0.0
     assert (dist.box_mean[0], dist.box_nonzero[0], dist.box_mean[2]) == (2, 1.0, 3)
     lo, hi = dist.ci95
@@ -131,9 +132,15 @@ def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch)
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["exact"] is False and out["games"] == 2000
+    pmf = {int(s): p for s, p in out["pmf"].items()}
+    assert sum(pmf.values()) == pytest.approx(1.0, abs=1e-12)
+    mean = sum(s * p for s, p in pmf.items())            # the interval, from the games' scores
+    sd = math.sqrt(sum((s - mean) ** 2 * p for s, p in pmf.items()) * 2000 / 1999)
+    half = 1.959964 * sd / math.sqrt(2000)
+    assert out["mean"] == pytest.approx(mean, abs=1e-9)
+    assert out["ci95"] == pytest.approx([mean - half, mean + half], abs=1e-5)
     lo, hi = out["ci95"]
-    assert lo < out["mean"] < hi and lo - (hi - lo) < out["table_value"] < hi + (hi - lo)
-    assert sum(out["pmf"].values()) == pytest.approx(1.0)
+    assert lo - (hi - lo) < out["table_value"] < hi + (hi - lo)
     r = CliRunner().invoke(main, args[:-3] + ["--tables", str(tmp_path)])
     assert r.exit_code == 0 and "estimated     from 2000 games (seed 3)" in r.output
     r = CliRunner().invoke(main, args[:3] + ["--policy", "greedy", "--tables", str(tmp_path)])
@@ -155,8 +162,8 @@ def test_yahtzee_distribution_is_exact(tables_dir):
     assert sum(out["pmf"].values()) == pytest.approx(1.0, abs=1e-12)
     card = Scorecard.parse("yahtzee=50,chance=20,ones=3,twos=6,threes=9", table.rules)
     assert out["mean"] == pytest.approx(card.score + table.value(card.mask, card.upper_state),
-                                        abs=1e-6)
-    assert out["table_value"] == pytest.approx(out["mean"], abs=1e-6)
+                                        abs=1e-9)
+    assert out["table_value"] == pytest.approx(out["mean"], abs=1e-9)
     parts = sum(b["mean"] for b in out["boxes"].values()) + 35 * out["bonus_probability"]
     assert parts + out["yahtzee_bonus_mean"] == pytest.approx(out["mean"], abs=1e-9)
     assert out["yahtzee_bonus_mean"] > 0
