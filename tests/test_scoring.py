@@ -6,26 +6,16 @@ counts with ``counts()`` before they reach ``Box.score``.
 
 from __future__ import annotations
 
-import itertools
-
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoring_oracle as oracle
+from scoring_oracle import counts
 from solver.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
 from solver.dice import dice_space
 from solver.engine import solve
 from solver.rules import Rules, parse_rules
-
-
-def counts(dice, faces=6):
-    """Face counts of dice given as values: counts[f - 1] = dice showing f."""
-    out = [0] * faces
-    for d in dice:
-        out[d - 1] += 1
-    return tuple(out)
 
 
 BOX = {b.name: b for b in nordic_boxes()}
@@ -45,7 +35,7 @@ MAXIMUM = {
     "yatzy": 50,
 }
 
-ALL_ROLLS = sorted(set(tuple(sorted(d)) for d in itertools.product(range(1, 7), repeat=5)))
+ALL_ROLLS = oracle.sorted_rolls(5)
 
 
 # ------------------------------------------------------------ the scorecard
@@ -346,15 +336,17 @@ def test_custom_boxes_score_as_described():
 dice5 = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 
 
+SWITCHED = [(parse_rules("nordic"), oracle.NORDIC),
+            (parse_rules("nordic:five_alike_is_full_house=true,four_alike_is_two_pairs=true"),
+             oracle.nordic(True, True))]
+
+
 @settings(max_examples=200, deadline=None)
 @given(dice5)
 def test_scores_do_not_depend_on_the_order_the_dice_are_written_in(dice):
     """The dice as typed (``--dice 64136``, in the order rolled) go through the
     parser and the score table; the points are the oracle's for those dice."""
-    for spec, scorer in (("nordic", oracle.NORDIC),
-                         ("nordic:five_alike_is_full_house=true,four_alike_is_two_pairs=true",
-                          oracle.nordic(True, True))):
-        rules = parse_rules(spec)
+    for rules, scorer in SWITCHED:
         ds = rules.dice_space
         r = ds.roll_index(ds.parse("".join(map(str, dice))))
         for name, score in scorer.items():
