@@ -13,3 +13,17 @@ def tables_dir(tmp_path_factory):
 def nordic(tables_dir):
     """The full nordic table, solved once per test session."""
     return open_table(parse_rules("nordic"), tables_dir, progress=False)
+
+
+@pytest.fixture(scope="session")
+def tiny(tables_dir):
+    """The TINY game of tests/small_games.py, solved once per session."""
+    from small_games import TINY
+    return open_table(TINY, tables_dir, progress=False)
+
+
+@pytest.fixture(scope="session")
+def small(tables_dir):
+    """The SMALL game of tests/small_games.py, solved once per session."""
+    from small_games import SMALL
+    return open_table(SMALL, tables_dir, progress=False)

@@ -5,6 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from golden import OPTIMA, rounds_to
+from solver.rules import KEYS, PRESETS
 from solver.cli import main
 
 
@@ -20,15 +22,16 @@ def run(nordic, tables_dir):
 def test_solve_prints_score_seconds_and_path(run, nordic):
     r = run("solve")
     assert r.exit_code == 0, r.output
-    assert "248.4399894" in r.output
+    assert OPTIMA["nordic"]["value"] in r.output
     assert "seconds" in r.output and str(nordic.path) in r.output
 
 
-def test_ev_json_for_fresh_and_partial_cards(run):
+def test_ev_json_for_fresh_and_partial_cards(run, nordic):
     r = run("ev", "--json")
     d = json.loads(r.output)
     assert d["current_score"] == 0
-    assert d["expected_final_score"] == pytest.approx(248.4399894, abs=1e-6)
+    assert d["expected_final_score"] == pytest.approx(nordic.expected_score, abs=1e-9)
+    assert rounds_to(d["expected_final_score"], OPTIMA["nordic"]["value"])
     d = json.loads(run("ev", "--json", "--card",
                        "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18").output)
     assert d["current_score"] == 63 + 50          # bonus already earned counts
@@ -111,10 +114,19 @@ def test_advice_for_a_full_card_is_refused(run, nordic):
 def test_rules_listing_and_description():
     runner = CliRunner()
     r = runner.invoke(main, ["rules"])
-    assert r.exit_code == 0 and "forced" in r.output and "bonus_threshold" in r.output
-    r = runner.invoke(main, ["rules", "forced"])
-    assert "top-to-bottom" in r.output or "forced" in r.output
-    assert "42" in r.output
+    assert r.exit_code == 0
+    assert all(name in r.output for name in [*PRESETS, *KEYS])
+
+    def described(spec):                 # the description's lines by their first word
+        r = runner.invoke(main, ["rules", spec])
+        assert r.exit_code == 0, r.output
+        return {line.split()[0]: line for line in r.output.splitlines() if line.strip()}
+
+    forced, nordic = described("forced"), described("nordic")
+    assert forced["order"].split()[1:] == ["forced"] and nordic["order"].split()[1:] == ["free"]
+    assert "42" in forced["bonus"] and "63" not in forced["bonus"]
+    assert "63" in nordic["bonus"] and "42" not in nordic["bonus"]
+    assert "42" in described("nordic:bonus_threshold=42")["bonus"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -157,3 +169,31 @@ def test_a_bad_table_is_a_warning_line_then_recomputed(tmp_path):
     warned = [line for line in r.stderr.splitlines() if line.startswith("warning: ")]
     assert len(warned) == 1 and str(table) in warned[0]
     assert warned[0].endswith("; recomputing") and "truncated" in warned[0]
+
+
+# ------------------------------------------------------------ research commands
+@pytest.mark.parametrize("args, message", [
+    (["distribution", "--at-least", "x"], "--at-least 'x'"),
+    (["distribution", "--policy", "lucky"], "--policy 'lucky'"),
+    (["distribution", "--card", "ones=7"], "impossible"),
+    (["distribution", "--rules", "maxi", "--policy", "greedy"], "for the optimal policy"),
+    (["distribution", "--rules", "maxi", "--games", "0"], "--games 0"),
+    (["distribution", "--rules", "yahtzee", "--games", "100"], "have an exact distribution"),
+    (["distribution", "--games", "100"], "have an exact distribution"),
+    (["compare", "--policy", "lucky"], "--policy 'lucky'"),
+    (["compare", "--rules", "maxi", "--policy", "greedy"], "for the optimal policy"),
+    (["compare", "--rules", "nordic", "--rules", "nope"], "unknown rules preset"),
+    (["compare", "--card", "ones=7"], "impossible"),
+    (["compare", "--plot", "/nonexistent/dir/c.png"], "cannot write"),
+    (["simulate", "--games", "0"], "--games 0"),
+    (["simulate", "--games", "ten"], "--games 'ten'"),
+    (["simulate", "--games", "5", "--seed", "-1"], "--seed -1"),
+    (["simulate", "--games", "5", "--log", "/nonexistent/dir/log.jsonl"], "cannot write"),
+    (["export", "--format", "xml"], "--format 'xml'"),
+    (["review", "/nonexistent.jsonl"], "cannot read"),
+    (["simulate", "--rules", "maxi", "--games", "1", "--policy", "greedy"], "only the optimal policy"),
+])
+def test_bad_research_input_is_a_one_line_error_with_status_2(args, message, tables_dir):
+    r = CliRunner().invoke(main, [*args, "--tables", str(tables_dir)])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and r.output.count("\n") == 1, r.output

@@ -1,10 +1,8 @@
 """The engine against an independent brute force over the whole game tree.
 
-``BruteForce`` below shares nothing with ``solver.engine`` or ``solver.dice``:
-it enumerates the ordered dice with ``itertools.product``, keeps dice as sorted
-tuples, tries every sub-multiset as a keep, and tracks the *raw* upper total
-(not capped), giving the bonus when the raw total first reaches the threshold.
-Only the box scoring (``Box.score``, tested in test_scoring.py) is shared.
+``BruteForce`` (tests/bruteforce.py) shares nothing with ``solver.engine``,
+``solver.dice`` or ``solver.boxes``: box points come from the independent
+oracle written from RULES.md (tests/scoring_oracle.py).
 
 The engine's ``values[mask, u]`` is compared with the brute force at the start
 of the game and at every reachable turn-start state (mask, raw upper total),
@@ -13,132 +11,15 @@ the engine being read at ``u = min(raw, cap)``.
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections import Counter
-from functools import lru_cache
-
 import numpy as np
 import pytest
 
-from solver.boxes import NORDIC, Box, groups, straight, upper
+from bruteforce import TOL, assert_engine_matches, brute
+from solver.boxes import NORDIC, groups, straight, upper
 from solver.engine import solve
 from solver.rules import Rules
 
-TOL = 1e-9
 N = {b.name: b for b in NORDIC}
-
-
-class BruteForce:
-    """Plain recursive optimal play for one game."""
-
-    def __init__(self, boxes, dice, faces, rolls, threshold, bonus, order):
-        self.boxes = tuple(boxes)
-        self.n = dice
-        self.faces = faces
-        self.rolls = rolls
-        self.threshold = threshold
-        self.bonus = bonus
-        self.order = order
-        self.all = frozenset(range(len(self.boxes)))
-        # outcomes[k]: (sorted dice, probability) of rolling k dice, from
-        # every ordered outcome of k dice, equally likely.
-        self.outcomes = {}
-        for k in range(dice + 1):
-            tally = Counter(tuple(sorted(d)) for d in
-                            itertools.product(range(1, faces + 1), repeat=k))
-            total = faces ** k
-            self.outcomes[k] = tuple((d, c / total) for d, c in sorted(tally.items()))
-        self.value = lru_cache(maxsize=None)(self._value)
-
-    # ------------------------------------------------------------ rules
-    def score(self, b, dice):
-        c = [0] * self.faces
-        for d in dice:
-            c[d - 1] += 1
-        return self.boxes[b].score(tuple(c))
-
-    def allowed(self, filled):
-        open_ = [b for b in range(len(self.boxes)) if b not in filled]
-        if self.order == "free":
-            return open_
-        if self.order == "forced":
-            return open_[:1]
-        if self.order == "upper_first":
-            up = [b for b in open_ if self.boxes[b].kind == "upper"]
-            return up or open_
-        raise ValueError(self.order)
-
-    def write(self, filled, raw, b, s):
-        """(points now, filled after, raw upper total after) of writing s in b."""
-        if self.boxes[b].kind != "upper":
-            return s, filled | {b}, raw
-        after = raw + s
-        got = s
-        if self.bonus and raw < self.threshold <= after:
-            got += self.bonus
-        return got, filled | {b}, after
-
-    # ------------------------------------------------------------ values
-    def _value(self, filled, raw):
-        """Expected score still to come at the start of a turn."""
-        if filled == self.all:
-            return 0.0
-        choices = self.allowed(filled)
-
-        @lru_cache(maxsize=None)
-        def stop(roll):                      # write the roll into a box
-            best = -math.inf
-            for b in choices:
-                got, f2, r2 = self.write(filled, raw, b, self.score(b, roll))
-                best = max(best, got + self.value(f2, r2))
-            return best
-
-        @lru_cache(maxsize=None)
-        def best(roll, left):                # `left` rerolls still allowed
-            v = stop(roll)
-            if left:
-                keeps = {k for i in range(len(roll) + 1)
-                         for k in itertools.combinations(roll, i)}
-                for keep in keeps:
-                    v = max(v, reroll(keep, left))
-            return v
-
-        @lru_cache(maxsize=None)
-        def reroll(keep, left):
-            return sum(p * best(tuple(sorted(keep + fresh)), left - 1)
-                       for fresh, p in self.outcomes[self.n - len(keep)])
-
-        return sum(p * best(roll, self.rolls - 1) for roll, p in self.outcomes[self.n])
-
-    def start(self):
-        return self.value(frozenset(), 0)
-
-    # ------------------------------------------------------------ states
-    def reachable(self):
-        """Every turn-start state (filled, raw upper total) some play reaches."""
-        points = [sorted({self.score(b, r) for r, _ in self.outcomes[self.n]} | {0})
-                  for b in range(len(self.boxes))]
-        seen = {(frozenset(), 0)}
-        todo = [(frozenset(), 0)]
-        while todo:
-            filled, raw = todo.pop()
-            for b in self.allowed(filled):
-                for s in points[b]:
-                    _, f2, r2 = self.write(filled, raw, b, s)
-                    if (f2, r2) not in seen:
-                        seen.add((f2, r2))
-                        todo.append((f2, r2))
-        return seen
-
-
-def mask_of(filled):
-    return sum(1 << b for b in filled)
-
-
-def brute(rules: Rules) -> BruteForce:
-    return BruteForce(rules.boxes, rules.dice, rules.faces, rules.rolls,
-                      rules.bonus_threshold, rules.bonus_points, rules.order)
 
 
 # ---------------------------------------------------------------- games
@@ -193,40 +74,8 @@ CASES = [pytest.param(g, o, id=f"{g[0]}-{o}") for g in GAMES for o in ORDERS]
 
 
 @pytest.mark.parametrize("g, order", CASES)
-def test_engine_matches_bruteforce_in_every_reachable_state(g, order):
-    rules = make(*g, order)
-    sol = solve(rules)
-    bf = brute(rules)
-    values = sol.values
-    assert values.shape == (1 << len(rules.boxes), rules.cap + 1)
-
-    assert abs(values[0, 0] - bf.start()) < TOL
-    assert abs(sol.expected_score - bf.start()) < TOL
-
-    states = bf.reachable()
-    for filled, raw in states:
-        mask, u = mask_of(filled), min(raw, rules.cap)
-        got = values[mask, u]
-        want = bf.value(filled, raw)
-        assert abs(got - want) < TOL, (rules, sorted(filled), raw, mask, u, got, want)
-
-    # Reachable masks are exactly the masks the engine solved.
-    solved = {m for m in range(values.shape[0]) if not np.isnan(values[m]).all()}
-    assert solved == {mask_of(f) for f, _ in states}
-
-
-@pytest.mark.parametrize("g, order", CASES)
-def test_engine_matches_bruteforce_in_every_solved_lane(g, order):
-    """Every non-NaN (mask, u) the engine returns, reachable total or not,
-    is the value of a turn start with that (capped) upper total."""
-    rules = make(*g, order)
-    values = solve(rules).values
-    bf = brute(rules)
-    by_mask = {mask_of(f): f for f, _ in bf.reachable()}
-    for mask, filled in by_mask.items():
-        for u in np.flatnonzero(~np.isnan(values[mask])):
-            got, want = values[mask, u], bf.value(filled, int(u))
-            assert abs(got - want) < TOL, (rules, sorted(filled), int(u), got, want)
+def test_engine_matches_bruteforce_in_every_reachable_state_and_solved_lane(g, order):
+    assert assert_engine_matches(make(*g, order)) > 1
 
 
 def test_only_the_upper_total_up_to_threshold_matters():
@@ -249,22 +98,11 @@ def test_five_dice_nordic_lower_boxes():
     # Real Nordic dice (5 of 6 faces) with boxes whose rules need five dice.
     boxes = (N["small_straight"], N["large_straight"], N["full_house"])
     for order in ("free", "forced"):
-        rules = Rules("t", boxes, dice=5, rolls=2, order=order)
-        values = solve(rules).values
-        bf = brute(rules)
-        for filled, raw in bf.reachable():
-            got, want = values[mask_of(filled), 0], bf.value(filled, raw)
-            assert abs(got - want) < TOL, (order, sorted(filled), got, want)
+        assert_engine_matches(Rules("t", boxes, dice=5, rolls=2, order=order))
 
 
 def test_five_dice_two_pairs_and_yatzy_three_rolls():
-    boxes = (N["two_pairs"], N["yatzy"])
-    rules = Rules("t", boxes, dice=5, rolls=3)
-    values = solve(rules).values
-    bf = brute(rules)
-    for filled, raw in bf.reachable():
-        got, want = values[mask_of(filled), 0], bf.value(filled, raw)
-        assert abs(got - want) < TOL, (sorted(filled), got, want)
+    assert_engine_matches(Rules("t", (N["two_pairs"], N["yatzy"]), dice=5, rolls=3))
 
 
 def test_single_roll_single_box_is_plain_expectation():

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from golden import OPTIMA, rounds_to
 from solver.errors import InputError
 from solver.query import advise, expected_final_score, keep_values, scoring_values
 from solver.scorecard import Scorecard
@@ -13,7 +14,7 @@ def card(nordic, text=""):
 
 
 def test_start_value_is_published_optimum(nordic):
-    assert abs(nordic.expected_score - 248.4399894) < 1e-6
+    assert rounds_to(nordic.expected_score, OPTIMA["nordic"]["published"])
     assert expected_final_score(nordic, card(nordic)) == nordic.expected_score
 
 
@@ -66,18 +67,21 @@ def test_actions_are_distinct_sorted_and_losses_relative_to_best(nordic):
     assert adv.best.kind == "keep"
 
 
-def test_exact_ties_are_reported_as_ties(nordic):
-    # Last box open: every keep decision that ends in the same box value differs,
-    # but scratching ones vs twos with no dice of either is an exact tie only when
-    # the future is identical; here the card is full except chance.
+def test_last_box_values_and_ties_against_the_sum_of_the_dice(nordic):
+    """Only chance open, 6 6 6 6 6 with one reroll: scoring is worth 30, a keep
+    K is worth sum(K) + 3.5 per rerolled die (the reroll then goes in chance),
+    so nothing ties with scoring and each loss is known in closed form."""
     sc = card(nordic, ",".join(f"{b.name}=0" for b in nordic.rules.boxes if b.name != "chance"))
     adv = advise(nordic, sc, (6, 6, 6, 6, 6), 1)
-    assert adv.best.kind == "score" and adv.best.box == "chance"
-    tied = adv.ties()
-    assert adv.best in tied
-    assert all(a.loss == 0.0 for a in tied)
-    # keep 6 6 6 6 6 is not listed; keeping four sixes is strictly worse
-    assert all(a.loss > 0 for a in adv.actions if a.kind == "keep")
+    assert adv.best.kind == "score" and adv.best.box == "chance" and adv.best.points == 30
+    assert adv.best.expected_final_score == pytest.approx(30.0, abs=1e-9)
+    assert adv.ties() == (adv.best,)
+    keeps = [a for a in adv.actions if a.kind == "keep"]
+    assert sorted(len(a.dice) for a in keeps) == [0, 1, 2, 3, 4]   # keep 6 6 6 6 6 not listed
+    for a in keeps:
+        value = sum(a.dice) + 3.5 * (5 - len(a.dice))
+        assert a.expected_final_score == pytest.approx(value, abs=1e-9)
+        assert a.loss == pytest.approx(30.0 - value, abs=1e-9) and a.loss > 0
 
 
 def test_keep_values_agree_with_direct_expectation(nordic):

@@ -1,21 +1,10 @@
-"""Rules specs, presets, fill orders, and published optima of the variants."""
+"""Rules specs, presets and fill orders (the optima of the variants: test_golden.py)."""
 
 import pytest
 
-from solver.engine import solve
 from solver.errors import InputError
 from solver.rules import parse_rules
 from solver.scorecard import Scorecard
-
-
-@pytest.mark.parametrize("spec, expected", [
-    ("nordic:five_alike_is_full_house=true", 248.4680909),
-    ("nordic:four_alike_is_two_pairs=true", 248.6440589),
-    ("nordic:five_alike_is_full_house=true,four_alike_is_two_pairs=true", 248.6748827),
-    ("forced:bonus_threshold=63", 122.5585274),
-])
-def test_published_optimum_of_variant(spec, expected):
-    assert abs(solve(parse_rules(spec)).expected_score - expected) < 1e-6
 
 
 def test_spec_is_canonical_and_fingerprint_tracks_values():

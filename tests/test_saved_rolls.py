@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+import scoring_oracle as oracle
 from solver import engine
 from solver.boxes import MAXI, groups, straight, upper
 from solver.errors import InputError
@@ -22,12 +23,9 @@ BOXES = (upper("ones", 1), upper("twos", 2), groups("pair", (2,)),
 def brute_force(boxes, dice, faces, rolls, cap, threshold, bonus):
     """Expected score with saved rolls by plain recursion: a turn rolls once,
     may reroll while rerolls (own + banked) remain, and banks those it leaves
-    (at most ``cap``)."""
+    (at most ``cap``).  Boxes score with the independent oracle."""
     n = len(boxes)
     outcomes = {k: list(itertools.product(range(1, faces + 1), repeat=k)) for k in range(dice + 1)}
-
-    def counts(d):
-        return tuple(d.count(f) for f in range(1, faces + 1))
 
     @lru_cache(maxsize=None)
     def start(filled, up, bank):
@@ -43,7 +41,7 @@ def brute_force(boxes, dice, faces, rolls, cap, threshold, bonus):
         for b in range(n):                                   # stop and score
             if b in filled:
                 continue
-            pts = boxes[b].score(counts(d))
+            pts = oracle.points(boxes[b], d)
             up2 = up + pts if boxes[b].is_upper else up
             got = pts + (bonus if up < threshold <= up2 else 0)
             best = max(best, got + start(filled | {b}, min(up2, threshold), min(left, cap)))
@@ -210,6 +208,7 @@ def c6(*dice):
 def test_maxi_scoring(box, dice, points):
     boxes = {b.name: b for b in MAXI}
     assert boxes[box].score(c6(*dice)) == points
+    assert oracle.MAXI[box](dice) == points          # the oracle, worked by hand
 
 
 def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):

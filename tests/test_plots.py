@@ -1,0 +1,30 @@
+"""solver.plots: PNG files for distribution, simulate and compare; without
+matplotlib a one-line error before any work."""
+
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+
+
+def test_plots_are_png_files(tables_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    for args, name in ((["distribution", "--rules", "forced"], "d.png"),
+                       (["simulate", "--games", "200", "--rules", "forced"], "s.png"),
+                       (["distribution", "--rules", "yahtzee"], "e.png"),
+                       (["simulate", "--games", "200", "--rules", "yahtzee"], "y.png"),
+                       (["compare", "--rules", "forced", "--policy", "optimal", "--policy",
+                         "simple"], "c.png")):
+        out = tmp_path / name
+        r = CliRunner().invoke(main, [*args, "--plot", str(out), "--tables", str(tables_dir)])
+        assert r.exit_code == 0, r.output
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_fails_before_any_work(monkeypatch, tables_dir):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    r = CliRunner().invoke(main, ["distribution", "--plot", "x.png", "--rules", "forced",
+                                  "--tables", str(tables_dir)])
+    assert r.exit_code == 2 and "needs matplotlib" in r.output
