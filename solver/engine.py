@@ -123,7 +123,9 @@ class Solution(StateValues):
     compile_seconds: float = 0.0    # compiling the kernels, or loading them from cache
 
 
-def _run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
+def run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
+    """Solve the masks ``layer`` (one layer) into ``cur`` from ``nxt`` (see
+    ``_solve_masks``), on every thread when the layer is large enough."""
     if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
         _solve_masks(d, layer, nxt, cur, 0, 1)
     else:
@@ -174,7 +176,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
         values[:, masks & rules.space.full_mask == rules.space.full_mask, :] = utility(theta, 0.0)
     for i, layer in enumerate(reversed(rules.space.layers[:-1])):
         if i >= resume:
-            _run_layer(d, layer, values, values)
+            run_layer(d, layer, values, values)
             if checkpoint is not None:
                 checkpoint(i + 1)
         if progress is not None:
@@ -212,7 +214,7 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
                              f"expected {rules.space.layer_shape(done)}")
     for p in range(done - 1, -1, -1):
         cur = np.full(rules.space.layer_shape(p), np.nan)
-        _run_layer(d, rules.space.layers[p], nxt, cur)
+        run_layer(d, rules.space.layers[p], nxt, cur)
         if progress is not None:
             progress(work_units(rules, p))
         yield p, cur

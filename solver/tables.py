@@ -311,7 +311,7 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) 
     A large dense solve writes its values into ``<table>.partial``
     (memory-mapped) and records each finished layer in
     ``<table>.partial.json``; a solve with saved rolls always works that way
-    (see ``_LayerWriter``).  If it is interrupted, the next solve of the same
+    (see ``LayerWriter``).  If it is interrupted, the next solve of the same
     rules resumes after the last finished layer.
     """
     from . import engine   # Numba is only imported when something is solved
@@ -374,13 +374,13 @@ def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None) -> 
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
           "compile_seconds": solution.compile_seconds})
     if out is not None:
-        for leftover in (_partial(path), _partial(path, ".json")):
+        for leftover in (partial_path(path), partial_path(path, ".json")):
             leftover.unlink(missing_ok=True)
     return solution.seconds
 
 
 def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
-    writer = _LayerWriter(rules, path)
+    writer = LayerWriter(rules, path)
     resume = writer.resume()
     if resume is not None:
         _warn(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved")
@@ -401,7 +401,7 @@ def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None) -
                    "compile_seconds": compile_seconds})
     return seconds
 
-class _LayerWriter:
+class LayerWriter:
     """Writes a layered table as its layers are solved (last layer first).
 
     ``<table>.partial``        the file being built: header room, then every
@@ -419,8 +419,8 @@ class _LayerWriter:
         self.dtype = np.dtype(np.float32 if 8 * sum(cells) > FLOAT32_BYTES else np.float64)
         self.offsets = np.concatenate([[HEADER_ROOM],
                                        HEADER_ROOM + np.cumsum(cells) * self.dtype.itemsize])
-        self.data, self.marker, self.last = (_partial(path), _partial(path, ".json"),
-                                             _partial(path, ".npy"))
+        self.data, self.marker, self.last = (partial_path(path), partial_path(path, ".json"),
+                                             partial_path(path, ".npy"))
         self.state = {"fingerprint": rules.fingerprint, "engine": ENGINE_VERSION,
                       "dtype": self.dtype.name, "done": None, "sha256": {},
                       "max_rounding_error": 0.0, "seconds": 0.0}
@@ -485,14 +485,16 @@ class _LayerWriter:
             leftover.unlink(missing_ok=True)
 
 
-def _partial(path: Path, suffix: str = "") -> Path:
+def partial_path(path: Path, suffix: str = "") -> Path:
+    """Where an unfinished solve of the table ``path`` keeps its work
+    (``<table>.partial`` plus ``suffix``)."""
     return path.with_name(path.name + ".partial" + suffix)
 
 
 def _checkpoint(rules: Rules, path: Path, shape: tuple[int, ...]):
     """The on-disk values array of an unfinished dense solve, the layers it
     has finished, and a function that records a finished layer."""
-    data, marker = _partial(path), _partial(path, ".json")
+    data, marker = partial_path(path), partial_path(path, ".json")
     resume = 0
     try:
         state = json.loads(marker.read_text())

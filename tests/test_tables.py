@@ -122,7 +122,7 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
     import solver.engine as engine
     monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
     fresh = engine.solve(SMALL).banks
-    real = engine._run_layer
+    real = engine.run_layer
     calls = []
 
     def dies_on_third_layer(masks, *args):
@@ -130,14 +130,14 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
         if sum(calls) == 3:
             raise KeyboardInterrupt
         return real(masks, *args)
-    monkeypatch.setattr(engine, "_run_layer", dies_on_third_layer)
+    monkeypatch.setattr(engine, "run_layer", dies_on_third_layer)
     with pytest.raises(KeyboardInterrupt):
         open_table(SMALL, tmp_path, progress=False)
     path = table_path(SMALL, tmp_path)
     assert not path.exists()
     assert json.loads((tmp_path / (path.name + ".partial.json")).read_text())["layers_done"] == 2
 
-    monkeypatch.setattr(engine, "_run_layer", real)
+    monkeypatch.setattr(engine, "run_layer", real)
     with pytest.warns(TableWarning, match="resuming"):
         t = open_table(SMALL, tmp_path, progress=False)
     np.testing.assert_array_equal(np.asarray(t.banks), fresh)
@@ -261,7 +261,7 @@ def test_float32_tables_stay_within_a_thousandth(tmp_path, monkeypatch, banked_s
 def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkeypatch,
                                                                 banked_solution):
     path = table_path(BANKED, tmp_path)
-    real = tables._LayerWriter.write
+    real = tables.LayerWriter.write
     written = []
 
     def stop_after_three(self, p, values):
@@ -270,13 +270,13 @@ def test_interrupted_layered_solve_resumes_after_its_last_layer(tmp_path, monkey
         if len(written) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(tables._LayerWriter, "write", stop_after_three)
+    monkeypatch.setattr(tables.LayerWriter, "write", stop_after_three)
     with pytest.raises(KeyboardInterrupt):
         tables.solve_and_store(BANKED, path, progress=False)
     assert not path.exists() and written == [5, 4, 3]
-    assert tables._partial(path, ".npy").exists()
+    assert tables.partial_path(path, ".npy").exists()
     written.clear()
-    monkeypatch.setattr(tables._LayerWriter, "write",
+    monkeypatch.setattr(tables.LayerWriter, "write",
                         lambda self, p, v: written.append(p) or real(self, p, v))
     with pytest.warns(TableWarning, match="resuming"):
         tables.solve_and_store(BANKED, path, progress=False)
