@@ -82,6 +82,24 @@ def check_seed(seed: object) -> int:
     return check_whole(seed, "seed", 0, MAX_SEED)
 
 
+MAX_THETA = 1.0
+
+
+def check_theta(rules: Rules, theta: object) -> float:
+    """A risk parameter for ``rules``: ``-1 .. 1``, and small enough that
+    ``exp(|theta| max_score)`` stays a float64 (``values.utility``)."""
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or theta != theta:
+        raise InputError(f"theta must be a number, not {theta!r}")
+    theta = float(theta)
+    if not -MAX_THETA <= theta <= MAX_THETA:
+        raise InputError(f"theta must be between -{MAX_THETA:g} and {MAX_THETA:g}, not {theta:g}")
+    most = 700.0 / rules.max_score
+    if abs(theta) > most:
+        raise InputError(f"theta {theta:g}: under rules {rules.spec} (up to {rules.max_score} "
+                         f"points) |theta| must be at most {most:.3f}")
+    return theta
+
+
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
         raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
@@ -95,31 +113,39 @@ class Solver:
     ``$YATZY_TABLES``, ``tables/`` of a source checkout or
     ``~/.cache/yatzy/tables``); ``progress(done, total)``: follows a solve.
 
+    ``theta``: the objective.  0 (the default) maximises the expected final
+    score; otherwise the expected utility ``-exp(-theta x) / theta`` of the
+    final score ``x``: ``theta > 0`` plays cautiously, ``theta < 0`` boldly,
+    ``-1 <= theta <= 1``.  Values (``ev``, the advice) are then certainty
+    equivalents: the sure score worth as much as the gamble.
+
     The table is opened on first use, and solved and stored first if it is
     missing; ``solve()`` does that now.
     """
 
-    def __init__(self, rules: Rules | str = "nordic", *, tables: str | Path | None = None,
-                 progress: Progress | None = None):
+    def __init__(self, rules: Rules | str = "nordic", *, theta: float = 0.0,
+                 tables: str | Path | None = None, progress: Progress | None = None):
         self.rules = rules if isinstance(rules, Rules) else parse_rules(rules)
+        self.theta = check_theta(self.rules, theta)
         self.tables = tables
         self.progress = progress
         self._table: Table | None = None
 
     def __repr__(self) -> str:
-        return f"Solver({self.rules.spec!r})"
+        return f"Solver({self.rules.spec!r}" + (f", theta={self.theta!r})" if self.theta else ")")
 
     # ------------------------------------------------------------ the table
     @property
     def path(self) -> Path:
         """Where the table is stored."""
-        return table_path(self.rules, self.tables)
+        return table_path(self.rules, self.tables, self.theta)
 
     @property
     def table(self) -> Table:
         """The solved table (opened, or solved and stored, on first use)."""
         if self._table is None:
-            self._table = open_table(self.rules, self.tables, progress=self.progress)
+            self._table = open_table(self.rules, self.tables, progress=self.progress,
+                                     theta=self.theta)
         return self._table
 
     def solve(self, force: bool = False) -> Table:
@@ -127,7 +153,7 @@ class Solver:
         again even if a valid table exists)."""
         if force or self._table is None:
             self._table = open_table(self.rules, self.tables, force=force,
-                                     progress=self.progress)
+                                     progress=self.progress, theta=self.theta)
         return self._table
 
     # ------------------------------------------------------------- inputs
@@ -147,7 +173,8 @@ class Solver:
 
     # ------------------------------------------------------------ queries
     def ev(self, card: Scorecard | str = "") -> float:
-        """Expected final score from the start of the next turn at ``card``."""
+        """Expected final score from the start of the next turn at ``card``
+        (under ``theta``: its certainty equivalent)."""
         sc = self.card(card)                 # bad input fails before any solve
         return expected_final_score(self.table, sc)
 
@@ -177,6 +204,9 @@ class Solver:
         exactly (else estimated from played games, optimal policy only)."""
         from .review import check_supported
         check_policy(policy)
+        if self.theta and policy != "optimal":
+            raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
+                             "optimal policy")
         try:
             check_supported(self.rules)
         except InputError as e:
@@ -206,7 +236,7 @@ class Solver:
         table = self.table
         if exact:
             from .distribution import distribution
-            return distribution(self.rules, card, table.values, policy)
+            return distribution(self.rules, card, table.values, policy, self.theta)
         from .play import estimate
         return estimate(table, card, games, seed)
 
@@ -218,6 +248,9 @@ class Solver:
         from .review import check_supported, header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
+        if self.theta and policy != "optimal":
+            raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
+                             "optimal policy")
         try:
             check_supported(self.rules, "the fast simulation")
             fast = True
@@ -244,7 +277,7 @@ class Solver:
                     f.write(line + "\n")
             from .simulate import simulate
             return simulate(self.rules, table.values if table is not None else None, games, seed,
-                            policy, on_log=write if f is not None else None)
+                            policy, on_log=write if f is not None else None, theta=self.theta)
 
     def review(self, log: str | Path | Sequence[Sequence[Turn]]) -> Review:
         """Every decision of a game log (a file name, or the games of
@@ -297,14 +330,19 @@ class Comparison:
 
 def compare(rules: Iterable[Solver | Rules | str] = ("nordic",),
             policies: Iterable[str] = ("optimal",), card: Scorecard | str = "", *,
-            games: int = DEFAULT_GAMES, seed: int = 0, tables: str | Path | None = None,
-            progress: Progress | None = None) -> Comparison:
+            thetas: Iterable[float] = (), games: int = DEFAULT_GAMES, seed: int = 0,
+            tables: str | Path | None = None, progress: Progress | None = None) -> Comparison:
     """The final-score distributions of every rule set (``Solver`` objects,
     ``Rules`` or specs) under every policy, from ``card`` (its text is read
     under each rule set), compared with the first; every pair is checked
-    before any work.  Estimates (saved rolls, Maxi) play ``games`` games."""
+    before any work.  With ``thetas``, each rule set is also played
+    optimally for each of those risk parameters (after its policies).
+    Estimates (saved rolls, Maxi) play ``games`` games."""
     solvers = [r if isinstance(r, Solver) else Solver(r, tables=tables, progress=progress)
                for r in rules] or [Solver(tables=tables, progress=progress)]
+    thetas = tuple(thetas)
+    risky = [Solver(s.rules, theta=t, tables=s.tables, progress=s.progress)
+             for s in solvers for t in thetas]
     policies = tuple(policies) or ("optimal",)
     games, seed = check_games(games), check_seed(seed)
     text = str(card) if isinstance(card, Scorecard) else card
@@ -312,6 +350,10 @@ def compare(rules: Iterable[Solver | Rules | str] = ("nordic",),
     for s in solvers:
         for policy in policies:
             s.is_exact(policy)
-    items = tuple(s._distribution(c, policy, games, seed)
-                  for s, c in zip(solvers, cards) for policy in policies)
+    items = []
+    for i, (s, c) in enumerate(zip(solvers, cards)):
+        items += [s._distribution(c, policy, games, seed) for policy in policies]
+        items += [r._distribution(c, "optimal", games, seed)
+                  for r in risky[i * len(thetas):(i + 1) * len(thetas)]]
+    items = tuple(items)
     return Comparison(text, items, tuple(d.versus(items[0]) for d in items), games, seed)

@@ -27,7 +27,7 @@ layer's score distribution would need 10^9 - 10^10 cells):
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -154,6 +154,7 @@ class Distribution:
     seconds: float
     games: int = 0                  # 0: exact; else estimated from this many games
     yahtzee_bonus_mean: float = 0.0  # mean yahtzee bonus points (the card's included)
+    theta: float = 0.0              # the optimal policy's risk parameter (values.utility)
 
     @property
     def ci95(self) -> tuple[float, float] | None:
@@ -193,6 +194,7 @@ class Distribution:
     def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
         return {
             "rules": self.rules.spec, "card": str(self.card), "policy": self.policy,
+            "theta": self.theta,
             "exact": not self.games, "games": self.games or None,
             "mean": self.mean, "ci95": self.ci95, "table_value": self.table_value, "sd": self.sd,
             "percentiles": {str(q): self.percentile(q) for q in stats.PERCENTILES},
@@ -223,14 +225,15 @@ def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarra
 
 
 def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
-                 policy: str = "optimal") -> Distribution:
+                 policy: str = "optimal", theta: float = 0.0) -> Distribution:
     """The exact final-score distribution from ``card`` (at a turn start)
-    under ``policy``; ``values`` is the value table (for ``optimal``)."""
+    under ``policy``; ``values`` is the value table (for ``optimal``) of
+    the objective ``theta``."""
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
     start = time.perf_counter()
-    g = game(rules)
-    kind, vals = policy_values(rules, policy, values)
+    g = game(rules, theta)
+    kind, vals = policy_values(rules, policy, values, theta)
     width = rules.cap + 1
     u0 = card.upper_state
     masks = np.array([card.mask], dtype=np.int64)
@@ -277,8 +280,9 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
-    return _summarise(rules, card, policy, values, masks, lens, offs, f, tally.sum(axis=0),
-                      g, time.perf_counter() - start)
+    out = _summarise(rules, card, policy, values if theta == 0 else None, masks, lens, offs, f,
+                     tally.sum(axis=0), g, time.perf_counter() - start)
+    return replace(out, theta=theta)
 
 
 def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndarray, np.ndarray]:
@@ -323,7 +327,7 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, tally, g,
         if p is not None:
             box_mean[b], box_nonzero[b] = p, float(p > 0)
     table = None
-    if policy == "optimal":
+    if policy == "optimal" and values is not None:       # the expected score's table
         table = card.score + float(values[card.mask, u0])
     return Distribution(rules, card, policy, pmf, bonus, box_mean, box_nonzero, table, seconds,
                         yahtzee_bonus_mean=card.yahtzee_bonus + float(tally @ g.out_extra))

@@ -52,9 +52,9 @@ from numba import njit
 
 from .rules import Rules
 from .threads import run_pieces
-from .turn import FAST, advance, turn_data, utility
+from .turn import FAST, advance, turn_data
 from .turn import keep_values as turn_keeps
-from .values import StateValues
+from .values import StateValues, utility
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 # The compiled loops over upper totals do LANE_BLOCK of them per iteration and

@@ -203,8 +203,8 @@ def play(table: Table, games: int, seed: int = 0,
         log_rolls = np.full(shape, -1, dtype=np.int64)
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(_play, turn_data(rules), play_tables(rules), first, seed, state, layers,
-                   tolerance(table), score, upper_end, box_points, log_rolls, log_keeps, log_box)
+        run_pieces(_play, turn_data(rules, table.theta), play_tables(rules), first, seed, state,
+                   layers, tolerance(table) if table.theta == 0 else 0.0, score, upper_end, box_points, log_rolls, log_keeps, log_box)
         counts = np.bincount(score)
         hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
         hist[:len(counts)] += counts
@@ -221,7 +221,7 @@ def play(table: Table, games: int, seed: int = 0,
                     on_line(turn_line(rules, first + i + 1, turn + 1, rolls, kept, box,
                                       int(box_points[i, box])))
     return Simulation(rules, "optimal", games, seed, hist, int(bonus_games), box_sum,
-                      box_nonzero, time.perf_counter() - start)
+                      box_nonzero, time.perf_counter() - start, table.theta)
 
 
 def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distribution:
@@ -231,7 +231,8 @@ def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distri
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
     sim = play(table, games, seed, card=card)
+    expected = card.score + table.value(card.mask, card.upper_state, card.bank)
     return Distribution(table.rules, card, "optimal", sim.hist / games,
                         sim.bonus_games / games, sim.box_sum / games, sim.box_nonzero / games,
-                        card.score + table.value(card.mask, card.upper_state, card.bank),
-                        sim.seconds, games)
+                        None if table.theta else expected, sim.seconds, games,
+                        theta=table.theta)

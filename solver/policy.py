@@ -88,6 +88,8 @@ class Game(NamedTuple):
     * ``gather[m, j]``   the multisets one die smaller than ``m``, padded to a
       multiple of 3 with ``M``
     * ``simple_keep[r]`` rank of the keep of the ``simple`` policy (-1: stop)
+    * ``tie``            values closer than this are ties (``ties.TIE``; 0
+      under a risk parameter, whose expected utilities have no fixed scale)
     """
 
     turn: TurnData
@@ -105,14 +107,15 @@ class Game(NamedTuple):
     by_rank: np.ndarray
     gather: np.ndarray
     simple_keep: np.ndarray
+    tie: float
 
 
 @cache
-def game(rules: Rules) -> Game:
-    """The kernel tables for ``rules`` (cached per rule set)."""
+def game(rules: Rules, theta: float = 0.0) -> Game:
+    """The kernel tables for ``rules`` and the objective ``theta`` (cached)."""
     check_supported(rules)
     ds = rules.dice_space
-    d = turn_data(rules)
+    d = turn_data(rules, theta)
     scores = rules.scores
     nr = ds.n_rolls
     special = rules.joker is not Joker.NONE or rules.yahtzee_bonus > 0
@@ -153,7 +156,7 @@ def game(rules: Rules) -> Game:
                 np.array([rules.space.child_mask(0, b, p) & flag != 0 for b, p, _ in outs]),
                 out_start.astype(np.int64), np.maximum.reduceat(out_pts, out_start[:-1]),
                 rules.yatzy_box if flag else -1, cidx, yface, yidx, rank, np.argsort(rank),
-                gather, simple_keep)
+                gather, simple_keep, TIE if theta == 0 else 0.0)
 
 
 # ------------------------------------------------------------------ kernels
@@ -498,7 +501,7 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
             for s in range(n_segs):
                 _simple(g, segs[s, 1], segs[s, 4], dec)
         else:
-            _decide(g, values, segs, n_segs, n, TIE, tmp, tmpz, val, zv, zb, xs, box0, work,
+            _decide(g, values, segs, n_segs, n, g.tie, tmp, tmpz, val, zv, zb, xs, box0, work,
                     bv, br, kr, dec)
         if len(rows):
             for s in range(n_segs):
@@ -579,12 +582,17 @@ class Decisions:
         return out
 
 
-def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[int, np.ndarray]:
+def policy_values(rules: Rules, kind: str, values: np.ndarray | None,
+                  theta: float = 0.0) -> tuple[int, np.ndarray]:
     """``(kind index, the values its decisions maximise)``: the value table
     (a writable C array, so that every call has the kernels' types) for
-    ``optimal``, zeros otherwise."""
+    ``optimal``, zeros otherwise.  A risk parameter ``theta`` (the table's
+    objective) is for ``optimal`` only."""
     if kind not in KINDS:
         raise InputError(f"policy {kind!r}: expected one of {', '.join(KINDS)}")
+    if theta and kind != "optimal":
+        raise InputError(f"policy {kind!r} has no risk parameter; theta is for the optimal "
+                         "policy")
     if kind == "optimal":
         if values is None:
             raise ValueError("the optimal policy needs the value table")
@@ -593,13 +601,14 @@ def policy_values(rules: Rules, kind: str, values: np.ndarray | None) -> tuple[i
 
 
 def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray,
-           upper: np.ndarray | None = None) -> Decisions:
+           upper: np.ndarray | None = None, theta: float = 0.0) -> Decisions:
     """Decide every position of ``masks`` under policy ``kind``; ``values``
-    is the value table (used by ``optimal`` only).  With ``upper`` (the
-    upper totals of states ``(masks[i], upper[i])``), only the span of totals
-    those states cover is decided for each mask."""
-    g = game(rules)
-    k, vals = policy_values(rules, kind, values)
+    is the value table (used by ``optimal`` only) of the objective
+    ``theta``.  With ``upper`` (the upper totals of states ``(masks[i],
+    upper[i])``), only the span of totals those states cover is decided for
+    each mask."""
+    g = game(rules, theta)
+    k, vals = policy_values(rules, kind, values, theta)
     masks, inverse = np.unique(np.asarray(masks, dtype=np.int64), return_inverse=True)
     width = rules.cap + 1
     reach = np.empty((0, 0))

@@ -27,6 +27,7 @@ from .scorecard import Scorecard
 from .ties import preference, ranking, tolerance
 from .values import StateValues
 
+
 def expected_final_score(table: StateValues, card: Scorecard) -> float:
     """Expected final score from the start of the next turn (with the card's
     banked rolls)."""
@@ -88,9 +89,14 @@ class Scoring:
         self.points = points
         self.now = np.where(allowed, points + bonus, -np.inf)    # points and bonuses
         self.future = table.finder(child, reached)
+        self.theta, self.allowed = table.theta, allowed
+        if self.theta:                   # expected utilities: V(x + now) = V(x) e^(-theta now)
+            self.mul = np.exp(-self.theta * (points + bonus))
 
     def values(self, bank: int) -> np.ndarray:
         """``value[r, i]`` with ``bank`` rolls banked after the turn."""
+        if self.theta:
+            return np.where(self.allowed, self.future(bank) * self.mul, -np.inf)
         return self.now + self.future(bank)
 
 
@@ -162,13 +168,13 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
     turn = turn or TurnValues(table, card)
     scoring = turn.scoring
     value = scoring.values(bank_after(rules, rerolls))
-    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),
-             preference(rules, box=b), base + float(value[r, i]))
-            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]
+    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),   # under theta:
+             preference(rules, box=b), base + float(table.points(value[r, i])))  # certainty
+            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]    # equivalents
     if rerolls:
         roll_m = ds.first_roll + r
         keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
-        values = turn.keeps(rerolls, keeps)
+        values = table.points(turn.keeps(rerolls, keeps))
         acts += [(Action.keep(ds.dice_of(m)), preference(rules, keep=ds.dice_of(m)),
                   base + float(v)) for m, v in zip(keeps.tolist(), values.tolist())]
     tol = tolerance(table)

@@ -185,6 +185,15 @@ class Rules:
         """The points each box can hold (0 included: any box may be scratched)."""
         return tuple(frozenset(self.scores[:, b].tolist()) | {0} for b in range(self.n_boxes))
 
+    @cached_property
+    def max_score(self) -> int:
+        """The most points a game can score: every box at its best (as a
+        joker too), the bonus, and a yahtzee bonus in every turn but one."""
+        best = np.maximum(self.scores.max(axis=0), self.joker_points.max(axis=0)
+                          if self.joker is not Joker.NONE else 0)
+        return (int(best.sum()) + (self.bonus_points if self.cap > 0 else 0)
+                + self.yahtzee_bonus * (self.n_boxes - 1))
+
     def box_index(self, name: str) -> int:
         """Index of the box called ``name`` (English name or an alias)."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")

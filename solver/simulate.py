@@ -144,6 +144,7 @@ class Simulation:
     box_sum: np.ndarray
     box_nonzero: np.ndarray
     seconds: float
+    theta: float = 0.0              # the optimal policy's risk parameter (values.utility)
 
     @property
     def mean(self) -> float:
@@ -165,7 +166,8 @@ class Simulation:
     def as_dict(self) -> dict:
         lo, hi = self.ci95
         return {
-            "rules": self.rules.spec, "policy": self.policy, "games": self.games,
+            "rules": self.rules.spec, "policy": self.policy, "theta": self.theta,
+            "games": self.games,
             "seed": self.seed, "mean": self.mean, "ci95": [lo, hi], "sd": self.sd,
             "percentiles": {str(q): self.percentile(q) for q in stats.PERCENTILES},
             "bonus_rate": self.bonus_games / self.games,
@@ -194,21 +196,21 @@ class GameLog:
 
 
 def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
-             policy: str = "optimal", on_log=None) -> Simulation:
+             policy: str = "optimal", on_log=None, theta: float = 0.0) -> Simulation:
     """Play ``games`` games under ``policy`` (``values``: the value table,
-    for ``optimal``).  ``on_log(GameLog)`` is called for each batch of games
-    when given."""
+    for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
+    called for each batch of games when given."""
     check_supported(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
         raise InputError(f"seed must be between 0 and 2**63-1, not {seed}")
     start = time.perf_counter()
-    g = game(rules)
-    values = policy_values(rules, policy, values)[1]
+    g = game(rules, theta)
+    values = policy_values(rules, policy, values, theta)[1]
     ds = rules.dice_space
     size = ds.size
-    hist = np.zeros(max_score(rules) + 1, dtype=np.int64)
+    hist = np.zeros(rules.max_score + 1, dtype=np.int64)
     bonus_games = 0
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
@@ -227,7 +229,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         points_of = np.empty(n, dtype=np.int64)
         gid = np.arange(n)                       # game of each position
         for turn in range(rules.n_boxes):
-            dec = decide(rules, policy, values, mask, upper)
+            dec = decide(rules, policy, values, mask, upper, theta)
             game_row = dec.lane_row[dec.position(rules.space.n_masks)[mask], upper]
             # games that share a state play next to each other: fewer cache misses
             order = np.argsort(game_row)
@@ -246,12 +248,4 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         if on_log:
             on_log(GameLog(first, log_rolls, log_keeps, log_box, log_points))
     return Simulation(rules, policy, games, seed, hist, bonus_games, box_sum, box_nonzero,
-                      time.perf_counter() - start)
-
-
-def max_score(rules: Rules) -> int:
-    """The highest final score the rules allow (jokers and a yahtzee bonus
-    in every turn after the first included)."""
-    best = int(game(rules).out_best.sum())
-    return (best + (rules.bonus_points if rules.cap > 0 else 0)
-            + rules.yahtzee_bonus * (rules.n_boxes - 1))
+                      time.perf_counter() - start, theta)

@@ -49,7 +49,7 @@ import numpy as np
 from .errors import InputError, TableError
 from .files import atomic_bytes, write_text
 from .rules import Rules
-from .values import StateValues
+from .values import StateValues, certainty
 from .version import ENGINE_VERSION, TABLE_FORMAT
 
 MAGIC = b"YATZYTBL"
@@ -97,9 +97,12 @@ def default_directory() -> Path:
     return Path.home() / ".cache" / "yatzy" / "tables"
 
 
-def table_path(rules: Rules, directory: Path | str | None = None) -> Path:
+def table_path(rules: Rules, directory: Path | str | None = None, theta: float = 0.0) -> Path:
+    """The file of the table of ``rules`` (for the objective ``theta``, see
+    ``solver.values.utility``)."""
     directory = Path(directory) if directory else default_directory()
-    return directory / f"{rules.name}-{rules.fingerprint}.tbl"
+    objective = f"-theta{float(theta)!r}" if theta else ""
+    return directory / f"{rules.name}-{rules.fingerprint}{objective}.tbl"
 
 
 def _header_bytes(header: dict, room: int | None = None) -> bytes:
@@ -130,8 +133,9 @@ def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None
         f.write(values.data)
 
 
-def load(rules: Rules, path: Path, verify: bool = True) -> Table:
-    """Open a stored table for ``rules``; raises TableError naming the problem."""
+def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> Table:
+    """Open a stored table for ``rules`` (and the objective ``theta``);
+    raises TableError naming the problem."""
     try:
         with open(path, "rb") as f:
             start = f.read(len(MAGIC) + 4)
@@ -148,7 +152,8 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
     expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
               "fingerprint": rules.fingerprint, "layout": layout}
     header.setdefault("layout", "dense")        # tables written before layers existed
-    for key, want in expect.items():
+    header.setdefault("theta", 0.0)             # tables of the expected score
+    for key, want in {**expect, "theta": float(theta)}.items():
         if header.get(key) != want:
             raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
     dtype = header.get("dtype")
@@ -180,8 +185,8 @@ def load(rules: Rules, path: Path, verify: bool = True) -> Table:
                 raise TableError(f"{path}: checksum mismatch (corrupt table)")
         _remember_verified(path, header)
     if layout == "dense":
-        return Table(rules, dense=parts[0], path=path, header=header)
-    return Table(rules, layers=tuple(parts), path=path, header=header)
+        return Table(rules, dense=parts[0], theta=float(theta), path=path, header=header)
+    return Table(rules, layers=tuple(parts), theta=float(theta), path=path, header=header)
 
 
 def _sha256(path: Path, offset: int, size: int) -> str:
@@ -235,7 +240,8 @@ def _remember_verified(path: Path, header: dict) -> None:
 
 
 def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
-               solve_missing: bool = True, progress: Progress | None = None) -> Table:
+               solve_missing: bool = True, progress: Progress | None = None,
+               theta: float = 0.0) -> Table:
     """The table for ``rules``, solving and storing it first if needed
     (``force``: solve again even if a valid table exists).
 
@@ -243,12 +249,14 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     with ``solve_missing=False`` the ``TableError`` is raised instead.
     ``progress(done, total)`` follows a solve (see the module docstring;
     ``None`` or ``False``: no progress).  While one process solves a table,
-    another that needs it waits for it and then uses its result.
+    another that needs it waits for it and then uses its result.  ``theta``:
+    the table of that objective (``solver.values.utility``; 0: the expected
+    score).
     """
-    path = table_path(rules, directory)
+    path = table_path(rules, directory, theta)
     if not force:
         try:
-            return load(rules, path)
+            return load(rules, path, theta=theta)
         except TableError:
             if not solve_missing:
                 raise
@@ -256,12 +264,12 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     with _solve_lock(path):
         if not force or _identity(path) != before:     # stored while this process waited
             try:
-                return load(rules, path)
+                return load(rules, path, theta=theta)
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
-        solve_and_store(rules, path, progress)
-    return load(rules, path)
+        solve_and_store(rules, path, progress, theta)
+    return load(rules, path, theta=theta)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -304,7 +312,8 @@ def _solve_lock(path: Path) -> Iterator[None]:
         os.close(fd)                     # releases the lock
 
 
-def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) -> float:
+def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None,
+                    theta: float = 0.0) -> float:
     """Solve ``rules`` and store the table (``progress(done, total)``: see the
     module docstring).  Returns the seconds the solve took.
 
@@ -320,7 +329,7 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) 
     if progress:
         counter = _Counter(progress, sum(engine.work_units(rules, p)
                                          for p in range(rules.n_boxes)))
-    seconds = _solve(rules, path, engine, counter)
+    seconds = _solve(rules, path, engine, counter, float(theta))
     if counter is not None:
         counter.finish()
     return seconds
@@ -350,16 +359,17 @@ class _Counter:
             self.progress(self.done, self.total)
 
 
-def _solve(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
+def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: float) -> float:
     try:
         if rules.saved_rolls:
-            return _solve_layered(rules, path, engine, counter)
-        return _solve_dense(rules, path, engine, counter)
+            return _solve_layered(rules, path, engine, counter, theta)
+        return _solve_dense(rules, path, engine, counter, theta)
     except OSError as e:
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
 
 
-def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
+def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
+                 theta: float) -> float:
     shape = (1, rules.space.n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
@@ -369,17 +379,18 @@ def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None) -> 
     if counter is not None:
         counter.start(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
     solution = engine.solve(rules, progress=counter, out=out, resume=resume,
-                            checkpoint=checkpoint)
+                            checkpoint=checkpoint, theta=theta)
     save(solution.dense, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
-          "compile_seconds": solution.compile_seconds})
+          "compile_seconds": solution.compile_seconds, "theta": theta})
     if out is not None:
         for leftover in (partial_path(path), partial_path(path, ".json")):
             leftover.unlink(missing_ok=True)
     return solution.seconds
 
 
-def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None) -> float:
+def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None,
+                   theta: float) -> float:
     writer = LayerWriter(rules, path)
     resume = writer.resume()
     if resume is not None:
@@ -390,14 +401,15 @@ def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None) -
     compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
-    layers = engine.solve_layers(rules, counter, resume)
+    layers = engine.solve_layers(rules, counter, resume, theta)
     del resume                             # the solve frees each layer once it is used
     for p, values in layers:
         writer.write(p, values)
         if p == 0:
             expected = float(values[0, 0, 0])
     seconds = writer.seconds_before + time.perf_counter() - start
-    writer.finish({"expected_score": expected, "solve_seconds": seconds,
+    writer.finish({"expected_score": float(certainty(theta, expected)), "theta": theta,
+                   "solve_seconds": seconds,
                    "compile_seconds": compile_seconds})
     return seconds
 

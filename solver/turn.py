@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 
 from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
 from .rules import Joker, Rules
+from .values import utility
 
 NEG = -1e300
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
@@ -64,7 +65,7 @@ class TurnData(NamedTuple):
     * ``cand_box[c]``, ``cand_score[c]``, ``cand_bits[c]``: candidate ``c``
       writes ``cand_score`` points in ``cand_box`` and sets ``cand_bits``
       (sorted by box, then points)
-    * ``theta``: the objective (``utility``): 0 maximises the expected
+    * ``theta``: the objective (``values.utility``): 0 maximises the expected
       score, else the expected utility ``-exp(-theta x) / theta``;
       ``gain_mul[c], gain_add[c]``: the value of candidate ``c`` is
       ``V * gain_mul + gain_add`` for the value ``V`` of the state it leads
@@ -118,26 +119,9 @@ class TurnData(NamedTuple):
     faces: int
 
 
-def utility(theta: float, x):
-    """The objective's value of ``x`` points: ``x`` itself for ``theta = 0``
-    (the expected score), else ``-exp(-theta x) / theta``, whose expectation
-    risk-averse play (``theta > 0``) or risk-seeking play (``theta < 0``)
-    maximises; both increase with ``x``."""
-    if theta == 0:
-        return x
-    return -np.exp(-theta * np.asarray(x, dtype=np.float64)) / theta
-
-
-def certainty(theta: float, value):
-    """The points ``x`` with ``utility(theta, x) == value``: the certainty
-    equivalent of a gamble of expected utility ``value``."""
-    if theta == 0:
-        return value
-    return -np.log(-theta * np.asarray(value, dtype=np.float64)) / theta
-
-
 def utility_shift(theta: float, points) -> tuple[np.ndarray, np.ndarray]:
-    """``(mul, add)`` with ``utility(points + x) == utility(x) * mul + add``:
+    """``(mul, add)`` with ``utility(points + x) == utility(x) * mul + add``
+    (``solver.values.utility``):
     ``(1, points)`` for ``theta = 0``, ``(exp(-theta points), 0)`` else."""
     points = np.asarray(points, dtype=np.float64)
     if theta == 0:

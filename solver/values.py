@@ -28,6 +28,24 @@ from .errors import InputError
 from .rules import Rules
 
 
+def utility(theta: float, x):
+    """The objective's value of ``x`` points: ``x`` itself for ``theta = 0``
+    (the expected score), else ``-exp(-theta x) / theta``, whose expectation
+    risk-averse play (``theta > 0``) or risk-seeking play (``theta < 0``)
+    maximises; both increase with ``x``."""
+    if theta == 0:
+        return x
+    return -np.exp(-theta * np.asarray(x, dtype=np.float64)) / theta
+
+
+def certainty(theta: float, value):
+    """The points ``x`` with ``utility(theta, x) == value``: the certainty
+    equivalent of a gamble of expected utility ``value``."""
+    if theta == 0:
+        return value
+    return -np.log(-theta * np.asarray(value, dtype=np.float64)) / theta
+
+
 @dataclass
 class StateValues:
     """``V`` for every turn-start state of ``rules`` in one of the layouts."""
@@ -66,9 +84,7 @@ class StateValues:
     def points(self, values):
         """Stored values as points: the certainty equivalents of expected
         utilities under ``theta``, the values themselves for ``theta = 0``."""
-        if self.theta == 0:
-            return values
-        return -np.log(-self.theta * np.asarray(values, dtype=np.float64)) / self.theta
+        return certainty(self.theta, values)
 
     def lookup(self, bank: int, masks: np.ndarray, uppers: np.ndarray) -> np.ndarray:
         """The stored values at (``masks``, ``uppers``) with ``bank`` rolls

@@ -10,16 +10,18 @@ import click
 
 from ..query import bank_after
 from ..rules import KEYS, PRESETS, parse_rules
-from .options import Whole, card_option, json_option, open_solver, rules_option, tables_option
+from .options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
+                      theta_option, value_name)
 
 
 @click.command()
 @rules_option
 @tables_option
 @click.option("--force", is_flag=True, help="Solve again even if a valid table exists.")
-def solve(rules_spec: str, tables_dir: str | None, force: bool) -> None:
+@theta_option
+def solve(rules_spec: str, tables_dir: str | None, force: bool, theta: float) -> None:
     """Solve every game state and store the table."""
-    solver = open_solver(rules_spec, tables_dir)
+    solver = open_solver(rules_spec, tables_dir, theta)
     path = solver.path
     before = path.stat().st_mtime_ns if path.exists() else None
     start = time.perf_counter()
@@ -28,7 +30,9 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool) -> None:
     solved = table.header.get("solve_seconds", 0.0)
     fresh = before != path.stat().st_mtime_ns
     click.echo(f"rules           {solver.rules.spec}")
-    click.echo(f"expected score  {table.expected_score:.7f}")
+    if theta:
+        click.echo(f"theta           {theta:g} (certainty equivalent of the optimal play)")
+    click.echo(f"{'certainty eq.' if theta else 'expected score'}  {table.expected_score:.7f}")
     if fresh:
         compiled = table.header.get("compile_seconds", 0.0)
         note = f"solve {solved:.2f}, compile or load kernels {compiled:.2f}, rest start-up and writing"
@@ -42,24 +46,29 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool) -> None:
 @rules_option
 @tables_option
 @card_option
+@theta_option
 @json_option
-def ev(rules_spec: str, tables_dir: str | None, card: str, as_json: bool) -> None:
-    """Expected final score at the start of the next turn."""
-    solver = open_solver(rules_spec, tables_dir)
+def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, as_json: bool) -> None:
+    """Expected final score at the start of the next turn (with --theta: the
+    certainty equivalent of the final score under that risk)."""
+    solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     sc = solver.card(card)
     value = solver.ev(sc)
     if as_json:
-        click.echo(json.dumps({"expected_final_score": value, "current_score": sc.score,
+        key = "certainty_equivalent" if theta else "expected_final_score"
+        click.echo(json.dumps({key: value, "current_score": sc.score,
                                "expected_remaining": value - sc.score,
                                "upper_total": sc.upper_total, "card": str(sc),
-                               "rules": rules.spec,
+                               "rules": rules.spec, **({"theta": theta} if theta else {}),
                                **({"bank": sc.bank} if rules.saved_rolls else {})}))
         return
     click.echo(f"current score         {sc.score}  (upper total {sc.upper_total})")
     if rules.saved_rolls:
         click.echo(f"rolls banked          {sc.bank}")
-    click.echo(f"expected final score  {value:.4f}")
+    if theta:
+        click.echo(f"theta                 {theta:g}")
+    click.echo(f"{value_name(theta):<22}{value:.4f}")
 
 
 @click.command()
@@ -72,11 +81,13 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, as_json: bool) -> Non
                    "(with saved rolls: own and banked together).")
 @click.option("--top", type=Whole(1), default=None, metavar="K",
               help="Show only the K best actions.")
+@theta_option
 @json_option
 def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
-           top: int | None, as_json: bool) -> None:
-    """Every action for a position, ranked by expected final score."""
-    solver = open_solver(rules_spec, tables_dir)
+           top: int | None, theta: float, as_json: bool) -> None:
+    """Every action for a position, ranked by expected final score (with
+    --theta: by the certainty equivalent under that risk)."""
+    solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     advice = solver.advise(card, dice, rerolls)     # the range of rerolls depends on the card
     sc = advice.card
@@ -84,14 +95,17 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     if as_json:
         click.echo(json.dumps({"rules": rules.spec, "card": str(sc), "dice": list(advice.dice),
                                "rerolls": rerolls, "current_score": sc.score,
+                               **({"theta": theta, "values": "certainty_equivalent"}
+                                  if theta else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
     left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"
     if rules.saved_rolls:
         left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
+    risk = f", theta {theta:g} (values: certainty equivalents)" if theta else ""
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
-               f"rules {rules.spec}")
+               f"rules {rules.spec}{risk}")
     click.echo(str(replace(advice, actions=actions)))
 
 

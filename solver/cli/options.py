@@ -124,6 +124,21 @@ def card_option(f):
                              "also yahtzee_bonus=N or bank=N where the rules have them.")(f)
 
 
+THETA_HELP = ("Risk: play for the expected utility -exp(-θx)/θ of the final score x "
+              "(θ > 0 cautious, θ < 0 bold, 0 the expected score); values are then "
+              "certainty equivalents.")
+
+
+def theta_option(f):
+    return click.option("--theta", type=click.FloatRange(-1.0, 1.0), default=0.0,
+                        show_default=True, metavar="θ", help=THETA_HELP)(f)
+
+
+def value_name(theta: float) -> str:
+    """What the values printed are: expected scores, or certainty equivalents."""
+    return "certainty equivalent" if theta else "expected final score"
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
 
@@ -155,10 +170,10 @@ def out_option(f):
 
 
 # ----------------------------------------------------------------- helpers
-def open_solver(rules: str | Rules, tables_dir: str | None) -> Solver:
+def open_solver(rules: str | Rules, tables_dir: str | None, theta: float = 0.0) -> Solver:
     """A ``Solver`` whose solves show their progress on stderr."""
     rules = rules if isinstance(rules, Rules) else parse_rules(rules)
-    return Solver(rules, tables=tables_dir, progress=solve_progress(rules))
+    return Solver(rules, theta=theta, tables=tables_dir, progress=solve_progress(rules))
 
 
 def solve_progress(rules: Rules):

@@ -15,7 +15,7 @@ from ..api import compare as compare_all
 from ..export import FORMATS
 from .options import (Choice, Whole, at_least_option, card_option, check_plot,
                       json_option, open_solver, out_option, pct, plot_option, policy_option,
-                      rules_option, seed_option, tables_option)
+                      rules_option, seed_option, tables_option, theta_option)
 
 
 # ----------------------------------------------------------------- distribution
@@ -31,14 +31,15 @@ from .options import (Choice, Whole, at_least_option, card_option, check_plot,
               help="Rules without an exact distribution (saved rolls, Maxi): "
                    f"estimate it from N optimal games [default: {DEFAULT_GAMES}].")
 @seed_option("Random seed of an estimate.")
+@theta_option
 def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str,
                  at_least: tuple[int, ...], as_json: bool, plot: str | None,
-                 games: int | None, seed: int) -> None:
+                 games: int | None, seed: int, theta: float) -> None:
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
     from ..stats import PERCENTILES
 
-    solver = open_solver(rules_spec, tables_dir)
+    solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     solver.is_exact(policy)                  # the rules and policy go together
     check_plot(plot)
@@ -49,7 +50,9 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     if as_json:
         click.echo(json.dumps(dist.as_dict(at_least)))
         return
-    click.echo(f"rules         {rules.spec}, policy {policy}, card {str(dist.card) or '(new game)'}")
+    risk = f" (theta {theta:g})" if theta else ""
+    click.echo(f"rules         {rules.spec}, policy {policy}{risk}, "
+               f"card {str(dist.card) or '(new game)'}")
     if dist.games:
         lo, hi = dist.ci95
         click.echo(f"estimated     from {dist.games} games (seed {seed}); the exact distribution "
@@ -91,17 +94,21 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
 @click.option("--games", type=Whole(1), default=DEFAULT_GAMES, show_default=True, metavar="N",
               help="Games an estimated distribution is played from (saved rolls, Maxi).")
 @seed_option("Random seed of an estimate.")
+@click.option("--theta", "thetas", type=click.FloatRange(-1.0, 1.0), multiple=True,
+              metavar="θ", help="Also play each rule set optimally for the expected utility "
+                                "-exp(-θx)/θ (repeat the option; θ > 0 cautious, θ < 0 bold).")
 @json_option
 @plot_option("Draw the distributions together (needs matplotlib).")
 def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str | None,
-            card: str, at_least: tuple[int, ...], games: int, seed: int, as_json: bool,
-            plot: str | None) -> None:
-    """Final-score distributions of rule sets and policies side by side."""
+            card: str, at_least: tuple[int, ...], games: int, seed: int,
+            thetas: tuple[float, ...], as_json: bool, plot: str | None) -> None:
+    """Final-score distributions of rule sets, policies and risk parameters
+    side by side."""
     solvers = [open_solver(spec, tables_dir) for spec in specs or ("nordic",)]
     for solver in solvers:                   # a bad card fails before the plot is checked
         solver.card(card)
     check_plot(plot)
-    result = compare_all(solvers, policies, card, games=games, seed=seed)
+    result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:
         from ..plots import plot_comparison
@@ -110,13 +117,14 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
         click.echo(json.dumps(result.as_dict(at_least)))
         return
     width = max(len(d.rules.spec) for d in dists) + 2
-    head = (f"{'rules':<{width}}{'policy':<9}{'mean':>10}{'sd':>8}{'P5':>6}{'P50':>6}"
+    head = (f"{'rules':<{width}}{'policy':<13}{'mean':>10}{'sd':>8}{'P5':>6}{'P50':>6}"
             f"{'P95':>6}{'bonus':>9}{'vs 1st':>9}"
             + "".join(f"{'>=' + str(t):>10}" for t in at_least))
     click.echo(head)
     for d, (win, tie, _) in zip(dists, result.versus):
         mean = f"{d.mean:.2f}" + ("*" if d.games else "")
-        click.echo(f"{d.rules.spec:<{width}}{d.policy:<9}{mean:>10}{d.sd:>8.2f}"
+        label = f"theta={d.theta:g}" if d.theta else d.policy
+        click.echo(f"{d.rules.spec:<{width}}{label:<13}{mean:>10}{d.sd:>8.2f}"
                    f"{d.percentile(5):>6}{d.percentile(50):>6}{d.percentile(95):>6}"
                    f"{pct(d.bonus_probability):>9}{pct(win + tie / 2):>9}"
                    + "".join(f"{d.at_least(t):>10.4f}" for t in at_least))
@@ -137,14 +145,15 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 @seed_option()
 @policy_option
 @click.option("--log", "log_path", metavar="FILE", help="Write every turn as JSON lines.")
+@theta_option
 @json_option
 @plot_option("Histogram over the exact distribution (needs matplotlib).")
 def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, policy: str,
-             log_path: str | None, as_json: bool, plot: str | None) -> None:
+             log_path: str | None, theta: float, as_json: bool, plot: str | None) -> None:
     """Play games by Monte Carlo under a policy; seeded and reproducible."""
     from ..stats import PERCENTILES
 
-    solver = open_solver(rules_spec, tables_dir)
+    solver = open_solver(rules_spec, tables_dir, theta)
     check_plot(plot)
     sim = solver.simulate(games, seed, policy, log=log_path)
     if plot:                         # over the exact distribution where there is one
@@ -155,7 +164,8 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
         click.echo(json.dumps(sim.as_dict()))
         return
     lo, hi = sim.ci95
-    click.echo(f"rules         {solver.rules.spec}, policy {policy}, seed {seed}")
+    risk = f" (theta {theta:g})" if theta else ""
+    click.echo(f"rules         {solver.rules.spec}, policy {policy}{risk}, seed {seed}")
     click.echo(f"games         {games}")
     click.echo(f"mean          {sim.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f})")
     click.echo(f"sd            {sim.sd:.3f}")
