@@ -419,7 +419,7 @@ class Game:
     def legal_actions(self) -> tuple[Action, ...]:
         """The keeps (when rerolls are left; keeping all is not a keep) and
         scores allowed now, keeps largest first; empty while a roll is due."""
-        if self.needs_roll:
+        if self.needs_roll or self.is_over:
             return ()
         ds = self.rules.dice_space
         dice = self.dice
@@ -471,13 +471,13 @@ class Game:
     # ------------------------------------------------------------ the log
     def log_lines(self) -> list[str]:
         """The finished turns as a ``solver.review`` log: a header, then one
-        line per turn; each seat is a game of its own (game = seat + 1)."""
+        line per turn; each seat is a game of its own (game = seat + 1),
+        its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
-        count = [0] * len(self.players)
-        for t in self.turns:
-            count[t.player] += 1
-            out.append(turn_line(self.rules, t.player + 1, count[t.player], list(t.rolls),
-                                 list(t.kept), t.box, t.points))
+        for seat in range(len(self.players)):
+            mine = [t for t in self.turns if t.player == seat]
+            out += [turn_line(self.rules, seat + 1, n, list(t.rolls), list(t.kept), t.box,
+                              t.points) for n, t in enumerate(mine, 1)]
         return out
 
     def log_turns(self, seat: int) -> list[Turn]:
