@@ -120,6 +120,12 @@ class Coach:
                  dice=" ".join(map(str, game.dice)),
                  left=message("left", self.lang, n=game.rerolls))
 
+    def show_position(self) -> None:
+        """After undo or redo: the dice on the table, if any."""
+        game = self.game
+        if game.dice is not None and not game.needs_roll:
+            self.show_roll(game.moves[-1])
+
     def after_score(self) -> None:
         game = self.game
         last = game.moves[-1]
@@ -170,6 +176,7 @@ class Coach:
                     break
             self.say("undone", move=move.text)
             self.announced = None
+            self.show_position()
         elif word == "redo":
             if not game.redo_moves:
                 raise InputError(message("nothing_redo", self.lang))
@@ -177,6 +184,7 @@ class Coach:
             while game.redo_moves and not self.typed(game.redo_moves[0]):
                 game.redo()
             self.say("redone", move=move.text)
+            self.show_position()
         elif word == "save":
             if not rest.strip():
                 raise InputError("save FILE: name the file")
