@@ -13,7 +13,7 @@ one object.  Moves are text and round-trip::
     >>> game.play("roll 566")                 # the three rerolled dice
     Move('roll 5 6 6', player=0)
     >>> game.dice, game.rerolls
-    ((5, 5, 6, 6, 6), 0)
+    ((5, 5, 6, 6, 6), 1)
     >>> game.play("score full house")         # any language: "hus", "kåk"
     Move('score full_house (28)', player=0)
     >>> game.player.name, game.undo().text, game.player.name

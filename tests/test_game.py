@@ -251,3 +251,12 @@ def test_box_names_in_every_language(solver):
     yahtzee = parse_rules("yahtzee")                       # the printed names, not aliases
     assert yahtzee.boxes[box_index(yahtzee, "tre like")].name == "three_of_a_kind"
     assert yahtzee.boxes[box_index(yahtzee, "kåk")].name == "full_house"
+
+
+def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
+    import doctest
+
+    import solver.game
+    monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
+    result = doctest.testmod(solver.game, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 5
