@@ -5,7 +5,8 @@ the messages of ``yatzy play``.
 Box names typed by a player are accepted in any of the languages
 (``box_index``): the rules' own names and aliases first, then the names
 printed here, so ``tre like`` finds ``three_of_a_kind`` under American rules
-too.  Boxes without a translation (Maxi's) print their English name.
+too.  Boxes without a translation (Maxi's in Swedish) print their English
+name.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ BOXES: dict[str, dict[str, str]] = {
            "fives": "femmere", "sixes": "seksere", "one_pair": "ett par", "two_pairs": "to par",
            "three_of_a_kind": "tre like", "four_of_a_kind": "fire like",
            "small_straight": "liten straight", "large_straight": "stor straight",
-           "full_house": "hus", "chance": "sjanse", "yatzy": "yatzy", "yahtzee": "yatzy"},
+           "full_house": "hus", "chance": "sjanse", "yatzy": "yatzy", "yahtzee": "yatzy",
+           # Maxi Yatzy (RULES.md §3)
+           "three_pairs": "tre par", "five_of_a_kind": "fem like", "full_straight": "full straight",
+           "hut": "hytte", "house": "hus", "tower": "tårn", "maxi_yatzy": "maxi yatzy"},
     "sv": {"ones": "ettor", "twos": "tvåor", "threes": "treor", "fours": "fyror",
            "fives": "femmor", "sixes": "sexor", "one_pair": "par", "two_pairs": "två par",
            "three_of_a_kind": "tretal", "four_of_a_kind": "fyrtal",
