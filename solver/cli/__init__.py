@@ -4,14 +4,14 @@
 ``options`` holds what the commands share (the group whose errors are one
 line, option types, progress on stderr); ``core`` the commands solve, ev,
 advise and rules; ``research`` distribution, compare, simulate, review,
-export and strategy.
+export and strategy; ``play`` the coach for a game at the table.
 """
 
 from __future__ import annotations
 
 import click
 
-from . import core, research
+from . import core, play, research
 from .options import Group
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     """Exact optimal strategy for Nordic Yatzy and its variants."""
 
 
-for command in (*core.COMMANDS, *research.COMMANDS):
+for command in (*core.COMMANDS, *research.COMMANDS, *play.COMMANDS):
     main.add_command(command)
 
 __all__ = ["main"]

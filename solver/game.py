@@ -1,0 +1,569 @@
+"""A game at the table: players, their cards, whose turn it is, the dice, and
+every move checked against the rules, with undo and redo.
+
+``Game`` is to ``yatzy`` what python-chess's ``Board`` is to chess: the
+coach in the terminal (``yatzy play``) and any later front end drive this
+one object.  Moves are text and round-trip::
+
+    >>> game = Game("nordic", ["Ann", "Bob=optimal"], seed=1)
+    >>> game.play("roll 11256")
+    Move('roll 1 1 2 5 6', player=0)
+    >>> game.play("keep 5 6")
+    Move('keep 5 6', player=0)
+    >>> game.play("roll 566")                 # the three rerolled dice
+    Move('roll 5 6 6', player=0)
+    >>> game.dice, game.rerolls
+    ((5, 5, 6, 6, 6), 1)
+    >>> game.play("score full house")         # any language: "hus", "kåk"
+    Move('score full_house (28)', player=0)
+    >>> game.player.name, game.undo().text, game.player.name
+    ('Bob', 'score full_house (28)', 'Ann')
+
+A roll is given (``roll 11256``; after a keep, the rerolled dice or all of
+them) or drawn from the game's seeded generator (``roll``): the dice of the
+``n``-th draw depend only on the seed and ``n``, and undoing a drawn roll
+gives the same dice again when rolled again, so undo cannot buy new dice.
+
+A position (``Position``) is immutable: each move pushes the position it
+left on the move stack, ``undo()`` restores it and keeps the move for
+``redo()``; a new move clears the moves to redo.  ``legal_actions()`` lists
+the keeps and scores allowed now (none while a roll is due), ``advice()``
+values them with the optimal strategy (``Solver``'s table, solved on first
+use).  Under saved rolls, stopping banks the rerolls left
+(``query.end_turn``); under American rules a further yahtzee earns the
+yahtzee bonus and may go only where the joker rule allows.
+
+Each player has a ``Sheet`` of columns (one Scorecard each); every rule set
+today has one column per player, and a game of several columns (Trippel
+Yatzy) would extend ``Sheet``.  ``save``/``load`` write and read a small
+versioned JSON document (the moves, replayed and so checked on load);
+``log_lines()`` is the game as a ``solver.review`` log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .actions import Action, Advice
+from .api import MAX_SEED, POLICIES, Solver, check_seed
+from .dice import parse_dice
+from .errors import InputError
+from .files import write_text
+from .lang import box_index
+from .query import TurnValues, advise, end_turn
+from .review import Turn, header_line, turn_line
+from .rules import Rules
+from .scorecard import Scorecard
+
+GAME_VERSION = 1
+MAX_PLAYERS = 6
+KINDS = ("human", *POLICIES)          # a person, or a computer playing a policy
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table: ``kind`` is ``human`` or the policy a computer
+    plays (``optimal``, ``greedy``, ``simple``)."""
+
+    name: str
+    kind: str = "human"
+
+    @classmethod
+    def parse(cls, text: str) -> "Player":
+        """``Ann`` (a person) or ``Bob=optimal`` (a computer)."""
+        name, eq, kind = text.partition("=")
+        name, kind = name.strip(), (kind.strip().lower() if eq else "human")
+        if not name:
+            raise InputError(f"player {text!r}: the name is empty")
+        if kind not in KINDS:
+            raise InputError(f"player {text!r}: expected NAME or NAME=KIND with KIND one of "
+                             f"{', '.join(KINDS)}")
+        return cls(name, kind)
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    def __str__(self) -> str:
+        return self.name if self.is_human else f"{self.name}={self.kind}"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's scorecard columns (one column in every rule set so far)."""
+
+    columns: tuple[Scorecard, ...]
+
+    @property
+    def card(self) -> Scorecard:
+        """The column being played (the only one)."""
+        return self.columns[0]
+
+    @property
+    def score(self) -> int:
+        return sum(c.score for c in self.columns)
+
+    @property
+    def is_full(self) -> bool:
+        return all(c.is_full for c in self.columns)
+
+    def with_card(self, card: Scorecard) -> "Sheet":
+        return Sheet((card, *self.columns[1:]))
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished turn: the dice after each roll, the dice kept before
+    each reroll, the box written and its points (bonuses excluded)."""
+
+    player: int
+    rolls: tuple[tuple[int, ...], ...]
+    kept: tuple[tuple[int, ...], ...]
+    box: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything a move can change.  ``rolls``/``kept`` are this turn's
+    so far: after a keep, ``kept`` has as many entries as ``rolls`` and a
+    roll is due.  ``draws`` counts the dice drawn from the generator."""
+
+    sheets: tuple[Sheet, ...]
+    player: int = 0
+    rolls: tuple[tuple[int, ...], ...] = ()
+    kept: tuple[tuple[int, ...], ...] = ()
+    draws: int = 0
+    turns: tuple[Played, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as played: its text (``roll 1 1 2 5 6``, ``keep 5 6``,
+    ``score chance (23)``), the seat that made it, and whether the dice of a
+    roll were drawn by the game's generator."""
+
+    text: str
+    player: int
+    drawn: bool = False
+
+    @property
+    def is_roll(self) -> bool:
+        return self.text.startswith("roll")
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r}, player={self.player}" + (", drawn=True)" if self.drawn
+                                                              else ")")
+
+
+def _dice_text(dice: Iterable[int]) -> str:
+    return " ".join(map(str, dice))
+
+
+def _minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``big`` without the dice of ``small``; None if ``small`` is not in ``big``."""
+    rest = list(big)
+    for d in small:
+        if d not in rest:
+            return None
+        rest.remove(d)
+    return tuple(rest)
+
+
+_SCORE = re.compile(r"score\s+(.+?)\s*(?:\(\s*(\d+)\s*\)|\s(\d+))?")
+
+
+class Game:
+    """A game of ``rules`` (a spec, ``Rules`` or a ``Solver``) for 1..6
+    ``players`` (``Player`` objects or their text ``Ann``, ``Bob=optimal``),
+    seats in the order given; ``seed`` drives the dice drawn by ``roll``
+    (default: a random seed, kept with the game); ``tables``: where the
+    solver's tables are stored."""
+
+    def __init__(self, rules: Rules | str | Solver = "nordic",
+                 players: Sequence[Player | str] = ("Player",), *, seed: int | None = None,
+                 tables: str | Path | None = None):
+        self.solver = rules if isinstance(rules, Solver) else Solver(rules, tables=tables)
+        self.rules: Rules = self.solver.rules
+        seats = tuple(p if isinstance(p, Player) else Player.parse(p) for p in players)
+        if not 1 <= len(seats) <= MAX_PLAYERS:
+            raise InputError(f"{len(seats)} players: a game has 1..{MAX_PLAYERS}")
+        names = [p.name.lower() for p in seats]
+        if len(set(names)) != len(names):
+            raise InputError("two players share a name")
+        if self.rules.saved_rolls and any(p.kind in ("greedy", "simple") for p in seats):
+            raise InputError(f"rules {self.rules.spec}: computer players under saved rolls "
+                             "play the optimal policy only")
+        self.players = seats
+        self.seed = check_seed(secrets.randbelow(MAX_SEED) if seed is None else seed)
+        empty = Sheet((Scorecard.empty(self.rules),))
+        self._position = Position(tuple(empty for _ in seats))
+        self._stack: list[tuple[Move, Position]] = []     # each move and the position before it
+        self._redo: list[Move] = []                       # undone moves, the next one last
+        self._turn: tuple[Scorecard, TurnValues] | None = None
+
+    def __repr__(self) -> str:
+        return (f"Game({self.rules.spec!r}, {[str(p) for p in self.players]!r}, "
+                f"seed={self.seed})")
+
+    # ------------------------------------------------------------ the position
+    @property
+    def position(self) -> Position:
+        return self._position
+
+    @property
+    def turn_player(self) -> int:
+        """Seat index of the player to move."""
+        return self._position.player
+
+    @property
+    def player(self) -> Player:
+        """The player to move."""
+        return self.players[self._position.player]
+
+    @property
+    def sheets(self) -> tuple[Sheet, ...]:
+        return self._position.sheets
+
+    @property
+    def card(self) -> Scorecard:
+        """The card of the player to move."""
+        return self.sheets[self._position.player].card
+
+    @property
+    def dice(self) -> tuple[int, ...] | None:
+        """The dice of the last roll this turn (None before the first)."""
+        rolls = self._position.rolls
+        return rolls[-1] if rolls else None
+
+    @property
+    def kept(self) -> tuple[int, ...] | None:
+        """The dice kept for the roll that is due (None unless one is due
+        after a keep)."""
+        p = self._position
+        return p.kept[-1] if p.rolls and len(p.kept) == len(p.rolls) else None
+
+    @property
+    def rerolls(self) -> int:
+        """Rerolls left after the last roll (own and banked); before the
+        first roll, all the turn has."""
+        return self.card.max_rerolls - max(len(self._position.rolls) - 1, 0)
+
+    @property
+    def needs_roll(self) -> bool:
+        """Whether the next move is a roll (turn start, or after a keep)."""
+        p = self._position
+        return not self.is_over and len(p.kept) == len(p.rolls)
+
+    @property
+    def is_over(self) -> bool:
+        return all(s.is_full for s in self.sheets)
+
+    @property
+    def turns(self) -> tuple[Played, ...]:
+        """The finished turns, in the order played."""
+        return self._position.turns
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played, first first."""
+        return tuple(m for m, _ in self._stack)
+
+    @property
+    def redo_moves(self) -> tuple[Move, ...]:
+        """The moves ``redo()`` would play again, next first."""
+        return tuple(reversed(self._redo))
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(s.score for s in self.sheets)
+
+    def ranking(self) -> list[tuple[int, int, int]]:
+        """``(place, seat, score)`` best first; equal scores share a place."""
+        order = sorted(range(len(self.players)), key=lambda i: -self.sheets[i].score)
+        out: list[tuple[int, int, int]] = []
+        for n, i in enumerate(order):
+            score = self.sheets[i].score
+            place = out[-1][0] if out and out[-1][2] == score else n + 1
+            out.append((place, i, score))
+        return out
+
+    # ---------------------------------------------------------------- moves
+    def play(self, move: str) -> Move:
+        """Play ``move`` (``roll``, ``roll 11256``, ``keep 5 6``, ``reroll
+        all``, ``score chance``): InputError, game unchanged, if it is not
+        legal now.  A new move clears the moves to redo."""
+        done, after = self._apply(self._position, move)
+        self._stack.append((done, self._position))
+        self._position = after
+        self._redo.clear()
+        return done
+
+    def undo(self) -> Move:
+        """Take back the last move (InputError if there is none)."""
+        if not self._stack:
+            raise InputError("nothing to undo")
+        move, self._position = self._stack.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Play again the last move undone (InputError if there is none)."""
+        if not self._redo:
+            raise InputError("nothing to redo")
+        move = self._redo[-1]
+        done, after = self._apply(self._position, move.text, move.drawn)
+        self._stack.append((done, self._position))
+        self._position = after
+        self._redo.pop()
+        return done
+
+    def _apply(self, pos: Position, text: str, drawn: bool = False) -> tuple[Move, Position]:
+        """The move ``text`` made at ``pos`` and the position it leads to."""
+        if self.is_over_at(pos):
+            raise InputError("the game is over")
+        words = " ".join(text.strip().lower().split())
+        if words == "roll" or words.startswith("roll "):
+            return self._roll(pos, words[4:].strip(), drawn)
+        if not pos.rolls or len(pos.kept) == len(pos.rolls):
+            raise InputError(f"{text.strip()!r}: roll the dice first")
+        if words.startswith("score "):
+            return self._score(pos, words)
+        return self._keep(pos, Action.parse(words, self.rules))
+
+    @staticmethod
+    def is_over_at(pos: Position) -> bool:
+        return all(s.is_full for s in pos.sheets)
+
+    def _rerolls_at(self, pos: Position) -> int:
+        return pos.sheets[pos.player].card.max_rerolls - max(len(pos.rolls) - 1, 0)
+
+    def _roll(self, pos: Position, given: str, drawn: bool) -> tuple[Move, Position]:
+        rules = self.rules
+        if pos.rolls and len(pos.kept) < len(pos.rolls):
+            raise InputError("keep some dice first ('keep 5 6', 'reroll all') or score")
+        kept = pos.kept[-1] if pos.rolls else ()
+        fresh = rules.dice - len(kept)
+        draws = pos.draws
+        if not given:
+            rng = np.random.default_rng([self.seed, draws])
+            new = tuple(int(d) for d in rng.integers(1, rules.faces + 1, fresh))
+            drawn, draws = True, draws + 1
+        else:
+            dice = parse_dice(given, None, rules.faces, rules.dice)
+            rest = _minus(dice, kept) if len(dice) == rules.dice and kept else None
+            if len(dice) == fresh:
+                new = dice
+            elif rest is not None:
+                new = rest
+            else:
+                wanted = (f"{fresh} dice (the ones rerolled) or all {rules.dice} "
+                          f"with the kept {_dice_text(kept)}" if kept else f"{rules.dice} dice")
+                raise InputError(f"roll {given}: expected {wanted}")
+            draws += drawn
+        roll = tuple(sorted(kept + new))
+        move = Move(f"roll {_dice_text(sorted(new))}", pos.player, drawn)
+        return move, replace(pos, rolls=pos.rolls + (roll,), draws=draws)
+
+    def _keep(self, pos: Position, action: Action) -> tuple[Move, Position]:
+        dice = pos.rolls[-1]
+        if self._rerolls_at(pos) == 0:
+            raise InputError(f"no rerolls left: score {_dice_text(dice)} in a box")
+        if _minus(dice, action.dice) is None:
+            raise InputError(f"{action}: those dice are not among {_dice_text(dice)}")
+        return Move(str(action), pos.player), replace(pos, kept=pos.kept + (action.dice,))
+
+    def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
+        m = _SCORE.fullmatch(words)
+        if not m:
+            raise InputError(f"{words!r}: expected 'score BOX'")
+        box = box_index(self.rules, m.group(1))
+        name = self.rules.boxes[box].name
+        card, dice = pos.sheets[pos.player].card, pos.rolls[-1]
+        scores = dict(self.score_options(card, dice))
+        if box not in scores:
+            why = ("is already filled" if card.points[box] is not None
+                   else f"may not take {_dice_text(dice)} now")
+            raise InputError(f"box {name} {why}")
+        points = scores[box]
+        said = m.group(2) or m.group(3)
+        if said is not None and int(said) != points:
+            raise InputError(f"{_dice_text(dice)} scores {points} in {name}, not {said}")
+        after = end_turn(card, box, points, dice, self._rerolls_at(pos))
+        sheets = list(pos.sheets)
+        sheets[pos.player] = sheets[pos.player].with_card(after)
+        played = Played(pos.player, pos.rolls, pos.kept, box, points)
+        move = Move(f"score {name} ({points})", pos.player)
+        return move, replace(pos, sheets=tuple(sheets), player=(pos.player + 1) % len(sheets),
+                             rolls=(), kept=(), turns=pos.turns + (played,))
+
+    def score_options(self, card: Scorecard, dice: tuple[int, ...]) -> list[tuple[int, int]]:
+        """``(box, points)`` for every box ``dice`` may be written in at
+        ``card``: the open boxes the order allows, and for a roll that must
+        go in as a joker only the joker boxes, at joker points."""
+        rules = self.rules
+        r = rules.dice_space.roll_index(dice)
+        allowed = card.allowed_boxes()
+        face = int(rules.yahtzee_face[r])
+        joker = int(rules.space.jokers(card.mask)[0, face]) if face >= 0 else 0
+        if joker:
+            return [(b, int(rules.joker_points[face, b])) for b in allowed if joker >> b & 1]
+        return [(b, int(rules.scores[r, b])) for b in allowed]
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The keeps (when rerolls are left; keeping all is not a keep) and
+        scores allowed now, keeps largest first; empty while a roll is due."""
+        if self.needs_roll or self.is_over:
+            return ()
+        ds = self.rules.dice_space
+        dice = self.dice
+        out = [Action.score(self.rules.boxes[b].name, p)
+               for b, p in self.score_options(self.card, dice)]
+        if self.rerolls:
+            r = ds.roll_index(dice)
+            keeps = {ds.dice_of(int(m)) for m in ds.subsets[r]} - {dice}
+            out += [Action.keep(k) for k in sorted(keeps, key=lambda k: (-len(k), k))]
+        return tuple(out)
+
+    # --------------------------------------------------------------- advice
+    def advice(self) -> Advice:
+        """Every action of the player to move, valued with the optimal
+        strategy, best first (InputError while a roll is due)."""
+        if self.is_over:
+            raise InputError("the game is over")
+        if self.needs_roll:
+            raise InputError("roll the dice first")
+        card = self.card
+        if self._turn is None or self._turn[0] != card:
+            self._turn = (card, TurnValues(self.solver.table, card))
+        return advise(self.solver.table, card, self.dice, self.rerolls, self._turn[1])
+
+    def expected_score(self, seat: int | None = None) -> float:
+        """Expected final score of a player (default: the one to move) from
+        the start of their next turn."""
+        sheet = self.sheets[self.turn_player if seat is None else seat]
+        return float(sheet.score) if sheet.is_full else self.solver.ev(sheet.card)
+
+    def computer_move(self) -> str:
+        """The move the player to move would make under its policy
+        (``optimal`` for a human): ``roll`` when a roll is due."""
+        if self.needs_roll:
+            return "roll"
+        kind = "optimal" if self.player.is_human else self.player.kind
+        if kind == "optimal":
+            return str(self.advice().best)
+        from .policy import decide, game as policy_game
+        rules, card = self.rules, self.card
+        u = card.upper_state
+        d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))
+        byte = int(d.rows[d.lane_row[0, u], self.rerolls, rules.dice_space.roll_index(self.dice)])
+        if byte < rules.n_boxes:
+            return f"score {rules.boxes[byte].name}"
+        keep = rules.dice_space.dice_of(int(policy_game(rules).by_rank[byte - rules.n_boxes]))
+        return str(Action.keep(keep))
+
+    # ------------------------------------------------------------ the log
+    def log_lines(self) -> list[str]:
+        """The finished turns as a ``solver.review`` log: a header, then one
+        line per turn; each seat is a game of its own (game = seat + 1),
+        its turns together."""
+        out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
+        for seat in range(len(self.players)):
+            mine = [t for t in self.turns if t.player == seat]
+            out += [turn_line(self.rules, seat + 1, n, list(t.rolls), list(t.kept), t.box,
+                              t.points) for n, t in enumerate(mine, 1)]
+        return out
+
+    def log_turns(self, seat: int) -> list[Turn]:
+        """One seat's finished turns, as ``solver.review.read_log`` gives them."""
+        return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points)
+                for n, t in enumerate(self.turns, 2) if t.player == seat]
+
+    def review(self, seat: int):
+        """Every decision of a seat valued against the optimal strategy
+        (``Solver.review``); None before the seat's first finished turn."""
+        turns = self.log_turns(seat)
+        return self.solver.review([turns]) if turns else None
+
+    # ------------------------------------------------------- saving, loading
+    def to_dict(self) -> dict:
+        line = [*self.moves, *self.redo_moves]
+        return {"yatzy_game": GAME_VERSION, "rules": self.rules.spec, "seed": self.seed,
+                "players": [{"name": p.name, "kind": p.kind} for p in self.players],
+                "moves": [m.text for m in line], "played": len(self._stack),
+                "drawn": [i for i, m in enumerate(line) if m.drawn]}
+
+    def save(self, path: str | Path) -> None:
+        """Write the game to ``path`` (atomically) as JSON."""
+        write_text(path, json.dumps(self.to_dict()) + "\n")
+
+    @classmethod
+    def from_dict(cls, obj: object, rules: Rules | Solver | None = None, *,
+                  tables: str | Path | None = None, where: str = "game") -> "Game":
+        """The game of ``to_dict``, every move replayed (and so checked);
+        ``rules``: a Solver or Rules to play with (they must be the
+        document's rules), else the document's spec is parsed."""
+        def bad(what: str) -> InputError:
+            return InputError(f"{where}: {what}")
+
+        if not isinstance(obj, dict) or "yatzy_game" not in obj:
+            raise bad("not a yatzy game (expected a JSON object with \"yatzy_game\")")
+        if obj["yatzy_game"] != GAME_VERSION:
+            raise bad(f"version {obj['yatzy_game']!r}, expected {GAME_VERSION}")
+        spec, seed, players = obj.get("rules"), obj.get("seed"), obj.get("players")
+        moves, played, drawn = obj.get("moves", []), obj.get("played"), obj.get("drawn", [])
+        if not isinstance(spec, str):
+            raise bad("rules must be a rules spec")
+        if not isinstance(players, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("name"), str)
+                and isinstance(p.get("kind", "human"), str) for p in players):
+            raise bad("players must be a list of {\"name\": ..., \"kind\": ...}")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise bad("moves must be a list of strings")
+        if not isinstance(played, int) or isinstance(played, bool) or not 0 <= played <= len(moves):
+            raise bad(f"played must be a whole number 0..{len(moves)}")
+        if not isinstance(drawn, list) or not all(isinstance(i, int) for i in drawn):
+            raise bad("drawn must be a list of move numbers")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise bad("seed must be a whole number")
+        try:
+            if rules is None:
+                rules = spec
+            elif (rules.rules if isinstance(rules, Solver) else rules).spec != spec:
+                raise InputError(f"the game is for rules {spec}")
+            game = cls(rules, [Player.parse(f"{p['name']}={p.get('kind', 'human')}")
+                               for p in players], seed=seed, tables=tables)
+        except InputError as e:
+            raise bad(str(e)) from None
+        for i, text in enumerate(moves):
+            try:
+                done, after = game._apply(game._position, text, i in drawn)
+            except InputError as e:
+                raise bad(f"move {i + 1} {text!r}: {e}") from None
+            game._stack.append((done, game._position))
+            game._position = after
+        for _ in range(len(moves) - played):
+            game.undo()
+        return game
+
+    @classmethod
+    def load(cls, path: str | Path, rules: Rules | Solver | None = None, *,
+             tables: str | Path | None = None) -> "Game":
+        """The game saved at ``path``; a malformed file is one InputError."""
+        try:
+            obj = json.loads(Path(path).read_text())
+        except OSError as e:
+            raise InputError(f"{path}: cannot read ({e.strerror})") from None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise InputError(f"{path}: not a JSON document") from None
+        return cls.from_dict(obj, rules, tables=tables, where=str(path))
+
+
+__all__ = ["GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played", "Player",
+           "Position", "Sheet"]
