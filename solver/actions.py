@@ -49,6 +49,7 @@ class Action:
     points: int | None = field(default=None, compare=False)     # written (score), bonus excluded
     expected_final_score: float = field(default=math.nan, compare=False)
     loss: float = field(default=math.nan, compare=False)          # best value minus this one
+    p_at_least: float | None = field(default=None, compare=False)  # chance to reach a target
 
     def __post_init__(self):
         object.__setattr__(self, "kind", ActionKind(self.kind))
@@ -108,6 +109,8 @@ class Action:
             out["expected_final_score"] = self.expected_final_score
         if not math.isnan(self.loss):
             out["loss"] = self.loss
+        if self.p_at_least is not None:
+            out["p_at_least"] = self.p_at_least
         return out
 
 
@@ -140,8 +143,15 @@ class Advice:
                          f"{' '.join(map(str, self.dice))} here")
 
     def __str__(self) -> str:
-        lines = [f"{'':>3} {'action':<28} {'expected':>10} {'loss':>8}"]
+        chance = bool(self.actions) and self.actions[0].p_at_least is not None
+        lines = [f"{'':>3} {'action':<28}" + (f" {'P(>=T)':>9}" if chance else "")
+                 + f" {'expected':>10} {'loss':>8}"]
+        best = self.actions[0] if self.actions else None
         for i, a in enumerate(self.actions, 1):
-            loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
-            lines.append(f"{i:>3} {str(a):<28} {a.expected_final_score:>10.3f} {loss:>8}")
+            if chance:              # ranked by the chance; the loss is in expected points
+                loss = "-" if a.loss == 0 else f"-{a.loss:.3f}"
+            else:
+                loss = "best" if a is best else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
+            lines.append(f"{i:>3} {str(a):<28}" + (f" {a.p_at_least:>9.5f}" if chance else "")
+                         + f" {a.expected_final_score:>10.3f} {loss:>8}")
         return "\n".join(lines)

@@ -49,6 +49,7 @@ from .tables import Progress, Table, open_table, table_path
 
 if TYPE_CHECKING:
     from .distribution import Distribution
+    from .target import TargetTable
     from .review import Review, Turn
     from .simulate import Simulation
 
@@ -130,6 +131,7 @@ class Solver:
         self.tables = tables
         self.progress = progress
         self._table: Table | None = None
+        self._target: TargetTable | None = None
 
     def __repr__(self) -> str:
         return f"Solver({self.rules.spec!r}" + (f", theta={self.theta!r})" if self.theta else ")")
@@ -178,16 +180,48 @@ class Solver:
         sc = self.card(card)                 # bad input fails before any solve
         return expected_final_score(self.table, sc)
 
-    def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int) -> Advice:
+    def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
+               target: int | None = None) -> Advice:
         """Every distinct action with ``dice`` on the table and ``rerolls``
         left (2 after the first roll of three, then 1, then 0; with saved
-        rolls, own and banked together), best first."""
+        rolls, own and banked together), best first.  With a ``target``
+        score: ranked by the largest chance to finish at or above it
+        (``Action.p_at_least``), each with its expected final score too."""
         sc = self.card(card)
         hand = self.dice(dice)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
         if sc.is_full:
             raise InputError("the card is full: there is nothing left to decide")
-        return advise_position(self.table, sc, hand, rerolls)
+        if target is None:
+            return advise_position(self.table, sc, hand, rerolls)
+        goal = self._check_target(target)
+        return advise_position(self.table, sc, hand, rerolls, target=self.target(), goal=goal)
+
+    # ------------------------------------------------------------ targets
+    def _check_target(self, target: object) -> int:
+        from .target import check_supported
+        goal = check_whole(target, "target", 0)
+        if self.theta:
+            raise InputError("a target and a risk parameter do not go together: "
+                             "the target tables maximise the chance itself")
+        check_supported(self.rules)
+        return goal
+
+    def target(self) -> TargetTable:
+        """The target table (``solver.target``): the largest chance of
+        reaching every score from every state, solved and stored on first use."""
+        if self._target is None:
+            from .target import open_target
+            self._target = open_target(self.rules, self.tables, progress=self.progress)
+        return self._target
+
+    def chance(self, card: Scorecard | str, target: int) -> float:
+        """The largest probability of finishing at or above ``target`` from
+        the start of the next turn at ``card`` (1 when the card holds it
+        already)."""
+        sc = self.card(card)
+        goal = self._check_target(target)
+        return self.target().probability(sc, goal)
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s

@@ -18,6 +18,8 @@ Numba) and is the tests' independent check of them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .actions import Action, Advice
@@ -65,7 +67,7 @@ class Scoring:
     """The ways to end the turn at ``card``: what does not depend on the bank
     is worked out once."""
 
-    def __init__(self, table: StateValues, card: Scorecard):
+    def __init__(self, table: StateValues, card: Scorecard, target=None, need: int = 0):
         rules = table.rules
         self.boxes = card.allowed_boxes()
         cols = np.array(self.boxes, dtype=np.int64)
@@ -89,12 +91,17 @@ class Scoring:
         self.points = points
         self.now = np.where(allowed, points + bonus, -np.inf)    # points and bonuses
         self.future = table.finder(child, reached)
-        self.theta, self.allowed = table.theta, allowed
+        self.theta, self.allowed, self.target = table.theta, allowed, target
         if self.theta:                   # expected utilities: V(x + now) = V(x) e^(-theta now)
             self.mul = np.exp(-self.theta * (points + bonus))
+        if target is not None:           # the chance to reach the need (solver.target)
+            self.chance = np.where(allowed, target.lookup(child, reached, need - points - bonus),
+                                   -np.inf)
 
     def values(self, bank: int) -> np.ndarray:
         """``value[r, i]`` with ``bank`` rolls banked after the turn."""
+        if self.target is not None:
+            return self.chance
         if self.theta:
             return np.where(self.allowed, self.future(bank) * self.mul, -np.inf)
         return self.now + self.future(bank)
@@ -103,11 +110,13 @@ class Scoring:
 class TurnValues:
     """The values of one turn's rolls, ``X_t[r]`` for ``t`` rerolls left,
     each level computed once, when first needed (excluding the card's
-    current score): a player deciding several times in a turn reuses them."""
+    current score): a player deciding several times in a turn reuses them.
+    With a ``target`` table (``solver.target``), the values are the largest
+    probabilities of the points still to come reaching ``need``."""
 
-    def __init__(self, table: StateValues, card: Scorecard):
+    def __init__(self, table: StateValues, card: Scorecard, target=None, need: int = 0):
         self.table, self.card = table, card
-        self.scoring = Scoring(table, card)
+        self.scoring = Scoring(table, card, target, need)
         self.levels: list[np.ndarray] = []
 
     def rolls(self, rerolls: int) -> np.ndarray:
@@ -155,34 +164,61 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
 
 
 def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
-           turn: TurnValues | None = None) -> Advice:
+           turn: TurnValues | None = None, *, target=None, goal: int | None = None) -> Advice:
     """Every distinct action for the position, best first, with losses
-    (``turn``: the turn's values so far, to reuse within a turn)."""
+    (``turn``: the turn's values so far, to reuse within a turn).
+
+    With a ``target`` table (``solver.target.TargetTable``) and a ``goal``
+    score, the actions are ranked by the largest probability of finishing
+    at or above the goal (``Action.p_at_least``), and still carry their
+    expected final score and its loss against the best expected score."""
     rules = table.rules
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
     check_rerolls(rules, rerolls, card.bank)
-    ds = rules.dice_space
-    r = ds.roll_index(dice)
-    base = card.score
     turn = turn or TurnValues(table, card)
-    scoring = turn.scoring
-    value = scoring.values(bank_after(rules, rerolls))
-    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),   # under theta:
-             preference(rules, box=b), base + float(table.points(value[r, i])))  # certainty
-            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]    # equivalents
-    if rerolls:
-        roll_m = ds.first_roll + r
-        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
-        values = table.points(turn.keeps(rerolls, keeps))
-        acts += [(Action.keep(ds.dice_of(m)), preference(rules, keep=ds.dice_of(m)),
-                  base + float(v)) for m, v in zip(keeps.tolist(), values.tolist())]
+    acts = _action_values(turn, dice, rerolls)
     tol = tolerance(table)
     order = ranking([v for _, _, v in acts], [c for _, c, _ in acts], tol)
     best = acts[order[0]][2]
-    ranked = tuple(acts[i][0].with_value(acts[i][2], 0.0 if best - acts[i][2] <= tol
-                                         else best - acts[i][2]) for i in order)
+    if target is None:
+        ranked = tuple(acts[i][0].with_value(acts[i][2], _loss(best, acts[i][2], tol))
+                       for i in order)
+        return Advice(card, dice, rerolls, ranked)
+    chances = _action_values(TurnValues(table, card, target, goal - card.score), dice, rerolls)
+    order = ranking([p for _, _, p in chances], [c for _, c, _ in chances])
+    ranked = tuple(replace(acts[i][0].with_value(acts[i][2], _loss(best, acts[i][2], tol)),
+                           p_at_least=min(chances[i][2], 1.0)) for i in order)
     return Advice(card, dice, rerolls, ranked)
+
+
+def _loss(best: float, value: float, tol: float) -> float:
+    return 0.0 if best - value <= tol else best - value
+
+
+def _action_values(turn: TurnValues, dice: tuple[int, ...], rerolls: int
+                   ) -> list[tuple[Action, int, float]]:
+    """``(action, preference code, value)`` of every distinct action: the
+    final score expected (certainty equivalent under a risk parameter), or
+    the chance to reach the need of a target ``turn``."""
+    table, card = turn.table, turn.card
+    rules = table.rules
+    ds = rules.dice_space
+    r = ds.roll_index(dice)
+    base = 0.0 if turn.scoring.target is not None else card.score
+    points = table.points if turn.scoring.target is None else (lambda v: v)
+    scoring = turn.scoring
+    value = scoring.values(bank_after(rules, rerolls))
+    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),   # under theta:
+             preference(rules, box=b), base + float(points(value[r, i])))   # certainty
+            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]  # equivalents
+    if rerolls:
+        roll_m = ds.first_roll + r
+        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
+        values = points(turn.keeps(rerolls, keeps))
+        acts += [(Action.keep(ds.dice_of(m)), preference(rules, keep=ds.dice_of(m)),
+                  base + float(v)) for m, v in zip(keeps.tolist(), values.tolist())]
+    return acts
 
 
 def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:

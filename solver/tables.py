@@ -42,7 +42,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
@@ -59,6 +59,7 @@ FLOAT32_BYTES = 2 << 30         # layered tables larger than this (as float64) a
 CHECKPOINT_BYTES = 256 << 20    # larger dense solves work in a file on disk, resumable
 
 Progress = Callable[[int, int], None]     # progress(done, total): see the module docstring
+T = TypeVar("T")
 
 
 class TableWarning(UserWarning):
@@ -121,8 +122,15 @@ def _base_header(rules: Rules) -> dict:
 
 def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
     """Write a dense table atomically (``solver.files``)."""
+    save_array(values, rules, path, "dense", extra)
+
+
+def save_array(values: np.ndarray, rules: Rules, path: Path, layout: str,
+               extra: dict | None = None) -> None:
+    """Write one float64 array as a table file of ``layout`` atomically
+    (``solver.files``): header (with its shape and sha256), then the data."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    header = {**_base_header(rules), "layout": "dense", "dtype": "float64",
+    header = {**_base_header(rules), "layout": layout, "dtype": "float64",
               "shape": list(values.shape), "sha256": hashlib.sha256(values.data).hexdigest(),
               **(extra or {})}
     start = _header_bytes(header)
@@ -133,9 +141,8 @@ def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None
         f.write(values.data)
 
 
-def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> Table:
-    """Open a stored table for ``rules`` (and the objective ``theta``);
-    raises TableError naming the problem."""
+def _read_header(path: Path) -> tuple[dict, int, int]:
+    """The header of a table file, its length and the file's size."""
     try:
         with open(path, "rb") as f:
             start = f.read(len(MAGIC) + 4)
@@ -148,6 +155,35 @@ def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> T
         raise TableError(f"{path}: no table yet") from None
     except (OSError, ValueError, UnicodeDecodeError) as e:
         raise TableError(f"{path}: unreadable header ({e})") from None
+    return header, n, size
+
+
+def load_array(rules: Rules, path: Path, layout: str, shape: tuple[int, ...],
+               verify: bool = True) -> tuple[np.ndarray, dict]:
+    """Open a table file written by ``save_array``: its read-only memory-mapped
+    array and header; raises TableError naming the problem."""
+    header, n, size = _read_header(path)
+    expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
+              "fingerprint": rules.fingerprint, "layout": layout, "dtype": "float64",
+              "shape": list(shape)}
+    for key, want in expect.items():
+        if header.get(key) != want:
+            raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
+    offset = _data_offset(n)
+    if size != offset + 8 * int(np.prod(shape)):
+        raise TableError(f"{path}: truncated or padded ({size} bytes)")
+    data = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
+    if verify and not _verified_before(path, header):
+        if _sha256(path, offset, data.nbytes) != header.get("sha256"):
+            raise TableError(f"{path}: checksum mismatch (corrupt table)")
+        _remember_verified(path, header)
+    return data.view(np.ndarray), header
+
+
+def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> Table:
+    """Open a stored table for ``rules`` (and the objective ``theta``);
+    raises TableError naming the problem."""
+    header, n, size = _read_header(path)
     layout = "layers" if rules.saved_rolls else "dense"
     expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
               "fingerprint": rules.fingerprint, "layout": layout}
@@ -254,9 +290,20 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     score).
     """
     path = table_path(rules, directory, theta)
+    return open_or_solve(path, lambda: load(rules, path, theta=theta),
+                         lambda: solve_and_store(rules, path, progress, theta),
+                         force=force, solve_missing=solve_missing)
+
+
+def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object], *,
+                  force: bool = False, solve_missing: bool = True) -> T:
+    """``load()`` the table at ``path``; if that fails (or ``force``), take
+    the solve lock, ``solve()`` unless another process stored the table
+    meanwhile, and load it.  A bad file is reported (``TableWarning``) and
+    solved again; with ``solve_missing=False`` the ``TableError`` is raised."""
     if not force:
         try:
-            return load(rules, path, theta=theta)
+            return load()
         except TableError:
             if not solve_missing:
                 raise
@@ -264,12 +311,12 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     with _solve_lock(path):
         if not force or _identity(path) != before:     # stored while this process waited
             try:
-                return load(rules, path, theta=theta)
+                return load()
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
-        solve_and_store(rules, path, progress, theta)
-    return load(rules, path, theta=theta)
+        solve()
+    return load()
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -373,7 +420,7 @@ def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
     shape = (1, rules.space.n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
-        out, resume, checkpoint = _checkpoint(rules, path, shape)
+        out, resume, checkpoint = checkpoint_array(rules, path, shape)
         if resume:
             _warn(f"resuming {path.name} after layer {resume}")
     if counter is not None:
@@ -503,9 +550,10 @@ def partial_path(path: Path, suffix: str = "") -> Path:
     return path.with_name(path.name + ".partial" + suffix)
 
 
-def _checkpoint(rules: Rules, path: Path, shape: tuple[int, ...]):
-    """The on-disk values array of an unfinished dense solve, the layers it
-    has finished, and a function that records a finished layer."""
+def checkpoint_array(rules: Rules, path: Path, shape: tuple[int, ...]):
+    """The on-disk values array of an unfinished solve of the table at
+    ``path`` (``<table>.partial``), the layers it has finished, and a
+    function that records a finished layer (``<table>.partial.json``)."""
     data, marker = partial_path(path), partial_path(path, ".json")
     resume = 0
     try:

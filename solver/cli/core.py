@@ -11,7 +11,7 @@ import click
 from ..query import bank_after
 from ..rules import KEYS, PRESETS, parse_rules
 from .options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
-                      theta_option, value_name)
+                      target_option, theta_option, value_name)
 
 
 @click.command()
@@ -47,17 +47,22 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool, theta: float) ->
 @tables_option
 @card_option
 @theta_option
+@target_option
 @json_option
-def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, as_json: bool) -> None:
+def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target: int | None,
+       as_json: bool) -> None:
     """Expected final score at the start of the next turn (with --theta: the
-    certainty equivalent of the final score under that risk)."""
+    certainty equivalent of the final score under that risk; with --target:
+    also the largest chance to reach the target)."""
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     sc = solver.card(card)
+    chance = None if target is None else solver.chance(sc, target)
     value = solver.ev(sc)
     if as_json:
         key = "certainty_equivalent" if theta else "expected_final_score"
-        click.echo(json.dumps({key: value, "current_score": sc.score,
+        extra = {} if target is None else {"target": target, "p_at_least": chance}
+        click.echo(json.dumps({key: value, **extra, "current_score": sc.score,
                                "expected_remaining": value - sc.score,
                                "upper_total": sc.upper_total, "card": str(sc),
                                "rules": rules.spec, **({"theta": theta} if theta else {}),
@@ -69,6 +74,16 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, as_json
     if theta:
         click.echo(f"theta                 {theta:g}")
     click.echo(f"{value_name(theta):<22}{value:.4f}")
+    if target is not None:
+        click.echo(f"{f'P(final >= {target})':<22}{chance:.6f}" + _reach_note(sc, target, chance))
+
+
+def _reach_note(card, target: int, chance: float) -> str:
+    if card.score >= target:
+        return "  (reached: the card already holds it)"
+    if chance == 0.0:
+        return "  (out of reach: the open boxes cannot make it)"
+    return ""
 
 
 @click.command()
@@ -82,14 +97,16 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, as_json
 @click.option("--top", type=Whole(1), default=None, metavar="K",
               help="Show only the K best actions.")
 @theta_option
+@target_option
 @json_option
 def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
-           top: int | None, theta: float, as_json: bool) -> None:
+           top: int | None, theta: float, target: int | None, as_json: bool) -> None:
     """Every action for a position, ranked by expected final score (with
-    --theta: by the certainty equivalent under that risk)."""
+    --theta: by the certainty equivalent under that risk; with --target: by
+    the largest chance to reach the target)."""
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
-    advice = solver.advise(card, dice, rerolls)     # the range of rerolls depends on the card
+    advice = solver.advise(card, dice, rerolls, target)  # the range of rerolls depends on the card
     sc = advice.card
     actions = advice.actions[:top] if top else advice.actions
     if as_json:
@@ -97,6 +114,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
                                "rerolls": rerolls, "current_score": sc.score,
                                **({"theta": theta, "values": "certainty_equivalent"}
                                   if theta else {}),
+                               **({"target": target} if target is not None else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
@@ -104,6 +122,10 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     if rules.saved_rolls:
         left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
     risk = f", theta {theta:g} (values: certainty equivalents)" if theta else ""
+    if target is not None:
+        best = advice.best.p_at_least
+        risk += (f", target {target}: ranked by the largest chance to reach it"
+                 + _reach_note(advice.card, target, best))
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
                f"rules {rules.spec}{risk}")
     click.echo(str(replace(advice, actions=actions)))

@@ -134,6 +134,13 @@ def theta_option(f):
                         show_default=True, metavar="θ", help=THETA_HELP)(f)
 
 
+def target_option(f):
+    return click.option("--target", type=Whole(0), default=None, metavar="T",
+                        help="Play for a final score of at least T: the largest chance "
+                             "to reach it (exact target tables; solved once, a few "
+                             "minutes for nordic).")(f)
+
+
 def value_name(theta: float) -> str:
     """What the values printed are: expected scores, or certainty equivalents."""
     return "certainty equivalent" if theta else "expected final score"

@@ -1,0 +1,297 @@
+r"""Playing for a target: the largest probability of finishing with at least
+``T`` points, exact, for every turn-start state and every need at once.
+
+Notation.  At a turn start in state ``(mask, u)``, ``P(mask, u, n)`` is the
+largest probability, over all strategies, that the points still to come
+reach ``n`` (the *need*: the target minus the points on the card).
+``P = 1`` for ``n <= 0`` and ``P = 0`` beyond the most the open boxes can
+still give.  Each need has its own best strategy: the maxima are taken per
+need.  Within a turn, with ``t`` rerolls left after roll ``R``:
+
+* scoring ``s`` points in box ``b`` (plus the bonus ``beta`` when the upper
+  total crosses the threshold) leads to ``P(mask | b, u', n - s - beta)``;
+  ``X_0(R, n)`` is the best of them;
+* keeping and rerolling averages and maximises exactly as for the expected
+  score: :math:`W_t(K, n) = E[X_{t-1}(K + \text{fresh dice}, n)]`,
+  :math:`X_t(R, n) = \max_{K \subseteq R} W_t(K, n)`;
+* :math:`P(mask, u, n) = \sum_R P(R) X_{rolls-1}(R, n)`.
+
+So the turn is the engine's turn with the need axis as the vector axis: the
+averaging, best keeps and per-roll maxima are ``solver.turn``'s kernels, and
+only the candidates differ (a shift along the need axis instead of an
+added score).  One solve covers every target.
+
+Layout: the masks the fill order can reach, each with its upper totals
+``start .. lanes-1`` (``StateSpace.lane_start``: below ``start`` the bonus is
+out of reach and the total no longer matters) and needs ``0 .. M`` (``M``:
+the most the open boxes and the bonus can still give);
+``values[off[mask] + (u - start) * width[mask] + n]`` with ``width = M + 1``.
+For ``nordic``: 229 million values, 1.7 GiB (float64).
+
+Not covered: saved rolls and the yahtzee bonus (the bonus would have to be a
+shift along the need axis inside the turn kernels).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .errors import InputError
+from .rules import Rules
+from .tables import (Progress, TableError, checkpoint_array, default_directory, load_array,
+                     open_or_solve, partial_path, save_array)
+from .threads import run_pieces
+from .turn import FAST, average_keeps, best_keeps, fmax, score_rolls, turn_data
+
+SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
+
+
+class Layout(NamedTuple):
+    """Where each state's needs are: ``off[mask]`` (-1: not reachable),
+    ``width[mask]`` (needs ``0 .. width - 1``), ``start[mask]`` (the lowest
+    upper total stored; lower ones read it)."""
+
+    off: np.ndarray
+    width: np.ndarray
+    start: np.ndarray
+
+
+def check_supported(rules: Rules) -> None:
+    """InputError for rules whose target tables this module cannot solve."""
+    if rules.saved_rolls:
+        raise InputError(f"rules {rules.spec}: target tables do not support saved rolls")
+    if rules.yahtzee_bonus:
+        raise InputError(f"rules {rules.spec}: target tables do not support the yahtzee "
+                         "bonus (try yahtzee:yahtzee_bonus=false)")
+
+
+@lru_cache(maxsize=8)
+def layout(rules: Rules) -> Layout:
+    """The ``Layout`` of the target table of ``rules``."""
+    sp = rules.space
+    best = np.maximum(rules.scores.max(axis=0),
+                      rules.joker_points.max(axis=0) if rules.joker != "none" else 0)
+    masks = np.arange(sp.n_masks)
+    bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
+    open_best = ((1 - bits) * best).sum(axis=1)
+    open_upper = ((1 - bits) * rules.is_upper).sum(axis=1) > 0
+    most = open_best + np.where(open_upper & (rules.cap > 0), rules.bonus_points, 0)
+    width = (most + 1).astype(np.int64)
+    start = sp.lane_start.astype(np.int64)
+    size = np.where(np.isin(masks, np.concatenate(sp.layers)),
+                    (sp.upper_lanes - start) * width, 0)
+    off = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+    off[size == 0] = -1
+    return Layout(off, width, start)
+
+
+def table_size(rules: Rules) -> int:
+    """Number of values in the target table of ``rules``."""
+    lay = layout(rules)
+    reached = lay.off >= 0
+    return int(((rules.space.upper_lanes - lay.start) * lay.width)[reached].sum())
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, fastmath=FAST)
+def _fill(d, lay, mask, u, L, values, cand, zero):
+    """The candidates' values for needs ``0 .. L-1`` at ``(mask, u)``:
+    ``cand[c, n] = P(child, u', n - points - bonus)``, ``zero[n]`` the best
+    scratch (0 points).  ``values``: the target table (flat, ``lay``)."""
+    allowed = d.allowed[mask]
+    cap = d.cap
+    for n in range(L):
+        zero[n] = 0.0
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            child = mask | (1 << b)
+            base = lay.off[child] + (max(u, lay.start[child]) - lay.start[child]) * lay.width[child]
+            for n in range(min(L, lay.width[child])):
+                zero[n] = fmax(zero[n], values[base + n])
+    for k in range(len(d.cand_box)):
+        b = d.cand_box[k]
+        if (allowed >> b) & 1 == 0:
+            continue
+        child = mask | d.cand_bits[k]
+        s = d.cand_score[k]
+        u2, g = u, s
+        if d.is_upper[b] and cap > 0:
+            u2 = min(u + s, cap)
+            if u < cap <= u + s:
+                g += int(d.bonus)
+        w = lay.width[child]
+        base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
+        top = min(L, g + w)
+        for n in range(min(L, g + 1)):         # need met: certain
+            cand[k, n] = 1.0
+        for n in range(g + 1, top):
+            cand[k, n] = values[base + n]
+        for n in range(max(top, g + 1), L):    # more than the child can give
+            cand[k, n] = 0.0
+
+
+@njit(cache=True, fastmath=FAST)
+def _solve_state(d, lay, mask, u, L, values, out, cand, zero, work):
+    """``out[n] = P(mask, u, n)`` for ``n < L`` from the states after."""
+    _fill(d, lay, mask, u, L, values, cand, zero)
+    score_rolls(d, mask, L, d.first_roll, cand, zero, work)
+    for t in range(1, d.rolls):
+        average_keeps(d, L, work)
+        best_keeps(d, L, work)
+    for n in range(L):
+        out[n] = 0.0
+    for r in range(len(d.roll_prob)):
+        p = d.roll_prob[r]
+        for n in range(L):
+            out[n] += p * work[d.first_roll + r, n]
+
+
+@njit(cache=True, nogil=True)
+def _solve_masks(d, lay, masks, values, t, n_threads):
+    """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
+    ``values``, every stored upper total and need."""
+    width = 1
+    for i in range(len(masks)):
+        width = max(width, lay.width[masks[i]])
+    work = np.zeros((d.adds.shape[0] + 1, width))          # last row: zeros
+    cand = np.empty((len(d.cand_box), width))
+    zero = np.empty(width)
+    row = np.empty(width)
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        L = lay.width[mask]
+        for u in range(lay.start[mask], d.lanes[mask]):
+            _solve_state(d, lay, mask, u, L, values, row, cand, zero, work)
+            base = lay.off[mask] + (u - lay.start[mask]) * L
+            for n in range(L):
+                values[base + n] = row[n]
+
+
+# ------------------------------------------------------------------ solving
+def work_units(rules: Rules, filled: int) -> int:
+    """Relative cost of the layer of masks with ``filled`` boxes filled."""
+    lay = layout(rules)
+    masks = rules.space.layers[filled]
+    return int(((rules.space.upper_lanes[masks] - lay.start[masks]) * lay.width[masks]).sum())
+
+
+def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume: int = 0,
+          checkpoint=None) -> np.ndarray:
+    """The target table of ``rules`` (flat, see ``layout``), solved from the
+    full card down; ``out``, ``resume``, ``checkpoint`` and ``progress`` as
+    for ``engine.solve``."""
+    check_supported(rules)
+    d, lay = turn_data(rules), layout(rules)
+    values = np.empty(table_size(rules)) if out is None else out
+    full = rules.space.layers[-1]
+    for mask in full:                    # nothing left to score: only need 0 is met
+        values[lay.off[mask]:lay.off[mask] + (rules.space.upper_lanes[mask]
+                                              - lay.start[mask]) * lay.width[mask]] = 1.0
+    for i, layer in enumerate(reversed(rules.space.layers[:-1])):
+        if i >= resume:
+            if len(layer) < SERIAL_BELOW:
+                _solve_masks(d, lay, layer, values, 0, 1)
+            else:
+                run_pieces(_solve_masks, d, lay, layer, values)
+            if checkpoint is not None:
+                checkpoint(i + 1)
+        if progress is not None:
+            progress(work_units(rules, rules.n_boxes - 1 - i))
+    return values
+
+
+# ------------------------------------------------------------------ the table
+@dataclass
+class TargetTable:
+    """The stored target table of ``rules``: ``probability(card, target)``."""
+
+    rules: Rules
+    values: np.ndarray
+    path: Path | None = None
+    header: dict | None = None
+
+    def state(self, mask: int, upper: int, need: int) -> float:
+        """``P(mask, upper, need)`` (1 for needs met, 0 beyond reach)."""
+        if need <= 0:
+            return 1.0
+        lay = layout(self.rules)
+        w = int(lay.width[mask])
+        if lay.off[mask] < 0:
+            raise InputError("that state cannot be reached under these rules")
+        if need >= w:
+            return 0.0
+        start = int(lay.start[mask])
+        return float(self.values[lay.off[mask] + (max(upper, start) - start) * w + need])
+
+    def lookup(self, masks: np.ndarray, uppers: np.ndarray, needs: np.ndarray) -> np.ndarray:
+        """``P`` at (``masks``, ``uppers``, ``needs``) (arrays of any matching shapes)."""
+        masks, uppers, needs = np.broadcast_arrays(np.asarray(masks), np.asarray(uppers),
+                                                   np.asarray(needs))
+        lay = layout(self.rules)
+        w, start = lay.width[masks], lay.start[masks]
+        inside = (needs > 0) & (needs < w)
+        at = lay.off[masks] + (np.maximum(uppers, start) - start) * w + np.clip(needs, 0, w - 1)
+        return np.where(needs <= 0, 1.0, np.where(inside, self.values[np.where(inside, at, 0)],
+                                                  0.0))
+
+    def probability(self, card, target: int) -> float:
+        """The largest probability of finishing at or above ``target`` from
+        the start of the next turn at ``card``."""
+        return self.state(card.mask, card.upper_state, target - card.score)
+
+
+def target_path(rules: Rules, directory: Path | str | None = None) -> Path:
+    directory = Path(directory) if directory else default_directory()
+    return directory / f"{rules.name}-{rules.fingerprint}-target.tbl"
+
+
+def load(rules: Rules, path: Path) -> TargetTable:
+    values, header = load_array(rules, path, "target", (table_size(rules),))
+    return TargetTable(rules, values, path, header)
+
+
+def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) -> float:
+    """Solve the target table of ``rules`` into ``<table>.partial`` (a
+    checkpoint per layer: an interrupted solve resumes) and store it;
+    returns the seconds the solve took."""
+    total = sum(work_units(rules, p) for p in range(rules.n_boxes))
+    done = 0
+    out, resume, checkpoint = checkpoint_array(rules, path, (table_size(rules),))
+    if progress:
+        done = sum(work_units(rules, rules.n_boxes - 1 - i) for i in range(resume))
+        progress(done, total)
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(min(done, total), total)
+
+    start = time.perf_counter()
+    try:
+        solve(rules, step, out=out, resume=resume, checkpoint=checkpoint)
+        seconds = time.perf_counter() - start
+        save_array(out, rules, path, "target", {"solve_seconds": seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    del out
+    for leftover in (partial_path(path), partial_path(path, ".json")):
+        leftover.unlink(missing_ok=True)
+    return seconds
+
+
+def open_target(rules: Rules, directory: Path | str | None = None, *,
+                progress: Progress | None = None, force: bool = False) -> TargetTable:
+    """The target table of ``rules``, solved and stored first if needed
+    (one process solves it; others wait and use its result)."""
+    check_supported(rules)
+    path = target_path(rules, directory)
+    return open_or_solve(path, lambda: load(rules, path),
+                         lambda: solve_and_store(rules, path, progress), force=force)
