@@ -88,10 +88,11 @@ def arg(request: Request, name: str, default: str | None = None) -> str:
     return value
 
 
-def whole_arg(request: Request, name: str, low: int, high: int,
-              default: int | None = None) -> int | None:
-    text = arg(request, name, "" if default is None else str(default)).strip()
-    if not text and default is None:
+def whole_arg(request: Request, name: str, low: int, high: int, required: bool = True
+              ) -> int | None:
+    """A whole number ``low .. high``; None if it is not required and not given."""
+    text = arg(request, name, None if required else "").strip()
+    if not text and not required:
         return None
     if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 6:
         raise ApiError(400, f"{name} must be a whole number, not {text[:20]!r}")
@@ -332,7 +333,7 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None) -> Starl
         solver = await solvers.get(rules_arg(request))
         card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
         rerolls = whole_arg(request, "rerolls", 0, 99)
-        top = whole_arg(request, "top", 1, 999)
+        top = whole_arg(request, "top", 1, 999, required=False)
         card, turn = solvers.turn(solver, card_text)
         if card.is_full:
             raise InputError("the card is full: there is nothing left to decide")
