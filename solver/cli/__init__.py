@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from . import core, play, research
+from . import core, play, research, serve
 from .options import Group
 
 
@@ -23,5 +23,6 @@ def main() -> None:
 
 for command in (*core.COMMANDS, *research.COMMANDS, *play.COMMANDS):
     main.add_command(command)
+main.add_command(serve.serve)
 
 __all__ = ["main"]

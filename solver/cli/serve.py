@@ -1,0 +1,45 @@
+"""``yatzy serve``: the advisor as a web page (``solver.web``) on a local
+server.  Starlette and uvicorn are imported only when the command runs, so
+the other commands start as fast as before."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+
+from .options import Whole, fail, rules_option, tables_option
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 opens the page to the network).")
+@click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, metavar="N",
+              help="Port to listen on (0: any free port).")
+@rules_option
+@tables_option
+def serve(host: str, port: int, rules_spec: str, tables_dir: str | None) -> None:
+    """Serve the advisor as a web page for a phone or a browser: yatzy serve, then open
+    the address it prints."""
+    try:
+        import uvicorn
+
+        from ..web.app import create_app
+    except ImportError as e:
+        fail(f"yatzy serve needs the web extra: pip install 'yatzy[web]' ({e.name} is missing)")
+    app = create_app(rules_spec, tables_dir)        # bad rules fail here, before listening
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror}")
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
+               err=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[sock])
+
+
+COMMANDS = (serve,)

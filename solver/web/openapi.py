@@ -1,0 +1,126 @@
+"""The OpenAPI 3.1 document of the API, served at ``/openapi.json``.
+
+Kept by hand, next to the routes of ``app``; a test checks that every route
+is described and every described path is a route.
+"""
+
+from __future__ import annotations
+
+
+def _query(name: str, description: str, required: bool = False, kind: str = "string") -> dict:
+    return {"name": name, "in": "query", "required": required, "description": description,
+            "schema": {"type": kind}}
+
+
+RULES = _query("rules", "Rules spec, PRESET[:key=value,...] (default: the server's rules).")
+CARD = _query("card", "Filled boxes, box=points,... (empty: a new game).")
+
+ERROR = {"description": "Bad input (400, 422), a body or query too large (413, 414), "
+                        "or a table not ready yet (503): one line.",
+         "content": {"application/json": {"schema": {
+             "type": "object", "required": ["error"],
+             "properties": {"error": {"type": "string"}, "progress": {"type": "object"}}}}}}
+
+ACTION = {"type": "object", "required": ["text", "action"], "properties": {
+    "text": {"type": "string", "examples": ["keep 5 6", "score chance (23)"]},
+    "action": {"enum": ["keep", "score"]},
+    "dice": {"type": "array", "items": {"type": "integer"}},
+    "box": {"type": "string"}, "points": {"type": ["integer", "null"]},
+    "expected_final_score": {"type": "number"}, "loss": {"type": "number"}}}
+
+GAME_DOC = {"type": "object", "description": "A game as Game.to_dict() writes it.",
+            "required": ["yatzy_game", "rules", "players", "moves", "played"], "properties": {
+                "yatzy_game": {"const": 1}, "rules": {"type": "string"},
+                "seed": {"type": "integer"},
+                "players": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "kind": {"type": "string"}}}},
+                "moves": {"type": "array", "items": {"type": "string"}},
+                "played": {"type": "integer"},
+                "drawn": {"type": "array", "items": {"type": "integer"}}}}
+
+GAME_VIEW = {"type": "object", "description": "The game, its protokoll and the advice.",
+             "required": ["game", "protokoll", "players", "turn_player"], "properties": {
+                 "game": {"$ref": "#/components/schemas/Game"},
+                 "rules": {"type": "string"},
+                 "players": {"type": "array", "items": {"type": "object"}},
+                 "turn_player": {"type": "integer"},
+                 "dice": {"type": ["array", "null"], "items": {"type": "integer"}},
+                 "kept": {"type": ["array", "null"], "items": {"type": "integer"}},
+                 "rerolls": {"type": "integer"}, "needs_roll": {"type": "boolean"},
+                 "is_over": {"type": "boolean"},
+                 "scores": {"type": "array", "items": {"type": "integer"}},
+                 "ranking": {"type": "array", "items": {"type": "object"}},
+                 "protokoll": {"type": "array", "items": {"type": "object", "properties": {
+                     "key": {"type": "string"}, "kind": {"enum": ["box", "sum", "total"]},
+                     "cells": {"type": "array", "items": {"type": ["integer", "null"]}}}}},
+                 "legal": {"type": "array", "items": {"type": "string"}},
+                 "advice": {"type": ["array", "null"],
+                            "items": {"$ref": "#/components/schemas/Action"}},
+                 "expected": {"type": ["number", "null"]},
+                 "verdict": {"type": ["object", "null"], "description":
+                             "After a person's keep or score: the action chosen, the best "
+                             "and the loss."},
+                 "can_undo": {"type": "boolean"}, "can_redo": {"type": "boolean"},
+                 "labels": {"type": "object"}}}
+
+
+def _get(summary: str, params: list[dict], result: dict | None = None) -> dict:
+    return {"get": {"summary": summary, "parameters": params, "responses": {
+        "200": {"description": "OK", "content": {"application/json": {
+            "schema": result or {"type": "object"}}}},
+        "4XX": {"$ref": "#/components/responses/Error"},
+        "503": {"$ref": "#/components/responses/Error"}}}}
+
+
+def _post(summary: str, properties: dict, required: list[str]) -> dict:
+    return {"post": {"summary": summary, "requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"type": "object", "required": required,
+                                        "properties": properties}}}},
+        "responses": {"200": {"description": "The game after it", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/GameView"}}}},
+            "4XX": {"$ref": "#/components/responses/Error"},
+            "503": {"$ref": "#/components/responses/Error"}}}}
+
+
+GAME = {"$ref": "#/components/schemas/Game"}
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {"title": "yatzy", "version": "1",
+             "description": "Optimal-strategy advice for Nordic Yatzy and its variants. "
+                            "The server keeps no games: post the game document with each move."},
+    "paths": {
+        "/": {"get": {"summary": "The web page", "responses": {"200": {
+            "description": "HTML", "content": {"text/html": {}}}}}},
+        "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {
+            "description": "OpenAPI", "content": {"application/json": {}}}}}},
+        "/api/rules": _get("Presets and keys; with spec, the resolved rules and their labels",
+                           [_query("spec", "A rules spec to describe.")]),
+        "/api/status": _get("Tables being opened or solved (with progress) and "
+                            "distributions running", []),
+        "/api/ev": _get("Expected final score from the start of the next turn", [RULES, CARD]),
+        "/api/advise": _get("Every action in a position, ranked, with its loss", [
+            RULES, CARD, _query("dice", "The dice, 11256 or 1,1,2,5,6.", True),
+            _query("rerolls", "Rerolls left: 2 after the first roll, then 1, then 0.", True,
+                   "integer"),
+            _query("top", "Only the best K actions.", False, "integer")],
+            {"type": "object", "properties": {"actions": {
+                "type": "array", "items": {"$ref": "#/components/schemas/Action"}}}}),
+        "/api/distribution": _get("Final-score distribution of optimal play from the card "
+                                  "(computed in a worker thread, kept)", [RULES, CARD]),
+        "/api/game/new": _post("Start a game", {
+            "rules": {"type": "string"}, "players": {
+                "type": "array", "minItems": 1, "maxItems": 6, "items": {
+                    "type": "string", "description": "NAME or NAME=optimal|greedy|simple"}},
+            "seed": {"type": "integer"}}, []),
+        "/api/game/state": _post("The game's view (after a reload or an import)",
+                                 {"game": GAME}, ["game"]),
+        "/api/game/move": _post("Play a move: roll, roll 11256, keep 5 6, reroll all, "
+                                "score BOX, or auto (a computer's move)",
+                                {"game": GAME, "move": {"type": "string"}}, ["game", "move"]),
+        "/api/game/undo": _post("Take back the last move", {"game": GAME}, ["game"]),
+        "/api/game/redo": _post("Play again the last move undone", {"game": GAME}, ["game"]),
+    },
+    "components": {"schemas": {"Action": ACTION, "Game": GAME_DOC, "GameView": GAME_VIEW},
+                   "responses": {"Error": ERROR}},
+}

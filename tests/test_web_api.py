@@ -1,0 +1,206 @@
+"""The web API of ``yatzy serve`` in process (Starlette's TestClient): the
+advice is the library's, games round-trip through the stateless moves,
+every error is one JSON line with a 4xx status, and slow work does not block."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+from starlette.routing import Mount                     # noqa: E402
+from starlette.testclient import TestClient             # noqa: E402
+
+from solver import Solver                               # noqa: E402
+from solver.web.app import MAX_BODY, create_app         # noqa: E402
+from solver.web.openapi import DOCUMENT                 # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"
+             "three_of_a_kind=15,four_of_a_kind=20,small_straight=15,large_straight=20,"
+             "full_house=28")
+
+
+@pytest.fixture(scope="module")
+def app(nordic, tables_dir):
+    return create_app("nordic", tables_dir)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app, raise_server_exceptions=False) as c:
+        assert c.get("/api/ev").status_code == 200       # the table is open
+        yield c
+
+
+@pytest.fixture(scope="module")
+def solver(tables_dir, nordic):
+    return Solver("nordic", tables=tables_dir)
+
+
+def one_line_error(r, status):
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) <= {"error", "progress"} and "\n" not in body["error"] and body["error"]
+    return body["error"]
+
+
+def test_advise_is_the_libraries_advice(client, solver):
+    r = client.get("/api/advise", params={"dice": "11256", "rerolls": 2, "top": 4})
+    assert r.status_code == 200
+    got = r.json()
+    want = solver.advise("", "11256", 2)
+    assert [a["text"] for a in got["actions"]] == [str(a) for a in want.actions[:4]]
+    assert got["actions"][0]["expected_final_score"] == pytest.approx(
+        want.best.expected_final_score, abs=1e-9)
+    card = "sixes=24,yatzy=0"
+    got = client.get("/api/advise", params={"card": card, "dice": "6,6,6,6,6",
+                                            "rerolls": 0}).json()
+    assert [a["text"] for a in got["actions"]] == [str(a) for a in
+                                                  solver.advise(card, "66666", 0).actions]
+
+
+def test_ev_and_rules(client, solver):
+    r = client.get("/api/ev", params={"card": "ones=3,two_pairs=18,yatzy=0"}).json()
+    assert r["expected_final_score"] == pytest.approx(solver.ev("ones=3,two_pairs=18,yatzy=0"))
+    listing = client.get("/api/rules").json()
+    assert listing["default"] == "nordic" and "maxi" in [p["name"] for p in listing["presets"]]
+    yahtzee = client.get("/api/rules", params={"spec": "yahtzee"}).json()
+    assert yahtzee["yahtzee_bonus"] == 100 and yahtzee["labels"]["nb"]["boxes"]["yahtzee"]
+    assert "unknown rules preset" in one_line_error(
+        client.get("/api/rules", params={"spec": "poker"}), 400)
+
+
+def test_bad_input_is_one_line_4xx(client):
+    assert "dice" in one_line_error(client.get("/api/advise", params={"dice": "1",
+                                                                      "rerolls": 2}), 400)
+    assert "rerolls" in one_line_error(client.get("/api/advise", params={"dice": "11256"}), 400)
+    one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": "x"}), 400)
+    one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": 7}), 400)
+    one_line_error(client.get("/api/ev", params={"card": "ones=7"}), 400)
+    one_line_error(client.get("/api/ev", params={"card": "x" * 1000}), 400)
+    one_line_error(client.get("/api/ev?card=" + "a" * 5000), 414)
+    one_line_error(client.post("/api/game/move", content=b" " * (MAX_BODY + 1)), 413)
+    one_line_error(client.post("/api/game/move", content=b"{not json"), 400)
+    one_line_error(client.post("/api/game/move", content=b"[" * 60000), 400)
+    one_line_error(client.post("/api/game/move", json=[1, 2]), 400)
+    one_line_error(client.post("/api/game/move", json={"game": {}, "move": "roll"}), 400)
+    one_line_error(client.get("/api/game/move"), 405)
+    one_line_error(client.get("/api/nothing"), 404)
+    # a rule set with no stored table that does not solve in seconds
+    assert "no stored table" in one_line_error(client.get("/api/ev", params={"rules": "maxi"}),
+                                               422)
+
+
+def test_a_game_through_the_api(client, solver):
+    r = client.post("/api/game/new", json={"players": ["Ann", "Bob"], "seed": 1}).json()
+    assert r["needs_roll"] and r["advice"] is None and r["players"][1]["name"] == "Bob"
+    for move in ("roll 11256", "keep 5 6", "roll 566"):
+        r = client.post("/api/game/move", json={"game": r["game"], "move": move}).json()
+    assert r["dice"] == [5, 5, 6, 6, 6] and r["rerolls"] == 1
+    assert r["verdict"] is None                       # a roll is not a decision
+    assert [a["text"] for a in r["advice"]] == [str(a) for a in
+                                               solver.advise("", "55666", 1).actions]
+    r = client.post("/api/game/move", json={"game": r["game"], "move": "score hus"}).json()
+    assert r["verdict"]["chosen"]["text"] == "score full_house (28)"
+    assert r["verdict"]["loss"] == pytest.approx(
+        solver.advise("", "55666", 1).find("score full_house").loss)
+    house = next(row for row in r["protokoll"] if row["key"] == "full_house")
+    assert house["cells"] == [28, None] and r["turn_player"] == 1 and r["scores"] == [28, 0]
+    assert [row["key"] for row in r["protokoll"]][6:8] == ["sum", "bonus"]
+    undone = client.post("/api/game/undo", json={"game": r["game"]}).json()
+    assert undone["turn_player"] == 0 and undone["can_redo"]
+    redone = client.post("/api/game/redo", json={"game": undone["game"]}).json()
+    assert redone["game"] == r["game"]
+    again = client.post("/api/game/state", json={"game": r["game"]}).json()
+    assert again["protokoll"] == r["protokoll"]
+    rolled = client.post("/api/game/move", json={"game": again["game"],
+                                                  "move": "roll 12345"}).json()
+    assert "not among" in one_line_error(client.post("/api/game/move", json={
+        "game": rolled["game"], "move": "keep 6"}), 400)
+
+
+def test_computers_move_with_auto(client):
+    r = client.post("/api/game/new", json={"players": ["Max=optimal"], "seed": 3}).json()
+    for _ in range(6):
+        r = client.post("/api/game/move", json={"game": r["game"], "move": "auto"}).json()
+    assert len(r["game"]["moves"]) == 6 and r["verdict"] is None
+
+
+def test_distribution(client, solver):
+    d = client.get("/api/distribution", params={"card": NEAR_FULL}).json()
+    assert d["exact"] and d["mean"] == pytest.approx(solver.ev(NEAR_FULL), abs=1e-6)
+    assert sum(d["pmf"].values()) == pytest.approx(1.0)
+    one_line_error(client.get("/api/distribution", params={"card": NEAR_FULL + ",chance=20,"
+                                                           "yatzy=0"}), 400)
+
+
+def test_slow_work_does_not_block_other_requests(app, client, monkeypatch):
+    """A distribution runs in a worker thread: the status answers meanwhile."""
+    solver = app.state.solvers.solvers["nordic"]
+    real = solver.distribution
+
+    def slow(*args, **kw):
+        time.sleep(1.0)
+        return real(*args, **kw)
+    monkeypatch.setattr(solver, "distribution", slow)
+    card = NEAR_FULL.replace("full_house=28", "full_house=27")
+    done = []
+    worker = threading.Thread(target=lambda: done.append(
+        client.get("/api/distribution", params={"card": card}).status_code))
+    worker.start()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    status = client.get("/api/status").json()
+    assert time.perf_counter() - start < 0.5 and status["distributions_running"] == 1
+    worker.join()
+    assert done == [200]
+
+
+def test_openapi_describes_every_route(client, app):
+    doc = client.get("/openapi.json").json()
+    assert doc == json.loads(json.dumps(DOCUMENT)) and doc["openapi"].startswith("3.")
+    routes = {r.path for r in app.routes if not isinstance(r, Mount)}
+    assert routes == set(doc["paths"])
+
+
+def test_page_and_assets_ship_in_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers[
+        "content-security-policy"]
+    for asset in ("app.js", "style.css"):
+        r = client.get(f"/static/{asset}")
+        text = r.text.replace('"http://www.w3.org/2000/svg"', "")      # a name, not a fetch
+        assert r.status_code == 200 and "http://" not in text and "https://" not in text
+    assert "https://" not in page.text
+
+
+def test_serve_command_prints_its_address(tables_dir, nordic):
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0",
+                             "--tables", str(tables_dir)], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "http://127.0.0.1:" in line
+        url = next(w for w in line.split() if w.startswith("http://")).rstrip("/")
+        import httpx
+        with httpx.Client(trust_env=False, timeout=10) as http:
+            for _ in range(50):
+                try:
+                    assert http.get(url + "/api/status").json()["default"] == "nordic"
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            else:
+                raise AssertionError("the server did not answer")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--rules", "poker"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown rules preset")
