@@ -52,7 +52,8 @@ class Action:
     p_at_least: float | None = field(default=None, compare=False)  # chance to reach a target
 
     def __post_init__(self):
-        object.__setattr__(self, "kind", ActionKind(self.kind))
+        if type(self.kind) is not ActionKind:
+            object.__setattr__(self, "kind", ActionKind(self.kind))
 
     @classmethod
     def keep(cls, dice: tuple[int, ...]) -> "Action":

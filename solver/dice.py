@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -113,7 +113,20 @@ class DiceSpace:
 
     def dice_of(self, m: int) -> tuple[int, ...]:
         """Dice values (sorted) of multiset ``m``."""
-        return tuple(f + 1 for f in range(self.faces) for _ in range(self.counts[m, f]))
+        return self.dice_tuples[m]
+
+    @cached_property
+    def dice_tuples(self) -> tuple[tuple[int, ...], ...]:
+        """``dice_tuples[m]``: the dice values (sorted) of multiset ``m``."""
+        return tuple(tuple(f + 1 for f in range(self.faces) for _ in range(self.counts[m, f]))
+                     for m in range(self.n_multisets))
+
+    @cached_property
+    def keeps(self) -> tuple[np.ndarray, ...]:
+        """``keeps[r]``: the proper sub-multisets of roll ``r`` (what can be
+        kept before a reroll), ascending."""
+        return tuple(np.array(sorted(set(self.subsets[r].tolist()) - {self.first_roll + r}),
+                              dtype=np.int64) for r in range(self.n_rolls))
 
     def parse(self, text: str) -> tuple[int, ...]:
         """Parse ``1,1,2,5,6`` or ``11256`` into exactly ``n`` sorted dice."""

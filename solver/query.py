@@ -18,15 +18,13 @@ Numba) and is the tests' independent check of them.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from .actions import Action, Advice
+from .actions import Action, ActionKind, Advice
 from .errors import InputError
 from .rules import Rules
 from .scorecard import Scorecard
-from .ties import preference, ranking, tolerance
+from .ties import keep_ranks, ranking, tolerance
 from .values import StateValues
 
 
@@ -177,48 +175,55 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
         raise InputError("the card is full: there is nothing left to decide")
     check_rerolls(rules, rerolls, card.bank)
     turn = turn or TurnValues(table, card)
-    acts = _action_values(turn, dice, rerolls)
+    moves, codes, values = _action_values(turn, dice, rerolls)
     tol = tolerance(table)
-    order = ranking([v for _, _, v in acts], [c for _, c, _ in acts], tol)
-    best = acts[order[0]][2]
+    best = max(values)
+    loss = [0.0 if best - v <= tol else best - v for v in values]
     if target is None:
-        ranked = tuple(acts[i][0].with_value(acts[i][2], _loss(best, acts[i][2], tol))
-                       for i in order)
-        return Advice(card, dice, rerolls, ranked)
-    chances = _action_values(TurnValues(table, card, target, goal - card.score), dice, rerolls)
-    order = ranking([p for _, _, p in chances], [c for _, c, _ in chances])
-    ranked = tuple(replace(acts[i][0].with_value(acts[i][2], _loss(best, acts[i][2], tol)),
-                           p_at_least=min(chances[i][2], 1.0)) for i in order)
+        order, chances = ranking(values, codes, tol), [None] * len(values)
+    else:
+        _, _, chances = _action_values(TurnValues(table, card, target, goal - card.score),
+                                       dice, rerolls)
+        chances = [min(p, 1.0) for p in chances]
+        order = ranking(chances, codes)
+    ranked = tuple(Action(ActionKind.SCORE, box=move, points=pts, expected_final_score=values[i],
+                          loss=loss[i], p_at_least=chances[i]) if pts is not None else
+                   Action(ActionKind.KEEP, dice=move, expected_final_score=values[i],
+                          loss=loss[i], p_at_least=chances[i])
+                   for i in order for move, pts in (moves[i],))
     return Advice(card, dice, rerolls, ranked)
 
 
-def _loss(best: float, value: float, tol: float) -> float:
-    return 0.0 if best - value <= tol else best - value
-
-
 def _action_values(turn: TurnValues, dice: tuple[int, ...], rerolls: int
-                   ) -> list[tuple[Action, int, float]]:
-    """``(action, preference code, value)`` of every distinct action: the
-    final score expected (certainty equivalent under a risk parameter), or
-    the chance to reach the need of a target ``turn``."""
+                   ) -> tuple[list[tuple], list[int], list[float]]:
+    """Every distinct action as ``(box name, points)`` or ``(kept dice,
+    None)``, its preference code and its value: the final score expected
+    (certainty equivalent under a risk parameter), or the chance to reach
+    the need of a target ``turn``."""
     table, card = turn.table, turn.card
     rules = table.rules
     ds = rules.dice_space
     r = ds.roll_index(dice)
-    base = 0.0 if turn.scoring.target is not None else card.score
-    points = table.points if turn.scoring.target is None else (lambda v: v)
     scoring = turn.scoring
-    value = scoring.values(bank_after(rules, rerolls))
-    acts = [(Action.score(rules.boxes[b].name, int(scoring.points[r, i])),   # under theta:
-             preference(rules, box=b), base + float(points(value[r, i])))   # certainty
-            for i, b in enumerate(scoring.boxes) if np.isfinite(value[r, i])]  # equivalents
+    chance = scoring.target is not None
+    base = 0.0 if chance else card.score
+    value = scoring.values(bank_after(rules, rerolls))[r]
+    if not chance:
+        value = table.points(value)      # under theta: certainty equivalents
+    ok = np.isfinite(value)
+    moves = [(rules.boxes[b].name, int(scoring.points[r, i]))
+             for i, b in enumerate(scoring.boxes) if ok[i]]
+    codes = [b for i, b in enumerate(scoring.boxes) if ok[i]]      # ties.preference of a box
+    values = (base + value[ok]).tolist()
     if rerolls:
-        roll_m = ds.first_roll + r
-        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {roll_m}))
-        values = points(turn.keeps(rerolls, keeps))
-        acts += [(Action.keep(ds.dice_of(m)), preference(rules, keep=ds.dice_of(m)),
-                  base + float(v)) for m, v in zip(keeps.tolist(), values.tolist())]
-    return acts
+        keeps = ds.keeps[r]
+        kv = turn.keeps(rerolls, keeps)
+        if not chance:
+            kv = table.points(kv)
+        moves += [(ds.dice_tuples[m], None) for m in keeps.tolist()]
+        codes += (rules.n_boxes + keep_ranks(rules)[keeps]).tolist()
+        values += (base + kv).tolist()
+    return moves, codes, values
 
 
 def check_rerolls(rules: Rules, rerolls: int, bank: int = 0) -> None:
