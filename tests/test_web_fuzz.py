@@ -23,7 +23,8 @@ words = st.sampled_from(["", "nordic", "yahtzee", "forced", "11256", "66666", "2
                          "ones=3", "chance=23,yatzy=0", "keep 5 6", "score chance", "roll",
                          "auto", "undo", "roll 11256", "nordic:rolls=0", "\x00", "é", "1e9"])
 text = st.one_of(words, st.text(max_size=30))
-json_value = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | text,
+finite = st.floats(allow_nan=False, allow_infinity=False)     # what JSON can carry
+json_value = st.recursive(st.none() | st.booleans() | st.integers() | finite | text,
                           lambda inner: st.lists(inner, max_size=4)
                           | st.dictionaries(text, inner, max_size=4), max_leaves=12)
 
