@@ -1,11 +1,14 @@
 """Trippel-Yatzy games played whole, compiled (the strategy of
 ``solver.triple``).
 
-At each turn start ``turn_values`` builds the scoring layer :math:`X_0` as
+At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
 the maximum over the columns of each column's best box (``turn.fill_candidates``
-and ``turn.score_rolls`` of that column, weighted and offset), then the keep
-values of every reroll level with ``turn.best_keeps`` and
-``turn.average_keeps``; at each roll every (column, box) and every keep is
+and ``turn.score_rolls`` of that column, weighted and offset; only the column
+the last turn changed is recomputed), then ``keep_levels`` the keep values
+of every reroll level with ``turn.best_keeps`` and ``turn.average_keeps``,
+for ``LANES`` games side by side (those two helpers do not depend on the
+state, so the games' values fill the vector lanes the solve uses for upper
+totals); at each roll every (column, box) and every keep is
 valued and chosen by ``turn.pick`` (the tie rule of ``solver.ties``, codes as
 in ``solver.triple.advise``), so the choices are the advice's.  Whole games
 run in one compiled call per piece of games, on every thread.
@@ -40,18 +43,19 @@ CHUNK = 1 << 15                      # games per compiled call (their box figure
 EV_GAMES = 4_000                     # games behind the estimate `yatzy ev` prints
 
 
-@njit(cache=True, nogil=True)
-def turn_values(d, masks, us, w, rerolls, values, fresh, cand, zero, best, work, now, out):
-    """One turn at the columns ``(masks[c], us[c])``; returns ``H``
-    (:math:`\\sum_c w_c V_c`).
+LANES = 8          # games whose keep values are averaged side by side (vector lanes)
 
-    * ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
-      candidates (``fill_candidates``) and ``best[c, r]`` its best box for
-      roll ``r`` (``score_rolls``), recomputed only for the columns with
-      ``fresh[c]`` (the others are as the last turn left them);
-    * ``work[first_roll + r, 0]`` = :math:`X_0(r)`, the best over the columns
-      of ``w_c best[c, r] + H - w_c now[c]``;
-    * ``out[t - 1, m]`` = :math:`W_t(m)` for ``t = 1 .. rerolls``.
+
+@njit(cache=True, nogil=True)
+def scoring_layer(d, masks, us, w, values, fresh, cand, zero, best, now, work, j):
+    """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
+    into ``work[first_roll + r, j]``: the best over the columns of
+    ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
+
+    ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
+    candidates (``fill_candidates``) and ``best[c, r]`` its best box for
+    roll ``r`` (``score_rolls``), recomputed only for the columns with
+    ``fresh[c]`` (the others are as the game's last turn left them).
     """
     first = d.first_roll
     n_rolls = len(d.roll_prob)
@@ -60,7 +64,7 @@ def turn_values(d, masks, us, w, rerolls, values, fresh, cand, zero, best, work,
         now[c] = values[d.rows[masks[c]], us[c]]
         total += w[c] * now[c]
     for r in range(n_rolls):
-        work[first + r, 0] = NEG
+        work[first + r, j] = NEG
     for c in range(len(masks)):
         if d.allowed[masks[c]] == 0:
             continue
@@ -69,108 +73,132 @@ def turn_values(d, masks, us, w, rerolls, values, fresh, cand, zero, best, work,
             score_rolls(d, masks[c], 1, 0, cand[c], zero[c], best[c])
         off = total - w[c] * now[c]
         for r in range(n_rolls):
-            work[first + r, 0] = max(work[first + r, 0], w[c] * best[c, r, 0] + off)
+            work[first + r, j] = max(work[first + r, j], w[c] * best[c, r, 0] + off)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def keep_levels(d, L, rerolls, work, out):
+    """``out[t - 1, m, j]`` = :math:`W_t(m)` for ``t = 1 .. rerolls`` of the
+    games in lanes ``j < L``, from :math:`X_0` in ``work`` (overwritten)."""
+    M = out.shape[1]
     for t in range(rerolls):
         if t > 0:                           # X_t from W_t (rolls: X_{t-1})
-            best_keeps(d, 1, work)
-        average_keeps(d, 1, work)
-        out[t] = work[:len(out[t]), 0]
-    return total
+            best_keeps(d, L, work)
+        average_keeps(d, L, work)
+        for m in range(M):
+            for j in range(L):
+                out[t, m, j] = work[m, j]
 
 
 @njit(cache=True, nogil=True)
 def play_games(d, pt, values, w, start, first_game, seed, tol, score, bonuses, box_points,
                log_rolls, log_keeps, log_box, log_col, t, n_threads):
-    """Play games ``first_game + i`` for ``i = t, t + n_threads, ...``
-    below ``len(score)`` from ``start[c] = (mask, u, points)`` of each
-    column (points as written, bonus included): ``score[i]`` (weighted,
-    bonuses included), ``bonuses[i]`` (columns with the bonus), ``box_points[i, c, b]``;
-    with logging (``log_rolls.shape[0] > 0``) each turn's rolls, keeps
-    (multiset indices, -1 unused), box and column (0-based)."""
+    """Play games ``first_game + i`` for ``i`` in piece ``t`` of
+    ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
+    from ``start[c] = (mask, u, points)`` of each column (points as
+    written, bonus included): ``score[i]`` (weighted, bonuses included),
+    ``bonuses[i]`` (columns with the bonus), ``box_points[i, c, b]``; with
+    logging (``log_rolls.shape[0] > 0``) each turn's rolls, keeps (multiset
+    indices, -1 unused), box and column (0-based)."""
     nb = len(d.is_upper)
     C = len(w)
     n_dice = pt.size[-1]
     M = d.adds.shape[0]
+    n_rolls = len(d.roll_prob)
     logging = log_rolls.shape[0] > 0
-    cand = np.empty((C, len(d.cand_box), 1))
-    zero = np.empty((C, 1))
-    best_box = np.empty((C, len(d.roll_prob), 1))
-    fresh = np.ones(C, dtype=np.bool_)
-    work = np.zeros((M + 1, 1))
-    now = np.empty(C)
-    out = np.empty((max(d.rolls - 1, 1), M))
-    masks = np.zeros(C, dtype=np.int64)
-    us = np.zeros(C, dtype=np.int64)
-    for i in range(t, len(score), n_threads):
-        st = seed_states(seed, first_game + i, 1)[0]
-        total = 0
-        turns = 0
-        fresh[:] = True
-        for c in range(C):
-            masks[c], us[c] = start[c, 0], start[c, 1]
-            total += np.int64(w[c]) * start[c, 2]
-            for b in range(nb):
-                turns += (masks[c] >> b) & 1
+    cand = np.empty((LANES, C, len(d.cand_box), 1))
+    zero = np.empty((LANES, C, 1))
+    best_box = np.empty((LANES, C, n_rolls, 1))
+    fresh = np.ones((LANES, C), dtype=np.bool_)
+    work = np.zeros((M + 1, LANES))
+    now = np.empty((LANES, C))
+    h = np.empty(LANES)
+    out = np.empty((max(d.rolls - 1, 1), M, LANES))
+    masks = np.zeros((LANES, C), dtype=np.int64)
+    us = np.zeros((LANES, C), dtype=np.int64)
+    total = np.zeros(LANES, dtype=np.int64)
+    states = np.zeros(LANES, dtype=np.uint64)
+    turns = 0
+    for c in range(C):
+        for b in range(nb):
+            turns += (start[c, 0] >> b) & 1
+    lo, hi = t * len(score) // n_threads, (t + 1) * len(score) // n_threads
+    for i0 in range(lo, hi, LANES):
+        L = min(LANES, hi - i0)
+        states[:L] = seed_states(seed, first_game + i0, L)
+        for j in range(L):
+            fresh[j, :] = True
+            total[j] = 0
+            for c in range(C):
+                masks[j, c], us[j, c] = start[c, 0], start[c, 1]
+                total[j] += np.int64(w[c]) * start[c, 2]
         for turn in range(turns, C * nb):
-            h = turn_values(d, masks, us, w, d.rolls - 1, values, fresh, cand, zero, best_box,
-                            work, now, out)
-            rerolls = d.rolls - 1
-            r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
-            n = 0
-            while True:
+            for j in range(L):
+                h[j] = scoring_layer(d, masks[j], us[j], w, values, fresh[j], cand[j], zero[j],
+                                     best_box[j], now[j], work, j)
+            keep_levels(d, L, d.rolls - 1, work, out)
+            for j in range(L):
+                i = i0 + j
+                st = states[j]
+                rerolls = d.rolls - 1
+                r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
+                n = 0
+                while True:
+                    if logging:
+                        log_rolls[i, turn, n] = r
+                    stop = NEG
+                    code = C * nb + M
+                    for c in range(C):
+                        allowed = d.allowed[masks[j, c]]
+                        off = h[j] - w[c] * now[j, c]
+                        for b in range(nb):
+                            if (allowed >> b) & 1:
+                                k = pt.cand_of[r, b]
+                                v = (cand[j, c, k, 0] if k >= 0
+                                     else values[d.rows[masks[j, c] | (1 << b)], us[j, c]])
+                                v = w[c] * v + off
+                                code = pick(v, stop, c * nb + b, code, tol)
+                                stop = max(stop, v)
+                    if rerolls:
+                        best = NEG
+                        kcode = C * nb + M
+                        for q in range(pt.kstart[r], pt.kstart[r + 1]):
+                            m = pt.korder[q]
+                            v = out[rerolls - 1, m, j]
+                            kcode = pick(v, best, pt.kcode[m] + (C - 1) * nb, kcode, tol)
+                            best = max(best, v)
+                        code = pick(best, stop, kcode, code, tol)     # scoring wins ties
+                    if code < C * nb:
+                        break
+                    m = pt.by_code[code - C * nb]
+                    if logging:
+                        log_keeps[i, turn, n] = m
+                    r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
+                    rerolls -= 1
+                    n += 1
+                states[j] = st
+                c, b = code // nb, code % nb
+                fresh[j, :] = False
+                fresh[j, c] = True
+                k = pt.cand_of[r, b]
+                points = d.cand_score[k] if k >= 0 else 0
+                masks[j, c] |= d.cand_bits[k] if k >= 0 else 1 << b
+                gain = points
+                if d.is_upper[b] and d.cap > 0:
+                    if us[j, c] < d.cap <= us[j, c] + points:
+                        gain += np.int64(d.bonus)
+                        bonuses[i] += 1
+                    us[j, c] = min(us[j, c] + points, d.cap)
+                total[j] += np.int64(w[c]) * gain
+                box_points[i, c, b] = points
                 if logging:
-                    log_rolls[i, turn, n] = r
-                stop = NEG
-                code = C * nb + M
-                for c in range(C):
-                    allowed = d.allowed[masks[c]]
-                    off = h - w[c] * now[c]
-                    for b in range(nb):
-                        if (allowed >> b) & 1:
-                            k = pt.cand_of[r, b]
-                            v = (cand[c, k, 0] if k >= 0
-                                 else values[d.rows[masks[c] | (1 << b)], us[c]])
-                            v = w[c] * v + off
-                            code = pick(v, stop, c * nb + b, code, tol)
-                            stop = max(stop, v)
-                if rerolls:
-                    best = NEG
-                    kcode = C * nb + M
-                    for j in range(pt.kstart[r], pt.kstart[r + 1]):
-                        m = pt.korder[j]
-                        kcode = pick(out[rerolls - 1, m], best,
-                                     pt.kcode[m] + (C - 1) * nb, kcode, tol)
-                        best = max(best, out[rerolls - 1, m])
-                    code = pick(best, stop, kcode, code, tol)     # scoring wins ties
-                if code < C * nb:
-                    break
-                m = pt.by_code[code - C * nb]
-                if logging:
-                    log_keeps[i, turn, n] = m
-                r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
-                rerolls -= 1
-                n += 1
-            c, b = code // nb, code % nb
-            fresh[:] = False
-            fresh[c] = True
-            k = pt.cand_of[r, b]
-            points = d.cand_score[k] if k >= 0 else 0
-            masks[c] |= d.cand_bits[k] if k >= 0 else 1 << b
-            gain = points
-            if d.is_upper[b] and d.cap > 0:
-                if us[c] < d.cap <= us[c] + points:
-                    gain += np.int64(d.bonus)
-                    bonuses[i] += 1
-                us[c] = min(us[c] + points, d.cap)
-            total += np.int64(w[c]) * gain
-            box_points[i, c, b] = points
-            if logging:
-                log_box[i, turn] = b
-                log_col[i, turn] = c
-        score[i] = total
+                    log_box[i, turn] = b
+                    log_col[i, turn] = c
+        for j in range(L):
+            score[i0 + j] = total[j]
 
 
-# ------------------------------------------------------------------ games
 @dataclass(frozen=True)
 class TripleGames:
     """Results of played Trippel-Yatzy games: ``hist[s]`` games with final
