@@ -170,18 +170,13 @@ class Solver:
     def card(self, card: Scorecard | TripleCard | str = "") -> Scorecard | TripleCard:
         """A scorecard of these rules from its text (empty: a new game); with
         several columns a ``TripleCard`` (``ones@1=3,...``)."""
-        if self.rules.columns > 1 and not isinstance(card, Scorecard):
-            if isinstance(card, TripleCard):
-                if card.rules != self.rules:
-                    raise InputError(f"the card is for rules {card.rules.spec}, "
-                                     f"not {self.rules.spec}")
-                return card
-            return TripleCard.parse(card, self.rules)
-        if isinstance(card, Scorecard):
+        if isinstance(card, (Scorecard, TripleCard)):
             if card.rules != self.rules:
                 raise InputError(f"the card is for rules {card.rules.spec}, "
                                  f"not {self.rules.spec}")
             return card
+        if self.rules.columns > 1:
+            return TripleCard.parse(card, self.rules)
         return Scorecard.parse(card, self.rules)
 
     def dice(self, dice: str | Iterable[int]) -> tuple[int, ...]:

@@ -26,7 +26,6 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from . import stats
 from .errors import InputError
 from .play import play_tables
 from .review import turn_line
@@ -215,18 +214,6 @@ class TripleGames:
     box_sum: np.ndarray
     box_nonzero: np.ndarray
     seconds: float
-
-    @property
-    def mean(self) -> float:
-        return stats.mean(self.hist)
-
-    @property
-    def sd(self) -> float:
-        return stats.sd(self.hist, sample=True)
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return stats.mean_ci95(self.mean, self.sd, self.games)
 
     def simulation(self):
         """As a ``solver.simulate.Simulation`` (box figures: the mean per

@@ -160,7 +160,6 @@ def _policy_value(solver, rules):
     """The exact expected score of the strategy's play (``triple.advise``),
     by recursion over the whole game tree."""
     w = rules.column_weights
-    full = (1 << rules.n_boxes) - 1
     one = rules.column_rules
     faces = rules.faces
 
@@ -189,7 +188,6 @@ def _policy_value(solver, rules):
             return sum(p * play(tuple(sorted(best.dice + r)), t - 1)
                        for r, p in _rolls(rest, faces).items())
         return sum(p * play(d, rules.rolls - 1) for d, p in _rolls(rules.dice, faces).items())
-    assert full
     return value(((None,) * rules.n_boxes,) * rules.columns)
 
 
