@@ -16,6 +16,11 @@ empty: a new game), dice a tuple or text (``11256``, ``1,1,2,5,6``).  Bad
 input raises ``InputError`` with one line naming the problem; a table that
 cannot be read or written, ``TableError``.
 
+Rules with several columns (``triple``) are played by the strategy of
+``solver.triple`` from the one-column table (``Rules.column_rules``): their
+advice, values and distributions come from it, the distributions estimated
+from played games (policies ``optimal`` -- the strategy -- and ``greedy``).
+
 The choices the research tools make live here: a final-score distribution is
 exact where ``solver.distribution`` models the rules (every five-dice rule
 set) and otherwise estimated from optimally played games
@@ -44,6 +49,8 @@ from .files import atomic_text
 from .query import advise as advise_position
 from .query import check_rerolls, expected_final_score
 from .rules import Rules, parse_rules
+from .triple_card import TripleCard
+from . import triple
 from .scorecard import Scorecard
 from .tables import Progress, Table, open_table, table_path
 
@@ -127,6 +134,9 @@ class Solver:
     def __init__(self, rules: Rules | str = "nordic", *, theta: float = 0.0,
                  tables: str | Path | None = None, progress: Progress | None = None):
         self.rules = rules if isinstance(rules, Rules) else parse_rules(rules)
+        if self.rules.columns > 1 and theta:
+            raise InputError(f"rules {self.rules.spec}: theta is not available with "
+                             "several columns")
         self.theta = check_theta(self.rules, theta)
         self.tables = tables
         self.progress = progress
@@ -140,32 +150,35 @@ class Solver:
     @property
     def path(self) -> Path:
         """Where the table is stored."""
-        return table_path(self.rules, self.tables, self.theta)
+        return table_path(self.rules.column_rules, self.tables, self.theta)
 
     @property
     def table(self) -> Table:
         """The solved table (opened, or solved and stored, on first use)."""
         if self._table is None:
-            self._table = open_table(self.rules, self.tables, progress=self.progress,
-                                     theta=self.theta)
+            self._table = open_table(self.rules.column_rules, self.tables,
+                                     progress=self.progress, theta=self.theta)
         return self._table
 
     def solve(self, force: bool = False) -> Table:
         """Open the table now, solving it if it is missing (``force``: solve
         again even if a valid table exists)."""
         if force or self._table is None:
-            self._table = open_table(self.rules, self.tables, force=force,
+            self._table = open_table(self.rules.column_rules, self.tables, force=force,
                                      progress=self.progress, theta=self.theta)
         return self._table
 
     # ------------------------------------------------------------- inputs
-    def card(self, card: Scorecard | str = "") -> Scorecard:
-        """A scorecard of these rules from its text (empty: a new game)."""
-        if isinstance(card, Scorecard):
+    def card(self, card: Scorecard | TripleCard | str = "") -> Scorecard | TripleCard:
+        """A scorecard of these rules from its text (empty: a new game); with
+        several columns a ``TripleCard`` (``ones@1=3,...``)."""
+        if isinstance(card, (Scorecard, TripleCard)):
             if card.rules != self.rules:
                 raise InputError(f"the card is for rules {card.rules.spec}, "
                                  f"not {self.rules.spec}")
             return card
+        if self.rules.columns > 1:
+            return TripleCard.parse(card, self.rules)
         return Scorecard.parse(card, self.rules)
 
     def dice(self, dice: str | Iterable[int]) -> tuple[int, ...]:
@@ -176,8 +189,12 @@ class Solver:
     # ------------------------------------------------------------ queries
     def ev(self, card: Scorecard | str = "") -> float:
         """Expected final score from the start of the next turn at ``card``
-        (under ``theta``: its certainty equivalent)."""
+        (under ``theta``: its certainty equivalent).  With several columns:
+        the value of playing them one after another, a lower bound of the
+        strategy's (``distribution`` estimates that)."""
         sc = self.card(card)                 # bad input fails before any solve
+        if self.rules.columns > 1:
+            return triple.lower_bound(self.table, sc)
         return expected_final_score(self.table, sc)
 
     def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
@@ -189,6 +206,9 @@ class Solver:
         (``Action.p_at_least``), each with its expected final score too."""
         sc = self.card(card)
         hand = self.dice(dice)
+        if self.rules.columns > 1:
+            triple.check_position(self.rules, sc, check_whole(rerolls, "rerolls", 0))
+            return triple.advise(self.table, sc, hand, rerolls)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
         if sc.is_full:
             raise InputError("the card is full: there is nothing left to decide")
@@ -227,6 +247,7 @@ class Solver:
         """The best action for every roll and rerolls left at ``card``'s
         turn start, as rows (``solver.export.STRATEGY_COLUMNS``)."""
         from .export import strategy
+        self._one_column("strategy")
         sc = self.card(card)
         if sc.is_full:
             raise InputError("the card is full: there is nothing left to decide")
@@ -238,6 +259,11 @@ class Solver:
         exactly (else estimated from played games, optimal policy only)."""
         from .review import check_supported
         check_policy(policy)
+        if self.rules.columns > 1:
+            if policy not in triple.POLICIES:
+                raise InputError(f"policy {policy!r}: rules {self.rules.spec} are played "
+                                 f"by {' or '.join(triple.POLICIES)}")
+            return False
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
@@ -268,6 +294,9 @@ class Solver:
             raise InputError("the card is full: its final score is already known")
         exact = self.is_exact(policy)
         table = self.table
+        if self.rules.columns > 1:
+            from .triple_play import distribution
+            return distribution(table, card, policy, games, seed)
         if exact:
             from .distribution import distribution
             return distribution(self.rules, card, table.values, policy, self.theta)
@@ -282,6 +311,9 @@ class Solver:
         from .review import check_supported, header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
+        if self.rules.columns > 1:
+            self.is_exact(policy)
+            return self._simulate_columns(games, seed, policy, log)
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
@@ -313,12 +345,31 @@ class Solver:
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta)
 
+    def _simulate_columns(self, games: int, seed: int, policy: str,
+                          log: str | Path | IO[str] | None) -> Simulation:
+        """``simulate`` with several columns: ``solver.triple_play``."""
+        from .review import header_line
+        from .triple_play import play
+        opened = atomic_text(log) if isinstance(log, (str, Path)) else contextlib.nullcontext(log)
+        with opened as f:
+            if f is not None:
+                f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
+            on_line = (lambda line: f.write(line + "\n")) if f is not None else None
+            return play(self.table, self.rules, games, seed, policy, on_line).simulation()
+
+    def _one_column(self, what: str) -> None:
+        if self.rules.columns > 1:
+            raise InputError(f"rules {self.rules.spec}: {what} covers one column; "
+                             f"use --rules {self.rules.column_rules.spec}")
+
     def review(self, log: str | Path | Sequence[Sequence[Turn]]) -> Review:
         """Every decision of a game log (a file name, or the games of
         ``solver.review.read_log``) valued against the optimal strategy."""
         from .review import read_log, review
         if isinstance(log, (str, Path)):
             log = read_log(log, self._log_rules())[1]
+        if self.rules.columns > 1:
+            return triple.review(self.table, self.rules, log)
         return review(self.table, log)
 
     def _log_rules(self) -> str | Rules:
@@ -337,6 +388,7 @@ class Solver:
         saved rolls only states with at most ``max_bank`` rolls banked.
         Returns the rows written."""
         from .export import check_format, write_states
+        self._one_column("export")
         if max_bank is not None:
             check_whole(max_bank, "max_bank")
         path = str(out) if isinstance(out, (str, Path)) else None

@@ -12,7 +12,9 @@ Log format, one JSON object per line (blank lines are ignored):
   ``rolls`` are the dice after each roll (1 .. rolls per turn of them; a
   die list or a string such as ``"12256"``), ``kept[i]`` the dice kept from
   ``rolls[i]`` before rolling again (so one fewer than ``rolls``), ``box``
-  the box written (any name or alias).  ``game`` (default 1) starts a fresh
+  the box written (any name or alias); under rules with several columns
+  (``triple``) also ``"column": C`` (1 .. columns), the column it went in.
+  ``game`` (default 1) starts a fresh
   card whenever it changes; ``turn`` and ``points`` are optional and checked
   when given.
 
@@ -58,15 +60,17 @@ def header_line(rules: Rules, **extra) -> str:
 
 
 def turn_line(rules: Rules, game: int, turn: int, rolls: list[tuple[int, ...]],
-              kept: list[tuple[int, ...]], box: int, points: int | None = None) -> str:
+              kept: list[tuple[int, ...]], box: int, points: int | None = None,
+              column: int | None = None) -> str:
     """One turn as a log line; ``box`` is an index, the points follow from
-    the last roll unless given (a joker)."""
+    the last roll unless given (a joker); ``column`` (from 1) where the
+    rules have several."""
     ds = rules.dice_space
     if points is None:
         points = int(rules.scores[ds.roll_index(rolls[-1]), box])
     return json.dumps({"game": game, "turn": turn, "rolls": [list(r) for r in rolls],
                        "kept": [list(k) for k in kept], "box": rules.boxes[box].name,
-                       "points": points})
+                       **({} if column is None else {"column": column}), "points": points})
 
 
 # -------------------------------------------------------------------- reading
@@ -81,6 +85,7 @@ class Turn:
     kept: tuple[tuple[int, ...], ...]
     box: int
     points: int | None        # as logged, checked by the review
+    column: int = 0           # from 1 under rules with several columns, else 0
 
 
 def read_log(path: str | Path, rules_spec: str | Rules | None
@@ -137,8 +142,9 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
                 raise InputError(f"{path}:{n}: game {turn.game} appears twice")
             seen.add(turn.game)
             games.append([])
-        if len(games[-1]) == rules.n_boxes:
-            raise InputError(f"{path}:{n}: game {turn.game} has more than {rules.n_boxes} turns")
+        if len(games[-1]) == rules.n_boxes * rules.columns:
+            raise InputError(f"{path}:{n}: game {turn.game} has more than "
+                             f"{rules.n_boxes * rules.columns} turns")
         if "turn" in obj and obj["turn"] != len(games[-1]) + 1:
             raise InputError(f"{path}:{n}: turn {obj['turn']!r}, expected {len(games[-1]) + 1}")
         games[-1].append(turn)
@@ -180,7 +186,12 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
     points = obj.get("points")
     if points is not None and (not isinstance(points, int) or isinstance(points, bool)):
         raise InputError(f"{where}: points must be a whole number")
-    return Turn(str(path), n, game, rolls, tuple(kept), box, points)
+    column = 0
+    if rules.columns > 1:
+        column = obj.get("column")
+        if type(column) is not int or not 1 <= column <= rules.columns:
+            raise InputError(f"{where}: column must be 1..{rules.columns}")
+    return Turn(str(path), n, game, rolls, tuple(kept), box, points, column)
 
 
 def _dice(rules: Rules, raw, count: int | None, where: str) -> tuple[int, ...]:

@@ -71,6 +71,7 @@ class Rules:
     joker: Joker = Joker.NONE
     saved_rolls: bool = False
     bank_cap: int = 0
+    columns: int = 1                   # full cards per player; column c counts c times
     settings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def __post_init__(self):
@@ -92,6 +93,12 @@ class Rules:
             raise InputError("saved rolls and a yahtzee bonus cannot be combined")
         if (self.yahtzee_bonus or self.joker is not Joker.NONE) and self.yatzy_box < 0:
             raise InputError("a yahtzee bonus or joker needs a box for all dice equal")
+        if not 1 <= self.columns <= 9:
+            raise InputError(f"columns={self.columns}: expected 1..9 columns")
+        if self.columns > 1 and (self.saved_rolls or self.yahtzee_bonus
+                                 or self.joker is not Joker.NONE):
+            raise InputError("several columns cannot be combined with saved rolls, "
+                             "a yahtzee bonus or jokers")
 
     # ----------------------------------------------------------- naming
     @classmethod
@@ -132,7 +139,8 @@ class Rules:
             return v.value if isinstance(v, StrEnum) else v
 
         desc = {f.name: plain(getattr(self, f.name)) for f in fields(self)
-                if f.name not in ("name", "settings")}
+                if f.name not in ("name", "settings")
+                and not (f.name == "columns" and self.columns == 1)}   # one-column tables keep theirs
         text = json.dumps(desc, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -145,7 +153,23 @@ class Rules:
     # ----------------------------------------------------- derived from the game
     @property
     def n_boxes(self) -> int:
+        """Boxes of one column (card)."""
         return len(self.boxes)
+
+    @cached_property
+    def column_rules(self) -> "Rules":
+        """The rules of one column played alone (``columns = 1``): its exact
+        table is what a several-column strategy reads (``solver.triple``).
+        ``triple:order=forced`` gives ``nordic:order=forced``."""
+        if self.columns == 1:
+            return self
+        return replace(self, name="nordic" if self.name == "triple" else f"{self.name}_column",
+                       columns=1)
+
+    @property
+    def column_weights(self) -> tuple[int, ...]:
+        """What each column's points count: column ``c`` (from 1) ``c`` times."""
+        return tuple(range(1, self.columns + 1))
 
     @cached_property
     def yatzy_box(self) -> int:
@@ -191,8 +215,9 @@ class Rules:
         joker too), the bonus, and a yahtzee bonus in every turn but one."""
         best = np.maximum(self.scores.max(axis=0), self.joker_points.max(axis=0)
                           if self.joker is not Joker.NONE else 0)
-        return (int(best.sum()) + (self.bonus_points if self.cap > 0 else 0)
-                + self.yahtzee_bonus * (self.n_boxes - 1))
+        one = (int(best.sum()) + (self.bonus_points if self.cap > 0 else 0)
+               + self.yahtzee_bonus * (self.n_boxes - 1))
+        return one * sum(self.column_weights)
 
     def box_index(self, name: str) -> int:
         """Index of the box called ``name`` (English name or an alias)."""
@@ -230,6 +255,10 @@ class Rules:
                  f"bonus       {self.bonus_points} when the upper total reaches "
                  f"{self.bonus_threshold}",
                  f"order       {self.order}"]
+        if self.columns > 1:
+            lines.insert(1, f"columns     {self.columns} full cards, each turn fills one open box "
+                            "in any column; column c counts c times (its bonus too); order "
+                            "and bonus apply within each column; cards name boxes BOX@COLUMN")
         if self.yatzy_box >= 0 and (self.yahtzee_bonus or self.joker is not Joker.NONE):
             lines.append(f"yahtzee     bonus {self.yahtzee_bonus or 'none'} per further "
                          f"yahtzee, joker {self.joker}")
@@ -265,8 +294,10 @@ PRESETS = {p.name: p for p in (
     Preset("maxi", "Maxi Yatzy: six dice, 20 boxes, four rolls, bonus 100 at 84, saved rolls",
            lambda: Rules("maxi", MAXI, dice=6, rolls=4, bonus_threshold=84, bonus_points=100,
                          saved_rolls=True)),
+    Preset("triple", "Trippel-Yatzy: three Nordic columns, column c counts c times, 45 turns",
+           lambda: Rules("triple", nordic_boxes(), columns=3)),
 )}
-NORDIC_LIKE = ("nordic", "forced", "upper_first")
+NORDIC_LIKE = ("nordic", "forced", "upper_first", "triple")
 
 
 # ------------------------------------------------------------------ keys

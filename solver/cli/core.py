@@ -58,6 +58,9 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target:
     rules = solver.rules
     sc = solver.card(card)
     chance = None if target is None else solver.chance(sc, target)
+    if rules.columns > 1:
+        _ev_columns(solver, sc, as_json)
+        return
     value = solver.ev(sc)
     if as_json:
         key = "certainty_equivalent" if theta else "expected_final_score"
@@ -84,6 +87,25 @@ def _reach_note(card, target: int, chance: float) -> str:
     if chance == 0.0:
         return "  (out of reach: the open boxes cannot make it)"
     return ""
+
+
+def _ev_columns(solver, card, as_json: bool) -> None:
+    """``ev`` with several columns: the column-by-column value (a lower
+    bound) and the strategy's value estimated from played games."""
+    from ..triple_play import EV_GAMES
+    bound = solver.ev(card)
+    dist = solver.distribution(card, games=EV_GAMES)
+    lo, hi = dist.ci95
+    if as_json:
+        click.echo(json.dumps({"rules": solver.rules.spec, "card": str(card),
+                               "current_score": card.score, "lower_bound": bound,
+                               "expected_final_score": dist.mean, "ci95": [lo, hi],
+                               "games": dist.games, "seed": 0, "exact": False}))
+        return
+    click.echo(f"current score         {card.score}  (columns count 1, 2, 3 times)")
+    click.echo(f"columns one by one    {bound:.4f}  (exact; a lower bound)")
+    click.echo(f"expected final score  {dist.mean:.4f}  (estimated from {dist.games} games "
+               f"of the strategy, 95% CI {lo:.4f} .. {hi:.4f})")
 
 
 @click.command()

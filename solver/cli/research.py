@@ -57,8 +57,9 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         lo, hi = dist.ci95
         click.echo(f"estimated     from {dist.games} games (seed {seed}); the exact distribution "
                    "is not computed for these rules")
+        ref = "columns one by one" if rules.columns > 1 else "table"
         click.echo(f"mean          {dist.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f}; "
-                   f"table {dist.table_value:.6f})")
+                   f"{ref} {dist.table_value:.6f})")
     else:
         line = f"mean          {dist.mean:.6f}"
         if dist.table_value is not None:

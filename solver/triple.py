@@ -1,0 +1,213 @@
+r"""Trippel-Yatzy (``columns > 1``): a strategy from the exact one-column table.
+
+A position is one card per column, ``(mask_c, u_c)`` for ``c = 1 .. C``;
+column ``c`` counts ``w_c = c`` times (``Rules.column_weights``).  The exact
+state is far too large to solve, so the strategy values what follows a turn
+by
+
+.. math:: H(s) = \sum_c w_c\, V(mask_c, u_c),
+
+``V`` the exact one-column table (``Rules.column_rules``).  ``H`` is the
+exact value of playing the columns one after another from ``s`` (each
+column's turns are then a game of their own), so ``H`` is the value of a
+policy, and choosing each turn's keeps and box greedily against it is a
+policy-improvement step: never worse (docs/triple.md gives the argument).
+
+Within a turn, with roll ``R``:
+
+* scoring ``R`` in open box ``b`` of column ``c``:
+  :math:`S_{c,b}(R) = w_c\,(s(R, b) + \beta + V(mask_c \cup b, u_c')) + \sum_{c' \ne c} w_{c'} V(mask_{c'}, u_{c'})`;
+* :math:`X_0(R) = \max_{c,b} S_{c,b}(R)`: per column the best box is
+  ``turn.score_rolls`` of that column's ``turn.fill_candidates``, so
+  :math:`X_0` is the maximum over the columns of those, weighted and offset;
+* keeping ``K`` with ``t`` rerolls left: :math:`W_t(K) = E[X_{t-1}(K + \text{fresh})]`
+  (``turn.average_keeps``) and :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`
+  (``turn.best_keeps``), exactly as for one card.
+
+``advise`` computes these with numpy for one position (no compiled code, so
+``yatzy advise`` starts quickly); ``solver.triple_play.play`` plays whole games in one compiled
+call per piece of games, with the same values and the same tie rule
+(``solver.ties``; the preference code of box ``b`` in column ``c`` is
+``(c - 1) * n_boxes + b``, keeps follow all boxes), so its choices are the
+advice's.  ``greedy`` is the same recursion with ``V = 0``: the best expected
+weighted points of the turn (bonus included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from .actions import Action, ActionKind, Advice
+from .errors import InputError
+from .query import Scoring
+from .rules import Rules
+from .ties import keep_ranks, ranking, tolerance
+from .triple_card import TripleCard
+from .values import StateValues
+
+POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H
+
+
+# ------------------------------------------------------------------ actions
+@dataclass(frozen=True)
+class ColumnAction(Action):
+    """An ``Action`` that scores in a named column (``column`` from 1; 0 for
+    a keep).  Prints as ``score ones@2 (3)``."""
+
+    column: int = field(default=0)
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.SCORE:
+            return (f"score {self.box}@{self.column}"
+                    + ("" if self.points is None else f" ({self.points})"))
+        return super().__str__()
+
+    def __repr__(self) -> str:
+        return f"ColumnAction({str(self)!r})"
+
+    def as_dict(self) -> dict:
+        out = super().as_dict()
+        if self.kind is ActionKind.SCORE:
+            out = {"action": out.pop("action"), "box": out.pop("box"),
+                   "column": self.column, **out}
+        return out
+
+
+# ------------------------------------------------------------------ values
+def lower_bound(table: StateValues, card: TripleCard) -> float:
+    """Expected final score of playing the columns one after another from
+    the next turn start: the card's score plus :math:`H`."""
+    return card.score + _future(table, card)[0]
+
+
+def _future(table: StateValues, card: TripleCard) -> tuple[float, np.ndarray]:
+    """``H`` and each column's ``V``."""
+    now = np.array([table.value(c.mask, c.upper_state) for c in card.cards])
+    return float(np.dot(card.rules.column_weights, now)), now
+
+
+class TripleTurn:
+    """One turn's values at ``card`` (numpy): ``score[r, j]`` of scoring roll
+    ``r`` as ``choices[j] = (column, box)`` and the levels ``X_t[r]``,
+    computed once and reused within the turn; excluding the card's score."""
+
+    def __init__(self, table: StateValues, card: TripleCard):
+        self.table, self.card = table, card
+        total, now = _future(table, card)
+        choices, cols, points = [], [], []
+        for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.cards)):
+            if sc.is_full:
+                continue
+            scoring = Scoring(table, sc)
+            choices += [(c + 1, b) for b in scoring.boxes]
+            cols.append(w * scoring.values(0) + (total - w * now[c]))
+            points.append(scoring.points)
+        self.choices = choices
+        self.score = np.concatenate(cols, axis=1)           # [roll, choice]
+        self.points = np.concatenate(points, axis=1)
+        self.levels = [self.score.max(axis=1)]
+
+    def rolls(self, rerolls: int) -> np.ndarray:
+        """``X[r]`` with ``rerolls`` rerolls left."""
+        ds = self.table.rules.dice_space
+        while len(self.levels) <= rerolls:
+            keep = ds.reroll @ self.levels[-1]
+            self.levels.append(keep[ds.subsets].max(axis=1))
+        return self.levels[rerolls]
+
+    def keeps(self, rerolls: int, keeps: np.ndarray | None = None) -> np.ndarray:
+        """``W[m]``: keeping multiset ``m`` with ``rerolls`` >= 1 left."""
+        ds = self.table.rules.dice_space
+        reroll = ds.reroll if keeps is None else ds.reroll[keeps]
+        return reroll @ self.rolls(rerolls - 1)
+
+
+def check_position(rules: Rules, card: TripleCard, rerolls: int) -> None:
+    if card.is_full:
+        raise InputError("the card is full: there is nothing left to decide")
+    if not 0 <= rerolls <= rules.rolls - 1:
+        raise InputError(f"rerolls={rerolls}: expected 0..{rules.rolls - 1} "
+                         f"({rules.rolls} rolls per turn)")
+
+
+def advise(table: StateValues, card: TripleCard, dice: tuple[int, ...], rerolls: int,
+           turn: TripleTurn | None = None) -> Advice:
+    """Every distinct action for the position, best first, valued by the
+    strategy (``H`` after the turn); ``turn``: the turn's values so far."""
+    rules = card.rules
+    check_position(rules, card, rerolls)
+    one = table.rules
+    ds = one.dice_space
+    r = ds.roll_index(dice)
+    nb = one.n_boxes
+    turn = turn or TripleTurn(table, card)
+    base = card.score
+    acts = [(ColumnAction(ActionKind.SCORE, box=one.boxes[b].name,
+                          points=int(turn.points[r, j]), column=c),
+             (c - 1) * nb + b, base + float(turn.score[r, j]))
+            for j, (c, b) in enumerate(turn.choices)]
+    if rerolls:
+        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r}))
+        rank = keep_ranks(one)
+        acts += [(ColumnAction(ActionKind.KEEP, dice=ds.dice_of(m)),
+                  rules.columns * nb + int(rank[m]), base + float(v))
+                 for m, v in zip(keeps.tolist(), turn.keeps(rerolls, keeps).tolist())]
+    tol = tolerance(table)
+    order = ranking([v for _, _, v in acts], [c for _, c, _ in acts], tol)
+    best = acts[order[0]][2]
+    ranked = tuple(acts[i][0].with_value(acts[i][2], 0.0 if best - acts[i][2] <= tol
+                                         else best - acts[i][2]) for i in order)
+    return Advice(card, dice, rerolls, ranked)
+
+
+# ------------------------------------------------------------------ review
+def review(table: StateValues, rules: Rules, games: Sequence[Sequence]):
+    """Every decision of logged games (``review.read_log``: turns with a
+    ``column``) valued by the strategy: the action chosen, the best one,
+    their values and the loss."""
+    from .review import Decision, Review
+
+    one = table.rules
+    ds = one.dice_space
+    tol = tolerance(table)
+    out, scores = [], []
+    for turns in games:
+        card = TripleCard.empty(rules)
+        for t, turn in enumerate(turns, 1):
+            where = f"{turn.path}:{turn.line}"
+            sc = card.cards[turn.column - 1]
+            name = one.boxes[turn.box].name
+            if turn.box not in sc.allowed_boxes():
+                state = "already filled" if sc.points[turn.box] is not None else "not allowed now"
+                raise InputError(f"{where}: box {name} of column {turn.column} is {state}")
+            if len(turn.rolls) > one.rolls:
+                raise InputError(f"{where}: {len(turn.rolls)} rolls, but a turn has {one.rolls}")
+            values = TripleTurn(table, card)
+            for i, dice in enumerate(turn.rolls):
+                rerolls = one.rolls - 1 - i
+                adv = advise(table, card, dice, rerolls, values)
+                if i < len(turn.kept):
+                    kept = turn.kept[i]
+                    label = "keep " + " ".join(map(str, kept)) if kept else "reroll all"
+                    value = card.score + float(values.keeps(rerolls)[ds.multiset_index(kept)])
+                else:
+                    chosen = next(a for a in adv.actions if a.kind == "score"
+                                  and a.box == name and a.column == turn.column)
+                    if turn.points is not None and turn.points != chosen.points:
+                        raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
+                                         f"scores {chosen.points} in {name}")
+                    value, label = chosen.expected_final_score, str(chosen)
+                best = adv.best
+                loss = best.expected_final_score - value
+                out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
+                                    str(best), best.expected_final_score,
+                                    0.0 if loss <= tol else loss))
+            points = int(one.scores[ds.roll_index(turn.rolls[-1]), turn.box])
+            card = card.fill(turn.column, turn.box, points)
+        scores.append(card.score)
+    return Review(rules, tuple(out), tuple(scores))
+
+

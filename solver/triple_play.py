@@ -1,0 +1,303 @@
+"""Trippel-Yatzy games played whole, compiled (the strategy of
+``solver.triple``).
+
+At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
+the maximum over the columns of each column's best box (``turn.fill_candidates``
+and ``turn.score_rolls`` of that column, weighted and offset; only the column
+the last turn changed is recomputed), then ``keep_levels`` the keep values
+of every reroll level with ``turn.best_keeps`` and ``turn.average_keeps``,
+for ``LANES`` games side by side (those two helpers do not depend on the
+state, so the games' values fill the vector lanes the solve uses for upper
+totals); at each roll every (column, box) and every keep is
+valued and chosen by ``turn.pick`` (the tie rule of ``solver.ties``, codes as
+in ``solver.triple.advise``), so the choices are the advice's.  Whole games
+run in one compiled call per piece of games, on every thread.
+
+Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
+seeded by ``(seed, i)``, as every other player does.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from .errors import InputError
+from .play import play_tables
+from .review import turn_line
+from .rules import Rules
+from .simulate import roll_dice, seed_states
+from .threads import run_pieces
+from .ties import tolerance
+from .triple import POLICIES, lower_bound
+from .triple_card import TripleCard
+from .turn import NEG, average_keeps, best_keeps, fill_candidates, pick, score_rolls, turn_data
+from .values import StateValues
+
+CHUNK = 1 << 15                      # games per compiled call (their box figures in memory)
+EV_GAMES = 4_000                     # games behind the estimate `yatzy ev` prints
+
+
+LANES = 8          # games whose keep values are averaged side by side (vector lanes)
+
+
+@njit(cache=True, nogil=True)
+def scoring_layer(d, masks, us, w, values, fresh, cand, zero, best, now, work, j):
+    """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
+    into ``work[first_roll + r, j]``: the best over the columns of
+    ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
+
+    ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
+    candidates (``fill_candidates``) and ``best[c, r]`` its best box for
+    roll ``r`` (``score_rolls``), recomputed only for the columns with
+    ``fresh[c]`` (the others are as the game's last turn left them).
+    """
+    first = d.first_roll
+    n_rolls = len(d.roll_prob)
+    total = 0.0
+    for c in range(len(masks)):
+        now[c] = values[d.rows[masks[c]], us[c]]
+        total += w[c] * now[c]
+    for r in range(n_rolls):
+        work[first + r, j] = NEG
+    for c in range(len(masks)):
+        if d.allowed[masks[c]] == 0:
+            continue
+        if fresh[c]:
+            fill_candidates(d, masks[c], us[c], 1, values, cand[c], zero[c])
+            score_rolls(d, masks[c], 1, 0, cand[c], zero[c], best[c])
+        off = total - w[c] * now[c]
+        for r in range(n_rolls):
+            work[first + r, j] = max(work[first + r, j], w[c] * best[c, r, 0] + off)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def keep_levels(d, L, rerolls, work, out):
+    """``out[t - 1, m, j]`` = :math:`W_t(m)` for ``t = 1 .. rerolls`` of the
+    games in lanes ``j < L``, from :math:`X_0` in ``work`` (overwritten)."""
+    M = out.shape[1]
+    for t in range(rerolls):
+        if t > 0:                           # X_t from W_t (rolls: X_{t-1})
+            best_keeps(d, L, work)
+        average_keeps(d, L, work)
+        for m in range(M):
+            for j in range(L):
+                out[t, m, j] = work[m, j]
+
+
+@njit(cache=True, nogil=True)
+def play_games(d, pt, values, w, start, first_game, seed, tol, score, bonuses, box_points,
+               log_rolls, log_keeps, log_box, log_col, t, n_threads):
+    """Play games ``first_game + i`` for ``i`` in piece ``t`` of
+    ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
+    from ``start[c] = (mask, u, points)`` of each column (points as
+    written, bonus included): ``score[i]`` (weighted, bonuses included),
+    ``bonuses[i]`` (columns with the bonus), ``box_points[i, c, b]``; with
+    logging (``log_rolls.shape[0] > 0``) each turn's rolls, keeps (multiset
+    indices, -1 unused), box and column (0-based)."""
+    nb = len(d.is_upper)
+    C = len(w)
+    n_dice = pt.size[-1]
+    M = d.adds.shape[0]
+    n_rolls = len(d.roll_prob)
+    logging = log_rolls.shape[0] > 0
+    cand = np.empty((LANES, C, len(d.cand_box), 1))
+    zero = np.empty((LANES, C, 1))
+    best_box = np.empty((LANES, C, n_rolls, 1))
+    fresh = np.ones((LANES, C), dtype=np.bool_)
+    work = np.zeros((M + 1, LANES))
+    now = np.empty((LANES, C))
+    h = np.empty(LANES)
+    out = np.empty((max(d.rolls - 1, 1), M, LANES))
+    masks = np.zeros((LANES, C), dtype=np.int64)
+    us = np.zeros((LANES, C), dtype=np.int64)
+    total = np.zeros(LANES, dtype=np.int64)
+    states = np.zeros(LANES, dtype=np.uint64)
+    turns = 0
+    for c in range(C):
+        for b in range(nb):
+            turns += (start[c, 0] >> b) & 1
+    lo, hi = t * len(score) // n_threads, (t + 1) * len(score) // n_threads
+    for i0 in range(lo, hi, LANES):
+        L = min(LANES, hi - i0)
+        states[:L] = seed_states(seed, first_game + i0, L)
+        for j in range(L):
+            fresh[j, :] = True
+            total[j] = 0
+            for c in range(C):
+                masks[j, c], us[j, c] = start[c, 0], start[c, 1]
+                total[j] += np.int64(w[c]) * start[c, 2]
+        for turn in range(turns, C * nb):
+            for j in range(L):
+                h[j] = scoring_layer(d, masks[j], us[j], w, values, fresh[j], cand[j], zero[j],
+                                     best_box[j], now[j], work, j)
+            keep_levels(d, L, d.rolls - 1, work, out)
+            for j in range(L):
+                i = i0 + j
+                st = states[j]
+                rerolls = d.rolls - 1
+                r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
+                n = 0
+                while True:
+                    if logging:
+                        log_rolls[i, turn, n] = r
+                    stop = NEG
+                    code = C * nb + M
+                    for c in range(C):
+                        allowed = d.allowed[masks[j, c]]
+                        off = h[j] - w[c] * now[j, c]
+                        for b in range(nb):
+                            if (allowed >> b) & 1:
+                                k = pt.cand_of[r, b]
+                                v = (cand[j, c, k, 0] if k >= 0
+                                     else values[d.rows[masks[j, c] | (1 << b)], us[j, c]])
+                                v = w[c] * v + off
+                                code = pick(v, stop, c * nb + b, code, tol)
+                                stop = max(stop, v)
+                    if rerolls:
+                        best = NEG
+                        kcode = C * nb + M
+                        for q in range(pt.kstart[r], pt.kstart[r + 1]):
+                            m = pt.korder[q]
+                            v = out[rerolls - 1, m, j]
+                            kcode = pick(v, best, pt.kcode[m] + (C - 1) * nb, kcode, tol)
+                            best = max(best, v)
+                        code = pick(best, stop, kcode, code, tol)     # scoring wins ties
+                    if code < C * nb:
+                        break
+                    m = pt.by_code[code - C * nb]
+                    if logging:
+                        log_keeps[i, turn, n] = m
+                    r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
+                    rerolls -= 1
+                    n += 1
+                states[j] = st
+                c, b = code // nb, code % nb
+                fresh[j, :] = False
+                fresh[j, c] = True
+                k = pt.cand_of[r, b]
+                points = d.cand_score[k] if k >= 0 else 0
+                masks[j, c] |= d.cand_bits[k] if k >= 0 else 1 << b
+                gain = points
+                if d.is_upper[b] and d.cap > 0:
+                    if us[j, c] < d.cap <= us[j, c] + points:
+                        gain += np.int64(d.bonus)
+                        bonuses[i] += 1
+                    us[j, c] = min(us[j, c] + points, d.cap)
+                total[j] += np.int64(w[c]) * gain
+                box_points[i, c, b] = points
+                if logging:
+                    log_box[i, turn] = b
+                    log_col[i, turn] = c
+        for j in range(L):
+            score[i0 + j] = total[j]
+
+
+@dataclass(frozen=True)
+class TripleGames:
+    """Results of played Trippel-Yatzy games: ``hist[s]`` games with final
+    score ``s``; ``bonus_columns``: columns that earned the bonus, all games
+    together; ``box_sum[c, b]``, ``box_nonzero[c, b]``: points and non-zero
+    scores of box ``b`` in column ``c`` (as written, before the weight)."""
+
+    rules: Rules
+    policy: str
+    games: int
+    seed: int
+    hist: np.ndarray
+    bonus_columns: int
+    box_sum: np.ndarray
+    box_nonzero: np.ndarray
+    seconds: float
+
+    def simulation(self):
+        """As a ``solver.simulate.Simulation`` (box figures: the mean per
+        column; bonus: the share of columns with the bonus)."""
+        from .simulate import Simulation
+        cols = self.rules.columns
+        return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
+                          self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
+                          self.box_nonzero.sum(axis=0) / cols, self.seconds)
+
+
+def _values(table: StateValues, policy: str) -> np.ndarray:
+    values = np.asarray(table.dense)[0]
+    return np.zeros_like(values) if policy == "greedy" else values
+
+
+def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
+         on_line: Callable[[str], None] | None = None,
+         card: TripleCard | None = None) -> TripleGames:
+    """Play ``games`` games of ``rules`` (several columns) under ``policy``
+    from ``card`` (default a new game) with the one-column ``table``;
+    ``on_line`` receives each turn's log line (``solver.review``'s format,
+    with ``column``).  Box figures count the card's boxes as they stand."""
+    if policy not in POLICIES:
+        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)} "
+                         f"under rules {rules.spec}")
+    one = table.rules
+    ds = one.dice_space
+    C, nb = rules.columns, one.n_boxes
+    d, pt = turn_data(one), play_tables(one)
+    values = _values(table, policy)
+    card = card or TripleCard.empty(rules)
+    state = np.array([(sc.mask, sc.upper_state, sc.score) for sc in card.cards], dtype=np.int64)
+    w = np.array(rules.column_weights, dtype=np.float64)
+    hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
+    bonus_columns = 0
+    box_sum = np.zeros((C, nb), dtype=np.int64)
+    box_nonzero = np.zeros((C, nb), dtype=np.int64)
+    start = time.perf_counter()
+    step = min(CHUNK, 4096) if on_line else CHUNK
+    for first in range(0, games, step):
+        n = min(step, games - first)
+        score = np.zeros(n, dtype=np.int64)
+        bonuses = np.zeros(n, dtype=np.int64)
+        box_points = np.zeros((n, C, nb), dtype=np.int64)
+        box_points[:] = [[p or 0 for p in sc.points] for sc in card.cards]
+        shape = (n, C * nb, one.rolls) if on_line else (0, 1, 1)
+        log_rolls = np.full(shape, -1, dtype=np.int64)
+        log_keeps = np.full(shape, -1, dtype=np.int64)
+        log_box = np.full(shape[:2], -1, dtype=np.int64)
+        log_col = np.full(shape[:2], -1, dtype=np.int64)
+        run_pieces(play_games, d, pt, values, w, state, first, seed, tolerance(table), score, bonuses,
+                   box_points, log_rolls, log_keeps, log_box, log_col)
+        hist += np.bincount(score, minlength=len(hist))
+        bonus_columns += int(bonuses.sum())
+        box_sum += box_points.sum(axis=0)
+        box_nonzero += (box_points > 0).sum(axis=0)
+        if on_line:
+            for i in range(n):
+                for turn in range(card.turn, C * nb):
+                    rolls = [ds.dice_of(ds.first_roll + int(r))
+                             for r in log_rolls[i, turn] if r >= 0]
+                    kept = [ds.dice_of(int(m)) for m in log_keeps[i, turn] if m >= 0]
+                    c, b = int(log_col[i, turn]), int(log_box[i, turn])
+                    on_line(turn_line(one, first + i + 1, turn + 1, rolls, kept, b,
+                                      int(box_points[i, c, b]), column=c + 1))
+    return TripleGames(rules, policy, games, seed, hist, bonus_columns, box_sum, box_nonzero,
+                       time.perf_counter() - start)
+
+
+def distribution(table: StateValues, card: TripleCard, policy: str, games: int, seed: int = 0):
+    """The final-score distribution from ``card`` under ``policy``,
+    estimated from ``games`` played games (``solver.distribution``'s
+    ``Distribution``; ``table_value``: the column-by-column value, a lower
+    bound of the optimum)."""
+    from .distribution import Distribution   # its kernels compile on first use
+    rules = card.rules
+    if card.is_full:
+        raise InputError("the card is full: its final score is already known")
+    sim = play(table, rules, games, seed, policy, card=card)
+    cols = rules.columns
+    return Distribution(rules, card, policy, sim.hist / games, sim.bonus_columns / cols / games,
+                        sim.box_sum.sum(axis=0) / cols / games,
+                        sim.box_nonzero.sum(axis=0) / cols / games, lower_bound(table, card),
+                        sim.seconds, games)
+
+

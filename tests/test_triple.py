@@ -1,0 +1,293 @@
+"""Trippel-Yatzy (``--rules triple``, ``Rules.columns``): the card, its
+scoring and multipliers, the strategy against an exact brute force of a
+reduced coupled game, simulated logs replayed by the review, the commands."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from solver import Solver
+from solver.boxes import Box, BoxKind, upper
+from solver.errors import InputError
+from solver.rules import Rules, parse_rules
+from solver.triple import TripleTurn, advise, lower_bound
+from solver.triple_card import TripleCard
+
+TRIPLE = parse_rules("triple")
+# Two columns of three boxes, two three-faced dice, two rolls, bonus 5 at an
+# upper total of 4.
+DUO = Rules("duo", (upper("ones", 1), upper("twos", 2), Box("chance", BoxKind.CHANCE)),
+            dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5, columns=2)
+
+
+# ------------------------------------------------------------ rules and cards
+def test_triple_preset_is_three_nordic_columns():
+    assert TRIPLE.columns == 3 and TRIPLE.column_weights == (1, 2, 3)
+    assert TRIPLE.column_rules == parse_rules("nordic")
+    assert parse_rules("triple:order=forced").column_rules == parse_rules("nordic:order=forced")
+    # one-column rule sets keep their fingerprint (their stored tables)
+    assert parse_rules("nordic").fingerprint == parse_rules("nordic").column_rules.fingerprint
+    assert TRIPLE.fingerprint != parse_rules("nordic").fingerprint
+    with pytest.raises(InputError, match="does not apply"):
+        parse_rules("triple:joker=free")
+
+
+def test_a_columns_points_and_bonus_count_column_times():
+    upper63 = "ones@2=3,twos@2=6,threes@2=9,fours@2=12,fives@2=15,sixes@2=18"
+    card = TripleCard.parse(upper63 + ",chance@3=20,yatzy@1=50", TRIPLE)
+    assert card.cards[1].bonus == 50
+    assert card.score == 50 + 2 * (63 + 50) + 3 * 20
+    assert card.turn == 8 and card.upper_total == (0, 63, 0)
+
+
+def test_card_text_round_trips_with_aliases():
+    card = TripleCard.parse("enere@2=3, sjanse@1=23, chans@3=20, yatzy@3=50", TRIPLE)
+    assert str(card) == "chance@1=23,ones@2=3,chance@3=20,yatzy@3=50"
+    assert TripleCard.parse(str(card), TRIPLE) == card
+    assert str(card.fill(2, 14, 0)) == "chance@1=23,ones@2=3,yatzy@2=0,chance@3=20,yatzy@3=50"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ones=3", "name the column"),
+    ("ones@4=3", "column must be 1..3"),
+    ("ones@0=3", "column must be 1..3"),
+    ("ones@x=3", "column must be 1..3"),
+    ("ones@1=3,enere@1=2", "given twice in column 1"),
+    ("ones@1", "expected BOX@COLUMN=POINTS"),
+    ("ones@1=7", "column 1: card: ones=7 is impossible"),
+    ("nope@1=3", "unknown box"),
+])
+def test_bad_cards_are_one_line_errors(text, message):
+    with pytest.raises(InputError, match=message) as e:
+        TripleCard.parse(text, TRIPLE)
+    assert "\n" not in str(e.value)
+
+
+def test_forced_order_applies_within_each_column():
+    forced = parse_rules("triple:order=forced")
+    TripleCard.parse("ones@1=3,ones@3=2", forced)
+    with pytest.raises(InputError, match="column 2: .*top to bottom"):
+        TripleCard.parse("twos@2=4", forced)
+
+
+# ------------------------------------------------------------ the strategy
+@pytest.fixture(scope="module")
+def duo(tables_dir):
+    return Solver(DUO, tables=tables_dir)
+
+
+def _rolls(n: int, faces: int):
+    """Every sorted roll of ``n`` dice with its probability."""
+    out = {}
+    for dice in itertools.product(range(1, faces + 1), repeat=n):
+        key = tuple(sorted(dice))
+        out[key] = out.get(key, 0) + 1 / faces**n
+    return out
+
+
+def _score(box: Box, dice) -> int:
+    if box.kind is BoxKind.CHANCE:
+        return sum(dice)
+    return box.face * dice.count(box.face)
+
+
+def _after(rules, col, box, dice):
+    """Points gained (bonus included, not weighted) and the column state
+    ``(filled, upper)`` after scoring ``dice`` in ``box``."""
+    filled, u = col
+    p = _score(rules.boxes[box], dice)
+    gain = p
+    if rules.boxes[box].is_upper:
+        if u < rules.bonus_threshold <= u + p:
+            gain += rules.bonus_points
+        u = min(u + p, rules.bonus_threshold)
+    return gain, (filled | 1 << box, u)
+
+
+def _turn(rules, state, end):
+    """Expected value of one turn from ``state`` (columns' ``(filled, u)``)
+    whose roll ``dice`` with ``t`` rerolls left ends by ``end(dice)`` (the
+    best scoring value) or keeps the best sub-multiset."""
+    faces = rules.faces
+
+    @lru_cache(maxsize=None)
+    def roll_value(dice, t):
+        best = end(dice)
+        if t:
+            for k in range(len(dice)):
+                for keep in set(itertools.combinations(dice, k)):
+                    v = sum(p * roll_value(tuple(sorted(keep + rest)), t - 1)
+                            for rest, p in _rolls(len(dice) - k, faces).items()) if k < len(dice) \
+                        else roll_value(dice, t - 1)
+                    best = max(best, v)
+        return best
+    return sum(p * roll_value(dice, rules.rolls - 1) for dice, p in _rolls(rules.dice, faces).items())
+
+
+def _exact_optimum(rules):
+    """The optimal expected score of the coupled game, by brute force over
+    every state of all columns at once."""
+    w = rules.column_weights
+    full = (1 << rules.n_boxes) - 1
+
+    @lru_cache(maxsize=None)
+    def value(state):
+        if all(f == full for f, _ in state):
+            return 0.0
+
+        def end(dice):
+            best = -math.inf
+            for c, col in enumerate(state):
+                for b in range(rules.n_boxes):
+                    if not col[0] >> b & 1:
+                        gain, new = _after(rules, col, b, dice)
+                        nxt = state[:c] + (new,) + state[c + 1:]
+                        best = max(best, w[c] * gain + value(nxt))
+            return best
+        return _turn(rules, state, end)
+    return value(((0, 0),) * rules.columns)
+
+
+def _policy_value(solver, rules):
+    """The exact expected score of the strategy's play (``triple.advise``),
+    by recursion over the whole game tree."""
+    w = rules.column_weights
+    one = rules.column_rules
+    faces = rules.faces
+
+    def card_of(state):
+        text = ",".join(f"{one.boxes[b].name}@{c + 1}={p}" for c, col in enumerate(state)
+                        for b, p in enumerate(col) if p is not None)
+        return TripleCard.parse(text, rules)
+
+    @lru_cache(maxsize=None)
+    def value(state):            # state: per column, the points of each box (None: open)
+        if all(p is not None for col in state for p in col):
+            return 0.0
+        card = card_of(state)
+        turn = TripleTurn(solver.table, card)
+
+        @lru_cache(maxsize=None)
+        def play(dice, t):
+            best = advise(solver.table, card, dice, t, turn).best
+            if best.kind == "score":
+                c, b = best.column - 1, one.box_index(best.box)
+                col = list(state[c])
+                col[b] = best.points
+                nxt = state[:c] + (tuple(col),) + state[c + 1:]
+                return w[c] * (card_of(nxt).cards[c].score - card.cards[c].score) + value(nxt)
+            rest = rules.dice - len(best.dice)
+            return sum(p * play(tuple(sorted(best.dice + r)), t - 1)
+                       for r, p in _rolls(rest, faces).items())
+        return sum(p * play(d, rules.rolls - 1) for d, p in _rolls(rules.dice, faces).items())
+    return value(((None,) * rules.n_boxes,) * rules.columns)
+
+
+def test_strategy_between_column_by_column_and_the_exact_optimum(duo):
+    """The improvement step never loses against playing the columns one
+    after another, and cannot beat the optimum of the coupled game."""
+    bound = duo.ev()
+    assert bound == pytest.approx(sum(DUO.column_weights) * duo.table.expected_score)
+    optimum = _exact_optimum(DUO)
+    strategy = _policy_value(duo, DUO)
+    assert bound - 1e-9 <= strategy <= optimum + 1e-9
+    gap = optimum - bound
+    print(f"duo: columns one by one {bound:.4f}, strategy {strategy:.4f}, "
+          f"optimum {optimum:.4f}: the strategy closes "
+          f"{100 * (strategy - bound) / gap:.1f}% of the gap")
+    assert strategy - bound > 0.5 * gap
+    # the compiled player plays the same strategy: its mean agrees
+    sim = duo.simulate(20_000, seed=3)
+    assert abs(sim.mean - strategy) < 4 * sim.sd / math.sqrt(sim.games)
+
+
+def test_lower_bound_is_six_nordic_values(nordic, tables_dir):
+    triple = Solver("triple", tables=tables_dir)
+    assert triple.ev() == pytest.approx(6 * 248.4399894, abs=1e-6)
+    card = TripleCard.parse("ones@1=3,yatzy@3=50", TRIPLE)
+    one = [nordic.value(c.mask, c.upper_state) for c in card.cards]
+    assert lower_bound(nordic, card) == pytest.approx(3 + 150 + one[0] + 2 * one[1] + 3 * one[2])
+
+
+def test_advice_names_box_and_column(nordic, tables_dir):
+    triple = Solver("triple", tables=tables_dir)
+    adv = triple.advise("ones@1=3,yatzy@3=50,chance@2=23", "66666", 0)
+    best = adv.best.as_dict()
+    assert list(best)[:4] == ["action", "box", "column", "points"]
+    assert (best["box"], best["column"], best["points"]) == ("sixes", 3, 30)
+    # a yatzy scored where it counts most beats the same in column 1
+    first = triple.advise("", "66666", 0)
+    assert [a.as_dict()["column"] for a in first.actions[:1]] == [3]
+    keep = triple.advise("", "11256", 2).best
+    assert keep.kind == "keep" and str(keep).startswith("keep")
+
+
+def test_simulated_logs_replay_with_no_illegal_move_and_no_loss(nordic, tables_dir, tmp_path):
+    triple = Solver("triple", tables=tables_dir)
+    log = tmp_path / "games.jsonl"
+    sim = triple.simulate(3, seed=5, log=log)
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert len(lines) == 1 + 3 * 45 and all("column" in x for x in lines[1:])
+    result = triple.review(log)
+    assert len(result.scores) == 3 and result.total_loss == 0.0
+    assert np.mean(result.scores) == pytest.approx(sim.mean)
+    greedy = tmp_path / "greedy.jsonl"
+    triple.simulate(2, seed=5, policy="greedy", log=greedy)
+    assert triple.review(greedy).total_loss > 0
+
+
+def test_review_rejects_a_box_filled_twice_in_a_column(nordic, tables_dir, tmp_path):
+    turn = {"rolls": [[1, 1, 2, 5, 6]], "kept": [], "box": "ones", "column": 2}
+    log = tmp_path / "bad.jsonl"
+    log.write_text(json.dumps(turn) + "\n" + json.dumps(turn) + "\n")
+    with pytest.raises(InputError, match="ones of column 2 is already filled"):
+        Solver("triple", tables=tables_dir).review(log)
+    log.write_text(json.dumps({**turn, "column": 4}) + "\n")
+    with pytest.raises(InputError, match="column must be 1..3"):
+        Solver("triple", tables=tables_dir).review(log)
+
+
+# ------------------------------------------------------------ the commands
+def _yatzy(*args, tables):
+    return subprocess.run([sys.executable, "-m", "solver", *args, "--tables", str(tables)],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("ev", "--rules", "triple", "--card", "ones=3"), "name the column"),
+    (("ev", "--rules", "triple", "--card", "ones@4=3"), "column must be 1..3"),
+    (("ev", "--rules", "triple", "--card", "ones@1=1,ones@1=2"), "given twice in column 1"),
+    (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "3"), "rerolls=3"),
+    (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "1", "--theta", "0.01"),
+     "theta is not available"),
+    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal or greedy"),
+    (("export", "--rules", "triple", "--format", "csv"), "covers one column"),
+])
+def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
+    r = _yatzy(*args, tables=tables_dir)
+    assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_cli_advise_ev_simulate_review(nordic, tables_dir, tmp_path):
+    r = _yatzy("advise", "--rules", "triple", "--card", "sixes@3=24", "--dice", "66666",
+               "--rerolls", "0", "--top", "1", "--json", tables=tables_dir)
+    action = json.loads(r.stdout)["actions"][0]
+    assert (action["action"], action["box"], action["column"], action["points"]) == \
+        ("score", "yatzy", 3, 50)
+    r = _yatzy("ev", "--rules", "triple", "--json", tables=tables_dir)
+    ev = json.loads(r.stdout)
+    assert ev["exact"] is False and ev["lower_bound"] == pytest.approx(6 * 248.4399894)
+    assert ev["ci95"][0] > ev["lower_bound"]
+    log = tmp_path / "log.jsonl"
+    r = _yatzy("simulate", "--rules", "triple", "--games", "2", "--log", str(log), tables=tables_dir)
+    assert r.returncode == 0, r.stderr
+    r = _yatzy("review", str(log), tables=tables_dir)
+    assert r.returncode == 0 and "total loss    0.0000" in r.stdout, r.stdout + r.stderr
