@@ -206,6 +206,8 @@ class Solver:
         (``Action.p_at_least``), each with its expected final score too."""
         sc = self.card(card)
         hand = self.dice(dice)
+        if target is not None:
+            self._check_target(target)
         if self.rules.columns > 1:
             triple.check_position(self.rules, sc, check_whole(rerolls, "rerolls", 0))
             return triple.advise(self.table, sc, hand, rerolls)
