@@ -5,7 +5,7 @@ send a fixed number of requests (default 4000) to a ``yatzy serve`` on
     python benchmarks/web_load.py                  # starts its own server
     python benchmarks/web_load.py --port 8000      # an already running one
 
-Its own server runs in a child process (uvicorn, one worker) with the
+Its own server runs in a child process (uvicorn, ``--workers`` processes) with the
 tables of ``$YATZY_TABLES`` or ``tables/``.  Positions are random new-game
 and mid-game positions (fixed seed), drawn from 200 cards, as phones at many
 tables would ask.  Targets 127.0.0.1 only and stops by itself.
@@ -97,12 +97,14 @@ def main() -> None:
     ap.add_argument("--port", type=int, help="an already running server on 127.0.0.1")
     ap.add_argument("--requests", type=int, default=4000)
     ap.add_argument("--clients", type=int, default=20)
+    ap.add_argument("--workers", type=int, default=1, help="server processes of its own server")
     args = ap.parse_args()
     child = None
     port = args.port
     if port is None:
         port = free_port()
-        child = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
+        child = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port),
+                                  "--workers", str(args.workers)],
                                  cwd=ROOT, stdout=subprocess.DEVNULL)
         for _ in range(600):
             try:

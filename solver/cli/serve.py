@@ -4,6 +4,7 @@ the other commands start as fast as before."""
 
 from __future__ import annotations
 
+import os
 import socket
 
 import click
@@ -16,9 +17,11 @@ from .options import Whole, fail, rules_option, tables_option
               help="Address to listen on (another than 127.0.0.1 opens the page to the network).")
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, metavar="N",
               help="Port to listen on (0: any free port).")
+@click.option("--workers", type=Whole(1, 32), default=1, show_default=True, metavar="N",
+              help="Server processes sharing the port (each maps the same table files).")
 @rules_option
 @tables_option
-def serve(host: str, port: int, rules_spec: str, tables_dir: str | None) -> None:
+def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str | None) -> None:
     """Serve the advisor as a web page for a phone or a browser: yatzy serve, then open
     the address it prints."""
     try:
@@ -38,8 +41,18 @@ def serve(host: str, port: int, rules_spec: str, tables_dir: str | None) -> None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
                err=False)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    server.run(sockets=[sock])
+    if workers == 1:
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        server.run(sockets=[sock])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ["YATZY_SERVE_RULES"] = rules_spec      # read by each worker's app_from_env
+    if tables_dir:
+        os.environ["YATZY_TABLES"] = str(tables_dir)
+    config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
+                            log_level="warning", access_log=False)
+    Multiprocess(config, sockets=[sock]).run()
 
 
 COMMANDS = (serve,)

@@ -22,6 +22,7 @@ Every input is checked: bad input answers 4xx with one line ``{"error":
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -285,6 +286,13 @@ def game_json(game: Game, **extra: Any) -> dict:
 
 
 # -------------------------------------------------------------- endpoints
+def app_from_env() -> Starlette:
+    """``create_app`` for the rules and tables that ``yatzy serve --workers N``
+    gives its worker processes (``$YATZY_SERVE_RULES``, ``$YATZY_TABLES``)."""
+    return create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
+                      os.environ.get("YATZY_TABLES") or None)
+
+
 def create_app(rules: str = "nordic", tables: str | Path | None = None) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
