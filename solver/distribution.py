@@ -71,32 +71,33 @@ def _carry(g, pos, src, out, dst, t, n_threads):
     ``pos[mask]`` is a source mask's index (-1: not in the layer); ``out``
     the turn outcomes of the source layer (``policy.Outcomes``).
     """
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
     _, src_f, src_off, src_len, reach, lo, hi = src
     masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi = dst
     obase, ostride, ogroup, outs, _ = out
-    nb = len(g.turn.is_upper)
-    cap = g.turn.cap
+    nb = len(tu.is_upper)
+    cap = tu.cap
     for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
         m2 = masks[i2]
         n2 = dst_len[i2]
-        dst = dst_f[dst_off[i2]:dst_off[i2] + g.turn.lanes[m2] * n2]
+        dst = dst_f[dst_off[i2]:dst_off[i2] + tu.lanes[m2] * n2]
         for x in range(len(dst)):
             dst[x] = 0.0
         for b in range(nb):
             if (m2 >> b) & 1 == 0:
                 continue
             # box b filled last: with 50 in the yatzy box, the flag came with it
-            sets = b == g.flag_box and m2 & g.turn.flag_bit != 0
-            p = m2 ^ (1 << b) ^ (g.turn.flag_bit if sets else 0)
-            if pos[p] < 0 or (g.turn.allowed[p] >> b) & 1 == 0:
+            sets = b == g.flag_box and m2 & tu.flag_bit != 0
+            p = m2 ^ (1 << b) ^ (tu.flag_bit if sets else 0)
+            if pos[p] < 0 or (tu.allowed[p] >> b) & 1 == 0:
                 continue
             i = pos[p]
             base = 0                      # box b's first outcome among p's
             for b2 in range(b):
-                if (g.turn.allowed[p] >> b2) & 1:
+                if (tu.allowed[p] >> b2) & 1:
                     base += g.out_start[b2 + 1] - g.out_start[b2]
             n1 = src_len[i]
-            for u in range(g.turn.lanes[p]):
+            for u in range(tu.lanes[p]):
                 if reach[i, u] == 0.0:
                     continue
                 src = src_f[src_off[i] + u * n1:src_off[i] + (u + 1) * n1]
@@ -110,13 +111,13 @@ def _carry(g, pos, src, out, dst, t, n_threads):
                     pts = g.out_pts[c]
                     u2 = u
                     shift = pts + g.out_extra[c]
-                    if g.turn.is_upper[b]:
+                    if tu.is_upper[b]:
                         u2 = min(u + pts, cap)
                         shift = u + pts - u2 + g.out_extra[c]
                     row = dst[u2 * n2 + shift + x0:]
                     for x in range(len(src)):
                         row[x] += prob * src[x]
-        for u in range(g.turn.lanes[m2]):
+        for u in range(tu.lanes[m2]):
             row = dst[u * n2:(u + 1) * n2]
             tot = 0.0
             for x in range(n2):

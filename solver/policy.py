@@ -183,16 +183,17 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
       non-full ``m`` (``m`` included) and the rank of that keep
     * ``kr[j]``          rank of the keep chosen for the current roll
     """
-    nb = len(g.turn.is_upper)
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
+    nb = len(tu.is_upper)
     union = 0                                  # boxes allowed in some segment
     for s in range(n_segs):
-        union |= g.turn.allowed[segs[s, 1]]
+        union |= tu.allowed[segs[s, 1]]
     for s in range(n_segs):
         mask, u0, ns, off = segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
-        allowed = g.turn.allowed[mask]
+        allowed = tu.allowed[mask]
         fill_candidates(g.turn, mask, u0, ns, values, tmp, tmpz)
-        for c in range(len(g.turn.cand_box)):
-            b = g.turn.cand_box[c]
+        for c in range(len(tu.cand_box)):
+            b = tu.cand_box[c]
             if (allowed >> b) & 1:
                 for j in range(ns):
                     val[c, off + j] = tmp[c, j]
@@ -211,13 +212,13 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
                 zb[off + j] = pick(values[child, u0 + j], zv[off + j], fb, zb[off + j], tie)
                 zv[off + j] = fmax(zv[off + j], values[child, u0 + j])
     # k = 0: the best box for every roll.
-    for r in range(len(g.turn.roll_cand_start) - 1):
+    for r in range(len(tu.roll_cand_start) - 1):
         for j in range(n):
             xs[r, j] = zv[j]
             box0[r, j] = zb[j]
-        for i in range(g.turn.roll_cand_start[r], g.turn.roll_cand_start[r + 1]):
-            c = g.turn.roll_cand[i]
-            b = g.turn.cand_box[c]
+        for i in range(tu.roll_cand_start[r], tu.roll_cand_start[r + 1]):
+            c = tu.roll_cand[i]
+            b = tu.cand_box[c]
             if (union >> b) & 1 == 0:
                 continue
             fb = np.float64(b)
@@ -226,32 +227,32 @@ def _decide(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, w
                 xs[r, j] = fmax(xs[r, j], val[c, j])
         if g.yface[r] >= 0:
             _alike(g, r, segs, n_segs, tie, val, xs, box0)
-        w = g.turn.first_roll + r
+        w = tu.first_roll + r
         for j in range(n):
             dec[0, r, j] = np.uint8(box0[r, j])
             work[w, j] = xs[r, j]
-    for k in range(1, g.turn.rolls):
+    for k in range(1, tu.rolls):
         average_keeps(g.turn, n, work)    # W_k, the engine's phase
         # bv, br: the best keep among the sub-multisets of m, m included.
-        for m in range(g.turn.first_roll):
+        for m in range(tu.first_roll):
             rm = np.float64(g.rank[m])
             for j in range(n):
                 bv[m, j] = work[m, j]
                 br[m, j] = rm
-            for i in range(g.turn.n_subs[m]):
-                a = g.turn.subs[m, i]
+            for i in range(tu.n_subs[m]):
+                a = tu.subs[m, i]
                 for j in range(n):
                     br[m, j] = pick(bv[a, j], bv[m, j], br[a, j], br[m, j], tie)
                     bv[m, j] = fmax(bv[m, j], bv[a, j])
         # each roll: its best proper keep against scoring it now.
-        for r in range(len(g.turn.roll_cand_start) - 1):
-            m = g.turn.first_roll + r
-            a = g.turn.subs[m, 0]
+        for r in range(len(tu.roll_cand_start) - 1):
+            m = tu.first_roll + r
+            a = tu.subs[m, 0]
             for j in range(n):
                 work[m, j] = bv[a, j]
                 kr[j] = br[a, j]
-            for i in range(1, g.turn.n_subs[m]):
-                a = g.turn.subs[m, i]
+            for i in range(1, tu.n_subs[m]):
+                a = tu.subs[m, i]
                 for j in range(n):
                     kr[j] = pick(bv[a, j], work[m, j], br[a, j], kr[j], tie)
                     work[m, j] = fmax(work[m, j], bv[a, j])
@@ -266,44 +267,46 @@ def _alike(g, r, segs, n_segs, tie, val, xs, box0):
     """A roll ``r`` of all dice alike: where a joker applies it may go only
     in the joker boxes (first box wins ties), and with the flag bit set it
     earns the yahtzee bonus; ``xs``, ``box0`` as in ``_decide``."""
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
     f = g.yface[r]
-    nb = len(g.turn.is_upper)
+    nb = len(tu.is_upper)
     for s in range(n_segs):
         mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
-        jokers = g.turn.joker_boxes[mask, f]
+        jokers = tu.joker_boxes[mask, f]
         if jokers != 0:
             for j in range(off, off + ns):
                 xs[r, j] = NEG
                 box0[r, j] = nb
             for b in range(nb):
                 if (jokers >> b) & 1:
-                    c = g.turn.joker_cand[f, b]
+                    c = tu.joker_cand[f, b]
                     fb = np.float64(b)
                     for j in range(off, off + ns):
                         box0[r, j] = pick(val[c, j], xs[r, j], fb, box0[r, j], tie)
                         xs[r, j] = fmax(xs[r, j], val[c, j])
-        if mask & g.turn.flag_bit:
+        if mask & tu.flag_bit:
             for j in range(off, off + ns):
-                xs[r, j] = xs[r, j] * g.turn.ybonus_mul + g.turn.ybonus_add
+                xs[r, j] = xs[r, j] * tu.ybonus_mul + tu.ybonus_add
 
 
 @njit(cache=True)
 def _simple(g, mask, col, dec):
     """``dec[k, r, col]``: the ``simple`` policy's actions at ``mask`` (a
     joker goes in the joker box giving the most points)."""
-    allowed = g.turn.allowed[mask]
-    nb = len(g.turn.is_upper)
-    for r in range(len(g.turn.roll_cand_start) - 1):
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
+    allowed = tu.allowed[mask]
+    nb = len(tu.is_upper)
+    for r in range(len(tu.roll_cand_start) - 1):
         best = -1
         box = nb
         f = g.yface[r]
-        jokers = g.turn.joker_boxes[mask, f] if f >= 0 else 0
+        jokers = tu.joker_boxes[mask, f] if f >= 0 else 0
         for b in range(nb):
             pts = g.out_pts[g.yidx[f, b, 1, 0] if jokers else g.cidx[r, b]]
             if (jokers if jokers else allowed) >> b & 1 and pts > best:
                 best = pts
                 box = b
-        for k in range(g.turn.rolls):
+        for k in range(tu.rolls):
             keep = g.simple_keep[r]
             dec[k, r, col] = box if k == 0 or keep < 0 else nb + keep
 
@@ -341,11 +344,12 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
     for a roll of all dice alike (``yface[r] = f >= 0``) scored in box ``b``,
     ``ytgt[colseg[j], f, b]`` (it depends on the mask of column ``j``).
     """
-    n_rolls = len(g.turn.roll_prob)
-    nb = len(g.turn.is_upper)
-    full = g.turn.first_roll
-    inv = 1.0 / g.turn.faces
-    for k in range(g.turn.rolls - 1, -1, -1):
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
+    n_rolls = len(tu.roll_prob)
+    nb = len(tu.is_upper)
+    full = tu.first_roll
+    inv = 1.0 / tu.faces
+    for k in range(tu.rolls - 1, -1, -1):
         if k:
             for m in range(full):
                 for j in range(n):
@@ -358,12 +362,12 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
             f = g.yface[r]
             if f >= 0:
                 for j in range(n):
-                    p = p0[r, j] if k == g.turn.rolls - 1 else acc[src, j]
+                    p = p0[r, j] if k == tu.rolls - 1 else acc[src, j]
                     d = dec[k, r, j]
                     acc[tgt[r, d] if d >= nb else ytgt[colseg[j], f, d], j] += p
             elif same:
                 t = tgt[r, dec[k, r, 0]]
-                if k == g.turn.rolls - 1:
+                if k == tu.rolls - 1:
                     for j in range(n):
                         acc[t, j] += p0[r, j]
                 else:
@@ -371,13 +375,13 @@ def _push(g, n, dec, tgt, ytgt, colseg, p0, acc):
                         acc[t, j] += acc[src, j]
             else:
                 for j in range(n):
-                    p = p0[r, j] if k == g.turn.rolls - 1 else acc[src, j]
+                    p = p0[r, j] if k == tu.rolls - 1 else acc[src, j]
                     acc[tgt[r, dec[k, r, j]], j] += p
         if k:
             # the kept dice plus fresh ones, one die at a time (small to large):
             # each multiset gathers 1/faces of every multiset one die smaller
             for m in range(1, full + n_rolls):
-                for i in range(0, g.turn.n_subs[m], 3):
+                for i in range(0, tu.n_subs[m], 3):
                     a, b, c = g.gather[m, i], g.gather[m, i + 1], g.gather[m, i + 2]
                     if i > 0 or m < full:        # kept multisets hold their own mass
                         for j in range(n):
@@ -433,26 +437,27 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
     turn outcomes to ``out`` (``Outcomes``; ``reach[i, u]`` the probability
     of the state) when its arrays are not empty.
     """
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
     rows, lane_row, row_base = acts
     obase, ostride, ogroup, outs, stats = out
     width = values.shape[1]
     cols = max(BLOCK, width)
-    nb = len(g.turn.is_upper)
-    n_rolls = len(g.turn.roll_prob)
+    nb = len(tu.is_upper)
+    n_rolls = len(tu.roll_prob)
     n_out = len(g.out_box)
-    n_ms = g.turn.adds.shape[0]                # number of multisets
-    tmp = np.empty((len(g.turn.cand_box), width))
+    n_ms = tu.adds.shape[0]                # number of multisets
+    tmp = np.empty((len(tu.cand_box), width))
     tmpz = np.empty(width)
-    val = np.empty((len(g.turn.cand_box), cols))
+    val = np.empty((len(tu.cand_box), cols))
     zv = np.empty(cols)
     zb = np.empty(cols)
     xs = np.empty((n_rolls, cols))
     box0 = np.empty((n_rolls, cols))
     work = np.zeros((n_ms + 1, cols))
-    bv = np.empty((g.turn.first_roll, cols))
-    br = np.empty((g.turn.first_roll, cols))
+    bv = np.empty((tu.first_roll, cols))
+    br = np.empty((tu.first_roll, cols))
     kr = np.empty(cols)
-    dec = np.empty((g.turn.rolls, n_rolls, cols), dtype=np.uint8)
+    dec = np.empty((tu.rolls, n_rolls, cols), dtype=np.uint8)
     diff = np.empty(width, dtype=np.uint8)
     first = np.empty(width + 1, dtype=np.int64)
     acc = np.empty((n_ms + 1 + n_out, cols))
@@ -460,7 +465,7 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
     p0 = np.empty((n_rolls, cols))
     tgt = np.empty((n_rolls, 256), dtype=np.int64)
     for r in range(n_rolls):
-        p0[r] = g.turn.roll_prob[r]
+        p0[r] = tu.roll_prob[r]
         for b in range(nb):
             tgt[r, b] = n_ms + 1 + g.cidx[r, b]
         for j in range(len(g.by_rank)):
@@ -468,7 +473,7 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
     colw = np.empty(width)
     segs = np.empty((cols, 5), dtype=np.int64)
     colseg = np.empty(cols, dtype=np.int64)
-    ytgt = np.empty((cols, g.turn.faces, nb), dtype=np.int64)
+    ytgt = np.empty((cols, tu.faces, nb), dtype=np.int64)
     alike = False                               # jokers or a yahtzee bonus at all?
     for r in range(n_rolls):
         alike |= g.yface[r] >= 0
@@ -479,7 +484,7 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
         n = 0
         while nxt < len(masks):
             mask = masks[nxt]
-            u0, top = g.turn.start[mask], g.turn.lanes[mask]  # the upper totals decided
+            u0, top = tu.start[mask], tu.lanes[mask]  # the upper totals decided
             if kind == SIMPLE:
                 u0 = top - 1
             elif len(reach):                   # only those reached
@@ -509,12 +514,12 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
                 nd = distinct_lanes(off, ns, dec, diff, first)
                 base = row_base[i]
                 q = 0
-                for u in range(g.turn.lanes[mask]):     # group of each upper total
+                for u in range(tu.lanes[mask]):     # group of each upper total
                     while q + 1 < nd and u0 + first[q + 1] <= u:
                         q += 1
                     lane_row[i, u] = base + q
                 for q in range(nd):
-                    for k in range(g.turn.rolls):
+                    for k in range(tu.rolls):
                         for r in range(n_rolls):
                             rows[base + q, k, r] = dec[k, r, off + first[q]]
         if len(outs) == 0:
@@ -526,9 +531,9 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
             mask, ns, off = segs[s, 1], segs[s, 3], segs[s, 4]
             for j in range(off, off + ns):
                 colseg[j] = s
-            bonus = 1 if mask & g.turn.flag_bit else 0
-            for f in range(g.turn.faces):
-                joker = 1 if g.turn.joker_boxes[mask, f] != 0 else 0
+            bonus = 1 if mask & tu.flag_bit else 0
+            for f in range(tu.faces):
+                joker = 1 if tu.joker_boxes[mask, f] != 0 else 0
                 for b in range(nb):
                     ytgt[s, f, b] = n_ms + 1 + g.yidx[f, b, joker, bonus]
         _push(g, n, dec, tgt, ytgt, colseg, p0, acc)
@@ -536,11 +541,11 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
             i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]
             for j in range(ns):
                 colw[j] = 0.0
-            for u in range(g.turn.lanes[mask]):
+            for u in range(tu.lanes[mask]):
                 j = min(max(u - u0, 0), ns - 1)
                 ogroup[i, u] = j
                 colw[j] += reach[i, u]
-            allowed = g.turn.allowed[mask]
+            allowed = tu.allowed[mask]
             a = 0
             for c in range(n_out):
                 if (allowed >> g.out_box[c]) & 1 == 0:

@@ -87,17 +87,18 @@ def _play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
     the roll index and the kept multiset (-1 after the turn ended),
     ``log_box[gid[i], turn]`` the box.
     """
-    nb = len(g.turn.is_upper)
-    adds = g.turn.adds
+    tu = g.turn                # the turn data, taken out of g once (not in the loops)
+    nb = len(tu.is_upper)
+    adds = tu.adds
     by_rank = g.by_rank
     logging = log_rolls.shape[0] > 0
     for i in range(t * len(mask) // n_threads, (t + 1) * len(mask) // n_threads):
         row = rows[game_row[i]]
         st = state[i]
-        r, st = roll_dice(adds, g.turn.first_roll, g.turn.faces, n_dice, st, 0)
+        r, st = roll_dice(adds, tu.first_roll, tu.faces, n_dice, st, 0)
         box = 0
-        for n in range(g.turn.rolls):
-            d = row[g.turn.rolls - 1 - n, r]
+        for n in range(tu.rolls):
+            d = row[tu.rolls - 1 - n, r]
             if logging:
                 log_rolls[gid[i], turn, n] = r
             if d < nb:
@@ -106,24 +107,24 @@ def _play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
             keep = by_rank[d - nb]
             if logging:
                 log_keeps[gid[i], turn, n] = keep
-            r, st = roll_dice(adds, g.turn.first_roll, g.turn.faces, n_dice - size[keep], st, keep)
+            r, st = roll_dice(adds, tu.first_roll, tu.faces, n_dice - size[keep], st, keep)
         state[i] = st
         m = mask[i]
         f = g.yface[r]
         c = g.cidx[r, box]                  # the outcome: box, points, yahtzee bonus
         if f >= 0:
-            c = g.yidx[f, box, 1 if g.turn.joker_boxes[m, f] != 0 else 0, 1 if m & g.turn.flag_bit else 0]
+            c = g.yidx[f, box, 1 if tu.joker_boxes[m, f] != 0 else 0, 1 if m & tu.flag_bit else 0]
         p = g.out_pts[c]
         box_of[i] = box
         points_of[i] = p
-        mask[i] = m | (1 << box) | (g.turn.flag_bit if g.out_flag[c] else 0)
+        mask[i] = m | (1 << box) | (tu.flag_bit if g.out_flag[c] else 0)
         if logging:
             log_box[gid[i], turn] = box
-        if g.turn.is_upper[box] and g.turn.cap > 0:
+        if tu.is_upper[box] and tu.cap > 0:
             u = upper[i]
-            if u < g.turn.cap <= u + p:
-                score[i] += np.int64(g.turn.bonus)
-            upper[i] = min(u + p, g.turn.cap)
+            if u < tu.cap <= u + p:
+                score[i] += np.int64(tu.bonus)
+            upper[i] = min(u + p, tu.cap)
         score[i] += p + g.out_extra[c]
 
 

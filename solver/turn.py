@@ -37,6 +37,8 @@ from .values import utility
 
 NEG = -1e300
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
+# ``V * mul + add`` as one fused multiply-add: for theta = 0 (mul 1) exactly ``V + add``
+FUSED = FAST | {"contract"}
 
 
 @intrinsic
@@ -208,7 +210,7 @@ def pick(v, best, code, chosen, tie):
     return code if v > best + tie else tied
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, fastmath=FUSED)
 def fill_candidates(d, mask, u0, L, values, cand, zero):
     """Values of every way to end the turn, for upper totals ``u0 .. u0+L-1``.
 
