@@ -33,7 +33,6 @@ from numba.extending import intrinsic
 
 from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
 from .rules import Joker, Rules
-from .values import utility
 
 NEG = -1e300
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf

@@ -122,6 +122,34 @@ class BruteForce:
         return seen
 
 
+def dice_outcomes(dice: int, faces: int) -> dict[int, list[tuple[tuple[int, ...], float]]]:
+    """``out[k]``: (sorted dice, probability) of rolling ``k`` dice, counted
+    from every ordered outcome, equally likely."""
+    out = {}
+    for k in range(dice + 1):
+        tally = Counter(tuple(sorted(d)) for d in
+                        itertools.product(range(1, faces + 1), repeat=k))
+        out[k] = [(d, c / faces ** k) for d, c in sorted(tally.items())]
+    return out
+
+
+def turn_value(outcomes, dice: int, rolls: int, stop) -> float:
+    """The expectation over the first roll of the best play of one turn,
+    trying every keep before each reroll; ``stop(roll)`` is the value of
+    ending the turn with ``roll`` (the caller's objective)."""
+    @lru_cache(maxsize=None)
+    def best(roll, left):
+        v = stop(roll)
+        if left:
+            for i in range(len(roll)):
+                for keep in set(itertools.combinations(roll, i)):
+                    v = max(v, sum(q * best(tuple(sorted(keep + f)), left - 1)
+                                   for f, q in outcomes[dice - i]))
+        return v
+
+    return sum(q * best(roll, rolls - 1) for roll, q in outcomes[dice])
+
+
 def mask_of(filled):
     return sum(1 << b for b in filled)
 

@@ -10,10 +10,8 @@ against the expected-score tables.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -21,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import scoring_oracle as oracle
-from bruteforce import mask_of
+from bruteforce import dice_outcomes, turn_value
 from small_games import SMALL, TINY, final_scores, optimal
 from solver.api import Solver, check_theta
 from solver.cli import main
@@ -43,11 +41,7 @@ class RiskBruteForce:
     def __init__(self, rules, theta):
         self.r, self.theta = rules, theta
         self.all = frozenset(range(rules.n_boxes))
-        self.outcomes = {}
-        for k in range(rules.dice + 1):
-            tally = Counter(tuple(sorted(d)) for d in
-                            itertools.product(range(1, rules.faces + 1), repeat=k))
-            self.outcomes[k] = [(d, c / rules.faces ** k) for d, c in tally.items()]
+        self.outcomes = dice_outcomes(rules.dice, rules.faces)
         self.value = lru_cache(maxsize=None)(self._value)
 
     def _value(self, filled, raw):
@@ -71,17 +65,7 @@ class RiskBruteForce:
                 best = max(best, v)
             return best
 
-        @lru_cache(maxsize=None)
-        def best(roll, left):
-            v = stop(roll)
-            if left:
-                for i in range(len(roll)):
-                    for keep in set(itertools.combinations(roll, i)):
-                        v = max(v, sum(p * best(tuple(sorted(keep + f)), left - 1)
-                                       for f, p in self.outcomes[r.dice - i]))
-            return v
-
-        return sum(p * best(roll, r.rolls - 1) for roll, p in self.outcomes[r.dice])
+        return turn_value(self.outcomes, r.dice, r.rolls, stop)
 
 
 @pytest.mark.parametrize("rules", [TINY, SMALL], ids=["tiny", "small"])

@@ -6,9 +6,6 @@ play (which can never do better)."""
 
 from __future__ import annotations
 
-import itertools
-import json
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -16,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 import scoring_oracle as oracle
+from bruteforce import dice_outcomes, turn_value
 from small_games import SMALL, TINY
 from solver import target
 from solver.api import Solver
+from solver.boxes import groups, straight, upper
 from solver.cli import main
 from solver.errors import InputError
 from solver.rules import Rules
-from solver.scorecard import Scorecard
-from solver.boxes import Box, BoxKind, groups, straight, upper
 
 # Three four-faced dice, five boxes, two rolls: every need of every state in seconds.
 MID = Rules("mid", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
@@ -43,11 +40,7 @@ class TargetBruteForce:
     def __init__(self, rules):
         self.r = rules
         self.all = frozenset(range(rules.n_boxes))
-        self.outcomes = {}
-        for k in range(rules.dice + 1):
-            tally = Counter(tuple(sorted(d)) for d in
-                            itertools.product(range(1, rules.faces + 1), repeat=k))
-            self.outcomes[k] = [(d, c / rules.faces ** k) for d, c in tally.items()]
+        self.outcomes = dice_outcomes(rules.dice, rules.faces)
         self.p = lru_cache(maxsize=None)(self._p)
 
     def allowed(self, filled):
@@ -76,8 +69,7 @@ class TargetBruteForce:
         if filled == self.all:
             return 0.0
 
-        @lru_cache(maxsize=None)
-        def best(roll, left):
+        def stop(roll):
             v = 0.0
             for b, s in self.options(filled, roll):
                 got, raw2 = s, raw
@@ -86,14 +78,9 @@ class TargetBruteForce:
                     if r.bonus_points and raw < r.bonus_threshold <= raw2:
                         got += r.bonus_points
                 v = max(v, self.p(filled | {b}, raw2, need - got))
-            if left:
-                for i in range(len(roll)):
-                    for keep in set(itertools.combinations(roll, i)):
-                        v = max(v, sum(q * best(tuple(sorted(keep + f)), left - 1)
-                                       for f, q in self.outcomes[r.dice - i]))
             return v
 
-        return sum(q * best(roll, r.rolls - 1) for roll, q in self.outcomes[r.dice])
+        return turn_value(self.outcomes, r.dice, r.rolls, stop)
 
 
 @pytest.mark.parametrize("rules", [TINY, MID, FORCED, JOKER], ids=lambda r: r.name)
