@@ -116,7 +116,7 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     logged games ``others`` (``(seat, boxes, points)``), one turn at a time."""
     from .scorecard import Scorecard
     from .simulate import roll_dice, seed_states
-    from .win import Opponent, advise_win
+    from .win import Opponent, WinTurn, advise_win
     s = _solver(rules, tables, 0.0)
     table, target, futures = s.table, s.target(), s.futures()
     ds = rules.dice_space
@@ -132,9 +132,11 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
             opps = [Opponent(c[turn + ((o - lead) % n_seats < (seat - lead) % n_seats)])
                     for o, c in cards]
             roll, state = roll_dice(*_dice(rules), ds.n, np.uint64(state), 0)
+            values = WinTurn(table, target, futures, card, opps)
             for rerolls in range(rules.rolls - 1, -1, -1):
                 dice = ds.dice_tuples[ds.first_roll + roll]
-                best = advise_win(table, target, futures, card, dice, rerolls, opps).best.action
+                best = advise_win(table, target, futures, card, dice, rerolls, opps,
+                                  values).best.action
                 if best.points is not None:
                     card = card.fill(names.index(best.box), best.points)
                     break

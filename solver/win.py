@@ -34,12 +34,13 @@ target.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .actions import Action, ActionKind
 from .errors import InputError
-from .query import Scoring, advise, bank_after
+from .query import Scoring, TurnValues, advise, bank_after
 from .scorecard import Scorecard
 from .target import TargetTable, layout
 from .values import StateValues
@@ -149,6 +150,16 @@ class WinAdvice:
         return "\n".join(lines)
 
 
+@lru_cache(maxsize=8)
+def _padded_keeps(rules) -> np.ndarray:
+    """``keeps[r, j]``: the keeps of roll ``r`` (``dice.keeps``), padded with
+    ``n_multisets`` (a value never chosen)."""
+    ds = rules.dice_space
+    width = max(len(k) for k in ds.keeps)
+    return np.array([np.pad(k, (0, width - len(k)), constant_values=ds.n_multisets)
+                     for k in ds.keeps])
+
+
 def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
     """``(method of p_win, whether p_tie is exact)`` for a position at ``card``."""
     if card.turn == card.rules.n_boxes - 1:          # our last turn
@@ -158,49 +169,66 @@ def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
     return "approximation", False
 
 
+class WinTurn:
+    """One turn's win and tie values at ``card`` against ``opponents``,
+    each reroll level computed once, when first needed: a player deciding
+    several times in a turn reuses them."""
+
+    def __init__(self, table: StateValues, target: TargetTable, futures, card: Scorecard,
+                 opponents):
+        self.table, self.card, self.opponents = table, card, opponents
+        self.best = opponents_best(futures, opponents)
+        self.plain = TurnValues(table, card)            # the expected-score advice's
+        chances = _Chances(target, self.best, card.score)
+        self.scoring = Scoring(table, card, chances, 0)
+        rules = table.rules
+        win0 = self.scoring.values(bank_after(rules, 0))
+        ok = np.isfinite(win0)
+        self.win0, self.tie0 = win0, np.where(ok, chances.tie, 0.0)
+        pick = np.argmax(np.where(ok, win0, -1.0), axis=1)
+        rows = np.arange(rules.dice_space.n_rolls)
+        self.levels = [(win0[rows, pick], self.tie0[rows, pick])]
+
+    def level(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(win, tie)`` of every roll with ``t`` rerolls left."""
+        ds = self.table.rules.dice_space
+        padded = _padded_keeps(self.table.rules)
+        rows = np.arange(ds.n_rolls)
+        while len(self.levels) <= t:
+            x, tie = self.levels[-1]
+            wk = np.append(ds.reroll @ x, -1.0)[padded]
+            tk = np.append(ds.reroll @ tie, 0.0)[padded]
+            choice = np.argmax(np.concatenate([self.levels[0][0][:, None], wk], axis=1), axis=1)
+            keep = choice > 0
+            self.levels.append((np.where(keep, wk[rows, choice - 1], self.levels[0][0]),
+                                np.where(keep, tk[rows, choice - 1], self.levels[0][1])))
+        return self.levels[t]
+
+
 def advise_win(table: StateValues, target: TargetTable, futures, card: Scorecard,
-               dice: tuple[int, ...], rerolls: int, opponents) -> WinAdvice:
+               dice: tuple[int, ...], rerolls: int, opponents,
+               turn: WinTurn | None = None) -> WinAdvice:
     """Every distinct action for the position ranked by the chance to finish
     strictly above every opponent (then the chance to tie, then the
-    expected-score order)."""
-    plain = advise(table, card, dice, rerolls)
-    best = opponents_best(futures, opponents)
+    expected-score order); ``turn``: this turn's values so far, to reuse."""
+    turn = turn or WinTurn(table, target, futures, card, opponents)
+    plain = advise(table, card, dice, rerolls, turn.plain)
     rules = table.rules
     ds = rules.dice_space
-    chances = _Chances(target, best, card.score)
-    scoring = Scoring(table, card, chances, 0)
-    win0 = scoring.values(bank_after(rules, 0))
-    ok = np.isfinite(win0)
-    tie0 = np.where(ok, chances.tie, 0.0)
-    pick = np.argmax(np.where(ok, win0, -1.0), axis=1)
-    rows = np.arange(ds.n_rolls)
-    levels = [(win0[rows, pick], tie0[rows, pick])]
-    keeps = ds.keeps
-    width = max(len(k) for k in keeps)
-    dummy = ds.n_multisets                          # pads the keeps; never chosen
-    padded = np.array([np.pad(k, (0, width - len(k)), constant_values=dummy) for k in keeps])
-    for _ in range(1, rerolls):
-        x, t = levels[-1]
-        wk = np.append(ds.reroll @ x, -1.0)[padded]
-        tk = np.append(ds.reroll @ t, 0.0)[padded]
-        choice = np.argmax(np.concatenate([levels[0][0][:, None], wk], axis=1), axis=1)
-        keep = choice > 0
-        levels.append((np.where(keep, wk[rows, choice - 1], levels[0][0]),
-                       np.where(keep, tk[rows, choice - 1], levels[0][1])))
     r = ds.roll_index(dice)
-    names = [rules.boxes[b].name for b in scoring.boxes]
+    names = [rules.boxes[b].name for b in turn.scoring.boxes]
     out = []
     for order, a in enumerate(plain.actions):
         if a.kind is ActionKind.SCORE:
             i = names.index(a.box)
-            pw, pt = float(win0[r, i]), float(tie0[r, i])
+            pw, pt = float(turn.win0[r, i]), float(turn.tie0[r, i])
         else:
             m = ds.multiset_index(a.dice)
-            x, t = levels[rerolls - 1]
+            x, t = turn.level(rerolls - 1)
             pw, pt = float(ds.reroll[m] @ x), float(ds.reroll[m] @ t)
         out.append((-round(min(pw, 1.0), 12), -round(pt, 12), order,
                     WinAction(a, min(pw, 1.0), max(pt, 0.0))))
     out.sort(key=lambda e: e[:3])
     method, tie_exact = method_of(card, opponents)
     return WinAdvice(card, tuple(dice), rerolls, tuple(e[3] for e in out), method, tie_exact,
-                     best)
+                     turn.best)
