@@ -34,8 +34,8 @@ from .errors import InputError
 from .policy import NO_ROWS, Outcomes, batch, game, policy_values
 from .rules import Rules
 from .scorecard import Scorecard
-from .tables import TableError, default_directory, load_array, open_or_solve, open_table, save_array
-from .target import check_supported, layout, table_size
+from .tables import TableError, load_array, open_or_solve, open_table, save_array
+from .target import check_supported, layout, table_size, target_path
 from .threads import pieces, run_pieces
 
 
@@ -134,13 +134,9 @@ class FuturesTable:
 
 
 def futures_path(rules: Rules, directory: Path | str | None = None) -> Path:
-    directory = Path(directory) if directory else default_directory()
-    return directory / f"{rules.name}-{rules.fingerprint}-futures.tbl"
-
-
-def load(rules: Rules, path: Path) -> FuturesTable:
-    values, header = load_array(rules, path, "futures", (table_size(rules),))
-    return FuturesTable(rules, values, path, header)
+    """Next to the target table: ``<name>-<fingerprint>-futures.tbl``."""
+    path = target_path(rules, directory)
+    return path.with_name(path.name.replace("-target.tbl", "-futures.tbl"))
 
 
 def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
@@ -162,5 +158,10 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
     """The futures table of ``rules``, solved and stored first if needed."""
     check_supported(rules)
     path = futures_path(rules, directory)
-    return open_or_solve(path, lambda: load(rules, path),
+
+    def load() -> FuturesTable:
+        values, header = load_array(rules, path, "futures", (table_size(rules),))
+        return FuturesTable(rules, values, path, header)
+
+    return open_or_solve(path, load,
                          lambda: solve_and_store(rules, path, directory), force=force)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -156,16 +156,27 @@ def _dice(rules: Rules):
 
 
 @dataclass(frozen=True)
-class ChunkResult:
-    """What chunk ``chunk`` of ``games`` games gave: per seat the wins, the
-    sum of scores and of squared scores; games with a tie at the top."""
+class Tally:
+    """Per seat the wins, the sum of scores and of squared scores; the games
+    with a tie at the top."""
 
-    chunk: int
-    games: int
     wins: tuple[int, ...]
     ties: int
     score_sum: tuple[int, ...]
     score_sq: tuple[int, ...]
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(*(tuple(map(sum, zip(a, b))) if isinstance(a, tuple) else a + b
+                       for a, b in zip(astuple(self), astuple(other))))
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What chunk ``chunk`` of ``games`` games gave."""
+
+    chunk: int
+    games: int
+    tally: Tally
 
 
 def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float], ...],
@@ -190,9 +201,9 @@ def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float
     at_top = table == top[:, None]
     alone = at_top.sum(axis=1) == 1
     wins = (at_top & alone[:, None]).sum(axis=0)
-    return ChunkResult(chunk, games, tuple(int(w) for w in wins), int((~alone).sum()),
-                       tuple(int(x) for x in table.sum(axis=0)),
-                       tuple(int(x) for x in (table * table).sum(axis=0)))
+    return ChunkResult(chunk, games, Tally(tuple(int(w) for w in wins), int((~alone).sum()),
+                                           tuple(int(x) for x in table.sum(axis=0)),
+                                           tuple(int(x) for x in (table * table).sum(axis=0))))
 
 
 # ------------------------------------------------------------ the study
@@ -204,18 +215,23 @@ class Match:
     players: tuple[tuple[str, float], ...]
     games: int
     seed: int
-    wins: tuple[int, ...]
-    ties: int
-    score_sum: tuple[int, ...]
-    score_sq: tuple[int, ...]
+    tally: Tally
     seconds: float = 0.0
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        return self.tally.wins
+
+    @property
+    def ties(self) -> int:
+        return self.tally.ties
 
     def seat(self, i: int) -> dict:
         n = self.games
         rate = self.wins[i] / n
         half = stats.Z95 * math.sqrt(rate * (1 - rate) / n)
-        mean = self.score_sum[i] / n
-        var = max(self.score_sq[i] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        mean = self.tally.score_sum[i] / n
+        var = max(self.tally.score_sq[i] / n - mean * mean, 0.0) * n / max(n - 1, 1)
         return {"policy": policy_name(*self.players[i]), "wins": self.wins[i],
                 "win_rate": rate, "ci95": [rate - half, rate + half], "mean": mean,
                 "mean_ci95": list(stats.mean_ci95(mean, math.sqrt(var), n))}
@@ -263,13 +279,10 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     got = {r.chunk: r for r in results}                # one result per chunk id
     if sorted(got) != [c for c, _ in todo]:
         raise RuntimeError("some chunks are missing from the results")
-    res = [got[c] for c, _ in todo]
-    n = len(players)
-    return Match(rules, tuple(players), games, seed,
-                 tuple(sum(r.wins[i] for r in res) for i in range(n)), sum(r.ties for r in res),
-                 tuple(sum(r.score_sum[i] for r in res) for i in range(n)),
-                 tuple(sum(r.score_sq[i] for r in res) for i in range(n)),
-                 time.perf_counter() - start)
+    total = got[0].tally
+    for c, _ in todo[1:]:
+        total = total + got[c].tally
+    return Match(rules, tuple(players), games, seed, total, time.perf_counter() - start)
 
 
 def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:

@@ -18,7 +18,7 @@ from solver.tables import open_table
 
 
 def _key(m):
-    return m.wins, m.ties, m.score_sum, m.score_sq
+    return m.tally
 
 
 def test_a_seat_plays_the_fast_simulators_games(tables_dir):
@@ -29,8 +29,8 @@ def test_a_seat_plays_the_fast_simulators_games(tables_dir):
     for seat, policy in enumerate(("optimal", "greedy")):
         sim = simulate(TINY, values if policy == "optimal" else None, 300,
                        chunk_seed(5, seat, 0), policy)
-        assert r.score_sum[seat] == int(np.dot(np.arange(len(sim.hist)), sim.hist))
-    assert sum(r.wins) + r.ties == 300
+        assert r.tally.score_sum[seat] == int(np.dot(np.arange(len(sim.hist)), sim.hist))
+    assert sum(r.tally.wins) + r.tally.ties == 300
 
 
 def test_same_seed_same_result_and_chunks_add_up(tables_dir):
