@@ -292,7 +292,10 @@ def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
         raise InputError("the Dask cluster needs dask.distributed: pip install "
                          "'yatzy[cluster]'") from None
     if scheduler is not None:
-        client, cluster = Client(scheduler), None
+        try:
+            client, cluster = Client(scheduler, timeout=30), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise InputError(f"scheduler {scheduler}: cannot connect ({e})") from None
     else:
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                processes=True, dashboard_address=None)
