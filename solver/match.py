@@ -298,7 +298,7 @@ def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
             raise InputError(f"scheduler {scheduler}: cannot connect ({e})") from None
     else:
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=":0")
         client = Client(cluster)
     try:
         futures = [client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,

@@ -53,7 +53,7 @@ def test_results_are_identical_across_worker_counts(tables_dir):
     players = parse_players("win,optimal,greedy", TINY)
     alone = run(TINY, players, 60, 3, tables=tables_dir, workers=0, chunk_size=15)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         spread = run(TINY, players, 60, 3, tables=tables_dir, scheduler=cluster.scheduler_address,
                      chunk_size=15)
         with Client(cluster) as client:
