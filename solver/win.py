@@ -21,11 +21,14 @@ Within the turn, rolls are averaged and the action with the larger ``win``
 taken (its ``tie`` carried along), exactly as ``solver.query`` does for one
 target.
 
-* **exact** when this is our last turn (the children are full cards:
-  ``P*`` is 0 or 1, ``win = P(M < s + g)``, ``tie = P(M = s + g)``), and
-  for ``win`` when every opponent is done (``M`` is known: one target).
-  When every opponent is done but turns remain, ``tie`` is an upper bound
-  (the tie chance if the ``>= M`` and ``> M`` chances were each maximised).
+* **exact** with at most ``EXACT_OPEN`` (2) boxes open: the states after
+  this turn are valued by their own best response, down to the last turn
+  (full cards: ``P*`` is 0 or 1, ``win = P(M < s + g)``, ``tie = P(M = s +
+  g)``).  It is the best response to the opponents' final-score
+  distribution as known now (their progress meanwhile is not modelled; the
+  next turn's advice sees it).  ``win`` is exact too when every opponent is
+  done (``M`` is known: one target); ``tie`` is then an upper bound (the tie
+  chance if the ``>= M`` and ``> M`` chances were each maximised).
 * **approximation** otherwise: the target table mixed over the opponents'
   distribution.  A single strategy cannot maximise every target's chance at
   once, so later turns' values are optimistic; the ranking is a heuristic.
@@ -46,6 +49,7 @@ from .target import TargetTable, layout
 from .values import StateValues
 
 MAX_OPPONENTS = 5
+EXACT_OPEN = 2           # the exact best response is solved with this many open boxes or fewer
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,39 @@ def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) ->
     for p in pmfs:
         cdf *= np.minimum(np.cumsum(np.pad(p, (0, n - len(p)))), 1.0)
     return np.diff(np.concatenate([[0.0], cdf]))
+
+
+def open_boxes(card: Scorecard) -> int:
+    return card.rules.n_boxes - card.turn
+
+
+class _Solved:
+    """``lookup`` like ``_Chances``, exact: each state after this turn is
+    valued by its own turn's best response (``WinTurn``, recursively down to
+    the last turn, whose values are exact); for at most ``EXACT_OPEN`` open
+    boxes (the number of states grows fast)."""
+
+    def __init__(self, turn: WinTurn, target: TargetTable, futures):
+        self.turn, self.target, self.futures = turn, target, futures
+        self.tie = None
+
+    def lookup(self, masks, uppers, needs) -> np.ndarray:
+        turn = self.turn
+        card, rules = turn.card, turn.table.rules
+        masks, uppers, needs = np.broadcast_arrays(masks, uppers, needs)
+        key = np.stack([masks.ravel(), uppers.ravel(), -needs.ravel()])
+        triples, inverse = np.unique(key, axis=1, return_inverse=True)
+        win, tie = np.empty(triples.shape[1]), np.empty(triples.shape[1])
+        for j, (mask, upper, gain) in enumerate(triples.T.tolist()):
+            box = ((mask ^ card.mask) & rules.space.full_mask).bit_length() - 1
+            u = card.upper_state
+            bonus = (rules.bonus_points if rules.is_upper[box] and rules.cap > 0
+                     and u < rules.cap <= upper else 0)
+            after = card.fill(box, gain - bonus)
+            win[j], tie[j] = WinTurn(turn.table, self.target, self.futures, after,
+                                     turn.opponents, turn.best).start()
+        self.tie = tie[inverse.ravel()].reshape(masks.shape)
+        return win[inverse.ravel()].reshape(masks.shape)
 
 
 class _Chances:
@@ -162,7 +199,7 @@ def _padded_keeps(rules) -> np.ndarray:
 
 def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
     """``(method of p_win, whether p_tie is exact)`` for a position at ``card``."""
-    if card.turn == card.rules.n_boxes - 1:          # our last turn
+    if open_boxes(card) <= EXACT_OPEN:                # solved to the end
         return "exact", True
     if all(o.finished for o in opponents):
         return "exact", False
@@ -175,11 +212,14 @@ class WinTurn:
     several times in a turn reuses them."""
 
     def __init__(self, table: StateValues, target: TargetTable, futures, card: Scorecard,
-                 opponents):
+                 opponents, best: np.ndarray | None = None):
         self.table, self.card, self.opponents = table, card, opponents
-        self.best = opponents_best(futures, opponents)
-        self.plain = TurnValues(table, card)            # the expected-score advice's
-        chances = _Chances(target, self.best, card.score)
+        self.best = opponents_best(futures, opponents) if best is None else best
+        self._plain: TurnValues | None = None
+        if open_boxes(card) <= EXACT_OPEN and open_boxes(card) > 1:
+            chances = _Solved(self, target, futures)
+        else:
+            chances = _Chances(target, self.best, card.score)
         self.scoring = Scoring(table, card, chances, 0)
         rules = table.rules
         win0 = self.scoring.values(bank_after(rules, 0))
@@ -188,6 +228,19 @@ class WinTurn:
         pick = np.argmax(np.where(ok, win0, -1.0), axis=1)
         rows = np.arange(rules.dice_space.n_rolls)
         self.levels = [(win0[rows, pick], self.tie0[rows, pick])]
+
+    @property
+    def plain(self) -> TurnValues:
+        """The expected-score advice's turn values (made when first needed)."""
+        if self._plain is None:
+            self._plain = TurnValues(self.table, self.card)
+        return self._plain
+
+    def start(self) -> tuple[float, float]:
+        """``(win, tie)`` at the turn start (before the first roll)."""
+        ds = self.table.rules.dice_space
+        win, tie = self.level(self.table.rules.rolls - 1)
+        return float(ds.reroll[0] @ win), float(ds.reroll[0] @ tie)
 
     def level(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, tie)`` of every roll with ``t`` rerolls left."""

@@ -46,47 +46,54 @@ def test_last_player_advice_is_the_target_table_at_their_best_plus_one(solver):
 
 
 def _brute_best_response(rules, card, dice, rerolls, opponent_pmf):
-    """P(win), P(tie) of every action on our last turn, playing to win
-    afterwards, by enumerating every reroll (boxes scored by the oracle)."""
-    box = card.allowed_boxes()[0]
+    """P(win), P(tie) of every action, playing to win in every later turn
+    too, by enumerating every roll to the end of the game (boxes scored by
+    the oracle; the final score is the full card's)."""
     less = np.concatenate([[0.0], np.cumsum(opponent_pmf)])      # less[s] = P(M < s)
-
-    def end(d):
-        pts = oracle_points(rules, card, d, box)
-        u = card.upper_total
-        bonus = rules.bonus_points if (rules.is_upper[box] and u < rules.cap <= u + pts) else 0
-        s = card.score + pts + bonus
-        return (less[min(s, len(less) - 1)],
-                opponent_pmf[s] if s < len(opponent_pmf) else 0.0)
+    rolls = {k: [(d, c / rules.faces ** k) for d, c in Counter(
+        tuple(sorted(d)) for d in itertools.product(range(1, rules.faces + 1), repeat=k)).items()]
+        for k in range(rules.dice + 1)}
 
     @lru_cache(maxsize=None)
-    def value(d, k):
-        best = end(d)
-        if k:
-            for keep in keep_options(d):
-                best = max(best, after_keep(keep, k), key=lambda x: x[0])
-        return best
+    def start(c):
+        if c.is_full:
+            s = c.score
+            return less[min(s, len(less) - 1)], opponent_pmf[s] if s < len(opponent_pmf) else 0.0
+        return _mix(rolls[rules.dice], lambda d: value(c, d, rules.rolls - 1))
 
-    def after_keep(keep, k):
-        n = rules.dice - len(keep)
-        tally = Counter(tuple(sorted(keep + f)) for f in
-                        itertools.product(range(1, rules.faces + 1), repeat=n))
+    def _mix(outcomes, f):
         w = t = 0.0
-        for d, c in tally.items():
-            a, b = value(d, k - 1)
-            w += c / rules.faces ** n * a
-            t += c / rules.faces ** n * b
+        for d, p in outcomes:
+            a, b = f(d)
+            w, t = w + p * a, t + p * b
         return w, t
 
-    def keep_options(d):
-        return {tuple(sorted(c)) for r in range(len(d)) for c in itertools.combinations(d, r)}
+    def scored(c, d, box):
+        return start(c.fill(box, oracle_points(rules, c, d, box)))
 
-    out = {f"score {rules.boxes[box].name} ({oracle_points(rules, card, dice, box)})":
-           end(dice)}
+    @lru_cache(maxsize=None)
+    def value(c, d, k):
+        best = (-1.0, 0.0)
+        for box in c.allowed_boxes():
+            best = max(best, scored(c, d, box), key=lambda x: x[0])
+        if k:
+            for keep in keep_options(d):
+                best = max(best, after_keep(c, keep, k), key=lambda x: x[0])
+        return best
+
+    def after_keep(c, keep, k):
+        return _mix(rolls[rules.dice - len(keep)],
+                    lambda f: value(c, tuple(sorted(keep + f)), k - 1))
+
+    def keep_options(d):
+        return {tuple(sorted(x)) for r in range(len(d)) for x in itertools.combinations(d, r)}
+
+    out = {f"score {rules.boxes[b].name} ({oracle_points(rules, card, dice, b)})":
+           scored(card, dice, b) for b in card.allowed_boxes()}
     if rerolls:
         for keep in keep_options(dice):
             name = "reroll all" if not keep else "keep " + " ".join(map(str, keep))
-            out[name] = after_keep(keep, rerolls)
+            out[name] = after_keep(card, keep, rerolls)
     return out
 
 
@@ -94,8 +101,10 @@ def _brute_best_response(rules, card, dice, rerolls, opponent_pmf):
     ("ones=3,twos=4,threes=9,one_pair=10,chance=15", (3, 3, 4), 2),
     ("ones=2,twos=6,threes=6,one_pair=8,yatzy=0", (1, 5, 6), 2),
     ("ones=1,twos=4,one_pair=12,chance=16,yatzy=30", (3, 3, 5), 1),
+    ("ones=3,twos=4,threes=9,one_pair=10", (2, 2, 6), 2),            # two turns left
+    ("ones=2,twos=6,chance=14,yatzy=0", (3, 3, 3), 1),
 ])
-def test_the_last_turn_is_the_exact_best_response_brute_forced(solver, text, dice, rerolls):
+def test_the_last_turns_are_the_exact_best_response_brute_forced(solver, text, dice, rerolls):
     card = Scorecard.parse(text, SMALL)
     opp = Scorecard.parse("ones=2,threes=9,one_pair=10", SMALL)
     pmf = distribution(SMALL, opp, solver.table.values).pmf
