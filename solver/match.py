@@ -64,7 +64,19 @@ def parse_players(text: str | list[str], rules: Rules) -> tuple[tuple[str, float
     if not MIN_SEATS <= len(items) <= MAX_SEATS:
         raise InputError(f"players: expected {MIN_SEATS} to {MAX_SEATS} policies, "
                          f"not {len(items)}")
-    return tuple(parse_policy(p, rules) for p in items)
+    seats = tuple(parse_policy(p, rules) for p in items)
+    if sum(kind == "win" for kind, _ in seats) > 1:
+        raise InputError("players: at most one win seat (it plays against the others' "
+                         "logged games, which must not depend on it)")
+    return seats
+
+
+def check_rules(rules: Rules) -> None:
+    """InputError for rules a match cannot play (scores are rebuilt from the
+    game logs, and the win seat needs the target tables)."""
+    if rules.saved_rolls or rules.yahtzee_bonus:
+        raise InputError(f"rules {rules.spec}: match does not support saved rolls or the "
+                         "yahtzee bonus")
 
 
 def policy_name(kind: str, theta: float) -> str:

@@ -76,12 +76,19 @@ def test_the_win_seat_beats_expected_score_play_in_a_small_game(tables_dir):
     ("optimal", "2 to 6 policies, not 1"),
     ("optimal,theta=x", "theta must be a number"),
     ("optimal,theta=5", "theta must be between"),
+    ("win,win,optimal", "at most one win seat"),
 ])
 def test_bad_players_are_one_line_and_exit_2(players, message, tmp_path):
     out = CliRunner().invoke(main, ["match", "--rules", "forced", "--tables", str(tmp_path),
                                     "--players", players, "--games", "10"])
     assert out.exit_code == 2, out.output
     assert message in out.output and out.output.count("\n") == 1, out.output
+
+
+def test_rules_a_match_cannot_play_are_one_line(tmp_path):
+    out = CliRunner().invoke(main, ["match", "--rules", "yahtzee", "--tables", str(tmp_path),
+                                    "--players", "optimal,greedy", "--games", "10"])
+    assert out.exit_code == 2 and "yahtzee bonus" in out.output, out.output
 
 
 def test_match_command_json(tables_dir):

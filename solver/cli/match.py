@@ -27,11 +27,10 @@ def match(rules_spec: str, tables_dir: str | None, players: str, games: int, see
           scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Play N games between the seats and print each seat's win rate (95 %
     interval), the ties and the mean scores; seats rotate who moves first."""
-    from ..match import parse_players, run
-    from ..target import check_supported
+    from ..match import check_rules, parse_players, run
     rules = parse_rules(rules_spec)
+    check_rules(rules)
     seats = parse_players(players, rules)
-    check_supported(rules)
     result = run(rules, seats, games, seed, tables=tables_dir, scheduler=scheduler,
                  workers=workers)
     data = result.as_dict()
