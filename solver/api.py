@@ -56,7 +56,9 @@ from .tables import Progress, Table, open_table, table_path
 
 if TYPE_CHECKING:
     from .distribution import Distribution
+    from .futures import FuturesTable
     from .target import TargetTable
+    from .win import WinAdvice
     from .review import Review, Turn
     from .simulate import Simulation
 
@@ -142,6 +144,7 @@ class Solver:
         self.progress = progress
         self._table: Table | None = None
         self._target: TargetTable | None = None
+        self._futures: FuturesTable | None = None
 
     def __repr__(self) -> str:
         return f"Solver({self.rules.spec!r}" + (f", theta={self.theta!r})" if self.theta else ")")
@@ -244,6 +247,45 @@ class Solver:
         sc = self.card(card)
         goal = self._check_target(target)
         return self.target().probability(sc, goal)
+
+    # ------------------------------------------------------------ opponents
+    def futures(self) -> FuturesTable:
+        """The opponents' futures table (``solver.futures``): the
+        distribution of the points still to come under expected-score play
+        from every state, solved and stored on first use."""
+        if self._futures is None:
+            from .futures import open_futures
+            self._futures = open_futures(self.rules, self.tables)
+        return self._futures
+
+    def advise_win(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
+                   opponents: Iterable[Scorecard | str] = (),
+                   done: Iterable[Scorecard | str] = ()) -> WinAdvice:
+        """Every action ranked by the chance to finish strictly above every
+        opponent (``solver.win``): ``opponents`` still playing for expected
+        score from their cards, ``done`` those whose game is over (1 to 5 in
+        all)."""
+        from .win import MAX_OPPONENTS, Opponent, advise_win
+        sc = self.card(card)
+        hand = self.dice(dice)
+        check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
+        opps = [Opponent(self._opponent(c), False) for c in opponents]
+        opps += [Opponent(self._opponent(c), True) for c in done]
+        if not 1 <= len(opps) <= MAX_OPPONENTS:
+            raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opps)}")
+        if sc.is_full:
+            raise InputError("the card is full: there is nothing left to decide")
+        if self.theta:
+            raise InputError("playing to win and a risk parameter do not go together")
+        from .target import check_supported
+        check_supported(self.rules)
+        return advise_win(self.table, self.target(), self.futures(), sc, hand, rerolls, opps)
+
+    def _opponent(self, card: Scorecard | str) -> Scorecard:
+        try:
+            return self.card(card)
+        except InputError as e:
+            raise InputError(f"opponent card {str(card)!r}: {e}") from None
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from . import core, play, research, serve
+from . import core, match, play, research, serve
 from .options import Group
 
 
@@ -24,5 +24,6 @@ def main() -> None:
 for command in (*core.COMMANDS, *research.COMMANDS, *play.COMMANDS):
     main.add_command(command)
 main.add_command(serve.serve)
+main.add_command(match.match)
 
 __all__ = ["main"]

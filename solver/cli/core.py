@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import click
 
+from ..errors import InputError
 from ..query import bank_after
 from ..rules import KEYS, PRESETS, parse_rules
 from .options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
@@ -120,14 +121,26 @@ def _ev_columns(solver, card, as_json: bool) -> None:
               help="Show only the K best actions.")
 @theta_option
 @target_option
+@click.option("--opponent", "opponents", multiple=True, metavar="CARD",
+              help="An opponent's card (repeat for each, 1 to 5 in all): rank by the chance "
+                   "to finish above every opponent, who play for expected score.")
+@click.option("--opponent-done", "done", multiple=True, metavar="CARD",
+              help="The card of an opponent whose game is over.")
 @json_option
 def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
-           top: int | None, theta: float, target: int | None, as_json: bool) -> None:
+           top: int | None, theta: float, target: int | None, opponents: tuple[str, ...],
+           done: tuple[str, ...], as_json: bool) -> None:
     """Every action for a position, ranked by expected final score (with
     --theta: by the certainty equivalent under that risk; with --target: by
-    the largest chance to reach the target)."""
+    the largest chance to reach the target; with --opponent: by the chance
+    to win)."""
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
+    if opponents or done:
+        if target is not None:
+            raise InputError("--target and --opponent do not go together")
+        _advise_win(solver, card, dice, rerolls, top, opponents, done, as_json)
+        return
     advice = solver.advise(card, dice, rerolls, target)  # the range of rerolls depends on the card
     sc = advice.card
     actions = advice.actions[:top] if top else advice.actions
@@ -150,6 +163,28 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
                  + _reach_note(advice.card, target, best))
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
                f"rules {rules.spec}{risk}")
+    click.echo(str(replace(advice, actions=actions)))
+
+
+def _advise_win(solver, card: str, dice: str, rerolls: int, top: int | None,
+                opponents: tuple[str, ...], done: tuple[str, ...], as_json: bool) -> None:
+    advice = solver.advise_win(card, dice, rerolls, opponents, done)
+    sc = advice.card
+    actions = advice.actions[:top] if top else advice.actions
+    if as_json:
+        click.echo(json.dumps({"rules": solver.rules.spec, "card": str(sc),
+                               "dice": list(advice.dice), "rerolls": rerolls,
+                               "current_score": sc.score, "opponents": list(opponents),
+                               "opponents_done": list(done), "method": advice.method,
+                               "tie_exact": advice.tie_exact,
+                               "actions": [a.as_dict() for a in actions]}))
+        return
+    left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"
+    ties = "exact" if advice.tie_exact else (
+        "upper bound" if advice.method == "exact" else "approximation")
+    click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
+               f"rules {solver.rules.spec}, {len(opponents) + len(done)} opponent(s): ranked by "
+               f"the chance to win ({advice.method}; P(tie): {ties})")
     click.echo(str(replace(advice, actions=actions)))
 
 

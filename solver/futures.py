@@ -1,0 +1,167 @@
+r"""Opponents' futures: the distribution of the points still to come under
+expected-score play, for every turn-start state, in one backward pass.
+
+Notation.  At a turn start in state ``(mask, u)``, ``F(mask, u)[k]`` is the
+probability that a player maximising the expected final score (the optimal
+policy of ``solver.policy``, its tie rule included) gains exactly ``k`` more
+points (bonus included) before the card is full.  With ``O(c | mask, u)``
+the probability that the turn ends with outcome ``c = (box, points)``
+(``policy.batch``'s turn outcomes) and ``g`` the points it gains (plus the
+bonus when the upper total crosses the threshold):
+
+.. math::  F(mask, u)[k] = \sum_c O(c \mid mask, u)\, F(mask | box, u')[k - g]
+
+and ``F(full card)[0] = 1``.  An opponent's final-score distribution from a
+card is ``F`` at the card's state shifted by the card's score: a lookup, not
+a forward pass (``solver.distribution``) per query.
+
+Layout: the target table's (``solver.target.layout``): per reachable mask,
+upper totals ``start .. lanes-1`` (lower totals play and score alike), points
+``0 .. width-1``; ``values[off[mask] + (u - start) * width[mask] + k]``.
+Same rules covered as the target tables (no saved rolls, no yahtzee bonus).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .errors import InputError
+from .policy import NO_ROWS, Outcomes, batch, game, policy_values
+from .rules import Rules
+from .scorecard import Scorecard
+from .tables import TableError, load_array, open_or_solve, open_table, save_array
+from .target import check_supported, layout, table_size, target_path
+from .threads import pieces, run_pieces
+
+
+@njit(cache=True, nogil=True)
+def _pull(g, lay, masks, out, values, t, n_threads):
+    """``values`` of the states of masks ``masks[i]``, ``i = t, t +
+    n_threads, ...`` (one layer), from their turn outcomes ``out``
+    (``policy.Outcomes``) and the layer after (already in ``values``)."""
+    obase, ostride, ogroup, outs, _ = out
+    d = g.turn
+    cap = d.cap
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        w = lay.width[mask]
+        allowed = d.allowed[mask]
+        for u in range(lay.start[mask], d.lanes[mask]):
+            base = lay.off[mask] + (u - lay.start[mask]) * w
+            for k in range(w):
+                values[base + k] = 0.0
+            col = obase[i] + ogroup[i, u]
+            a = 0
+            for c in range(len(g.out_box)):
+                b = g.out_box[c]
+                if (allowed >> b) & 1 == 0:
+                    continue
+                prob = outs[col + a * ostride[i]]
+                a += 1
+                if prob == 0.0:
+                    continue
+                child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
+                pts = g.out_pts[c]
+                u2, gain = u, pts + g.out_extra[c]
+                if d.is_upper[b] and cap > 0:
+                    u2 = min(u + pts, cap)
+                    if u < cap <= u + pts:
+                        gain += int(d.bonus)
+                cw = lay.width[child]
+                cbase = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * cw
+                for k in range(min(cw, w - gain)):
+                    values[base + gain + k] += prob * values[cbase + k]
+
+
+def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
+    """The futures table of ``rules`` (flat, ``target.layout``) under the
+    expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
+    check_supported(rules)
+    g = game(rules)
+    kind, vals = policy_values(rules, "optimal", values)
+    lay = layout(rules)
+    sp = rules.space
+    out_values = np.zeros(table_size(rules))
+    for mask in sp.layers[-1]:
+        size = (sp.upper_lanes[mask] - lay.start[mask]) * lay.width[mask]
+        out_values[lay.off[mask]:lay.off[mask] + size:lay.width[mask]] = 1.0
+    width = rules.cap + 1
+    allowed_bits = np.arange(rules.n_boxes)
+    for layer in reversed(sp.layers[:-1]):
+        masks = np.asarray(layer, dtype=np.int64)
+        allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
+        stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
+        size = (allowed @ np.diff(g.out_start)) * stride
+        base = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
+                       np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
+        reach = np.ones((len(masks), width))           # every upper total wanted
+        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(_pull, g, lay, masks, out, out_values)
+    return out_values
+
+
+@dataclass
+class FuturesTable:
+    """The stored futures table of ``rules``: ``remaining(mask, u)`` and
+    ``final(card)`` (the final-score pmf from a card)."""
+
+    rules: Rules
+    values: np.ndarray
+    path: Path | None = None
+    header: dict | None = None
+
+    def remaining(self, mask: int, upper: int) -> np.ndarray:
+        """``F(mask, upper)``: ``pmf[k]`` of the points still to come."""
+        lay = layout(self.rules)
+        if lay.off[mask] < 0:
+            raise InputError("that state cannot be reached under these rules")
+        w, start = int(lay.width[mask]), int(lay.start[mask])
+        at = int(lay.off[mask]) + (max(upper, start) - start) * w
+        return self.values[at:at + w]
+
+    def final(self, card: Scorecard) -> np.ndarray:
+        """``pmf[s]``: probability of final score ``s`` from the start of the
+        next turn at ``card`` under expected-score play (a point mass at the
+        card's score when it is full)."""
+        rest = np.array([1.0]) if card.is_full else self.remaining(card.mask, card.upper_state)
+        return np.concatenate([np.zeros(card.score), rest])
+
+
+def futures_path(rules: Rules, directory: Path | str | None = None) -> Path:
+    """Next to the target table: ``<name>-<fingerprint>-futures.tbl``."""
+    path = target_path(rules, directory)
+    return path.with_name(path.name.replace("-target.tbl", "-futures.tbl"))
+
+
+def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
+    """Solve the futures table (the value table opened, or solved, first)
+    and store it; returns the seconds the solve took."""
+    table = open_table(rules, directory)
+    start = time.perf_counter()
+    values = solve(rules, table.values)
+    seconds = time.perf_counter() - start
+    try:
+        save_array(values, rules, path, "futures", {"solve_seconds": seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    return seconds
+
+
+def open_futures(rules: Rules, directory: Path | str | None = None, *,
+                 force: bool = False) -> FuturesTable:
+    """The futures table of ``rules``, solved and stored first if needed."""
+    check_supported(rules)
+    path = futures_path(rules, directory)
+
+    def load() -> FuturesTable:
+        values, header = load_array(rules, path, "futures", (table_size(rules),))
+        return FuturesTable(rules, values, path, header)
+
+    return open_or_solve(path, load,
+                         lambda: solve_and_store(rules, path, directory), force=force)

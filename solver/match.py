@@ -1,0 +1,323 @@
+"""Head-to-head studies: 2 to 6 seats, each with a policy, play the same
+number of games; a seat wins a game by finishing strictly above every other
+seat (RULES.md §6), equal top scores are a tie.
+
+Policies (``parse_policy``): ``optimal`` (expected score), ``greedy``,
+``simple``, ``theta=X`` (the optimal policy of the risk parameter ``X``),
+and ``win`` (``solver.win``: the chance to finish above the others, who are
+assumed to play for expected score).  Seats rotate who moves first: in game
+``g`` seat ``g mod n`` moves first.
+
+Work is cut into chunks of ``CHUNK`` games, chunk ``c`` playing games ``c *
+CHUNK ..``; every seat's dice in a chunk come from its own seeded streams
+(``chunk_seed``), so a result depends on the seed and the games only, never
+on how many workers play the chunks or in which order.  The policies that
+ignore the others play their games independently through the fast
+simulator (``solver.simulate``, game logs give each turn); a ``win`` seat is
+played in Python, turn by turn against the others' logged games (slow).
+
+Chunks run in process, on a ``dask.distributed`` cluster at a scheduler's
+address, or on a local cluster of this machine's cores (``run``).  Each
+worker opens the memory-mapped tables from the tables folder once (the task
+carries the folder's path, never the tables); a chunk whose worker is lost
+is run again by Dask, and the results are gathered once per chunk id.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import astuple, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import stats
+from .errors import InputError
+from .rules import Rules
+
+CHUNK = 20_000           # games a task plays
+MIN_SEATS, MAX_SEATS = 2, 6
+SIMPLE = ("optimal", "greedy", "simple")
+
+
+def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
+    """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or ``theta=X``."""
+    from .api import check_theta
+    text = text.strip()
+    if text in SIMPLE or text == "win":
+        return text, 0.0
+    name, eq, value = text.partition("=")
+    if name.strip() == "theta" and eq:
+        try:
+            theta = float(value)
+        except ValueError:
+            raise InputError(f"policy {text!r}: theta must be a number") from None
+        return "optimal", check_theta(rules, theta)
+    raise InputError(f"unknown policy {text!r}: expected optimal, win, theta=X, greedy or simple")
+
+
+def parse_players(text: str | list[str], rules: Rules) -> tuple[tuple[str, float], ...]:
+    """The seats' policies from ``P1,P2,...`` (2 to 6)."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    if not MIN_SEATS <= len(items) <= MAX_SEATS:
+        raise InputError(f"players: expected {MIN_SEATS} to {MAX_SEATS} policies, "
+                         f"not {len(items)}")
+    seats = tuple(parse_policy(p, rules) for p in items)
+    if sum(kind == "win" for kind, _ in seats) > 1:
+        raise InputError("players: at most one win seat (it plays against the others' "
+                         "logged games, which must not depend on it)")
+    return seats
+
+
+def check_rules(rules: Rules) -> None:
+    """InputError for rules a match cannot play (scores are rebuilt from the
+    game logs, and the win seat needs the target tables)."""
+    if rules.saved_rolls or rules.yahtzee_bonus:
+        raise InputError(f"rules {rules.spec}: match does not support saved rolls or the "
+                         "yahtzee bonus")
+
+
+def policy_name(kind: str, theta: float) -> str:
+    return f"theta={theta:g}" if theta else kind
+
+
+def chunk_seed(seed: int, seat: int, chunk: int) -> int:
+    """The seed of a seat's games in a chunk (splitmix-style mixing)."""
+    z = (seed * 0x9E3779B97F4A7C15 + (seat + 1) * 0xBF58476D1CE4E5B9
+         + (chunk + 1) * 0x94D049BB133111EB) % 2**64
+    z = ((z ^ (z >> 31)) * 0xD6E8FEB86659FD93) % 2**64
+    return (z ^ (z >> 32)) % 2**63
+
+
+# ------------------------------------------------------------ one chunk
+@lru_cache(maxsize=16)
+def _solver(rules: Rules, tables: str | None, theta: float):
+    """A worker's solver (its tables memory-mapped once per process)."""
+    from .api import Solver
+    return Solver(rules, theta=theta, tables=tables)
+
+
+def _logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
+    """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
+    policy that ignores the others (the fast simulator's game logs)."""
+    from .simulate import simulate
+    values = _solver(rules, tables, theta).table.values if kind == "optimal" else None
+    logs = []
+    simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
+    boxes = np.concatenate([g.boxes for g in logs]).astype(np.int64)
+    points = np.concatenate([g.points for g in logs]).astype(np.int64)
+    upper = (points * rules.is_upper[boxes]).sum(axis=1)
+    bonus = np.where((rules.cap > 0) & (upper >= rules.cap), rules.bonus_points, 0)
+    return points.sum(axis=1) + bonus, boxes, points
+
+
+def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
+    """``cards[t]``: a logged game's card after ``t`` turns."""
+    from .scorecard import Scorecard
+    cards = [Scorecard.parse("", rules)]
+    for b, p in zip(boxes.tolist(), points.tolist()):
+        cards.append(cards[-1].fill(b, p))
+    return cards
+
+
+def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,
+              others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
+    """The final scores of a ``win`` seat in games ``first ..`` against the
+    logged games ``others`` (``(seat, boxes, points)``), one turn at a time."""
+    from .scorecard import Scorecard
+    from .simulate import roll_dice, seed_states
+    from .win import Opponent, WinTurn, advise_win
+    s = _solver(rules, tables, 0.0)
+    table, target, futures = s.table, s.target(), s.futures()
+    ds = rules.dice_space
+    names = [b.name for b in rules.boxes]
+    n_seats = len(others) + 1
+    states = seed_states(seed, 0, games)
+    scores = np.empty(games, dtype=np.int64)
+    for i in range(games):
+        lead = (first + i) % n_seats                   # the seat that moves first
+        cards = [(o, _cards(rules, b[i], p[i])) for o, b, p in others]
+        card, state = Scorecard.parse("", rules), states[i]
+        for turn in range(rules.n_boxes):
+            opps = [Opponent(c[turn + ((o - lead) % n_seats < (seat - lead) % n_seats)])
+                    for o, c in cards]
+            roll, state = roll_dice(*_dice(rules), ds.n, np.uint64(state), 0)
+            values = WinTurn(table, target, futures, card, opps)
+            for rerolls in range(rules.rolls - 1, -1, -1):
+                dice = ds.dice_tuples[ds.first_roll + roll]
+                best = advise_win(table, target, futures, card, dice, rerolls, opps,
+                                  values).best.action
+                if best.points is not None:
+                    card = card.fill(names.index(best.box), best.points)
+                    break
+                keep = ds.multiset_index(best.dice)
+                roll, state = roll_dice(*_dice(rules), ds.n - len(best.dice), np.uint64(state),
+                                        keep)
+        scores[i] = card.score
+    return scores
+
+
+@lru_cache(maxsize=8)
+def _dice(rules: Rules):
+    """``(adds, first_roll, faces)`` of ``simulate.roll_dice``."""
+    from .turn import turn_data
+    d = turn_data(rules)
+    return d.adds, d.first_roll, d.faces
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Per seat the wins, the sum of scores and of squared scores; the games
+    with a tie at the top."""
+
+    wins: tuple[int, ...]
+    ties: int
+    score_sum: tuple[int, ...]
+    score_sq: tuple[int, ...]
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(*(tuple(map(sum, zip(a, b))) if isinstance(a, tuple) else a + b
+                       for a, b in zip(astuple(self), astuple(other))))
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What chunk ``chunk`` of ``games`` games gave."""
+
+    chunk: int
+    games: int
+    tally: Tally
+
+
+def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float], ...],
+               seed: int, chunk: int, games: int, chunk_size: int = CHUNK) -> ChunkResult:
+    """Play chunk ``chunk`` (``games`` games, the first being ``chunk *
+    chunk_size``)."""
+    scores, logs = [None] * len(players), {}
+    for seat, (kind, theta) in enumerate(players):
+        if kind != "win":
+            sc, boxes, points = _logged_games(rules, tables, kind, theta, games,
+                                              chunk_seed(seed, seat, chunk))
+            scores[seat], logs[seat] = sc, (boxes, points)
+    for seat, (kind, _) in enumerate(players):
+        if kind == "win":
+            if not logs:
+                raise InputError("a win seat needs at least one seat that plays for itself")
+            others = [(o, *logs[o]) for o in sorted(logs)]
+            scores[seat] = _play_win(rules, tables, games, chunk_seed(seed, seat, chunk),
+                                     chunk * chunk_size, seat, others)
+    table = np.stack(scores, axis=1)                    # [game, seat]
+    top = table.max(axis=1)
+    at_top = table == top[:, None]
+    alone = at_top.sum(axis=1) == 1
+    wins = (at_top & alone[:, None]).sum(axis=0)
+    return ChunkResult(chunk, games, Tally(tuple(int(w) for w in wins), int((~alone).sum()),
+                                           tuple(int(x) for x in table.sum(axis=0)),
+                                           tuple(int(x) for x in (table * table).sum(axis=0))))
+
+
+# ------------------------------------------------------------ the study
+@dataclass(frozen=True)
+class Match:
+    """The result of ``games`` games between ``players``."""
+
+    rules: Rules
+    players: tuple[tuple[str, float], ...]
+    games: int
+    seed: int
+    tally: Tally
+    seconds: float = 0.0
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        return self.tally.wins
+
+    @property
+    def ties(self) -> int:
+        return self.tally.ties
+
+    def seat(self, i: int) -> dict:
+        n = self.games
+        rate = self.wins[i] / n
+        half = stats.Z95 * math.sqrt(rate * (1 - rate) / n)
+        mean = self.tally.score_sum[i] / n
+        var = max(self.tally.score_sq[i] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        return {"policy": policy_name(*self.players[i]), "wins": self.wins[i],
+                "win_rate": rate, "ci95": [rate - half, rate + half], "mean": mean,
+                "mean_ci95": list(stats.mean_ci95(mean, math.sqrt(var), n))}
+
+    def as_dict(self) -> dict:
+        return {"rules": self.rules.spec, "games": self.games, "seed": self.seed,
+                "ties": self.ties, "seats": [self.seat(i) for i in range(len(self.players))],
+                "seconds": self.seconds}
+
+
+def chunks(games: int, chunk_size: int = CHUNK) -> list[tuple[int, int]]:
+    """``(chunk id, games)`` of every chunk."""
+    return [(c, min(chunk_size, games - c * chunk_size))
+            for c in range(-(-games // chunk_size))]
+
+
+def prepare(rules: Rules, tables, players) -> None:
+    """Open (solving if needed) every table the players need, once, here:
+    the workers then only map the files."""
+    for kind, theta in players:
+        s = _solver(rules, tables, theta)
+        if kind == "optimal" or kind == "win":
+            s.table
+        if kind == "win":
+            s.target()
+            s.futures()
+
+
+def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | None = None,
+        scheduler: str | None = None, workers: int | None = None,
+        chunk_size: int = CHUNK) -> Match:
+    """Play the study.  ``scheduler``: a dask.distributed scheduler's address;
+    else ``workers`` processes of a local Dask cluster (default: this
+    machine's cores; 0, or a single chunk, plays in this process)."""
+    import time
+    start = time.perf_counter()
+    tables = str(tables) if tables is not None else None
+    prepare(rules, tables, players)
+    todo = chunks(games, chunk_size)
+    args = (rules, tables, tuple(players), seed)
+    if scheduler is None and (workers == 0 or (workers is None and len(todo) == 1)):
+        results = [play_chunk(*args, c, n, chunk_size) for c, n in todo]
+    else:
+        results = _on_dask(args, todo, chunk_size, scheduler, workers)
+    got = {r.chunk: r for r in results}                # one result per chunk id
+    if sorted(got) != [c for c, _ in todo]:
+        raise RuntimeError("some chunks are missing from the results")
+    total = got[0].tally
+    for c, _ in todo[1:]:
+        total = total + got[c].tally
+    return Match(rules, tuple(players), games, seed, total, time.perf_counter() - start)
+
+
+def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("the Dask cluster needs dask.distributed: pip install "
+                         "'yatzy[cluster]'") from None
+    if scheduler is not None:
+        try:
+            client, cluster = Client(scheduler, timeout=30), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise InputError(f"scheduler {scheduler}: cannot connect ({e})") from None
+    else:
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=":0")
+        client = Client(cluster)
+    try:
+        futures = [client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,
+                                 key=f"yatzy-match-{args[3]}-{c}-{os.getpid()}")
+                   for c, n in todo]
+        return client.gather(futures)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
