@@ -136,17 +136,21 @@ def turn_data(rules: Rules, theta: float = 0.0) -> TurnData:
     ds = rules.dice_space
     sp = rules.space
     adds, subs, n_subs = dice_tables(ds)
-    cands = candidates(rules)
-    score = cands[1]
-    gain = utility_shift(theta, score)
-    bonus = utility_shift(theta, score + rules.bonus_points)
-    ybonus = utility_shift(theta, float(rules.yahtzee_bonus))
-    return TurnData(sp.rows, sp.allowed_table, sp.lane_start, sp.upper_lanes, rules.is_upper,
-                    rules.cap, float(rules.bonus_points), rules.rolls, rules.saved_rolls,
-                    *cands[:3], float(theta), *gain, *bonus, float(ybonus[0]), float(ybonus[1]),
-                    *cands[3:], rules.yahtzee_face, sp.joker_boxes, cands_joker(rules, cands),
-                    sp.flag_bit, float(rules.yahtzee_bonus), adds, subs, n_subs,
-                    ds.roll_prob, ds.first_roll, ds.faces)
+    cand_box, cand_score, cand_bits, roll_cand_start, roll_cand = candidates(rules)
+    gain_mul, gain_add = utility_shift(theta, cand_score)
+    bonus_mul, bonus_add = utility_shift(theta, cand_score + rules.bonus_points)
+    ybonus_mul, ybonus_add = utility_shift(theta, float(rules.yahtzee_bonus))
+    return TurnData(
+        rows=sp.rows, allowed=sp.allowed_table, start=sp.lane_start, lanes=sp.upper_lanes,
+        is_upper=rules.is_upper, cap=rules.cap, bonus=float(rules.bonus_points),
+        rolls=rules.rolls, saved=rules.saved_rolls, cand_box=cand_box, cand_score=cand_score,
+        cand_bits=cand_bits, theta=float(theta), gain_mul=gain_mul, gain_add=gain_add,
+        bonus_mul=bonus_mul, bonus_add=bonus_add, ybonus_mul=float(ybonus_mul),
+        ybonus_add=float(ybonus_add), roll_cand_start=roll_cand_start, roll_cand=roll_cand,
+        yahtzee_face=rules.yahtzee_face, joker_boxes=sp.joker_boxes,
+        joker_cand=joker_candidates(rules, cand_box, cand_score), flag_bit=sp.flag_bit,
+        yahtzee_bonus=float(rules.yahtzee_bonus), adds=adds, subs=subs, n_subs=n_subs,
+        roll_prob=ds.roll_prob, first_roll=ds.first_roll, faces=ds.faces)
 
 
 def dice_tables(ds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -186,11 +190,11 @@ def candidates(rules: Rules) -> tuple[np.ndarray, ...]:
             start, flat)
 
 
-def cands_joker(rules: Rules, cands: tuple[np.ndarray, ...]) -> np.ndarray:
+def joker_candidates(rules: Rules, cand_box: np.ndarray, cand_score: np.ndarray) -> np.ndarray:
     """``joker_cand[f, b]``: the candidate a joker of face ``f`` scores in box ``b``."""
     out = np.full((rules.faces, rules.n_boxes), -1, dtype=np.int64)
     if rules.joker is not Joker.NONE:
-        index = {(int(b), int(s)): k for k, (b, s) in enumerate(zip(cands[0], cands[1]))}
+        index = {(int(b), int(s)): k for k, (b, s) in enumerate(zip(cand_box, cand_score))}
         jp = rules.joker_points
         out[:] = [[index[(b, int(jp[f, b]))] for b in range(rules.n_boxes)]
                   for f in range(rules.faces)]
