@@ -295,6 +295,34 @@ class Game:
         return out
 
     # ---------------------------------------------------------------- moves
+    def protokoll(self) -> list[dict]:
+        """The scorecard as rows, as the source texts' protokoll: each box
+        (``kind`` box, ``key`` its name), Sum and Bonus after the upper
+        boxes, the yahtzee bonus and the bank where the rules have them,
+        Total last; one cell per player, None for an open box (or a bonus
+        still undecided)."""
+        rules = self.rules
+        cards = [s.card for s in self.sheets]
+        rows: list[dict] = []
+        last_upper = max((i for i, b in enumerate(rules.boxes) if b.is_upper), default=-1)
+        for i, box in enumerate(rules.boxes):
+            rows.append({"key": box.name, "kind": "box", "cells": [c.points[i] for c in cards]})
+            if i == last_upper:
+                rows.append({"key": "sum", "kind": "sum", "cells": [c.upper_total for c in cards]})
+                if rules.bonus_points:
+                    done = [all(p is not None for b, p in zip(rules.boxes, c.points)
+                                if b.is_upper) for c in cards]
+                    rows.append({"key": "bonus", "kind": "sum",
+                                 "cells": [c.bonus if c.bonus or d else None
+                                           for c, d in zip(cards, done)]})
+        if rules.yahtzee_bonus:
+            rows.append({"key": "yahtzee_bonus", "kind": "sum",
+                         "cells": [c.yahtzee_bonus for c in cards]})
+        if rules.saved_rolls:
+            rows.append({"key": "bank", "kind": "sum", "cells": [c.bank for c in cards]})
+        rows.append({"key": "total", "kind": "total", "cells": [s.score for s in self.sheets]})
+        return rows
+
     def play(self, move: str) -> Move:
         """Play ``move`` (``roll``, ``roll 11256``, ``keep 5 6``, ``reroll
         all``, ``score chance``): InputError, game unchanged, if it is not

@@ -28,28 +28,10 @@ def protokoll(game: Game, lang: str = "en") -> str:
     """The scorecard as the source texts print it: box rows in card order,
     Sum and Bonus after the upper boxes, Total last; one column per player,
     the player to move marked ``*``; ``-`` is an open box."""
-    rules = game.rules
-    cards = [s.card for s in game.sheets]
     mark = None if game.is_over else game.turn_player
     heads = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
-    rows: list[tuple[str, list[str]]] = []
-    last_upper = max((i for i, b in enumerate(rules.boxes) if b.is_upper), default=-1)
-    for i, box in enumerate(rules.boxes):
-        rows.append((box_name(box.name, lang),
-                     ["-" if c.points[i] is None else str(c.points[i]) for c in cards]))
-        if i == last_upper:
-            rows.append((message("sum", lang), [str(c.upper_total) for c in cards]))
-            if rules.bonus_points:
-                done = [all(p is not None for b, p in zip(rules.boxes, c.points) if b.is_upper)
-                        for c in cards]
-                rows.append((message("bonus", lang),
-                             [str(c.bonus) if c.bonus or d else "-"
-                              for c, d in zip(cards, done)]))
-    if rules.yahtzee_bonus:
-        rows.append((message("yahtzee_bonus", lang), [str(c.yahtzee_bonus) for c in cards]))
-    if rules.saved_rolls:
-        rows.append((message("bank", lang), [str(c.bank) for c in cards]))
-    rows.append((message("total", lang), [str(s.score) for s in game.sheets]))
+    rows = [(box_name(row["key"], lang) if row["kind"] == "box" else message(row["key"], lang),
+             ["-" if v is None else str(v) for v in row["cells"]]) for row in game.protokoll()]
     label = max(len(r[0]) for r in rows) + 2
     widths = [max(len(h), 3) + 2 for h in heads]
     lines = [" " * label + "".join(f"{h:>{w}}" for h, w in zip(heads, widths))]

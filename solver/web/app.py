@@ -237,33 +237,6 @@ def labels(rules: Rules) -> dict:
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}
 
 
-def protokoll_rows(game: Game) -> list[dict]:
-    """The scorecard as rows: each box (``kind`` box), Sum and Bonus after
-    the upper boxes, the yahtzee bonus and the bank where the rules have
-    them, Total last; one cell per player, None for an open box."""
-    rules = game.rules
-    cards = [s.card for s in game.sheets]
-    rows: list[dict] = []
-    last_upper = max((i for i, b in enumerate(rules.boxes) if b.is_upper), default=-1)
-    for i, box in enumerate(rules.boxes):
-        rows.append({"key": box.name, "kind": "box", "cells": [c.points[i] for c in cards]})
-        if i == last_upper:
-            rows.append({"key": "sum", "kind": "sum", "cells": [c.upper_total for c in cards]})
-            if rules.bonus_points:
-                done = [all(p is not None for b, p in zip(rules.boxes, c.points) if b.is_upper)
-                        for c in cards]
-                rows.append({"key": "bonus", "kind": "sum",
-                             "cells": [c.bonus if c.bonus or d else None
-                                       for c, d in zip(cards, done)]})
-    if rules.yahtzee_bonus:
-        rows.append({"key": "yahtzee_bonus", "kind": "sum",
-                     "cells": [c.yahtzee_bonus for c in cards]})
-    if rules.saved_rolls:
-        rows.append({"key": "bank", "kind": "sum", "cells": [c.bank for c in cards]})
-    rows.append({"key": "total", "kind": "total", "cells": [s.score for s in game.sheets]})
-    return rows
-
-
 def game_json(game: Game, **extra: Any) -> dict:
     """The game (``Game.to_dict``) and what the page shows of it."""
     deciding = not game.is_over and not game.needs_roll
@@ -276,7 +249,7 @@ def game_json(game: Game, **extra: Any) -> dict:
         "dice_count": game.rules.dice, "faces": game.rules.faces,
         "scores": list(game.scores()),
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
-        "protokoll": protokoll_rows(game),
+        "protokoll": game.protokoll(),
         "legal": [str(a) for a in game.legal_actions()],
         "advice": advice_json(game.advice()) if deciding else None,
         "expected": None if game.is_over else game.expected_score(),
@@ -475,4 +448,4 @@ class Bounds:
         await self.app(scope, receive, send)
 
 
-__all__ = ["ApiError", "MAX_BODY", "MAX_QUERY", "create_app", "game_json", "protokoll_rows"]
+__all__ = ["ApiError", "MAX_BODY", "MAX_QUERY", "create_app", "game_json"]
