@@ -210,14 +210,19 @@ class Rules:
         return tuple(frozenset(self.scores[:, b].tolist()) | {0} for b in range(self.n_boxes))
 
     @cached_property
+    def box_best(self) -> np.ndarray:
+        """``box_best[b]``: the most points box ``b`` can hold (as a joker too)."""
+        best = self.scores.max(axis=0)
+        if self.joker is not Joker.NONE:
+            best = np.maximum(best, self.joker_points.max(axis=0))
+        return best
+
+    @cached_property
     def max_score(self) -> int:
         """The most points a game can score: every box at its best (as a
         joker too), the bonus, and a yahtzee bonus in every turn but one."""
-        best = np.maximum(self.scores.max(axis=0), self.joker_points.max(axis=0)
-                          if self.joker is not Joker.NONE else 0)
-        one = (int(best.sum()) + (self.bonus_points if self.cap > 0 else 0)
-               + self.yahtzee_bonus * (self.n_boxes - 1))
-        return one * sum(self.column_weights)
+        return (int(self.box_best.sum()) + (self.bonus_points if self.cap > 0 else 0)
+                + self.yahtzee_bonus * (self.n_boxes - 1))
 
     def box_index(self, name: str) -> int:
         """Index of the box called ``name`` (English name or an alias)."""

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from .errors import InputError
-from .rules import Joker, Rules
+from .rules import Rules
 from .tables import (Progress, TableError, checkpoint_array, default_directory, load_array,
                      open_or_solve, partial_path, save_array)
 from .threads import run_pieces
@@ -78,8 +78,7 @@ def check_supported(rules: Rules) -> None:
 def layout(rules: Rules) -> Layout:
     """The ``Layout`` of the target table of ``rules``."""
     sp = rules.space
-    best = np.maximum(rules.scores.max(axis=0),
-                      rules.joker_points.max(axis=0) if rules.joker is not Joker.NONE else 0)
+    best = rules.box_best
     masks = np.arange(sp.n_masks)
     bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
     open_best = ((1 - bits) * best).sum(axis=1)
