@@ -7,13 +7,26 @@ by an older version under the same name and line can refer to classes that
 no longer exist, and reading it raised instead of being ignored as stale.
 Importing this module makes such an index count as stale (the kernel is then
 compiled again and the index rewritten).
+
+Numba also stamps a cached kernel with its own source file only, while a
+kernel compiles in the kernels it calls from other modules: after an edit
+of ``solver/turn.py`` a cached kernel of ``solver/play.py`` would still run
+the old code (or read a changed tuple with the old layout).  So the stamp of
+every kernel of this package also covers every module of the package: any
+change to the package compiles its kernels again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import pickle
+from functools import lru_cache
+from pathlib import Path
 
 from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parent
 
 _load_index = caching.IndexDataCacheFile._load_index
 
@@ -28,3 +41,29 @@ def _load_index_or_nothing(self) -> dict:
 
 
 caching.IndexDataCacheFile._load_index = _load_index_or_nothing
+
+
+@lru_cache(maxsize=1)
+def package_stamp() -> str:
+    """A digest of the name, size and modification time of every module of
+    the package."""
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(PACKAGE)}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
+_source_stamp = caching._SourceFileBackedLocatorMixin.get_source_stamp
+
+
+def _source_and_package_stamp(self):
+    """The source file's stamp, and for this package's kernels the package's."""
+    stamp = _source_stamp(self)
+    path = getattr(self, "_py_file", None)
+    if path and Path(os.path.abspath(path)).is_relative_to(PACKAGE):
+        return (stamp, package_stamp())
+    return stamp
+
+
+caching._SourceFileBackedLocatorMixin.get_source_stamp = _source_and_package_stamp

@@ -14,7 +14,7 @@ CHUNK ..``; every seat's dice in a chunk come from its own seeded streams
 on how many workers play the chunks or in which order.  The policies that
 ignore the others play their games independently through the fast
 simulator (``solver.simulate``, game logs give each turn); a ``win`` seat is
-played in Python, turn by turn against the others' logged games (slow).
+played against the others' logged games by the compiled ``solver.win_seat``.
 
 Chunks run in process, on a ``dask.distributed`` cluster at a scheduler's
 address, or on a local cluster of this machine's cores (``run``).  Each
@@ -99,7 +99,7 @@ def _solver(rules: Rules, tables: str | None, theta: float):
     return Solver(rules, theta=theta, tables=tables)
 
 
-def _logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
+def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
     from .simulate import simulate
@@ -125,46 +125,12 @@ def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
 def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,
               others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
     """The final scores of a ``win`` seat in games ``first ..`` against the
-    logged games ``others`` (``(seat, boxes, points)``), one turn at a time."""
-    from .scorecard import Scorecard
-    from .simulate import roll_dice, seed_states
-    from .win import Opponent, WinTurn, advise_win
+    logged games ``others`` (``(seat, boxes, points)``), compiled
+    (``solver.win_seat``)."""
+    from .win_seat import play_win_seat
     s = _solver(rules, tables, 0.0)
-    table, target, futures = s.table, s.target(), s.futures()
-    ds = rules.dice_space
-    names = [b.name for b in rules.boxes]
-    n_seats = len(others) + 1
-    states = seed_states(seed, 0, games)
-    scores = np.empty(games, dtype=np.int64)
-    for i in range(games):
-        lead = (first + i) % n_seats                   # the seat that moves first
-        cards = [(o, _cards(rules, b[i], p[i])) for o, b, p in others]
-        card, state = Scorecard.parse("", rules), states[i]
-        for turn in range(rules.n_boxes):
-            opps = [Opponent(c[turn + ((o - lead) % n_seats < (seat - lead) % n_seats)])
-                    for o, c in cards]
-            roll, state = roll_dice(*_dice(rules), ds.n, np.uint64(state), 0)
-            values = WinTurn(table, target, futures, card, opps)
-            for rerolls in range(rules.rolls - 1, -1, -1):
-                dice = ds.dice_tuples[ds.first_roll + roll]
-                best = advise_win(table, target, futures, card, dice, rerolls, opps,
-                                  values).best.action
-                if best.points is not None:
-                    card = card.fill(names.index(best.box), best.points)
-                    break
-                keep = ds.multiset_index(best.dice)
-                roll, state = roll_dice(*_dice(rules), ds.n - len(best.dice), np.uint64(state),
-                                        keep)
-        scores[i] = card.score
-    return scores
-
-
-@lru_cache(maxsize=8)
-def _dice(rules: Rules):
-    """``(adds, first_roll, faces)`` of ``simulate.roll_dice``."""
-    from .turn import turn_data
-    d = turn_data(rules)
-    return d.adds, d.first_roll, d.faces
+    return play_win_seat(rules, s.table, s.target(), s.futures(), games, seed, first, seat,
+                         others)
 
 
 @dataclass(frozen=True)
@@ -198,7 +164,7 @@ def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float
     scores, logs = [None] * len(players), {}
     for seat, (kind, theta) in enumerate(players):
         if kind != "win":
-            sc, boxes, points = _logged_games(rules, tables, kind, theta, games,
+            sc, boxes, points = logged_games(rules, tables, kind, theta, games,
                                               chunk_seed(seed, seat, chunk))
             scores[seat], logs[seat] = sc, (boxes, points)
     for seat, (kind, _) in enumerate(players):

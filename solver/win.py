@@ -18,8 +18,10 @@ from score ``s`` into the state ``(child, u')`` (``P*``: the target table,
    \mathrm{tie} = \sum_t P(M = t)\, P^*(child, u', t - s - g) - \mathrm{win}
 
 Within the turn, rolls are averaged and the action with the larger ``win``
-taken (its ``tie`` carried along), exactly as ``solver.query`` does for one
-target.
+taken, then the larger ``tie`` (the chances compared to 40 bits), as
+``solver.query`` does for one target; the compiled kernels are in
+``solver.win_turn``, and the ``win`` seat of a match (``solver.win_seat``)
+plays the first action of this advice.
 
 * **exact** with at most ``EXACT_OPEN`` (2) boxes open: the states after
   this turn are valued by their own best response, down to the last turn
@@ -37,19 +39,21 @@ target.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from . import win_turn
 from .actions import Action, ActionKind
 from .errors import InputError
-from .query import Scoring, TurnValues, advise, bank_after
+from .play import play_tables
+from .query import TurnValues, advise
 from .scorecard import Scorecard
 from .target import TargetTable, layout
+from .turn import turn_data
 from .values import StateValues
 
 MAX_OPPONENTS = 5
-EXACT_OPEN = 2           # the exact best response is solved with this many open boxes or fewer
+EXACT_OPEN = win_turn.EXACT_OPEN    # the exact best response: this many open boxes or fewer
 
 
 @dataclass(frozen=True)
@@ -67,83 +71,27 @@ class Opponent:
 def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
     """``pmf[t]``: the probability that the best opponent's final score is
     ``t`` (``futures``: the ``solver.futures.FuturesTable``)."""
+    less, eq = best_score(futures, opponents)
+    return eq[:futures.rules.max_score + 1].copy()
+
+
+def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, eq)`` of ``solver.win_turn``: ``P(M < k)`` and ``P(M = k)``."""
     if not 1 <= len(opponents) <= MAX_OPPONENTS:
         raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opponents)}")
-    pmfs = [np.concatenate([np.zeros(o.card.score), [1.0]]) if o.finished
-            else futures.final(o.card) for o in opponents]
-    n = max(len(p) for p in pmfs)
-    cdf = np.ones(n)
-    for p in pmfs:
-        cdf *= np.minimum(np.cumsum(np.pad(p, (0, n - len(p)))), 1.0)
-    return np.diff(np.concatenate([[0.0], cdf]))
+    rules = futures.rules
+    states = np.array([(o.card.mask, o.card.upper_state, o.card.score, o.finished)
+                       for o in opponents], dtype=np.int64)
+    lay = layout(rules)
+    size = rules.max_score + 3
+    less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
+    win_turn.opponents_best(futures.values, lay.off, lay.width, lay.start, states,
+                            len(opponents), cdf, less, eq)
+    return less, eq
 
 
 def open_boxes(card: Scorecard) -> int:
     return card.rules.n_boxes - card.turn
-
-
-class _Solved:
-    """``lookup`` like ``_Chances``, exact: each state after this turn is
-    valued by its own turn's best response (``WinTurn``, recursively down to
-    the last turn, whose values are exact); for at most ``EXACT_OPEN`` open
-    boxes (the number of states grows fast)."""
-
-    def __init__(self, turn: WinTurn, target: TargetTable, futures):
-        self.turn, self.target, self.futures = turn, target, futures
-        self.tie = None
-
-    def lookup(self, masks, uppers, needs) -> np.ndarray:
-        turn = self.turn
-        card, rules = turn.card, turn.table.rules
-        masks, uppers, needs = np.broadcast_arrays(masks, uppers, needs)
-        key = np.stack([masks.ravel(), uppers.ravel(), -needs.ravel()])
-        triples, inverse = np.unique(key, axis=1, return_inverse=True)
-        win, tie = np.empty(triples.shape[1]), np.empty(triples.shape[1])
-        for j, (mask, upper, gain) in enumerate(triples.T.tolist()):
-            box = ((mask ^ card.mask) & rules.space.full_mask).bit_length() - 1
-            u = card.upper_state
-            bonus = (rules.bonus_points if rules.is_upper[box] and rules.cap > 0
-                     and u < rules.cap <= upper else 0)
-            after = card.fill(box, gain - bonus)
-            win[j], tie[j] = WinTurn(turn.table, self.target, self.futures, after,
-                                     turn.opponents, turn.best).start()
-        self.tie = tie[inverse.ravel()].reshape(masks.shape)
-        return win[inverse.ravel()].reshape(masks.shape)
-
-
-class _Chances:
-    """``lookup(child, u', -g)`` for ``query.Scoring``: the ``win`` values of
-    ending the turn with ``g`` points into ``(child, u')`` from ``score``;
-    the matching ``tie`` values are left in ``self.tie``."""
-
-    def __init__(self, target: TargetTable, best: np.ndarray, score: int):
-        self.target, self.best, self.score = target, best, score
-        self.tie = None
-
-    def lookup(self, masks, uppers, needs) -> np.ndarray:
-        rules = self.target.rules
-        lay = layout(rules)
-        masks, uppers, needs = np.broadcast_arrays(masks, uppers, needs)
-        gains = -needs
-        key = np.stack([masks.ravel(), uppers.ravel(), gains.ravel()])
-        triples, inverse = np.unique(key, axis=1, return_inverse=True)
-        m, u, g = triples
-        w, start = lay.width[m], lay.start[m]
-        top = int(w.max())
-        at = lay.off[m] + (np.maximum(u, start) - start) * w
-        n = np.arange(1, top)
-        rows = np.where(n < w[:, None], self.target.values[np.where(
-            n < w[:, None], at[:, None] + n, 0)], 0.0)              # P*(n), n >= 1
-        final = self.score + g                                      # the score now reached
-        pad = np.concatenate([self.best, np.zeros(top + 1)])
-        cdf = np.concatenate([[0.0], np.cumsum(pad)])               # cdf[k] = P(M < k)
-        ahead = pad[np.minimum(final[:, None] + n - 1, len(pad) - 1)]  # P(M = final + n - 1)
-        win = cdf[np.minimum(final, len(pad))] + (rows * ahead).sum(axis=1)
-        level = cdf[np.minimum(final + 1, len(pad))] + (rows * pad[np.minimum(
-            final[:, None] + n, len(pad) - 1)]).sum(axis=1)
-        shape = masks.shape
-        self.tie = (level - win)[inverse.ravel()].reshape(shape)
-        return win[inverse.ravel()].reshape(shape)
 
 
 @dataclass(frozen=True)
@@ -187,16 +135,6 @@ class WinAdvice:
         return "\n".join(lines)
 
 
-@lru_cache(maxsize=8)
-def _padded_keeps(rules) -> np.ndarray:
-    """``keeps[r, j]``: the keeps of roll ``r`` (``dice.keeps``), padded with
-    ``n_multisets`` (a value never chosen)."""
-    ds = rules.dice_space
-    width = max(len(k) for k in ds.keeps)
-    return np.array([np.pad(k, (0, width - len(k)), constant_values=ds.n_multisets)
-                     for k in ds.keeps])
-
-
 def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
     """``(method of p_win, whether p_tie is exact)`` for a position at ``card``."""
     if open_boxes(card) <= EXACT_OPEN:                # solved to the end
@@ -207,27 +145,27 @@ def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
 
 
 class WinTurn:
-    """One turn's win and tie values at ``card`` against ``opponents``,
-    each reroll level computed once, when first needed: a player deciding
-    several times in a turn reuses them."""
+    """One turn's win and tie values at ``card`` against ``opponents``
+    (``solver.win_turn.turn_chances``): ``score[r, b]`` of scoring roll
+    ``r`` in box ``b`` and ``keep[t - 1, m]`` of keeping multiset ``m``
+    with ``t`` rerolls left, each a ``(win, tie)`` pair of arrays; ``start``
+    the pair before the first roll.  A player deciding several times in a
+    turn reuses them."""
 
     def __init__(self, table: StateValues, target: TargetTable, futures, card: Scorecard,
-                 opponents, best: np.ndarray | None = None):
-        self.table, self.card, self.opponents = table, card, opponents
-        self.best = opponents_best(futures, opponents) if best is None else best
-        self._plain: TurnValues | None = None
-        if open_boxes(card) <= EXACT_OPEN and open_boxes(card) > 1:
-            chances = _Solved(self, target, futures)
-        else:
-            chances = _Chances(target, self.best, card.score)
-        self.scoring = Scoring(table, card, chances, 0)
+                 opponents):
         rules = table.rules
-        win0 = self.scoring.values(bank_after(rules, 0))
-        ok = np.isfinite(win0)
-        self.win0, self.tie0 = win0, np.where(ok, chances.tie, 0.0)
-        pick = np.argmax(np.where(ok, win0, -1.0), axis=1)
-        rows = np.arange(rules.dice_space.n_rolls)
-        self.levels = [(win0[rows, pick], self.tie0[rows, pick])]
+        self.table, self.card, self.opponents = table, card, opponents
+        less, eq = best_score(futures, opponents)
+        self.best = eq[:rules.max_score + 1]
+        tables = win_turn.win_tables(rules, target.values, futures.values, table.values)
+        s, inner = win_turn.scratch(rules)
+        self.start = win_turn.turn_chances(turn_data(rules), play_tables(rules), tables,
+                                           card.mask, card.upper_state, card.score, less, eq,
+                                           s, inner, open_boxes(card) == EXACT_OPEN)
+        self.score = (s.swin, s.stie)
+        self.keep = (s.kwin, s.ktie)
+        self._plain: TurnValues | None = None
 
     @property
     def plain(self) -> TurnValues:
@@ -236,51 +174,30 @@ class WinTurn:
             self._plain = TurnValues(self.table, self.card)
         return self._plain
 
-    def start(self) -> tuple[float, float]:
-        """``(win, tie)`` at the turn start (before the first roll)."""
-        ds = self.table.rules.dice_space
-        win, tie = self.level(self.table.rules.rolls - 1)
-        return float(ds.reroll[0] @ win), float(ds.reroll[0] @ tie)
-
-    def level(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(win, tie)`` of every roll with ``t`` rerolls left."""
-        ds = self.table.rules.dice_space
-        padded = _padded_keeps(self.table.rules)
-        rows = np.arange(ds.n_rolls)
-        while len(self.levels) <= t:
-            x, tie = self.levels[-1]
-            wk = np.append(ds.reroll @ x, -1.0)[padded]
-            tk = np.append(ds.reroll @ tie, 0.0)[padded]
-            choice = np.argmax(np.concatenate([self.levels[0][0][:, None], wk], axis=1), axis=1)
-            keep = choice > 0
-            self.levels.append((np.where(keep, wk[rows, choice - 1], self.levels[0][0]),
-                                np.where(keep, tk[rows, choice - 1], self.levels[0][1])))
-        return self.levels[t]
-
 
 def advise_win(table: StateValues, target: TargetTable, futures, card: Scorecard,
                dice: tuple[int, ...], rerolls: int, opponents,
                turn: WinTurn | None = None) -> WinAdvice:
     """Every distinct action for the position ranked by the chance to finish
-    strictly above every opponent (then the chance to tie, then the
-    expected-score order); ``turn``: this turn's values so far, to reuse."""
+    strictly above every opponent, then the chance to tie (each to 40 bits,
+    ``win_turn.key``), then the expected-score order: the first is the
+    action the compiled ``win`` seat plays.  ``turn``: this turn's values,
+    to reuse."""
     turn = turn or WinTurn(table, target, futures, card, opponents)
     plain = advise(table, card, dice, rerolls, turn.plain)
     rules = table.rules
     ds = rules.dice_space
     r = ds.roll_index(dice)
-    names = [rules.boxes[b].name for b in turn.scoring.boxes]
     out = []
     for order, a in enumerate(plain.actions):
         if a.kind is ActionKind.SCORE:
-            i = names.index(a.box)
-            pw, pt = float(turn.win0[r, i]), float(turn.tie0[r, i])
+            b = rules.box_index(a.box)
+            pw, pt = float(turn.score[0][r, b]), float(turn.score[1][r, b])
         else:
             m = ds.multiset_index(a.dice)
-            x, t = turn.level(rerolls - 1)
-            pw, pt = float(ds.reroll[m] @ x), float(ds.reroll[m] @ t)
-        out.append((-round(min(pw, 1.0), 12), -round(pt, 12), order,
-                    WinAction(a, min(pw, 1.0), max(pt, 0.0))))
+            pw, pt = float(turn.keep[0][rerolls - 1, m]), float(turn.keep[1][rerolls - 1, m])
+        out.append((-win_turn.key(pw), -win_turn.key(pt), order,
+                    WinAction(a, min(max(pw, 0.0), 1.0), min(max(pt, 0.0), 1.0))))
     out.sort(key=lambda e: e[:3])
     method, tie_exact = method_of(card, opponents)
     return WinAdvice(card, tuple(dice), rerolls, tuple(e[3] for e in out), method, tie_exact,

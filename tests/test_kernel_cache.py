@@ -35,3 +35,14 @@ def test_a_current_index_still_loads(tmp_path):
     assert _index(tmp_path, "today", {"key": "kernel-1.py311.1.nbc"})._load_index() == \
         {"key": "kernel-1.py311.1.nbc"}
     assert _index(tmp_path, "yesterday", {"key": "x"})._load_index() == {}
+
+
+def test_a_kernels_stamp_covers_every_module_of_the_package(monkeypatch):
+    """A cached kernel runs the kernels it calls from other modules: its
+    stamp changes when any module of the package changes, not only its own."""
+    from solver import kernel_cache, turn
+    locator = turn.pick._cache._impl.locator
+    before = locator.get_source_stamp()
+    monkeypatch.setattr(kernel_cache, "package_stamp", lambda: "another version")
+    after = locator.get_source_stamp()
+    assert before != after and after[1] == "another version" and after[0] == before[0]

@@ -61,6 +61,98 @@ def test_results_are_identical_across_worker_counts(tables_dir):
     assert _key(spread) == _key(alone)
 
 
+def test_a_lost_workers_chunk_is_run_again_and_counted_once(tables_dir, tmp_path):
+    """The first worker to start a chunk dies on the spot (a worker plugin,
+    once: a marker file); Dask runs that chunk again on a fresh worker and
+    the study's result is the single process's."""
+    pytest.importorskip("distributed")
+    import os
+
+    from distributed import Client, LocalCluster
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class DieOnce(WorkerPlugin):
+        def __init__(self, marker):
+            self.marker = marker
+
+        def transition(self, key, start, finish, **kwargs):
+            if finish == "executing" and not os.path.exists(self.marker):
+                open(self.marker, "w").close()
+                os._exit(1)
+
+    players = parse_players("win,optimal", TINY)
+    alone = run(TINY, players, 80, 4, tables=tables_dir, workers=0, chunk_size=10)
+    marker = tmp_path / "died"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster:
+        with Client(cluster) as client:
+            before = set(client.scheduler_info()["workers"])
+            client.register_plugin(DieOnce(str(marker)))
+            spread = run(TINY, players, 80, 4, tables=tables_dir,
+                         scheduler=cluster.scheduler_address, chunk_size=10)
+            after = set(client.scheduler_info()["workers"])
+    assert marker.exists()                       # a worker did die mid-chunk
+    assert before - after                        # and was replaced
+    assert _key(spread) == _key(alone) and spread.games == 80
+
+
+def _advised_win_seat(rules, solver, games, seed, first, seat, others):
+    """The final scores of a win seat that plays, at every roll, the first
+    action of ``advise_win`` (in Python, one position at a time), with the
+    dice of the compiled seat."""
+    from solver.scorecard import Scorecard
+    from solver.simulate import roll_dice, seed_states
+    from solver.turn import turn_data
+    from solver.win import Opponent, WinTurn, advise_win
+    table, target, futures = solver.table, solver.target(), solver.futures()
+    d = turn_data(rules)
+    ds = rules.dice_space
+    n_seats = len(others) + 1
+    scores = []
+    for i in range(games):
+        lead = (first + i) % n_seats
+        cards = []
+        for o, boxes, points in others:
+            c = [Scorecard.empty(rules)]
+            for b, p in zip(boxes[i].tolist(), points[i].tolist()):
+                c.append(c[-1].fill(b, p))
+            cards.append((o, c))
+        card, state = Scorecard.empty(rules), seed_states(seed, i, 1)[0]
+        for turn in range(rules.n_boxes):
+            opps = [Opponent(c[turn + ((o - lead) % n_seats < (seat - lead) % n_seats)])
+                    for o, c in cards]
+            roll, state = roll_dice(d.adds, d.first_roll, d.faces, ds.n, np.uint64(state), 0)
+            values = WinTurn(table, target, futures, card, opps)
+            for rerolls in range(rules.rolls - 1, -1, -1):
+                dice = ds.dice_tuples[ds.first_roll + roll]
+                best = advise_win(table, target, futures, card, dice, rerolls, opps,
+                                  values).best.action
+                if best.points is not None:
+                    card = card.fill(rules.box_index(best.box), best.points)
+                    break
+                keep = ds.multiset_index(best.dice)
+                roll, state = roll_dice(d.adds, d.first_roll, d.faces, ds.n - len(best.dice),
+                                        np.uint64(state), keep)
+        scores.append(card.score)
+    return scores
+
+
+@pytest.mark.parametrize("rules,n_others,games", [(SMALL, 2, 80), (SMALL, 5, 30), (TINY, 1, 60)])
+def test_the_compiled_win_seat_plays_the_advice(tables_dir, rules, n_others, games):
+    """Every game of the compiled win seat ends with the score of a player
+    following ``advise_win`` at every roll on the same dice."""
+    from solver.api import Solver
+    from solver.match import logged_games
+    from solver.win_seat import play_win_seat
+    solver = Solver(rules, tables=tables_dir)
+    others = [(o, *logged_games(rules, str(tables_dir), "optimal", 0.0, games, 100 + o)[1:])
+              for o in range(1, n_others + 1)]
+    got = play_win_seat(rules, solver.table, solver.target(), solver.futures(), games, 9,
+                        5, 0, others)
+    want = _advised_win_seat(rules, solver, games, 9, 5, 0, others)
+    assert got.tolist() == want
+
+
 def test_the_win_seat_beats_expected_score_play_in_a_small_game(tables_dir):
     """Not a proof, a smoke test: playing to win does not lose to the
     expected-score player it is designed against (TINY, 400 games)."""

@@ -45,6 +45,11 @@ def test_last_player_advice_is_the_target_table_at_their_best_plus_one(solver):
     assert advice.best.p_win == pytest.approx(max(want.values()), abs=1e-12)
 
 
+def _rank(chances):
+    """Playing to win prefers the larger chance to win, then to tie."""
+    return round(chances[0], 12), round(chances[1], 12)
+
+
 def _brute_best_response(rules, card, dice, rerolls, opponent_pmf):
     """P(win), P(tie) of every action, playing to win in every later turn
     too, by enumerating every roll to the end of the game (boxes scored by
@@ -75,10 +80,10 @@ def _brute_best_response(rules, card, dice, rerolls, opponent_pmf):
     def value(c, d, k):
         best = (-1.0, 0.0)
         for box in c.allowed_boxes():
-            best = max(best, scored(c, d, box), key=lambda x: x[0])
+            best = max(best, scored(c, d, box), key=_rank)
         if k:
             for keep in keep_options(d):
-                best = max(best, after_keep(c, keep, k), key=lambda x: x[0])
+                best = max(best, after_keep(c, keep, k), key=_rank)
         return best
 
     def after_keep(c, keep, k):

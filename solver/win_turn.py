@@ -1,0 +1,412 @@
+r"""Playing to win, compiled: one turn's chances to win and to tie for every
+roll, box and keep (``turn_chances``, which ``solver.win`` ranks for
+advice), and the choice among them (``choose``, which the ``win`` seat of
+``solver.win_seat`` plays).
+
+Notation (``solver.win``): ``M`` is the best opponent's final score, with
+``less[k] = P(M < k)`` and ``eq[k] = P(M = k)``; ending the turn with
+``final`` points on the card in state ``(child, u')`` is worth
+
+.. math::
+
+   \mathrm{win} = P(M < final) + \sum_{n \ge 1} P^*(child, u', n)\, P(M = final + n - 1)
+
+and ``tie`` the same with ``P(M <= final)`` and ``P(M = final + n)``, less
+``win`` (``P*``: the target table, ``solver.target``).  With two boxes
+open (``exact``), each such state is valued instead by its own last turn
+played to win (whose states after are full cards: the values are exact).
+
+Within the turn, rolls are averaged (``turn.average_keeps`` with the two
+lanes ``win`` and ``tie``) and the best action taken: the larger chance to
+win, then to tie, each compared to 40 bits (``key``), so equal chances
+computed along different paths compare equal.  An action of the turn is
+chosen the same way, then, among the actions still equal, by the
+expected-score tie rule (``turn.pick``, as ``solver.play`` chooses).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .play import play_tables
+from .rules import Rules
+from .target import layout
+from .turn import NEG, average_keeps, fill_candidates, keep_values, pick, turn_data
+
+SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
+OFF = -2.0                # the chance of a box that cannot be filled
+EXACT_OPEN = 2            # with this many boxes open the turns are valued exactly
+
+
+class WinTables(NamedTuple):
+    """What the win kernels read besides ``TurnData`` and ``PlayTables``:
+
+    * ``target[off[mask] + (max(u, start[mask]) - start[mask]) * width[mask] + n]``
+      ``P*(mask, u, n)`` for needs ``n = 0 .. width[mask] - 1`` (``solver.target``)
+    * ``futures[...the same place... + k]``  the chance that expected-score
+      play gains ``k`` more points from ``(mask, u)`` (``solver.futures``)
+    * ``off[mask]``, ``width[mask]``, ``start[mask]``  the layout (``target.Layout``)
+    * ``values[mask, u]``  the expected-score table (for the tie rule)
+    * ``cand_index[b, p]``  the candidate (``TurnData``) writing ``p > 0``
+      points in box ``b``, -1 if none
+    * ``reach``  ``len(less)``: the most points a game can score, plus 3
+    """
+
+    target: np.ndarray
+    futures: np.ndarray
+    off: np.ndarray
+    width: np.ndarray
+    start: np.ndarray
+    values: np.ndarray
+    cand_index: np.ndarray
+    reach: int
+
+
+def win_tables(rules: Rules, target: np.ndarray, futures: np.ndarray,
+               values: np.ndarray) -> WinTables:
+    """The ``WinTables`` over the flat target and futures tables and the
+    dense expected-score table of ``rules``."""
+    lay = layout(rules)
+    return WinTables(target, futures, lay.off, lay.width, lay.start, values,
+                     candidate_index(rules), rules.max_score + 3)
+
+
+@lru_cache(maxsize=16)
+def candidate_index(rules: Rules) -> np.ndarray:
+    """``WinTables.cand_index`` of ``rules``."""
+    d = turn_data(rules)
+    out = np.full((rules.n_boxes, int(d.cand_score.max(initial=0)) + 1), -1, dtype=np.int64)
+    out[d.cand_box, d.cand_score] = np.arange(len(d.cand_box))
+    return out
+
+
+class Scratch(NamedTuple):
+    """Work arrays of one thread (``scratch(rules)``): ``cdf[k]``;
+    ``cwin[c], ctie[c]`` per candidate and ``zwin[b], ztie[b]`` per box
+    scored 0, with their ``key`` pairs ``ckey[c, 0 or 1]``, ``zkey[b, 0 or
+    1]``; ``swin[r, b], stie[r, b]`` per roll and box; ``work[m, 0 or 1]``
+    the win and tie of multiset ``m`` (last row zeros), ``wkey[m, 0 or 1]``
+    their keys; ``kwin[t - 1, m], ktie[t - 1, m]`` of keeping ``m`` with
+    ``t`` rerolls left."""
+
+    cdf: np.ndarray
+    cwin: np.ndarray
+    ctie: np.ndarray
+    ckey: np.ndarray
+    zwin: np.ndarray
+    ztie: np.ndarray
+    zkey: np.ndarray
+    swin: np.ndarray
+    stie: np.ndarray
+    work: np.ndarray
+    wkey: np.ndarray
+    kwin: np.ndarray
+    ktie: np.ndarray
+
+
+def scratch(rules: Rules) -> tuple[Scratch, Scratch]:
+    """The ``Scratch`` pair (the turn's, the inner turns') for ``rules``."""
+    return make_scratch(turn_data(rules), rules.max_score + 3)
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True)
+def make_scratch(d, reach):
+    """Two ``Scratch`` (the turn's and the inner turns') for the rules of
+    ``d``; ``reach``: ``WinTables.reach``."""
+    return new_scratch(d, reach), new_scratch(d, reach)
+
+
+@njit(cache=True)
+def new_scratch(d, reach):
+    nc, nb, m = len(d.cand_box), len(d.is_upper), d.adds.shape[0]
+    n_rolls, levels = len(d.roll_prob), max(d.rolls - 1, 1)
+    return Scratch(np.empty(reach), np.empty(nc), np.empty(nc), np.empty((nc, 2)),
+                   np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
+                   np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
+                   np.zeros((levels, m)), np.zeros((levels, m)))
+
+
+@njit(cache=True)
+def key(x):
+    """A chance to 40 bits (the comparisons' equality)."""
+    return np.floor(x * SCALE + 0.5)
+
+
+@njit(cache=True)
+def better(w, t, bw, bt):
+    """``(w, t)`` ranks above ``(bw, bt)``: a larger chance to win, then to tie."""
+    kw, kb = key(w), key(bw)
+    return kw > kb or (kw == kb and key(t) > key(bt))
+
+
+@njit(cache=True)
+def opponents_best(futures, off, width, start, states, n, cdf, less, eq):
+    """``less[k] = P(M < k)``, ``eq[k] = P(M = k)`` for ``k < len(less)``
+    (``eq`` 0 at the last), ``M`` the best final score of opponents ``j <
+    n``; ``states[j] = (mask, u, score, done)``: an opponent whose game is
+    done (or whose card is full) has its score, the others the futures
+    table's points to come from their state added (``WinTables``' arrays)."""
+    size = len(less)
+    for k in range(size):
+        cdf[k] = 1.0
+    for j in range(n):
+        mask, u, score, done = states[j, 0], states[j, 1], states[j, 2], states[j, 3]
+        w = width[mask]
+        at = off[mask] + (max(u, start[mask]) - start[mask]) * w
+        acc = 0.0
+        for k in range(min(score, size)):
+            cdf[k] = 0.0
+        for k in range(score, size):
+            if done != 0:
+                acc = 1.0
+            elif k - score < w:
+                acc += futures[at + k - score]
+            cdf[k] *= min(acc, 1.0)
+    prev = 0.0
+    for k in range(size):
+        less[k] = prev
+        eq[k] = cdf[k] - prev
+        prev = cdf[k]
+    eq[size - 1] = 0.0
+
+
+@njit(cache=True, fastmath=True)
+def chance(wt, child, u, final, less, eq):
+    """``(win, tie)`` of ending the turn with ``final`` points on the card
+    in state ``(child, u)``: the target table mixed over ``M``."""
+    w = wt.width[child]
+    at = wt.off[child] + (max(u, wt.start[child]) - wt.start[child]) * w
+    top = len(less) - 1
+    win = less[min(final, top)]
+    level = less[min(final + 1, top)]
+    for n in range(1, min(w, top - final)):
+        p = wt.target[at + n]
+        win += p * eq[final + n - 1]
+        level += p * eq[final + n]
+    return win, level - win
+
+
+@njit(cache=True)
+def after(d, mask, u, score, b, points):
+    """``(mask, u, score)`` once ``points`` are written in box ``b`` (the
+    upper bonus included)."""
+    if d.is_upper[b] and d.cap > 0:
+        if u < d.cap <= u + points:
+            score += np.int64(d.bonus)
+        u = min(u + points, d.cap)
+    return mask | (1 << b), u, score + points
+
+
+@njit(cache=True)
+def fill_chances(d, wt, mask, u, score, less, eq, s):
+    """``s.cwin[c], s.ctie[c]`` of every allowed candidate and ``s.zwin[b],
+    s.ztie[b]`` of scoring 0 in every allowed box, at ``(mask, u)`` with
+    ``score`` points: the target table mixed over ``M`` (``chance``)."""
+    allowed = d.allowed[mask]
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            m2, u2, s2 = after(d, mask, u, score, b, 0)
+            s.zwin[b], s.ztie[b] = chance(wt, m2, u2, s2, less, eq)
+            s.zkey[b, 0], s.zkey[b, 1] = key(s.zwin[b]), key(s.ztie[b])
+    for c in range(len(d.cand_box)):
+        b = d.cand_box[c]
+        if (allowed >> b) & 1:
+            m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
+            s.cwin[c], s.ctie[c] = chance(wt, m2, u2, s2, less, eq)
+            s.ckey[c, 0], s.ckey[c, 1] = key(s.cwin[c]), key(s.ctie[c])
+
+
+@njit(cache=True)
+def fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner):
+    """``fill_chances`` with each state after the turn valued by its own
+    turn played to win (``turn_start``, work in ``inner``): exact when
+    that turn is the last."""
+    allowed = d.allowed[mask]
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            m2, u2, s2 = after(d, mask, u, score, b, 0)
+            s.zwin[b], s.ztie[b] = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            s.zkey[b, 0], s.zkey[b, 1] = key(s.zwin[b]), key(s.ztie[b])
+    for c in range(len(d.cand_box)):
+        b = d.cand_box[c]
+        if (allowed >> b) & 1:
+            m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
+            s.cwin[c], s.ctie[c] = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            s.ckey[c, 0], s.ckey[c, 1] = key(s.cwin[c]), key(s.ctie[c])
+
+
+@njit(cache=True)
+def score_chances(d, pt, mask, s):
+    """``s.swin[r, b], s.stie[r, b]`` of scoring roll ``r`` in box ``b``
+    (``OFF`` where it may not go; a roll of all dice alike goes only in
+    the joker boxes, if the rules name any), and the best of them in
+    ``s.work[first_roll + r]`` (its keys in ``s.wkey``)."""
+    allowed = d.allowed[mask]
+    nb = len(d.is_upper)
+    for r in range(len(d.roll_prob)):
+        f = d.yahtzee_face[r]
+        jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+        w_ = d.first_roll + r
+        s.wkey[w_, 0] = -1.0
+        s.wkey[w_, 1] = -1.0
+        for b in range(nb):
+            s.swin[r, b] = OFF
+            s.stie[r, b] = 0.0
+            if jokers != 0:
+                if (jokers >> b) & 1 == 0:
+                    continue
+                c = d.joker_cand[f, b]
+            elif (allowed >> b) & 1:
+                c = pt.cand_of[r, b]
+            else:
+                continue
+            if c >= 0:
+                w, t, kw, kt = s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1]
+            else:
+                w, t, kw, kt = s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1]
+            s.swin[r, b] = w
+            s.stie[r, b] = t
+            if kw > s.wkey[w_, 0] or (kw == s.wkey[w_, 0] and kt > s.wkey[w_, 1]):
+                s.work[w_, 0], s.work[w_, 1] = w, t
+                s.wkey[w_, 0], s.wkey[w_, 1] = kw, kt
+
+
+@njit(cache=True)
+def keep_chances(d, s):
+    """From the scoring values in ``s.work``: ``s.kwin[t - 1, m],
+    s.ktie[t - 1, m]`` of keeping ``m`` with ``t`` rerolls left, each
+    roll's best in ``s.work`` level by level; returns ``(win, tie)`` at the
+    turn start."""
+    first = d.first_roll
+    work, wkey = s.work, s.wkey
+    for t in range(1, d.rolls + 1):
+        average_keeps(d, 2, work)              # W_t (lane 0 win, lane 1 tie)
+        if t == d.rolls:
+            break
+        for m in range(first):
+            s.kwin[t - 1, m] = work[m, 0]
+            s.ktie[t - 1, m] = work[m, 1]
+            wkey[m, 0] = key(work[m, 0])
+            wkey[m, 1] = key(work[m, 1])
+        for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
+            for j in range(d.n_subs[m]):
+                a = d.subs[m, j]
+                if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
+                                               and wkey[a, 1] > wkey[m, 1]):
+                    work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
+                    wkey[m, 0], wkey[m, 1] = wkey[a, 0], wkey[a, 1]
+    return work[0, 0], work[0, 1]
+
+
+@njit(cache=True)
+def turn_start(d, pt, wt, mask, u, score, less, eq, s):
+    """``(win, tie)`` before the first roll of a turn at ``(mask, u)`` with
+    ``score`` points, the states after valued by the target table mixed
+    over ``M`` (exact when this is the last turn)."""
+    if d.allowed[mask] == 0:                   # the card is full: the game is over
+        return less[score], eq[score]
+    fill_chances(d, wt, mask, u, score, less, eq, s)
+    score_chances(d, pt, mask, s)
+    return keep_chances(d, s)
+
+
+@njit(cache=True)
+def turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact):
+    """Every chance of the turn at ``(mask, u)`` with ``score`` points into
+    ``s`` (``swin``, ``stie``, ``kwin``, ``ktie``); ``exact``: value the
+    states after by their own turn (two boxes open); returns ``(win,
+    tie)`` at the turn start."""
+    if exact:
+        fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner)
+    else:
+        fill_chances(d, wt, mask, u, score, less, eq, s)
+    score_chances(d, pt, mask, s)
+    return keep_chances(d, s)
+
+
+@njit(cache=True)
+def choose(d, pt, wt, mask, u, r, t, s, tol, ev, evk, ev_ready):
+    """The action at roll ``r`` with ``t`` rerolls left, from the chances
+    in ``s``: a box ``b < n_boxes`` or a keep's preference code.  The
+    largest chance to win, then to tie; among the actions still equal, the
+    expected-score tie rule (``ev[b]``: each box's value, ``evk[t - 1,
+    m]``: each keep's, filled once per turn when first needed:
+    ``ev_ready[0]``)."""
+    nb = len(d.is_upper)
+    bw, bt = OFF, 0.0
+    for b in range(nb):
+        if s.swin[r, b] != OFF and better(s.swin[r, b], s.stie[r, b], bw, bt):
+            bw, bt = s.swin[r, b], s.stie[r, b]
+    if t > 0:
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if better(s.kwin[t - 1, m], s.ktie[t - 1, m], bw, bt):
+                bw, bt = s.kwin[t - 1, m], s.ktie[t - 1, m]
+    kw, kt = key(bw), key(bt)
+    count = 0
+    only = nb
+    for b in range(nb):
+        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
+            count += 1
+            only = b
+    if t > 0:
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
+                count += 1
+                only = pt.kcode[m]
+    if count == 1:
+        return only
+    if ev_ready[0] == 0:                       # the expected-score values, once a turn
+        expected_values(d, pt, wt, mask, u, t, ev, evk)
+        ev_ready[0] = 1
+    stop = NEG
+    code = nb
+    for b in range(nb):
+        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
+            v = ev[r, b]
+            code = pick(v, stop, b, code, tol)
+            stop = max(stop, v)
+    if t > 0:
+        best = NEG
+        kcode = nb
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
+                kcode = pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
+                best = max(best, evk[t - 1, m])
+        code = pick(best, stop, kcode, code, tol)          # scoring wins ties
+    return code
+
+
+@njit(cache=True)
+def expected_values(d, pt, wt, mask, u, rerolls, ev, evk):
+    """``ev[r, b]``: the expected final score less the card's of scoring
+    roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evk[t - 1,
+    m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
+    ``solver.play`` values them)."""
+    nb = len(d.is_upper)
+    cand = np.empty((len(d.cand_box), 1))
+    zero = np.empty(1)
+    fill_candidates(d, mask, u, 1, wt.values, cand, zero)
+    allowed = d.allowed[mask]
+    for r in range(len(d.roll_prob)):
+        f = d.yahtzee_face[r]
+        jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+        for b in range(nb):
+            v = NEG
+            if jokers != 0:
+                if (jokers >> b) & 1:
+                    v = cand[d.joker_cand[f, b], 0]
+            elif (allowed >> b) & 1:
+                c = pt.cand_of[r, b]
+                v = cand[c, 0] if c >= 0 else wt.values[d.rows[mask | (1 << b)], u]
+            ev[r, b] = v
+    if rerolls > 0:
+        nxt = wt.values.reshape((1,) + wt.values.shape)
+        evk[:rerolls] = keep_values(d, mask, u, rerolls, 0, nxt)
