@@ -175,19 +175,38 @@ def opponents_best(futures, off, width, start, states, n, cdf, less, eq):
     eq[size - 1] = 0.0
 
 
+@njit(cache=True)
+def support(eq):
+    """``(lo, hi)``: ``eq[k]`` is 0 outside ``lo <= k <= hi``."""
+    lo, hi = 0, -1
+    for k in range(len(eq)):
+        if eq[k] != 0.0:
+            if hi < 0:
+                lo = k
+            hi = k
+    return lo, hi
+
+
 @njit(cache=True, fastmath=True)
-def chance(wt, child, u, final, less, eq):
+def chance(target, off, width, start, child, u, final, less, eq, lo, hi):
     """``(win, tie)`` of ending the turn with ``final`` points on the card
-    in state ``(child, u)``: the target table mixed over ``M``."""
-    w = wt.width[child]
-    at = wt.off[child] + (max(u, wt.start[child]) - wt.start[child]) * w
+    in state ``(child, u)``: the target table mixed over ``M``
+    (``WinTables``' arrays; ``eq`` is 0 outside ``lo .. hi``)."""
+    w = width[child]
+    at = off[child] + (max(u, start[child]) - start[child]) * w
     top = len(less) - 1
-    win = less[min(final, top)]
-    level = less[min(final + 1, top)]
-    for n in range(1, min(w, top - final)):
-        p = wt.target[at + n]
-        win += p * eq[final + n - 1]
-        level += p * eq[final + n]
+    first = max(1, lo - final)
+    k = min(w, hi - final + 2) - first
+    rows = target[at + first:at + first + k]       # slices: the loop vectorises
+    below = eq[final + first - 1:final + first - 1 + k]
+    equal = eq[final + first:final + first + k]
+    win = 0.0
+    level = 0.0
+    for n in range(k):
+        win += rows[n] * below[n]
+        level += rows[n] * equal[n]
+    win += less[min(final, top)]
+    level += less[min(final + 1, top)]
     return win, level - win
 
 
@@ -208,17 +227,21 @@ def fill_chances(d, wt, mask, u, score, less, eq, s):
     s.ztie[b]`` of scoring 0 in every allowed box, at ``(mask, u)`` with
     ``score`` points: the target table mixed over ``M`` (``chance``)."""
     allowed = d.allowed[mask]
+    target, off, width, start = wt.target, wt.off, wt.width, wt.start
+    cand_box, cand_score = d.cand_box, d.cand_score
+    cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
+    lo, hi = support(eq)
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, 0)
-            s.zwin[b], s.ztie[b] = chance(wt, m2, u2, s2, less, eq)
-            s.zkey[b, 0], s.zkey[b, 1] = key(s.zwin[b]), key(s.ztie[b])
-    for c in range(len(d.cand_box)):
-        b = d.cand_box[c]
+            w, t = chance(target, off, width, start, m2, u2, s2, less, eq, lo, hi)
+            zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
+    for c in range(len(cand_box)):
+        b = cand_box[c]
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
-            s.cwin[c], s.ctie[c] = chance(wt, m2, u2, s2, less, eq)
-            s.ckey[c, 0], s.ckey[c, 1] = key(s.cwin[c]), key(s.ctie[c])
+            m2, u2, s2 = after(d, mask, u, score, b, cand_score[c])
+            w, t = chance(target, off, width, start, m2, u2, s2, less, eq, lo, hi)
+            cwin[c], ctie[c], ckey[c, 0], ckey[c, 1] = w, t, key(w), key(t)
 
 
 @njit(cache=True)
@@ -230,50 +253,60 @@ def fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner):
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, 0)
-            s.zwin[b], s.ztie[b] = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
-            s.zkey[b, 0], s.zkey[b, 1] = key(s.zwin[b]), key(s.ztie[b])
+            w, t = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
     for c in range(len(d.cand_box)):
         b = d.cand_box[c]
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
-            s.cwin[c], s.ctie[c] = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
-            s.ckey[c, 0], s.ckey[c, 1] = key(s.cwin[c]), key(s.ctie[c])
+            w, t = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
 
 
 @njit(cache=True)
-def score_chances(d, pt, mask, s):
-    """``s.swin[r, b], s.stie[r, b]`` of scoring roll ``r`` in box ``b``
-    (``OFF`` where it may not go; a roll of all dice alike goes only in
-    the joker boxes, if the rules name any), and the best of them in
-    ``s.work[first_roll + r]`` (its keys in ``s.wkey``)."""
+def score_chances(d, pt, mask, s, record):
+    """The best way to score each roll ``r`` into ``s.work[first_roll + r]``
+    (its keys in ``s.wkey``) and, with ``record``, ``s.swin[r, b],
+    s.stie[r, b]`` of scoring it in box ``b`` (``OFF`` where it may not
+    go; a roll of all dice alike goes only in the joker boxes, if the rules
+    name any)."""
     allowed = d.allowed[mask]
     nb = len(d.is_upper)
+    cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
+    swin, stie, work, wkey = s.swin, s.stie, s.work, s.wkey
+    cand_of, yahtzee_face, joker_cand = pt.cand_of, d.yahtzee_face, d.joker_cand
+    open_ = np.empty(nb, dtype=np.int64)
+    n_open = 0
+    for b in range(nb):
+        if (allowed >> b) & 1:
+            open_[n_open] = b
+            n_open += 1
+    if record:
+        swin[:] = OFF
+        stie[:] = 0.0
     for r in range(len(d.roll_prob)):
-        f = d.yahtzee_face[r]
+        f = yahtzee_face[r]
         jokers = d.joker_boxes[mask, f] if f >= 0 else 0
-        w_ = d.first_roll + r
-        s.wkey[w_, 0] = -1.0
-        s.wkey[w_, 1] = -1.0
-        for b in range(nb):
-            s.swin[r, b] = OFF
-            s.stie[r, b] = 0.0
+        bw, bt, kbw, kbt = OFF, 0.0, -1.0, -1.0
+        for i in range(n_open):
+            b = open_[i]
             if jokers != 0:
                 if (jokers >> b) & 1 == 0:
                     continue
-                c = d.joker_cand[f, b]
-            elif (allowed >> b) & 1:
-                c = pt.cand_of[r, b]
+                c = joker_cand[f, b]
             else:
-                continue
+                c = cand_of[r, b]
             if c >= 0:
-                w, t, kw, kt = s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1]
+                w, t, kw, kt = cwin[c], ctie[c], ckey[c, 0], ckey[c, 1]
             else:
-                w, t, kw, kt = s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1]
-            s.swin[r, b] = w
-            s.stie[r, b] = t
-            if kw > s.wkey[w_, 0] or (kw == s.wkey[w_, 0] and kt > s.wkey[w_, 1]):
-                s.work[w_, 0], s.work[w_, 1] = w, t
-                s.wkey[w_, 0], s.wkey[w_, 1] = kw, kt
+                w, t, kw, kt = zwin[b], ztie[b], zkey[b, 0], zkey[b, 1]
+            if record:
+                swin[r, b] = w
+                stie[r, b] = t
+            if kw > kbw or (kw == kbw and kt > kbt):
+                bw, bt, kbw, kbt = w, t, kw, kt
+        w_ = d.first_roll + r
+        work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
 
 
 @njit(cache=True)
@@ -283,19 +316,20 @@ def keep_chances(d, s):
     roll's best in ``s.work`` level by level; returns ``(win, tie)`` at the
     turn start."""
     first = d.first_roll
-    work, wkey = s.work, s.wkey
+    work, wkey, kwin, ktie = s.work, s.wkey, s.kwin, s.ktie
+    subs, n_subs = d.subs, d.n_subs
     for t in range(1, d.rolls + 1):
         average_keeps(d, 2, work)              # W_t (lane 0 win, lane 1 tie)
         if t == d.rolls:
             break
         for m in range(first):
-            s.kwin[t - 1, m] = work[m, 0]
-            s.ktie[t - 1, m] = work[m, 1]
+            kwin[t - 1, m] = work[m, 0]
+            ktie[t - 1, m] = work[m, 1]
             wkey[m, 0] = key(work[m, 0])
             wkey[m, 1] = key(work[m, 1])
         for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
-            for j in range(d.n_subs[m]):
-                a = d.subs[m, j]
+            for j in range(n_subs[m]):
+                a = subs[m, j]
                 if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
                                                and wkey[a, 1] > wkey[m, 1]):
                     work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
@@ -311,7 +345,7 @@ def turn_start(d, pt, wt, mask, u, score, less, eq, s):
     if d.allowed[mask] == 0:                   # the card is full: the game is over
         return less[score], eq[score]
     fill_chances(d, wt, mask, u, score, less, eq, s)
-    score_chances(d, pt, mask, s)
+    score_chances(d, pt, mask, s, False)
     return keep_chances(d, s)
 
 
@@ -325,7 +359,7 @@ def turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact):
         fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner)
     else:
         fill_chances(d, wt, mask, u, score, less, eq, s)
-    score_chances(d, pt, mask, s)
+    score_chances(d, pt, mask, s, True)
     return keep_chances(d, s)
 
 
