@@ -6,8 +6,10 @@ latency of one position's win advice (``solver.win``).
 
 Prints, per number of opponents, the win seat's and each opponent's win
 rate with its 95 % interval, the ties, the mean scores and the games per
-second; then the median and largest time of ``Solver.advise_win`` over 50
-positions of played games (tables opened first; their solve is not timed).
+second; the compiled win seat's CPU time per game on one thread (median of
+three runs); then the median and largest time of ``Solver.advise_win`` over
+50 positions early in a game and 50 with two boxes open (the exact solve),
+tables opened first (their solve is not timed).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main(spec: str, games: int, seed: int, workers: int, tables: str | None,
             lo, hi = s["ci95"]
             print(f"  {s['policy']:<8} win rate {s['win_rate']:.3%} [{lo:.3%}, {hi:.3%}] "
                   f"(±{(hi - lo) / 2:.3%}), mean {s['mean']:.2f}")
+    seat_cpu(rules, solver, [int(x) for x in opponents.split(",")])
     cards = ["", "ones=3,twos=6", "ones=2,fours=12,one_pair=10,chance=22",
              "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10,two_pairs=14"]
     times = []
@@ -54,6 +57,52 @@ def main(spec: str, games: int, seed: int, workers: int, tables: str | None,
                           2, [cards[(i + 1) % len(cards)] if spec == "nordic" else ""] * 3)
         times.append(time.perf_counter() - start)
     print(f"advise_win: median {statistics.median(times) * 1000:.1f} ms, "
+          f"largest {max(times) * 1000:.1f} ms (50 positions, 3 opponents)")
+    late_advice(rules, solver)
+
+
+def seat_cpu(rules, solver, opponents: list[int], games: int = 400) -> None:
+    """CPU seconds per game of the compiled win seat on one thread."""
+    import numba
+
+    from solver.match import logged_games
+    from solver.win_seat import play_win_seat
+    table, target, futures = solver.table, solver.target(), solver.futures()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        for k in opponents:
+            others = [(o, *logged_games(rules, None, "optimal", 0.0, games, 100 + o)[1:])
+                      for o in range(1, k + 1)]
+            play_win_seat(rules, table, target, futures, 2, 9, 0, 0, others)   # compiled
+            runs = []
+            for _ in range(3):
+                start = time.process_time()
+                play_win_seat(rules, table, target, futures, games, 9, 0, 0, others)
+                runs.append((time.process_time() - start) / games)
+            print(f"win seat vs {k}: {statistics.median(runs) * 1000:.2f} ms CPU per game "
+                  f"on one thread (median of 3 x {games} games)")
+    finally:
+        numba.set_num_threads(threads)
+
+
+def late_advice(rules, solver) -> None:
+    """``advise_win`` with two boxes open (the exact solve), 50 positions."""
+    import numpy as np
+
+    from solver.scorecard import Scorecard
+    ds = rules.dice_space
+    rng = np.random.default_rng(5)
+    times = []
+    for i in range(50):
+        card = Scorecard.empty(rules)
+        for b in rng.permutation(rules.n_boxes)[:rules.n_boxes - 2]:
+            card = card.fill(int(b), int(rules.scores[rng.integers(ds.n_rolls), b]))
+        opponent = Scorecard.empty(rules).fill(0, 3).fill(1, 6)
+        start = time.perf_counter()
+        solver.advise_win(card, ds.dice_tuples[ds.first_roll + i], 2, [opponent] * 3)
+        times.append(time.perf_counter() - start)
+    print(f"advise_win, two boxes open: median {statistics.median(times) * 1000:.1f} ms, "
           f"largest {max(times) * 1000:.1f} ms (50 positions, 3 opponents)")
 
 

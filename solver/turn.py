@@ -31,7 +31,6 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from . import kernel_cache  # noqa: F401  (stale cache indexes are ignored)
 from .rules import Joker, Rules
 
 NEG = -1e300

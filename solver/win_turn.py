@@ -32,7 +32,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .play import play_tables
 from .rules import Rules
 from .target import layout
 from .turn import NEG, average_keeps, fill_candidates, keep_values, pick, turn_data
