@@ -48,7 +48,12 @@ from .ties import keep_ranks, ranking, tolerance
 from .triple_card import TripleCard
 from .values import StateValues
 
-POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H
+POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H (+ the coupling term)
+
+# The coupling term f(s) = sum_b COUPLING[b, P_b] of the rule sets it was
+# fitted for (by fingerprint; ``benchmarks/triple_fit.py`` fits and prints
+# it): ``P_b`` the columns (bit c - 1) in which box b is open, P_b = 0 worth 0.
+COUPLING: dict[str, tuple[tuple[float, ...], ...]] = {}
 
 
 # ------------------------------------------------------------------ actions
@@ -77,6 +82,30 @@ class ColumnAction(Action):
 
 
 # ------------------------------------------------------------------ values
+def coupling(rules: Rules) -> np.ndarray:
+    """``theta[b, P]`` of the coupling term stored for ``rules`` (shape
+    ``(n_boxes, 2 ** columns)``), or an empty ``(0, 2 ** columns)`` array
+    where none is stored (the plain improvement step on ``H``)."""
+    stored = COUPLING.get(rules.fingerprint)
+    if stored is None:
+        return np.zeros((0, 1 << rules.columns))
+    return np.array(stored, dtype=np.float64)
+
+
+def offsets(theta: np.ndarray, card: TripleCard) -> np.ndarray:
+    """``delta[c, b]``: :math:`f(s') - f(s)` of filling open box ``b`` of
+    column ``c`` (from 0), ``f(s) = sum_b theta[b, P_b]``; zeros without a
+    coupling term."""
+    nb = card.rules.column_rules.n_boxes
+    delta = np.zeros((card.rules.columns, nb))
+    for b in range(len(theta)):
+        p = sum(1 << c for c, sc in enumerate(card.cards) if sc.points[b] is None)
+        for c in range(len(card.cards)):
+            if p >> c & 1:
+                delta[c, b] = theta[b, p & ~(1 << c)] - theta[b, p]
+    return delta
+
+
 def lower_bound(table: StateValues, card: TripleCard) -> float:
     """Expected final score of playing the columns one after another from
     the next turn start: the card's score plus :math:`H`."""
@@ -92,10 +121,14 @@ def _future(table: StateValues, card: TripleCard) -> tuple[float, np.ndarray]:
 class TripleTurn:
     """One turn's values at ``card`` (numpy): ``score[r, j]`` of scoring roll
     ``r`` as ``choices[j] = (column, box)`` and the levels ``X_t[r]``,
-    computed once and reused within the turn; excluding the card's score."""
+    computed once and reused within the turn; excluding the card's score.
+    ``theta``: the coupling term (default: ``coupling(card.rules)``); the
+    value of filling box ``b`` of column ``c`` gains ``offsets()[c, b]``."""
 
-    def __init__(self, table: StateValues, card: TripleCard):
+    def __init__(self, table: StateValues, card: TripleCard, theta: np.ndarray | None = None):
         self.table, self.card = table, card
+        theta = coupling(card.rules) if theta is None else theta
+        delta = offsets(theta, card)
         total, now = _future(table, card)
         choices, cols, points = [], [], []
         for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.cards)):
@@ -103,7 +136,8 @@ class TripleTurn:
                 continue
             scoring = Scoring(table, sc)
             choices += [(c + 1, b) for b in scoring.boxes]
-            cols.append(w * scoring.values(0) + (total - w * now[c]))
+            cols.append(w * (scoring.values(0) + delta[c, scoring.boxes] / w)
+                        + (total - w * now[c]))
             points.append(scoring.points)
         self.choices = choices
         self.score = np.concatenate(cols, axis=1)           # [roll, choice]
