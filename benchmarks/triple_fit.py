@@ -23,7 +23,9 @@ import numpy as np
 @click.option("--games", default=100_000, show_default=True)
 @click.option("--rounds", default=2, show_default=True)
 @click.option("--seed", default=1001, show_default=True)
-def main(spec: str, games: int, rounds: int, seed: int) -> None:
+@click.option("--save", type=click.Path(), default=None,
+              help="also save round k's table as SAVE-k.npy")
+def main(spec: str, games: int, rounds: int, seed: int, save: str | None) -> None:
     from solver import Solver
     from solver.triple_play import fit_coupling
 
@@ -33,7 +35,9 @@ def main(spec: str, games: int, rounds: int, seed: int) -> None:
         start = time.perf_counter()
         theta = fit_coupling(solver.table, solver.rules, games, seed + k, theta)
         print(f"# round {k + 1}: {games:,} games, seed {seed + k}, "
-              f"{time.perf_counter() - start:.0f} s")
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+        if save:
+            np.save(f"{save}-{k + 1}.npy", theta)
     print(f"# {spec}: python benchmarks/triple_fit.py --rules {spec} --games {games} "
           f"--rounds {rounds} --seed {seed}")
     print(f'"{solver.rules.fingerprint}": (')

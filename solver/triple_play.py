@@ -81,29 +81,35 @@ def shift_candidates(d, mask, u, w, values, delta, cand, shifted, szero):
 
 
 @njit(cache=True, nogil=True)
-def best_boxes(d, mask, cand, zero, best):
-    """``best[r, 0]``: ``score_rolls`` for one upper total, in one pass over
-    each roll's candidates (rules without jokers or a yahtzee bonus, which
-    ``simple_scoring`` tells; the same maximum, so the same values)."""
+def best_boxes(d, box_cand, mask, cand, zero, best):
+    """``best[r, 0]``: ``score_rolls`` for one upper total, box by box over
+    all rolls (``box_cand[b, r]``: the candidate of roll ``r`` in box ``b``,
+    -1 for 0 points, which ``zero`` covers; ``box_candidates``).  The same
+    maximum, so the same values."""
     allowed = d.allowed[mask]
-    for r in range(len(d.roll_cand_start) - 1):
-        v = zero[0]
-        for i in range(d.roll_cand_start[r], d.roll_cand_start[r + 1]):
-            k = d.roll_cand[i]
-            if (allowed >> d.cand_box[k]) & 1:
-                v = max(v, cand[k, 0])
-        best[r, 0] = v
+    n = box_cand.shape[1]
+    for r in range(n):
+        best[r, 0] = zero[0]
+    for b in range(box_cand.shape[0]):
+        if (allowed >> b) & 1:
+            for r in range(n):
+                k = box_cand[b, r]
+                if k >= 0:
+                    best[r, 0] = max(best[r, 0], cand[k, 0])
 
 
-def simple_scoring(d) -> bool:
-    """Whether ``best_boxes`` may stand for ``score_rolls``: no joker and
-    no yahtzee bonus."""
-    return not d.joker_boxes.any() and d.yahtzee_bonus == 0.0
+def box_candidates(d, pt) -> np.ndarray:
+    """``box_cand[b, r]`` of ``best_boxes`` (``pt.cand_of`` transposed), or
+    an empty array where ``score_rolls`` is needed (rules with jokers or a
+    yahtzee bonus)."""
+    if d.joker_boxes.any() or d.yahtzee_bonus != 0.0:
+        return np.zeros((0, 0), dtype=np.int64)
+    return np.ascontiguousarray(pt.cand_of.T)
 
 
 @njit(cache=True, nogil=True)
-def scoring_layer(d, simple, masks, us, w, values, theta, fresh, cand, zero, shifted, szero,
-                  delta, moved, best, now, work, j):
+def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, shifted,
+                  szero, delta, moved, best, now, work, j):
     """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
     into ``work[first_roll + r, j]``: the best over the columns of
     ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
@@ -115,7 +121,8 @@ def scoring_layer(d, simple, masks, us, w, values, theta, fresh, cand, zero, shi
     With a coupling term (``theta`` not empty) the candidates are first
     shifted by ``delta[c, b] / w_c`` (``column_offsets``) into ``shifted[c]``,
     ``szero[c]``, and ``best`` is recomputed for the columns whose ``delta``
-    moved too.  ``simple``: ``best_boxes`` stands for ``score_rolls``.
+    moved too.  ``best_boxes`` stands for ``score_rolls`` where ``box_cand``
+    is not empty.
     """
     first = d.first_roll
     n_rolls = len(d.roll_prob)
@@ -138,8 +145,8 @@ def scoring_layer(d, simple, masks, us, w, values, theta, fresh, cand, zero, shi
                              szero[c])
         if fresh[c] or (coupled and moved[c]):
             src, z = (shifted[c], szero[c]) if coupled else (cand[c], zero[c])
-            if simple:
-                best_boxes(d, masks[c], src, z, best[c])
+            if box_cand.shape[0] > 0:
+                best_boxes(d, box_cand, masks[c], src, z, best[c])
             else:
                 score_rolls(d, masks[c], 1, 0, src, z, best[c])
         off = total - w[c] * now[c]
@@ -163,8 +170,8 @@ def keep_levels(d, L, rerolls, work, out):
 
 
 @njit(cache=True, nogil=True)
-def play_games(d, simple, pt, values, w, theta, start, first_game, seed, tol, score, bonuses,
-               box_points, log_rolls, log_keeps, log_box, log_col, t, n_threads):
+def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, score,
+               bonuses, box_points, log_rolls, log_keeps, log_box, log_col, t, n_threads):
     """Play games ``first_game + i`` for ``i`` in piece ``t`` of
     ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
     from ``start[c] = (mask, u, points)`` of each column (points as
@@ -212,8 +219,8 @@ def play_games(d, simple, pt, values, w, theta, start, first_game, seed, tol, sc
                 total[j] += np.int64(w[c]) * start[c, 2]
         for turn in range(turns, C * nb):
             for j in range(L):
-                h[j] = scoring_layer(d, simple, masks[j], us[j], w, values, theta, fresh[j],
-                                     cand[j], zero[j], shifted[min(j, len(shifted) - 1)],
+                h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, theta,
+                                     fresh[j], cand[j], zero[j], shifted[min(j, len(shifted) - 1)],
                                      szero[min(j, len(szero) - 1)], delta[j], moved[j],
                                      best_box[j], now[j], work, j)
             keep_levels(d, L, d.rolls - 1, work, out)
@@ -341,7 +348,7 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     box_nonzero = np.zeros((C, nb), dtype=np.int64)
     start = time.perf_counter()
     step = min(CHUNK, 4096) if on_line else CHUNK
-    simple, tol = simple_scoring(d), tolerance(table)
+    box_cand, tol = box_candidates(d, pt), tolerance(table)
     for first in range(0, games, step):
         n = min(step, games - first)
         score = np.zeros(n, dtype=np.int64)
@@ -353,8 +360,8 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
         log_keeps = np.full(shape, -1, dtype=np.int64)
         log_box = np.full(shape[:2], -1, dtype=np.int64)
         log_col = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(play_games, d, simple, pt, values, w, theta, state, first, seed, tol, score,
-                   bonuses, box_points, log_rolls, log_keeps, log_box, log_col)
+        run_pieces(play_games, d, box_cand, pt, values, w, theta, state, first, seed, tol,
+                   score, bonuses, box_points, log_rolls, log_keeps, log_box, log_col)
         hist += np.bincount(score, minlength=len(hist))
         bonus_columns += int(bonuses.sum())
         box_sum += box_points.sum(axis=0)
@@ -390,9 +397,10 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     log_rolls = np.full((games, T, one.rolls), -1, dtype=np.int64)
     log_box = np.full((games, T), -1, dtype=np.int64)
     log_col = np.full((games, T), -1, dtype=np.int64)
-    run_pieces(play_games, d, simple_scoring(d), pt, values, w, np.asarray(theta, dtype=np.float64),
-               state, 0, seed, tolerance(table), score, np.zeros(games, dtype=np.int64),
-               box_points, log_rolls, log_rolls.copy(), log_box, log_col)
+    run_pieces(play_games, d, box_candidates(d, pt), pt, values, w,
+               np.asarray(theta, dtype=np.float64), state, 0, seed, tolerance(table), score,
+               np.zeros(games, dtype=np.int64), box_points, log_rolls, log_rolls.copy(), log_box,
+               log_col)
     masks = np.zeros((games, T, C), dtype=np.int64)
     uppers = np.zeros((games, T, C), dtype=np.int64)
     written = np.zeros((games, T))

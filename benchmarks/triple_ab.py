@@ -1,0 +1,75 @@
+"""Speed of the Trippel-Yatzy player against an earlier commit's, interleaved.
+
+    NUMBA_NUM_THREADS=1 python benchmarks/triple_ab.py --against COMMIT [--games 4000] [--runs 7]
+
+Writes ``solver/triple_play.py`` of ``COMMIT`` as a temporary module of the
+package (removed at the end), then plays the same ``games`` games (seed =
+run) with the old player and the new one in turn, ``runs`` times, and prints
+the medians of the games per second of CPU time (the process's, so one
+thread is the fair comparison on a shared machine) and whether the scores
+agree.  The new player is run twice: the plain improvement step (no coupling
+term, the policy the old one plays, so the scores must be the same) and the
+default strategy of the rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+
+@click.command()
+@click.option("--against", required=True, help="the commit whose player is the old one")
+@click.option("--games", default=4000, show_default=True)
+@click.option("--runs", default=7, show_default=True)
+def main(against: str, games: int, runs: int) -> None:
+    import numba
+
+    from solver import Solver
+    from solver import triple_play as new
+
+    root = Path(new.__file__).parent
+    name = f"_triple_play_{against[:10]}"
+    text = subprocess.run(["git", "show", f"{against}:solver/triple_play.py"], cwd=root,
+                          check=True, capture_output=True, text=True).stdout
+    path = root / f"{name}.py"
+    path.write_text(text)
+    try:
+        old = importlib.import_module(f"solver.{name}")
+        solver = Solver("triple")
+        table, rules = solver.table, solver.rules
+        step = np.zeros((0, 1 << rules.columns))
+        players = {
+            f"old ({against[:10]})": lambda seed: old.play(table, rules, games, seed),
+            "new, improvement step": lambda seed: new.play(table, rules, games, seed, theta=step),
+            "new, default strategy": lambda seed: new.play(table, rules, games, seed),
+        }
+        for play in players.values():                  # compile, page the table in
+            play(99)
+        rates = {k: [] for k in players}
+        hists = {k: [] for k in players}
+        for seed in range(runs):
+            for k, play in players.items():
+                start = time.process_time()
+                hists[k].append(play(seed).hist)
+                rates[k].append(games / (time.process_time() - start))
+        print(f"{games:,} games x {runs} runs, {numba.get_num_threads()} Numba thread(s); "
+              "games per second of CPU time")
+        for k, r in rates.items():
+            print(f"  {k:<24} median {statistics.median(r):7,.0f}  "
+                  f"(runs: {', '.join(f'{x:,.0f}' for x in r)})")
+        a, b = list(hists)[:2]
+        same = all(np.array_equal(x, y) for x, y in zip(hists[a], hists[b]))
+        print(f"  old and new improvement step: {'the same' if same else 'DIFFERENT'} scores")
+    finally:
+        path.unlink()
+
+
+if __name__ == "__main__":
+    main()
