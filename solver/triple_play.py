@@ -3,8 +3,9 @@
 
 At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
 the maximum over the columns of each column's best box (``turn.fill_candidates``
-and ``turn.score_rolls`` of that column, weighted and offset; only the column
-the last turn changed is recomputed), then ``keep_levels`` the keep values
+and ``best_boxes`` of that column, weighted and offset; only the column the
+last turn changed is recomputed, and with a coupling term those whose
+offsets ``column_offsets`` moved), then ``keep_levels`` the keep values
 of every reroll level with ``turn.best_keeps`` and ``turn.average_keeps``,
 for ``LANES`` games side by side (those two helpers do not depend on the
 state, so the games' values fill the vector lanes the solve uses for upper
