@@ -7,14 +7,15 @@ package (removed at the end), then plays the same ``games`` games (seed =
 run) with the old player and the new one in turn, ``runs`` times, and prints
 the medians of the games per second of CPU time (the process's, so one
 thread is the fair comparison on a shared machine) and whether the scores
-agree.  The new player is run twice: the plain improvement step (no coupling
-term, the policy the old one plays, so the scores must be the same) and the
-default strategy of the rules.
+agree.  Each player is run with the plain improvement step (no coupling
+term; a player from before the coupling term plays only that) and with the
+default strategy of the rules; the same policy must give the same scores.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import statistics
 import subprocess
 import time
@@ -45,11 +46,15 @@ def main(against: str, games: int, runs: int) -> None:
         solver = Solver("triple")
         table, rules = solver.table, solver.rules
         step = np.zeros((0, 1 << rules.columns))
-        players = {
-            f"old ({against[:10]})": lambda seed: old.play(table, rules, games, seed),
-            "new, improvement step": lambda seed: new.play(table, rules, games, seed, theta=step),
-            "new, default strategy": lambda seed: new.play(table, rules, games, seed),
-        }
+        label = f"old ({against[:10]})"
+        players = {}
+        if "theta" in inspect.signature(old.play).parameters:
+            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed, theta=step)
+            players[f"{label}, default"] = lambda seed: old.play(table, rules, games, seed)
+        else:
+            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed)
+        players["new, step"] = lambda seed: new.play(table, rules, games, seed, theta=step)
+        players["new, default"] = lambda seed: new.play(table, rules, games, seed)
         for play in players.values():                  # compile, page the table in
             play(99)
         rates = {k: [] for k in players}
@@ -62,11 +67,13 @@ def main(against: str, games: int, runs: int) -> None:
         print(f"{games:,} games x {runs} runs, {numba.get_num_threads()} Numba thread(s); "
               "games per second of CPU time")
         for k, r in rates.items():
-            print(f"  {k:<24} median {statistics.median(r):7,.0f}  "
+            print(f"  {k:<26} median {statistics.median(r):7,.0f}  "
                   f"(runs: {', '.join(f'{x:,.0f}' for x in r)})")
-        a, b = list(hists)[:2]
-        same = all(np.array_equal(x, y) for x, y in zip(hists[a], hists[b]))
-        print(f"  old and new improvement step: {'the same' if same else 'DIFFERENT'} scores")
+        for policy in ("step", "default"):
+            a, b = f"{label}, {policy}", f"new, {policy}"
+            if a in hists:
+                same = all(np.array_equal(x, y) for x, y in zip(hists[a], hists[b]))
+                print(f"  old and new, {policy}: {'the same' if same else 'DIFFERENT'} scores")
     finally:
         path.unlink()
 

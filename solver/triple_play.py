@@ -47,11 +47,12 @@ LANES = 8          # games whose keep values are averaged side by side (vector l
 
 
 @njit(cache=True, nogil=True)
-def column_offsets(masks, theta, delta, moved):
-    """``delta[c, b]`` = :math:`f(s') - f(s)` of filling open box ``b`` of
-    column ``c``, for the coupling term :math:`f(s) = \\sum_b \\theta[b, P_b]`,
-    ``P_b`` the set of columns (bit ``c``) in which box ``b`` is open;
-    ``moved[c]``: whether a ``delta[c]`` changed."""
+def column_offsets(masks, w, theta, shift, moved):
+    """``shift[c, b]`` = :math:`(f(s') - f(s)) / w_c` of filling open box
+    ``b`` of column ``c``, for the coupling term
+    :math:`f(s) = \\sum_b \\theta[b, P_b]`, ``P_b`` the set of columns (bit
+    ``c``) in which box ``b`` is open; ``moved[c]``: whether a ``shift[c]``
+    changed."""
     moved[:] = False
     for b in range(theta.shape[0]):
         p = 0
@@ -59,26 +60,26 @@ def column_offsets(masks, theta, delta, moved):
             if (masks[c] >> b) & 1 == 0:
                 p |= 1 << c
         for c in range(len(masks)):
-            v = theta[b, p & ~(1 << c)] - theta[b, p] if (p >> c) & 1 else 0.0
-            if v != delta[c, b]:
+            v = (theta[b, p & ~(1 << c)] - theta[b, p]) / w[c] if (p >> c) & 1 else 0.0
+            if v != shift[c, b]:
                 moved[c] = True
-                delta[c, b] = v
+                shift[c, b] = v
 
 
 @njit(cache=True, nogil=True)
-def shift_candidates(d, mask, u, w, values, delta, cand, shifted, szero):
+def shift_candidates(d, mask, shift, cand, scratch, shifted, szero):
     """One column's candidates (``cand``, from ``fill_candidates``) plus
-    ``delta[b] / w`` of their box into ``shifted``; ``szero[0]``: the best
-    scratch (0 points) with its box's ``delta[b] / w``."""
+    ``shift[b]`` of their box into ``shifted``; ``szero[0]``: the best
+    scratch (0 points, ``scratch[b]``) plus its box's ``shift[b]``."""
     allowed = d.allowed[mask]
     szero[0] = NEG
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
-            szero[0] = max(szero[0], values[d.rows[mask | (1 << b)], u] + delta[b] / w)
+            szero[0] = max(szero[0], scratch[b] + shift[b])
     for k in range(len(d.cand_box)):
         b = d.cand_box[k]
         if (allowed >> b) & 1:
-            shifted[k, 0] = cand[k, 0] + delta[b] / w
+            shifted[k, 0] = cand[k, 0] + shift[b]
 
 
 @njit(cache=True, nogil=True)
@@ -109,19 +110,20 @@ def box_candidates(d, pt) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, shifted,
-                  szero, delta, moved, best, now, work, j):
+def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, scratch,
+                  shifted, szero, shift, moved, best, now, work, j):
     """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
     into ``work[first_roll + r, j]``: the best over the columns of
     ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
 
     ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
-    candidates (``fill_candidates``) and ``best[c, r]`` its best box for
-    roll ``r`` (``score_rolls``), recomputed only for the columns with
-    ``fresh[c]`` (the others are as the game's last turn left them).
+    candidates (``fill_candidates``), ``scratch[c, b]`` the value of
+    filling its open box ``b`` with 0 points, and ``best[c, r]`` its best
+    box for roll ``r`` (``score_rolls``), recomputed only for the columns
+    with ``fresh[c]`` (the others are as the game's last turn left them).
     With a coupling term (``theta`` not empty) the candidates are first
-    shifted by ``delta[c, b] / w_c`` (``column_offsets``) into ``shifted[c]``,
-    ``szero[c]``, and ``best`` is recomputed for the columns whose ``delta``
+    shifted by ``shift[c, b]`` (``column_offsets``) into ``shifted[c]``,
+    ``szero[c]``, and ``best`` is recomputed for the columns whose ``shift``
     moved too.  ``best_boxes`` stands for ``score_rolls`` where ``box_cand``
     is not empty.
     """
@@ -133,7 +135,7 @@ def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, s
         now[c] = values[d.rows[masks[c]], us[c]]
         total += w[c] * now[c]
     if coupled:
-        column_offsets(masks, theta, delta, moved)
+        column_offsets(masks, w, theta, shift, moved)
     for r in range(n_rolls):
         work[first + r, j] = NEG
     for c in range(len(masks)):
@@ -141,9 +143,12 @@ def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, s
             continue
         if fresh[c]:
             fill_candidates(d, masks[c], us[c], 1, values, cand[c], zero[c])
+            allowed = d.allowed[masks[c]]
+            for b in range(len(d.is_upper)):
+                if (allowed >> b) & 1:
+                    scratch[c, b] = values[d.rows[masks[c] | (1 << b)], us[c]]
         if coupled and (fresh[c] or moved[c]):
-            shift_candidates(d, masks[c], us[c], w[c], values, delta[c], cand[c], shifted[c],
-                             szero[c])
+            shift_candidates(d, masks[c], shift[c], cand[c], scratch[c], shifted[c], szero[c])
         if fresh[c] or (coupled and moved[c]):
             src, z = (shifted[c], szero[c]) if coupled else (cand[c], zero[c])
             if box_cand.shape[0] > 0:
@@ -191,7 +196,8 @@ def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, 
     zero = np.empty((LANES, C, 1))
     shifted = np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1))
     szero = np.empty((LANES, C, 1) if coupled else (1, 1, 1))
-    delta = np.zeros((LANES, C, nb))
+    shift = np.zeros((LANES, C, nb))
+    scratch = np.empty((LANES, C, nb))
     moved = np.zeros((LANES, C), dtype=np.bool_)
     src = shifted if coupled else cand
     best_box = np.empty((LANES, C, n_rolls, 1))
@@ -221,8 +227,9 @@ def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, 
         for turn in range(turns, C * nb):
             for j in range(L):
                 h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, theta,
-                                     fresh[j], cand[j], zero[j], shifted[min(j, len(shifted) - 1)],
-                                     szero[min(j, len(szero) - 1)], delta[j], moved[j],
+                                     fresh[j], cand[j], zero[j], scratch[j],
+                                     shifted[min(j, len(shifted) - 1)],
+                                     szero[min(j, len(szero) - 1)], shift[j], moved[j],
                                      best_box[j], now[j], work, j)
             keep_levels(d, L, d.rolls - 1, work, out)
             for j in range(L):
@@ -243,8 +250,7 @@ def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, 
                             if (allowed >> b) & 1:
                                 k = pt.cand_of[r, b]
                                 v = (src[j, c, k, 0] if k >= 0
-                                     else values[d.rows[masks[j, c] | (1 << b)], us[j, c]]
-                                     + delta[j, c, b] / w[c])
+                                     else scratch[j, c, b] + shift[j, c, b])
                                 v = w[c] * v + off
                                 code = pick(v, stop, c * nb + b, code, tol)
                                 stop = max(stop, v)
