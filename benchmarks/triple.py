@@ -1,7 +1,9 @@
 """Speed of Trippel-Yatzy (``--rules triple``): one position's advice in
 process (``Solver.advise``, numpy), ``yatzy advise`` end to end (a fresh
 process, table present), and the compiled whole-game player
-(``solver.triple_play``, behind ``yatzy simulate``).
+(``solver.triple_play``, behind ``yatzy simulate``): the strategy
+(``optimal``, with the coupling term), the plain improvement step
+(``step``) and ``greedy``.
 
     python benchmarks/triple.py [--games 20000] [--runs 5]
 
@@ -63,12 +65,16 @@ def main(games: int, runs: int) -> None:
         ends.append(time.perf_counter() - start)
     print(f"yatzy advise           median {statistics.median(ends):.2f} s end to end "
           f"(runs: {', '.join(f'{t:.2f}' for t in ends)})")
+    import numpy as np
+
     from solver.triple_play import play
     play(table, solver.rules, 200, 99)
-    for policy in ("optimal", "greedy"):
-        rates = [games / play(table, solver.rules, games, seed, policy).seconds
+    step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
+    for name, policy, theta in (("optimal", "optimal", None), ("step", "optimal", step),
+                                ("greedy", "greedy", None)):
+        rates = [games / play(table, solver.rules, games, seed, policy, theta=theta).seconds
                  for seed in range(runs)]
-        print(f"games/s ({policy:<7})     median {statistics.median(rates):,.0f} "
+        print(f"games/s ({name:<7})     median {statistics.median(rates):,.0f} "
               f"(runs: {', '.join(f'{r:,.0f}' for r in rates)})")
 
 

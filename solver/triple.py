@@ -13,10 +13,20 @@ column's turns are then a game of their own), so ``H`` is the value of a
 policy, and choosing each turn's keeps and box greedily against it is a
 policy-improvement step: never worse (docs/triple.md gives the argument).
 
+Where a coupling term is stored for the rules (``COUPLING``; ``triple``),
+the strategy values what follows a turn by ``H + f`` instead, with
+:math:`f(s) = \sum_b \theta[b, P_b]`, ``P_b`` the columns in which box ``b``
+is still open: an estimate of what being able to choose the column is
+worth, fitted to played games (``solver.triple_play.fit_coupling``).  It
+changes the value of filling box ``b`` in column ``c`` by a constant of the
+turn, ``offsets(theta, card)[c, b]``.  This step has no proof; it is kept
+because it measures better (docs/triple.md).
+
 Within a turn, with roll ``R``:
 
 * scoring ``R`` in open box ``b`` of column ``c``:
-  :math:`S_{c,b}(R) = w_c\,(s(R, b) + \beta + V(mask_c \cup b, u_c')) + \sum_{c' \ne c} w_{c'} V(mask_{c'}, u_{c'})`;
+  :math:`S_{c,b}(R) = w_c\,(s(R, b) + \beta + V(mask_c \cup b, u_c')) + \sum_{c' \ne c} w_{c'} V(mask_{c'}, u_{c'})`
+  (plus ``offsets[c, b]`` with a coupling term);
 * :math:`X_0(R) = \max_{c,b} S_{c,b}(R)`: per column the best box is
   ``turn.score_rolls`` of that column's ``turn.fill_candidates``, so
   :math:`X_0` is the maximum over the columns of those, weighted and offset;
@@ -48,7 +58,31 @@ from .ties import keep_ranks, ranking, tolerance
 from .triple_card import TripleCard
 from .values import StateValues
 
-POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H
+POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H (+ the coupling term)
+
+# The coupling term f(s) = sum_b COUPLING[b, P_b] of the rule sets it was
+# fitted for (by fingerprint; ``benchmarks/triple_fit.py`` fits and prints
+# it): ``P_b`` the columns (bit c - 1) in which box b is open, P_b = 0 worth 0.
+COUPLING: dict[str, tuple[tuple[float, ...], ...]] = {
+    # triple: python benchmarks/triple_fit.py --rules triple --games 80000 --rounds 4 --seed 1001
+    "e06e4b40edc31e63": (
+        (0.000, 1.995, -0.510, 1.781, 0.853, 4.676, 1.854, 5.364),
+        (0.000, 2.549, 1.131, 3.583, 1.188, 3.706, 3.026, 5.872),
+        (0.000, 2.163, 1.167, 2.994, 1.718, 2.864, 3.644, 6.064),
+        (0.000, 2.013, 2.126, 3.897, 2.762, 4.385, 5.303, 7.887),
+        (0.000, 2.016, 2.518, 3.924, 3.221, 4.468, 6.410, 8.539),
+        (0.000, 1.823, 2.561, 3.303, 3.688, 3.972, 6.885, 8.532),
+        (0.000, -0.242, -0.034, 0.913, 0.729, 0.029, 1.702, 5.283),
+        (0.000, 0.896, 0.983, 2.853, 1.654, 0.151, 2.658, 5.273),
+        (0.000, 0.400, 0.415, 2.689, 0.921, 0.101, 2.337, 4.788),
+        (0.000, 3.045, 0.677, 6.065, -1.212, 0.998, 2.522, 9.262),
+        (0.000, 1.927, 0.964, 3.865, -0.176, -0.008, 2.658, 5.583),
+        (0.000, 1.920, 1.454, 4.248, -0.941, 0.094, 4.490, 7.586),
+        (0.000, 3.588, 2.505, 5.798, 0.530, 0.267, 5.124, 8.697),
+        (0.000, -0.408, -0.740, -0.180, 1.191, 0.448, 2.794, 6.391),
+        (0.000, 1.093, 1.743, 5.401, -2.128, 0.224, 3.164, 12.335),
+    ),
+}
 
 
 # ------------------------------------------------------------------ actions
@@ -77,6 +111,30 @@ class ColumnAction(Action):
 
 
 # ------------------------------------------------------------------ values
+def coupling(rules: Rules) -> np.ndarray:
+    """``theta[b, P]`` of the coupling term stored for ``rules`` (shape
+    ``(n_boxes, 2 ** columns)``), or an empty ``(0, 2 ** columns)`` array
+    where none is stored (the plain improvement step on ``H``)."""
+    stored = COUPLING.get(rules.fingerprint)
+    if stored is None:
+        return np.zeros((0, 1 << rules.columns))
+    return np.array(stored, dtype=np.float64)
+
+
+def offsets(theta: np.ndarray, card: TripleCard) -> np.ndarray:
+    """``delta[c, b]``: :math:`f(s') - f(s)` of filling open box ``b`` of
+    column ``c`` (from 0), ``f(s) = sum_b theta[b, P_b]``; zeros without a
+    coupling term."""
+    nb = card.rules.column_rules.n_boxes
+    delta = np.zeros((card.rules.columns, nb))
+    for b in range(len(theta)):
+        p = sum(1 << c for c, sc in enumerate(card.cards) if sc.points[b] is None)
+        for c in range(len(card.cards)):
+            if p >> c & 1:
+                delta[c, b] = theta[b, p & ~(1 << c)] - theta[b, p]
+    return delta
+
+
 def lower_bound(table: StateValues, card: TripleCard) -> float:
     """Expected final score of playing the columns one after another from
     the next turn start: the card's score plus :math:`H`."""
@@ -92,10 +150,14 @@ def _future(table: StateValues, card: TripleCard) -> tuple[float, np.ndarray]:
 class TripleTurn:
     """One turn's values at ``card`` (numpy): ``score[r, j]`` of scoring roll
     ``r`` as ``choices[j] = (column, box)`` and the levels ``X_t[r]``,
-    computed once and reused within the turn; excluding the card's score."""
+    computed once and reused within the turn; excluding the card's score.
+    ``theta``: the coupling term (default: ``coupling(card.rules)``); the
+    value of filling box ``b`` of column ``c`` gains ``offsets()[c, b]``."""
 
-    def __init__(self, table: StateValues, card: TripleCard):
+    def __init__(self, table: StateValues, card: TripleCard, theta: np.ndarray | None = None):
         self.table, self.card = table, card
+        theta = coupling(card.rules) if theta is None else theta
+        delta = offsets(theta, card)
         total, now = _future(table, card)
         choices, cols, points = [], [], []
         for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.cards)):
@@ -103,7 +165,8 @@ class TripleTurn:
                 continue
             scoring = Scoring(table, sc)
             choices += [(c + 1, b) for b in scoring.boxes]
-            cols.append(w * scoring.values(0) + (total - w * now[c]))
+            cols.append(w * (scoring.values(0) + delta[c, scoring.boxes] / w)
+                        + (total - w * now[c]))
             points.append(scoring.points)
         self.choices = choices
         self.score = np.concatenate(cols, axis=1)           # [roll, choice]

@@ -18,8 +18,9 @@ from solver import Solver
 from solver.boxes import Box, BoxKind, upper
 from solver.errors import InputError
 from solver.rules import Rules, parse_rules
-from solver.triple import TripleTurn, advise, lower_bound
+from solver.triple import TripleTurn, advise, lower_bound, offsets
 from solver.triple_card import TripleCard
+from solver.triple_play import fit_coupling, play
 
 TRIPLE = parse_rules("triple")
 # Two columns of three boxes, two three-faced dice, two rolls, bonus 5 at an
@@ -156,9 +157,9 @@ def _exact_optimum(rules):
     return value(((0, 0),) * rules.columns)
 
 
-def _policy_value(solver, rules):
-    """The exact expected score of the strategy's play (``triple.advise``),
-    by recursion over the whole game tree."""
+def _policy_value(solver, rules, theta=None):
+    """The exact expected score of the strategy's play (``triple.advise``,
+    with the coupling term ``theta``), by recursion over the whole game tree."""
     w = rules.column_weights
     one = rules.column_rules
     faces = rules.faces
@@ -173,7 +174,7 @@ def _policy_value(solver, rules):
         if all(p is not None for col in state for p in col):
             return 0.0
         card = card_of(state)
-        turn = TripleTurn(solver.table, card)
+        turn = TripleTurn(solver.table, card, theta)
 
         @lru_cache(maxsize=None)
         def play(dice, t):
@@ -207,6 +208,37 @@ def test_strategy_between_column_by_column_and_the_exact_optimum(duo):
     # the compiled player plays the same strategy: its mean agrees
     sim = duo.simulate(20_000, seed=3)
     assert abs(sim.mean - strategy) < 4 * sim.sd / math.sqrt(sim.games)
+
+
+def test_coupled_strategy_on_the_reduced_game(duo):
+    """The coupling term fitted to the reduced game's played games: its
+    strategy valued exactly, and the compiled player plays that strategy."""
+    bound = duo.ev()
+    step = _policy_value(duo, DUO, np.zeros((0, 4)))
+    theta = fit_coupling(duo.table, DUO, 20_000, seed=11)
+    assert theta.shape == (3, 4) and not theta[:, 0].any() and theta.any()
+    coupled = _policy_value(duo, DUO, theta)
+    optimum = _exact_optimum(DUO)
+    print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
+          f"with the fitted coupling {coupled:.4f}, optimum {optimum:.4f}")
+    assert bound - 1e-9 <= coupled <= optimum + 1e-9
+    sim = play(duo.table, DUO, 20_000, 3, theta=theta)
+    mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
+    sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
+    assert abs(mean - coupled) < 4 * sd / math.sqrt(sim.games)
+
+
+def test_offsets_are_the_change_of_the_coupling_term():
+    theta = np.arange(15 * 8, dtype=float).reshape(15, 8) % 7
+    card = TripleCard.parse("ones@1=3,ones@3=2,yatzy@2=0", TRIPLE)
+    delta = offsets(theta, card)
+
+    def f(c):
+        return sum(theta[b, sum(1 << k for k, sc in enumerate(c.cards) if sc.points[b] is None)]
+                   for b in range(15))
+    for c, b in [(1, 0), (0, 14), (2, 14), (1, 5)]:
+        assert delta[c, b] == pytest.approx(f(card.fill(c + 1, b, 0)) - f(card))
+    assert delta[0, 0] == delta[2, 0] == 0.0          # filled there
 
 
 def test_lower_bound_is_six_nordic_values(nordic, tables_dir):

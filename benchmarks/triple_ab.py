@@ -1,0 +1,82 @@
+"""Speed of the Trippel-Yatzy player against an earlier commit's, interleaved.
+
+    NUMBA_NUM_THREADS=1 python benchmarks/triple_ab.py --against COMMIT [--games 4000] [--runs 7]
+
+Writes ``solver/triple_play.py`` of ``COMMIT`` as a temporary module of the
+package (removed at the end), then plays the same ``games`` games (seed =
+run) with the old player and the new one in turn, ``runs`` times, and prints
+the medians of the games per second of CPU time (the process's, so one
+thread is the fair comparison on a shared machine) and whether the scores
+agree.  Each player is run with the plain improvement step (no coupling
+term; a player from before the coupling term plays only that) and with the
+default strategy of the rules; the same policy must give the same scores.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+
+@click.command()
+@click.option("--against", required=True, help="the commit whose player is the old one")
+@click.option("--games", default=4000, show_default=True)
+@click.option("--runs", default=7, show_default=True)
+def main(against: str, games: int, runs: int) -> None:
+    import numba
+
+    from solver import Solver
+    from solver import triple_play as new
+
+    root = Path(new.__file__).parent
+    name = f"_triple_play_{against[:10]}"
+    text = subprocess.run(["git", "show", f"{against}:solver/triple_play.py"], cwd=root,
+                          check=True, capture_output=True, text=True).stdout
+    path = root / f"{name}.py"
+    path.write_text(text)
+    try:
+        old = importlib.import_module(f"solver.{name}")
+        solver = Solver("triple")
+        table, rules = solver.table, solver.rules
+        step = np.zeros((0, 1 << rules.columns))
+        label = f"old ({against[:10]})"
+        players = {}
+        if "theta" in inspect.signature(old.play).parameters:
+            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed, theta=step)
+            players[f"{label}, default"] = lambda seed: old.play(table, rules, games, seed)
+        else:
+            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed)
+        players["new, step"] = lambda seed: new.play(table, rules, games, seed, theta=step)
+        players["new, default"] = lambda seed: new.play(table, rules, games, seed)
+        for play in players.values():                  # compile, page the table in
+            play(99)
+        rates = {k: [] for k in players}
+        hists = {k: [] for k in players}
+        for seed in range(runs):
+            for k, play in players.items():
+                start = time.process_time()
+                hists[k].append(play(seed).hist)
+                rates[k].append(games / (time.process_time() - start))
+        print(f"{games:,} games x {runs} runs, {numba.get_num_threads()} Numba thread(s); "
+              "games per second of CPU time")
+        for k, r in rates.items():
+            print(f"  {k:<26} median {statistics.median(r):7,.0f}  "
+                  f"(runs: {', '.join(f'{x:,.0f}' for x in r)})")
+        for policy in ("step", "default"):
+            a, b = f"{label}, {policy}", f"new, {policy}"
+            if a in hists:
+                same = all(np.array_equal(x, y) for x, y in zip(hists[a], hists[b]))
+                print(f"  old and new, {policy}: {'the same' if same else 'DIFFERENT'} scores")
+    finally:
+        path.unlink()
+
+
+if __name__ == "__main__":
+    main()
