@@ -62,7 +62,8 @@ if TYPE_CHECKING:
     from .review import Review, Turn
     from .simulate import Simulation
 
-POLICIES = ("optimal", "greedy", "simple")
+POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
+SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
 DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
 MAX_SEED = 2**63 - 1
 
@@ -306,8 +307,12 @@ class Solver:
         if self.rules.columns > 1:
             if policy not in triple.POLICIES:
                 raise InputError(f"policy {policy!r}: rules {self.rules.spec} are played "
-                                 f"by {' or '.join(triple.POLICIES)}")
+                                 f"by {', '.join(triple.POLICIES)}")
             return False
+        if policy not in SIMPLE_POLICIES:
+            raise InputError(f"policy {policy!r} is for several columns (e.g. --rules triple); "
+                             f"rules {self.rules.spec} are played by "
+                             f"{', '.join(SIMPLE_POLICIES)}")
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
@@ -355,8 +360,8 @@ class Solver:
         from .review import check_supported, header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
-        if self.rules.columns > 1:
-            self.is_exact(policy)
+        if self.rules.columns > 1 or policy not in SIMPLE_POLICIES:
+            self.is_exact(policy)                # a one-line error for a wrong policy
             return self._simulate_columns(games, seed, policy, log)
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "

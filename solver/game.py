@@ -52,7 +52,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .actions import Action, Advice
-from .api import MAX_SEED, POLICIES, Solver, check_seed
+from .api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
 from .dice import parse_dice
 from .errors import InputError
 from .files import write_text
@@ -64,7 +64,7 @@ from .scorecard import Scorecard
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
-KINDS = ("human", *POLICIES)          # a person, or a computer playing a policy
+KINDS = ("human", *SIMPLE_POLICIES)   # a person, or a computer playing a policy
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,17 @@ SIMPLE = ("optimal", "greedy", "simple")
 
 
 def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
-    """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or ``theta=X``."""
+    """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
+    ``theta=X``; with several columns (``triple``) the policies of
+    ``solver.triple`` (``optimal``, ``step``, ``greedy``)."""
     from .api import check_theta
+    from .triple import POLICIES
     text = text.strip()
+    if rules.columns > 1:
+        if text in POLICIES:
+            return text, 0.0
+        raise InputError(f"policy {text!r}: rules {rules.spec} seat {', '.join(POLICIES)} "
+                         "(the win seat and theta need one column)")
     if text in SIMPLE or text == "win":
         return text, 0.0
     name, eq, value = text.partition("=")
@@ -122,6 +130,15 @@ def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
     return cards
 
 
+def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
+    """The final scores of ``games`` games with several columns under
+    ``kind`` (``solver.triple_play``)."""
+    from .triple_play import play
+    scores = np.zeros(games, dtype=np.int64)
+    play(_solver(rules, tables, 0.0).table, rules, games, seed, kind, scores=scores)
+    return scores
+
+
 def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,
               others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
     """The final scores of a ``win`` seat in games ``first ..`` against the
@@ -163,7 +180,9 @@ def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float
     chunk_size``)."""
     scores, logs = [None] * len(players), {}
     for seat, (kind, theta) in enumerate(players):
-        if kind != "win":
+        if rules.columns > 1:
+            scores[seat] = _triple_scores(rules, tables, kind, games, chunk_seed(seed, seat, chunk))
+        elif kind != "win":
             sc, boxes, points = logged_games(rules, tables, kind, theta, games,
                                               chunk_seed(seed, seat, chunk))
             scores[seat], logs[seat] = sc, (boxes, points)
@@ -231,7 +250,7 @@ def prepare(rules: Rules, tables, players) -> None:
     the workers then only map the files."""
     for kind, theta in players:
         s = _solver(rules, tables, theta)
-        if kind == "optimal" or kind == "win":
+        if kind in ("optimal", "win", "step") or rules.columns > 1:
             s.table
         if kind == "win":
             s.target()

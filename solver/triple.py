@@ -58,7 +58,9 @@ from .ties import keep_ranks, ranking, tolerance
 from .triple_card import TripleCard
 from .values import StateValues
 
-POLICIES = ("optimal", "greedy")     # optimal: the improvement step on H (+ the coupling term)
+# optimal: the improvement step on H plus the coupling term; step: the plain
+# improvement step on H (never worse than column by column: docs/triple.md)
+POLICIES = ("optimal", "step", "greedy")
 
 # The coupling term f(s) = sum_b COUPLING[b, P_b] of the rule sets it was
 # fitted for (by fingerprint; ``benchmarks/triple_fit.py`` fits and prints

@@ -327,14 +327,16 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 
 def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
-         card: TripleCard | None = None, theta: np.ndarray | None = None) -> TripleGames:
+         card: TripleCard | None = None, theta: np.ndarray | None = None,
+         scores: np.ndarray | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``solver.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
     ``theta``: the coupling term of ``optimal`` (default
     ``triple.coupling(rules)``; an empty ``(0, 2 ** columns)`` array plays
-    the plain improvement step on ``H``)."""
+    the plain improvement step on ``H``, as policy ``step`` does);
+    ``scores``: if given, game ``i``'s final score goes in ``scores[i]``."""
     if policy not in POLICIES:
         raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)} "
                          f"under rules {rules.spec}")
@@ -346,7 +348,7 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     card = card or TripleCard.empty(rules)
     state = np.array([(sc.mask, sc.upper_state, sc.score) for sc in card.cards], dtype=np.int64)
     w = np.array(rules.column_weights, dtype=np.float64)
-    if policy == "greedy":
+    if policy in ("greedy", "step"):
         theta = np.zeros((0, 1 << C))
     theta = coupling(rules) if theta is None else np.asarray(theta, dtype=np.float64)
     hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
@@ -370,6 +372,8 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
         run_pieces(play_games, d, box_cand, pt, values, w, theta, state, first, seed, tol,
                    score, bonuses, box_points, log_rolls, log_keeps, log_box, log_col)
         hist += np.bincount(score, minlength=len(hist))
+        if scores is not None:
+            scores[first:first + n] = score
         bonus_columns += int(bonuses.sum())
         box_sum += box_points.sum(axis=0)
         box_nonzero += (box_points > 0).sum(axis=0)

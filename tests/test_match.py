@@ -183,6 +183,25 @@ def test_rules_a_match_cannot_play_are_one_line(tmp_path):
     assert out.exit_code == 2 and "yahtzee bonus" in out.output, out.output
 
 
+def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
+    """Trippel-Yatzy seats play solver.triple_play's games with the chunk's
+    seed (``step``: the plain improvement step, no coupling term)."""
+    from solver.rules import parse_rules
+    from solver.triple_play import play
+    triple = parse_rules("triple")
+    players = parse_players("optimal,step,greedy", triple)
+    r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)
+    for seat, (policy, theta) in enumerate([("optimal", None), ("optimal", np.zeros((0, 8))),
+                                             ("greedy", None)]):
+        games = play(nordic, triple, 200, chunk_seed(5, seat, 0), policy, theta=theta)
+        assert r.tally.score_sum[seat] == int(np.dot(np.arange(len(games.hist)), games.hist))
+    assert r.tally.score_sum[2] < 1500 * 200 < r.tally.score_sum[1]
+    out = CliRunner().invoke(main, ["match", "--rules", "triple", "--tables", str(tables_dir),
+                                    "--players", "win,optimal", "--games", "10"])
+    assert out.exit_code == 2 and "win seat and theta need one column" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
 def test_match_command_json(tables_dir):
     out = CliRunner().invoke(main, ["match", "--rules", "forced", "--tables", str(tables_dir),
                                     "--players", "optimal,simple", "--games", "2000",

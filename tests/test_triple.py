@@ -300,12 +300,22 @@ def _yatzy(*args, tables):
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "3"), "rerolls=3"),
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "1", "--theta", "0.01"),
      "theta is not available"),
-    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal or greedy"),
+    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal, step, greedy"),
+    (("simulate", "--rules", "nordic", "--policy", "step", "--games", "5"), "is for several columns"),
     (("export", "--rules", "triple", "--format", "csv"), "covers one column"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
     r = _yatzy(*args, tables=tables_dir)
     assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_step_is_the_plain_improvement_step(nordic, tables_dir):
+    """Policy ``step`` plays without the coupling term."""
+    from solver.triple_play import play
+    got = Solver(TRIPLE, tables=tables_dir).simulate(300, seed=4, policy="step")
+    want = play(nordic, TRIPLE, 300, 4, "optimal", theta=np.zeros((0, 8)))
+    coupled = play(nordic, TRIPLE, 300, 4, "optimal")
+    assert np.array_equal(got.hist, want.hist) and not np.array_equal(got.hist, coupled.hist)
 
 
 def test_cli_advise_ev_simulate_review(nordic, tables_dir, tmp_path):
