@@ -18,7 +18,6 @@
 research method needs them, so advice starts without Numba.
 """
 
-from . import kernel_cache  # noqa: F401  (Numba's cache made safe; before any kernel)
 from .actions import Action, ActionKind, Advice
 from .api import Comparison, Solver, compare
 from .errors import InputError, TableError

@@ -31,6 +31,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from . import kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
 from .rules import Joker, Rules
 
 NEG = -1e300
