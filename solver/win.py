@@ -77,17 +77,21 @@ def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) ->
 
 def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     """``(less, eq)`` of ``solver.win_turn``: ``P(M < k)`` and ``P(M = k)``."""
-    if not 1 <= len(opponents) <= MAX_OPPONENTS:
-        raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opponents)}")
     rules = futures.rules
-    states = np.array([(o.card.mask, o.card.upper_state, o.card.score, o.finished)
-                       for o in opponents], dtype=np.int64)
     lay = layout(rules)
     size = rules.max_score + 3
     less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
-    win_turn.opponents_best(futures.values, lay.off, lay.width, lay.start, states,
-                            len(opponents), cdf, less, eq)
+    win_turn.opponents_best(futures.values, lay.off, lay.width, lay.start,
+                            opponent_states(opponents), len(opponents), cdf, less, eq)
     return less, eq
+
+
+def opponent_states(opponents) -> np.ndarray:
+    """``states[j] = (mask, u, score, done)`` of ``win_turn.opponents_best``."""
+    if not 1 <= len(opponents) <= MAX_OPPONENTS:
+        raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opponents)}")
+    return np.array([(o.card.mask, o.card.upper_state, o.card.score, o.finished)
+                     for o in opponents], dtype=np.int64)
 
 
 def open_boxes(card: Scorecard) -> int:
@@ -156,13 +160,11 @@ class WinTurn:
                  opponents):
         rules = table.rules
         self.table, self.card, self.opponents = table, card, opponents
-        less, eq = best_score(futures, opponents)
-        self.best = eq[:rules.max_score + 1]
         tables = win_turn.win_tables(rules, target.values, futures.values, table.values)
-        s, inner = win_turn.scratch(rules)
-        self.start = win_turn.turn_chances(turn_data(rules), play_tables(rules), tables,
-                                           card.mask, card.upper_state, card.score, less, eq,
-                                           s, inner, open_boxes(card) == EXACT_OPEN)
+        less, eq, s, self.start = win_turn.position_chances(
+            turn_data(rules), play_tables(rules), tables, opponent_states(opponents),
+            card.mask, card.upper_state, card.score, open_boxes(card) == EXACT_OPEN)
+        self.best = eq[:rules.max_score + 1]
         self.score = (s.swin, s.stie)
         self.keep = (s.kwin, s.ktie)
         self._plain: TurnValues | None = None
@@ -196,7 +198,7 @@ def advise_win(table: StateValues, target: TargetTable, futures, card: Scorecard
         else:
             m = ds.multiset_index(a.dice)
             pw, pt = float(turn.keep[0][rerolls - 1, m]), float(turn.keep[1][rerolls - 1, m])
-        out.append((-win_turn.key(pw), -win_turn.key(pt), order,
+        out.append((-win_turn.py_key(pw), -win_turn.py_key(pt), order,
                     WinAction(a, min(max(pw, 0.0), 1.0), min(max(pt, 0.0), 1.0))))
     out.sort(key=lambda e: e[:3])
     method, tie_exact = method_of(card, opponents)

@@ -41,7 +41,7 @@ def _play(d, pt, wt, tol, seed, lead0, seat, seats, boxes, points, scores, t, n_
     n_dice = pt.size[-1]
     n_opp = len(seats)
     n_seats = n_opp + 1
-    s, inner = win_turn.make_scratch(d, wt.reach)
+    s, inner = win_turn.make_scratch(d)
     size = wt.reach
     less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
     states = np.zeros((n_opp, 4), dtype=np.int64)

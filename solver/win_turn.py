@@ -26,6 +26,7 @@ expected-score tie rule (``turn.pick``, as ``solver.play`` chooses).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -84,15 +85,14 @@ def candidate_index(rules: Rules) -> np.ndarray:
 
 
 class Scratch(NamedTuple):
-    """Work arrays of one thread (``scratch(rules)``): ``cdf[k]``;
-    ``cwin[c], ctie[c]`` per candidate and ``zwin[b], ztie[b]`` per box
-    scored 0, with their ``key`` pairs ``ckey[c, 0 or 1]``, ``zkey[b, 0 or
-    1]``; ``swin[r, b], stie[r, b]`` per roll and box; ``work[m, 0 or 1]``
-    the win and tie of multiset ``m`` (last row zeros), ``wkey[m, 0 or 1]``
-    their keys; ``kwin[t - 1, m], ktie[t - 1, m]`` of keeping ``m`` with
-    ``t`` rerolls left."""
+    """Work arrays of one thread (``make_scratch``): ``cwin[c], ctie[c]``
+    per candidate and ``zwin[b], ztie[b]`` per box scored 0, with their
+    ``key`` pairs ``ckey[c, 0 or 1]``, ``zkey[b, 0 or 1]``; ``swin[r, b],
+    stie[r, b]`` per roll and box; ``work[m, 0 or 1]`` the win and tie of
+    multiset ``m`` (last row zeros), ``wkey[m, 0 or 1]`` their keys;
+    ``kwin[t - 1, m], ktie[t - 1, m]`` of keeping ``m`` with ``t`` rerolls
+    left."""
 
-    cdf: np.ndarray
     cwin: np.ndarray
     ctie: np.ndarray
     ckey: np.ndarray
@@ -107,24 +107,19 @@ class Scratch(NamedTuple):
     ktie: np.ndarray
 
 
-def scratch(rules: Rules) -> tuple[Scratch, Scratch]:
-    """The ``Scratch`` pair (the turn's, the inner turns') for ``rules``."""
-    return make_scratch(turn_data(rules), rules.max_score + 3)
-
-
 # ------------------------------------------------------------------ kernels
 @njit(cache=True)
-def make_scratch(d, reach):
-    """Two ``Scratch`` (the turn's and the inner turns') for the rules of
-    ``d``; ``reach``: ``WinTables.reach``."""
-    return new_scratch(d, reach), new_scratch(d, reach)
+def make_scratch(d):
+    """Two ``Scratch`` (the turn's and the inner turns') for the rules of ``d``."""
+    return new_scratch(d), new_scratch(d)
 
 
 @njit(cache=True)
-def new_scratch(d, reach):
+def new_scratch(d):
+    """One ``Scratch`` for the rules of ``d``."""
     nc, nb, m = len(d.cand_box), len(d.is_upper), d.adds.shape[0]
     n_rolls, levels = len(d.roll_prob), max(d.rolls - 1, 1)
-    return Scratch(np.empty(reach), np.empty(nc), np.empty(nc), np.empty((nc, 2)),
+    return Scratch(np.empty(nc), np.empty(nc), np.empty((nc, 2)),
                    np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
                    np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
                    np.zeros((levels, m)), np.zeros((levels, m)))
@@ -132,8 +127,15 @@ def new_scratch(d, reach):
 
 @njit(cache=True)
 def key(x):
-    """A chance to 40 bits (the comparisons' equality)."""
+    """A chance to 40 bits (the comparisons' equality; ``py_key`` outside
+    compiled code)."""
     return np.floor(x * SCALE + 0.5)
+
+
+def py_key(x: float) -> float:
+    """``key`` in Python (the same operations: the same result), without
+    loading a compiled function."""
+    return math.floor(x * SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -360,6 +362,21 @@ def turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact):
         fill_chances(d, wt, mask, u, score, less, eq, s)
     score_chances(d, pt, mask, s, True)
     return keep_chances(d, s)
+
+
+@njit(cache=True)
+def position_chances(d, pt, wt, states, mask, u, score, exact):
+    """What advice needs at one position, in one compiled call (each
+    compiled function first called from Python is loaded on its own):
+    ``(less, eq)`` of the opponents ``states`` (``opponents_best``), the
+    turn's chances (a ``Scratch``, ``turn_chances``) and ``(win, tie)`` at
+    its start."""
+    size = wt.reach
+    less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
+    opponents_best(wt.futures, wt.off, wt.width, wt.start, states, len(states), cdf, less, eq)
+    s, inner = make_scratch(d)
+    start = turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact)
+    return less, eq, s, start
 
 
 @njit(cache=True)
