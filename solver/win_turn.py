@@ -27,7 +27,6 @@ expected-score tie rule (``turn.pick``, as ``solver.play`` chooses).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -35,7 +34,7 @@ from numba import njit
 
 from .rules import Rules
 from .target import layout
-from .turn import NEG, average_keeps, fill_candidates, keep_values, pick, turn_data
+from .turn import NEG, average_keeps, fill_candidates, keep_values, pick
 
 SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
 OFF = -2.0                # the chance of a box that cannot be filled
@@ -51,8 +50,6 @@ class WinTables(NamedTuple):
       play gains ``k`` more points from ``(mask, u)`` (``solver.futures``)
     * ``off[mask]``, ``width[mask]``, ``start[mask]``  the layout (``target.Layout``)
     * ``values[mask, u]``  the expected-score table (for the tie rule)
-    * ``cand_index[b, p]``  the candidate (``TurnData``) writing ``p > 0``
-      points in box ``b``, -1 if none
     * ``reach``  ``len(less)``: the most points a game can score, plus 3
     """
 
@@ -62,7 +59,6 @@ class WinTables(NamedTuple):
     width: np.ndarray
     start: np.ndarray
     values: np.ndarray
-    cand_index: np.ndarray
     reach: int
 
 
@@ -72,16 +68,7 @@ def win_tables(rules: Rules, target: np.ndarray, futures: np.ndarray,
     dense expected-score table of ``rules``."""
     lay = layout(rules)
     return WinTables(target, futures, lay.off, lay.width, lay.start, values,
-                     candidate_index(rules), rules.max_score + 3)
-
-
-@lru_cache(maxsize=16)
-def candidate_index(rules: Rules) -> np.ndarray:
-    """``WinTables.cand_index`` of ``rules``."""
-    d = turn_data(rules)
-    out = np.full((rules.n_boxes, int(d.cand_score.max(initial=0)) + 1), -1, dtype=np.int64)
-    out[d.cand_box, d.cand_score] = np.arange(len(d.cand_box))
-    return out
+                     rules.max_score + 3)
 
 
 class Scratch(NamedTuple):
