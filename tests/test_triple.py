@@ -4,7 +4,6 @@ reduced coupled game, simulated logs replayed by the review, the commands."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import subprocess
@@ -14,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from bruteforce import dice_outcomes, turn_value
 from solver import Solver
 from solver.boxes import Box, BoxKind, upper
 from solver.errors import InputError
@@ -85,15 +85,6 @@ def duo(tables_dir):
     return Solver(DUO, tables=tables_dir)
 
 
-def _rolls(n: int, faces: int):
-    """Every sorted roll of ``n`` dice with its probability."""
-    out = {}
-    for dice in itertools.product(range(1, faces + 1), repeat=n):
-        key = tuple(sorted(dice))
-        out[key] = out.get(key, 0) + 1 / faces**n
-    return out
-
-
 def _score(box: Box, dice) -> int:
     if box.kind is BoxKind.CHANCE:
         return sum(dice)
@@ -113,30 +104,11 @@ def _after(rules, col, box, dice):
     return gain, (filled | 1 << box, u)
 
 
-def _turn(rules, state, end):
-    """Expected value of one turn from ``state`` (columns' ``(filled, u)``)
-    whose roll ``dice`` with ``t`` rerolls left ends by ``end(dice)`` (the
-    best scoring value) or keeps the best sub-multiset."""
-    faces = rules.faces
-
-    @lru_cache(maxsize=None)
-    def roll_value(dice, t):
-        best = end(dice)
-        if t:
-            for k in range(len(dice)):
-                for keep in set(itertools.combinations(dice, k)):
-                    v = sum(p * roll_value(tuple(sorted(keep + rest)), t - 1)
-                            for rest, p in _rolls(len(dice) - k, faces).items()) if k < len(dice) \
-                        else roll_value(dice, t - 1)
-                    best = max(best, v)
-        return best
-    return sum(p * roll_value(dice, rules.rolls - 1) for dice, p in _rolls(rules.dice, faces).items())
-
-
 def _exact_optimum(rules):
     """The optimal expected score of the coupled game, by brute force over
     every state of all columns at once."""
     w = rules.column_weights
+    outcomes = dice_outcomes(rules.dice, rules.faces)
     full = (1 << rules.n_boxes) - 1
 
     @lru_cache(maxsize=None)
@@ -153,7 +125,7 @@ def _exact_optimum(rules):
                         nxt = state[:c] + (new,) + state[c + 1:]
                         best = max(best, w[c] * gain + value(nxt))
             return best
-        return _turn(rules, state, end)
+        return turn_value(outcomes, rules.dice, rules.rolls, end)
     return value(((0, 0),) * rules.columns)
 
 
@@ -162,7 +134,7 @@ def _policy_value(solver, rules, theta=None):
     with the coupling term ``theta``), by recursion over the whole game tree."""
     w = rules.column_weights
     one = rules.column_rules
-    faces = rules.faces
+    outcomes = dice_outcomes(rules.dice, rules.faces)
 
     def card_of(state):
         text = ",".join(f"{one.boxes[b].name}@{c + 1}={p}" for c, col in enumerate(state)
@@ -186,9 +158,8 @@ def _policy_value(solver, rules, theta=None):
                 nxt = state[:c] + (tuple(col),) + state[c + 1:]
                 return w[c] * (card_of(nxt).cards[c].score - card.cards[c].score) + value(nxt)
             rest = rules.dice - len(best.dice)
-            return sum(p * play(tuple(sorted(best.dice + r)), t - 1)
-                       for r, p in _rolls(rest, faces).items())
-        return sum(p * play(d, rules.rolls - 1) for d, p in _rolls(rules.dice, faces).items())
+            return sum(p * play(tuple(sorted(best.dice + r)), t - 1) for r, p in outcomes[rest])
+        return sum(p * play(d, rules.rolls - 1) for d, p in outcomes[rules.dice])
     return value(((None,) * rules.n_boxes,) * rules.columns)
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from bruteforce import dice_outcomes
 from small_games import SMALL, oracle_points
 from solver.api import Solver
 from solver.cli import main
@@ -55,9 +55,7 @@ def _brute_best_response(rules, card, dice, rerolls, opponent_pmf):
     too, by enumerating every roll to the end of the game (boxes scored by
     the oracle; the final score is the full card's)."""
     less = np.concatenate([[0.0], np.cumsum(opponent_pmf)])      # less[s] = P(M < s)
-    rolls = {k: [(d, c / rules.faces ** k) for d, c in Counter(
-        tuple(sorted(d)) for d in itertools.product(range(1, rules.faces + 1), repeat=k)).items()]
-        for k in range(rules.dice + 1)}
+    rolls = dice_outcomes(rules.dice, rules.faces)
 
     @lru_cache(maxsize=None)
     def start(c):
