@@ -31,13 +31,13 @@ import click
 
 CHILD = r"""
 import json, statistics, sys, time
-from solver.rules import parse_rules
-from solver.scorecard import Scorecard
-from solver.engine import solve
-from solver.distribution import distribution
-from solver.simulate import simulate
-from solver.play import play
-from solver.tables import open_table
+from solver.rules.ruleset import parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.build import solve
+from solver.research.distribution import distribution
+from solver.research.simulate import simulate
+from solver.research.games import play
+from solver.tables.store import open_table
 
 def table(spec):
     try:

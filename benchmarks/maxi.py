@@ -39,10 +39,10 @@ def _run(cmd: list[str]) -> tuple[float, int]:
 def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> None:
     import numpy as np
 
-    from solver.query import advise
-    from solver.rules import parse_rules
-    from solver.scorecard import Scorecard
-    from solver.tables import open_table
+    from solver.players.advice import advise
+    from solver.rules.ruleset import parse_rules
+    from solver.rules.scorecard import Scorecard
+    from solver.tables.store import open_table
 
     print(f"machine: {os.cpu_count()} cores")
     where = ["--tables", tables_dir] if tables_dir else []

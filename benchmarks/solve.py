@@ -50,18 +50,18 @@ def _wall(cmd: list[str], env: dict | None = None) -> tuple[float, int]:
 def main(spec: str, runs: int) -> None:
     import numba
 
-    from solver.engine import keep_values, solve
-    from solver.query import advise
-    from solver.rules import parse_rules
-    from solver.scorecard import Scorecard
-    from solver.tables import open_table
+    from solver.tables.build import keep_values, solve
+    from solver.players.advice import advise
+    from solver.rules.ruleset import parse_rules
+    from solver.rules.scorecard import Scorecard
+    from solver.tables.store import open_table
 
     rules = parse_rules(spec)
     print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, "
           f"{numba.get_num_threads()} threads; rules {rules.spec}")
 
     with tempfile.TemporaryDirectory() as cache:
-        code = ("import time; from solver.rules import parse_rules; from solver.engine import solve;"
+        code = ("import time; from solver.rules.ruleset import parse_rules; from solver.tables.build import solve;"
                 f"r = parse_rules({spec!r}); r.scores; t = time.perf_counter(); solve(r);"
                 "a = time.perf_counter() - t; t = time.perf_counter(); solve(r);"
                 "print(a, time.perf_counter() - t)")

@@ -1,4 +1,4 @@
-"""Time, peak memory and size of a target-table solve (``solver.target``).
+"""Time, peak memory and size of a target-table solve (``solver.tables.target``).
 
     python benchmarks/target.py [--rules nordic] [--runs 1]
 
@@ -21,8 +21,8 @@ import click
 
 CHILD = r"""
 import json, resource, sys, time
-from solver.rules import parse_rules
-from solver import target
+from solver.rules.ruleset import parse_rules
+from solver.tables import target
 rules = parse_rules(sys.argv[1])
 target.solve(rules.__class__("warm", rules.boxes[:3], dice=2))    # load the kernels
 start = time.perf_counter()

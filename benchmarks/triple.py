@@ -1,7 +1,7 @@
 """Speed of Trippel-Yatzy (``--rules triple``): one position's advice in
 process (``Solver.advise``, numpy), ``yatzy advise`` end to end (a fresh
 process, table present), and the compiled whole-game player
-(``solver.triple_play``, behind ``yatzy simulate``): the strategy
+(``solver.research.triple_games``, behind ``yatzy simulate``): the strategy
 (``optimal``, with the coupling term), the plain improvement step
 (``step``) and ``greedy``.
 
@@ -30,7 +30,7 @@ def main(games: int, runs: int) -> None:
     import numba
 
     from solver import Solver
-    from solver.triple_card import TripleCard
+    from solver.rules.triple_card import TripleCard
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     solver = Solver("triple")
@@ -67,7 +67,7 @@ def main(games: int, runs: int) -> None:
           f"(runs: {', '.join(f'{t:.2f}' for t in ends)})")
     import numpy as np
 
-    from solver.triple_play import play
+    from solver.research.triple_games import play
     play(table, solver.rules, 200, 99)
     step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
     for name, policy, theta in (("optimal", "optimal", None), ("step", "optimal", step),

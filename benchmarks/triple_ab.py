@@ -33,7 +33,7 @@ def main(against: str, games: int, runs: int) -> None:
     import numba
 
     from solver import Solver
-    from solver import triple_play as new
+    from solver.research import triple_games as new
 
     root = Path(new.__file__).parent
     name = f"_triple_play_{against[:10]}"

@@ -14,17 +14,17 @@
 
 ``Solver`` (``solver.api``) answers every question about one rule set;
 ``open_table`` gives the stored table itself.  The solver kernels
-(``solver.engine``) are imported only when a table has to be solved or a
+(``solver.tables.build``) are imported only when a table has to be solved or a
 research method needs them, so advice starts without Numba.
 """
 
-from .actions import Action, ActionKind, Advice
-from .api import Comparison, Solver, compare
-from .errors import InputError, TableError
-from .query import advise, expected_final_score
-from .rules import Rules, parse_rules
-from .scorecard import Scorecard
-from .tables import Table, TableWarning, open_table
+from solver.rules.actions import Action, ActionKind, Advice
+from solver.api import Comparison, Solver, compare
+from solver.errors import InputError, TableError
+from solver.players.advice import advise, expected_final_score
+from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import Table, TableWarning, open_table
 
 __all__ = ["Action", "ActionKind", "Advice", "Comparison", "InputError", "Rules", "Scorecard",
            "Solver", "Table", "TableError", "TableWarning", "advise", "compare",

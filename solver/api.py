@@ -17,19 +17,19 @@ input raises ``InputError`` with one line naming the problem; a table that
 cannot be read or written, ``TableError``.
 
 Rules with several columns (``triple``) are played by the strategy of
-``solver.triple`` from the one-column table (``Rules.column_rules``): their
+``solver.players.triple`` from the one-column table (``Rules.column_rules``): their
 advice, values and distributions come from it, the distributions estimated
 from played games (policies ``optimal`` -- the strategy -- and ``greedy``).
 
 The choices the research tools make live here: a final-score distribution is
-exact where ``solver.distribution`` models the rules (every five-dice rule
+exact where ``solver.research.distribution`` models the rules (every five-dice rule
 set) and otherwise estimated from optimally played games
-(``solver.play.estimate``, optimal policy only); a simulation plays whole
-layers of games at a time (``solver.simulate``) where it can and one game
-at a time (``solver.play``) otherwise.
+(``solver.research.games.estimate``, optimal policy only); a simulation plays whole
+layers of games at a time (``solver.research.simulate``) where it can and one game
+at a time (``solver.research.games``) otherwise.
 
 Progress of a solve goes to ``progress(done, total)`` (see
-``solver.tables``); notices (a bad table recomputed, a solve resumed or
+``solver.tables.store``); notices (a bad table recomputed, a solve resumed or
 waiting for another process) are ``TableWarning`` warnings.  Nothing here
 prints, and the modules with Numba kernels are imported only by the methods
 that need them.
@@ -43,24 +43,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
-from .actions import Advice
-from .errors import InputError
-from .files import atomic_text
-from .query import advise as advise_position
-from .query import check_rerolls, expected_final_score
-from .rules import Rules, parse_rules
-from .triple_card import TripleCard
-from . import triple
-from .scorecard import Scorecard
-from .tables import Progress, Table, open_table, table_path
+from solver.rules.actions import Advice
+from solver.errors import InputError
+from solver.files import atomic_text
+from solver.players.advice import advise as advise_position
+from solver.players.advice import check_rerolls, expected_final_score
+from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.triple_card import TripleCard
+from solver.players import triple
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import Progress, Table, open_table, table_path
 
 if TYPE_CHECKING:
-    from .distribution import Distribution
-    from .futures import FuturesTable
-    from .target import TargetTable
-    from .win import WinAdvice
-    from .review import Review, Turn
-    from .simulate import Simulation
+    from solver.research.distribution import Distribution
+    from solver.players.futures import FuturesTable
+    from solver.tables.target import TargetTable
+    from solver.players.win import WinAdvice
+    from solver.research.review import Review, Turn
+    from solver.research.simulate import Simulation
 
 POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
 SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
@@ -225,7 +225,7 @@ class Solver:
 
     # ------------------------------------------------------------ targets
     def _check_target(self, target: object) -> int:
-        from .target import check_supported
+        from solver.tables.target import check_supported
         goal = check_whole(target, "target", 0)
         if self.theta:
             raise InputError("a target and a risk parameter do not go together: "
@@ -234,10 +234,10 @@ class Solver:
         return goal
 
     def target(self) -> TargetTable:
-        """The target table (``solver.target``): the largest chance of
+        """The target table (``solver.tables.target``): the largest chance of
         reaching every score from every state, solved and stored on first use."""
         if self._target is None:
-            from .target import open_target
+            from solver.tables.target import open_target
             self._target = open_target(self.rules, self.tables, progress=self.progress)
         return self._target
 
@@ -251,11 +251,11 @@ class Solver:
 
     # ------------------------------------------------------------ opponents
     def futures(self) -> FuturesTable:
-        """The opponents' futures table (``solver.futures``): the
+        """The opponents' futures table (``solver.players.futures``): the
         distribution of the points still to come under expected-score play
         from every state, solved and stored on first use."""
         if self._futures is None:
-            from .futures import open_futures
+            from solver.players.futures import open_futures
             self._futures = open_futures(self.rules, self.tables)
         return self._futures
 
@@ -263,10 +263,10 @@ class Solver:
                    opponents: Iterable[Scorecard | str] = (),
                    done: Iterable[Scorecard | str] = ()) -> WinAdvice:
         """Every action ranked by the chance to finish strictly above every
-        opponent (``solver.win``): ``opponents`` still playing for expected
+        opponent (``solver.players.win``): ``opponents`` still playing for expected
         score from their cards, ``done`` those whose game is over (1 to 5 in
         all)."""
-        from .win import MAX_OPPONENTS, Opponent, advise_win
+        from solver.players.win import MAX_OPPONENTS, Opponent, advise_win
         sc = self.card(card)
         hand = self.dice(dice)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
@@ -278,7 +278,7 @@ class Solver:
             raise InputError("the card is full: there is nothing left to decide")
         if self.theta:
             raise InputError("playing to win and a risk parameter do not go together")
-        from .target import check_supported
+        from solver.tables.target import check_supported
         check_supported(self.rules)
         return advise_win(self.table, self.target(), self.futures(), sc, hand, rerolls, opps)
 
@@ -290,8 +290,8 @@ class Solver:
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s
-        turn start, as rows (``solver.export.STRATEGY_COLUMNS``)."""
-        from .export import strategy
+        turn start, as rows (``solver.research.export.STRATEGY_COLUMNS``)."""
+        from solver.research.export import strategy
         self._one_column("strategy")
         sc = self.card(card)
         if sc.is_full:
@@ -302,7 +302,7 @@ class Solver:
     def is_exact(self, policy: str = "optimal") -> bool:
         """Whether the final-score distribution under ``policy`` is computed
         exactly (else estimated from played games, optimal policy only)."""
-        from .review import check_supported
+        from solver.research.review import check_supported
         check_policy(policy)
         if self.rules.columns > 1:
             if policy not in triple.POLICIES:
@@ -344,20 +344,20 @@ class Solver:
         exact = self.is_exact(policy)
         table = self.table
         if self.rules.columns > 1:
-            from .triple_play import distribution
+            from solver.research.triple_games import distribution
             return distribution(table, card, policy, games, seed)
         if exact:
-            from .distribution import distribution
+            from solver.research.distribution import distribution
             return distribution(self.rules, card, table.values, policy, self.theta)
-        from .play import estimate
+        from solver.research.games import estimate
         return estimate(table, card, games, seed)
 
     def simulate(self, games: int, seed: int = 0, policy: str = "optimal",
                  log: str | Path | IO[str] | None = None) -> Simulation:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
-        file that receives every turn (``solver.review``'s format)."""
-        from .review import check_supported, header_line, log_lines
+        file that receives every turn (``solver.research.review``'s format)."""
+        from solver.research.review import check_supported, header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
         if self.rules.columns > 1 or policy not in SIMPLE_POLICIES:
@@ -383,22 +383,22 @@ class Solver:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             table = self.table if policy == "optimal" else None
             if not fast:
-                from .play import play
+                from solver.research.games import play
                 return play(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
 
             def write(batch) -> None:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
                                       batch.boxes, batch.points):
                     f.write(line + "\n")
-            from .simulate import simulate
+            from solver.research.simulate import simulate
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta)
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
                           log: str | Path | IO[str] | None) -> Simulation:
-        """``simulate`` with several columns: ``solver.triple_play``."""
-        from .review import header_line
-        from .triple_play import play
+        """``simulate`` with several columns: ``solver.research.triple_games``."""
+        from solver.research.review import header_line
+        from solver.research.triple_games import play
         opened = atomic_text(log) if isinstance(log, (str, Path)) else contextlib.nullcontext(log)
         with opened as f:
             if f is not None:
@@ -413,8 +413,8 @@ class Solver:
 
     def review(self, log: str | Path | Sequence[Sequence[Turn]]) -> Review:
         """Every decision of a game log (a file name, or the games of
-        ``solver.review.read_log``) valued against the optimal strategy."""
-        from .review import read_log, review
+        ``solver.research.review.read_log``) valued against the optimal strategy."""
+        from solver.research.review import read_log, review
         if isinstance(log, (str, Path)):
             log = read_log(log, self._log_rules())[1]
         if self.rules.columns > 1:
@@ -436,7 +436,7 @@ class Solver:
         json) to the file ``out`` (atomically) or an open text file; with
         saved rolls only states with at most ``max_bank`` rolls banked.
         Returns the rows written."""
-        from .export import check_format, write_states
+        from solver.research.export import check_format, write_states
         self._one_column("export")
         if max_bank is not None:
             check_whole(max_bank, "max_bank")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from .errors import InputError
+from solver.errors import InputError
 
 
 def _temp_beside(path: Path) -> Path:

@@ -37,7 +37,7 @@ Each player has a ``Sheet`` of columns (one Scorecard each); every rule set
 today has one column per player, and a game of several columns (Trippel
 Yatzy) would extend ``Sheet``.  ``save``/``load`` write and read a small
 versioned JSON document (the moves, replayed and so checked on load);
-``log_lines()`` is the game as a ``solver.review`` log.
+``log_lines()`` is the game as a ``solver.research.review`` log.
 """
 
 from __future__ import annotations
@@ -51,16 +51,16 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .actions import Action, Advice
-from .api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
-from .dice import parse_dice
-from .errors import InputError
-from .files import write_text
-from .lang import box_index
-from .query import TurnValues, advise, end_turn
-from .review import Turn, header_line, turn_line
-from .rules import Rules
-from .scorecard import Scorecard
+from solver.rules.actions import Action, Advice
+from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
+from solver.rules.dice import parse_dice
+from solver.errors import InputError
+from solver.files import write_text
+from solver.rules.words import box_index
+from solver.players.advice import TurnValues, advise, end_turn
+from solver.research.review import Turn, header_line, turn_line
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
@@ -486,7 +486,7 @@ class Game:
         kind = "optimal" if self.player.is_human else self.player.kind
         if kind == "optimal":
             return str(self.advice().best)
-        from .policy import decide, game as policy_game
+        from solver.players.policy import decide, game as policy_game
         rules, card = self.rules, self.card
         u = card.upper_state
         d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))
@@ -498,7 +498,7 @@ class Game:
 
     # ------------------------------------------------------------ the log
     def log_lines(self) -> list[str]:
-        """The finished turns as a ``solver.review`` log: a header, then one
+        """The finished turns as a ``solver.research.review`` log: a header, then one
         line per turn; each seat is a game of its own (game = seat + 1),
         its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
@@ -509,7 +509,7 @@ class Game:
         return out
 
     def log_turns(self, seat: int) -> list[Turn]:
-        """One seat's finished turns, as ``solver.review.read_log`` gives them."""
+        """One seat's finished turns, as ``solver.research.review.read_log`` gives them."""
         return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points)
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
 

@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 import scoring_oracle as oracle
-from solver.engine import solve
-from solver.rules import Rules
+from solver.tables.build import solve
+from solver.rules.ruleset import Rules
 
 TOL = 1e-9
 

@@ -1,7 +1,7 @@
 import pytest
 
-from solver.rules import parse_rules
-from solver.tables import open_table
+from solver.rules.ruleset import parse_rules
+from solver.tables.store import open_table
 
 
 @pytest.fixture(scope="session")

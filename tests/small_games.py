@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import scoring_oracle as oracle
-from solver.boxes import Box, BoxKind, groups, straight, upper
-from solver.query import advise
-from solver.rules import Rules
-from solver.scorecard import Scorecard
+from solver.rules.boxes import Box, BoxKind, groups, straight, upper
+from solver.players.advice import advise
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
 
 # Two dice, four boxes, a bonus of 10 at an upper total of 4.
 TINY = Rules("tiny", (upper("ones", 1), upper("twos", 2), groups("one_pair", (2,)),

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from solver import InputError, Scorecard, Solver, compare
-from solver.boxes import NORDIC, groups, upper
-from solver.rules import Rules
-from solver.tables import open_table
+from solver.rules.boxes import NORDIC, groups, upper
+from solver.rules.ruleset import Rules
+from solver.tables.store import open_table
 
 SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
@@ -49,7 +49,7 @@ def test_the_table_is_opened_on_first_use(tmp_path):
 
 
 def test_ev_and_advise_are_the_query_layer(small, folder):
-    from solver.query import advise, expected_final_score
+    from solver.players.advice import advise, expected_final_score
 
     table = open_table(SMALL, folder)
     card = Scorecard.parse("ones=2", SMALL)
@@ -83,7 +83,7 @@ def test_errors_name_the_problem_not_an_option(small, call, message):
 
 
 def test_exact_distribution_is_solver_distribution(small, folder):
-    from solver.distribution import distribution
+    from solver.research.distribution import distribution
 
     table = open_table(SMALL, folder)
     for policy in ("optimal", "greedy"):
@@ -94,7 +94,7 @@ def test_exact_distribution_is_solver_distribution(small, folder):
 
 
 def test_saved_rolls_distribution_is_estimated_from_optimal_games(banked, folder):
-    from solver.play import estimate
+    from solver.research.games import estimate
 
     assert not banked.is_exact()
     got = banked.distribution(games=500, seed=2)
@@ -108,7 +108,7 @@ def test_saved_rolls_distribution_is_estimated_from_optimal_games(banked, folder
 
 
 def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
-    from solver.simulate import simulate
+    from solver.research.simulate import simulate
 
     sim = small.simulate(300, seed=4, log=tmp_path / "a.jsonl")
     want = simulate(SMALL, open_table(SMALL, folder).values, 300, 4)
@@ -124,7 +124,7 @@ def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
 
 
 def test_simulation_with_saved_rolls_plays_game_by_game(banked, folder, tmp_path):
-    from solver.play import play
+    from solver.research.games import play
 
     sim = banked.simulate(200, seed=3, log=tmp_path / "b.jsonl")
     np.testing.assert_array_equal(sim.hist, play(open_table(BANKED, folder), 200, 3).hist)
@@ -145,7 +145,7 @@ def test_review_of_a_log_for_other_rules_is_refused(tmp_path, folder):
 
 
 def test_export_and_strategy_are_the_export_module(small, folder, tmp_path):
-    from solver.export import states, strategy
+    from solver.research.export import states, strategy
 
     table = open_table(SMALL, folder)
     out = io.StringIO()

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import OPTIMA, rounds_to
-from solver.rules import KEYS, PRESETS
+from solver.rules.ruleset import KEYS, PRESETS
 from solver.cli import main
 
 

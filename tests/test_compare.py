@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.rules import parse_rules
-from solver.tables import open_table
+from solver.rules.ruleset import parse_rules
+from solver.tables.store import open_table
 
 
 def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):

@@ -1,4 +1,4 @@
-"""solver.distribution: the exact final-score distribution, against a
+"""solver.research.distribution: the exact final-score distribution, against a
 whole-game brute force, the table, the golden figures and a double sum."""
 
 import numpy as np
@@ -7,11 +7,11 @@ import pytest
 from golden import DISTRIBUTIONS, rounds_to
 from small_games import (SMALL, TINY, assert_same, card, final_scores, joker_game, optimal,
                          simple)
-from solver.distribution import distribution
+from solver.research.distribution import distribution
 from solver.errors import InputError
-from solver.rules import parse_rules
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.rules.ruleset import parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 
 
 def test_distribution_sums_to_one_and_its_mean_is_the_table_value(small):

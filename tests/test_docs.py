@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
+import importlib
+import pkgutil
+
 import solver
-import solver.actions
-import solver.api
 
 ROOT = Path(__file__).resolve().parents[1]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -25,8 +26,16 @@ def test_readme_python_examples(session_tables):
     assert result.failed == 0 and result.attempted >= 20
 
 
-@pytest.mark.parametrize("module", [solver, solver.actions, solver.api],
-                         ids=lambda m: m.__name__)
-def test_docstring_examples(module, session_tables):
-    result = doctest.testmod(module, optionflags=FLAGS)
-    assert result.failed == 0 and result.attempted > 0
+MODULES = sorted(m.name for m in pkgutil.walk_packages(solver.__path__, "solver.")
+                 if m.name != "solver.__main__")          # it runs the command
+
+
+def test_every_module_is_walked():
+    assert {"solver.api", "solver.game", "solver.rules.actions"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name, session_tables):
+    """Every docstring example of every module of the package runs."""
+    result = doctest.testmod(importlib.import_module(name), optionflags=FLAGS)
+    assert result.failed == 0

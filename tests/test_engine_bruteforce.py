@@ -1,7 +1,7 @@
 """The engine against an independent brute force over the whole game tree.
 
-``BruteForce`` (tests/bruteforce.py) shares nothing with ``solver.engine``,
-``solver.dice`` or ``solver.boxes``: box points come from the independent
+``BruteForce`` (tests/bruteforce.py) shares nothing with ``solver.tables.build``,
+``solver.rules.dice`` or ``solver.rules.boxes``: box points come from the independent
 oracle written from RULES.md (tests/scoring_oracle.py).
 
 The engine's ``values[mask, u]`` is compared with the brute force at the start
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from bruteforce import TOL, assert_engine_matches, brute
-from solver.boxes import NORDIC, groups, straight, upper
-from solver.engine import solve
-from solver.rules import Rules
+from solver.rules.boxes import NORDIC, groups, straight, upper
+from solver.tables.build import solve
+from solver.rules.ruleset import Rules
 
 N = {b.name: b for b in NORDIC}
 

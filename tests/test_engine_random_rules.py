@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bruteforce import assert_engine_matches
-from solver.boxes import Box, BoxKind, groups, straight, upper
-from solver.rules import Order, Rules
+from solver.rules.boxes import Box, BoxKind, groups, straight, upper
+from solver.rules.ruleset import Order, Rules
 
 
 @st.composite

@@ -1,4 +1,4 @@
-"""solver.export: every reachable state as CSV, JSON or Parquet, and the
+"""solver.research.export: every reachable state as CSV, JSON or Parquet, and the
 printable strategy table (the advice for every roll)."""
 
 import json
@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from small_games import SMALL, card
 from solver.cli import main
-from solver.export import states
-from solver.query import advise
+from solver.research.export import states
+from solver.players.advice import advise
 
 
 def _export(tables_dir, *args):

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from small_games import SMALL, TINY
-from solver.distribution import distribution
-from solver.futures import futures_path, open_futures
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.research.distribution import distribution
+from solver.players.futures import futures_path, open_futures
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 from test_target import MID
 
 CARDS = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from golden import DISTRIBUTIONS, GOLDEN, OPTIMA, rounds_to, run
-from solver.engine import solve
-from solver.rules import parse_rules
+from solver.tables.build import solve
+from solver.rules.ruleset import parse_rules
 
 README = Path(__file__).parents[1] / "README.md"
 

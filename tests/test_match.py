@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from small_games import SMALL, TINY
 from solver.cli import main
-from solver.match import chunk_seed, parse_players, play_chunk, run
-from solver.simulate import simulate
-from solver.tables import open_table
+from solver.research.match import chunk_seed, parse_players, play_chunk, run
+from solver.research.simulate import simulate
+from solver.tables.store import open_table
 
 
 def _key(m):
@@ -100,10 +100,10 @@ def _advised_win_seat(rules, solver, games, seed, first, seat, others):
     """The final scores of a win seat that plays, at every roll, the first
     action of ``advise_win`` (in Python, one position at a time), with the
     dice of the compiled seat."""
-    from solver.scorecard import Scorecard
-    from solver.simulate import roll_dice, seed_states
-    from solver.turn import turn_data
-    from solver.win import Opponent, WinTurn, advise_win
+    from solver.rules.scorecard import Scorecard
+    from solver.research.simulate import roll_dice, seed_states
+    from solver.kernels.turn import turn_data
+    from solver.players.win import Opponent, WinTurn, advise_win
     table, target, futures = solver.table, solver.target(), solver.futures()
     d = turn_data(rules)
     ds = rules.dice_space
@@ -142,8 +142,8 @@ def test_the_compiled_win_seat_plays_the_advice(tables_dir, rules, n_others, gam
     """Every game of the compiled win seat ends with the score of a player
     following ``advise_win`` at every roll on the same dice."""
     from solver.api import Solver
-    from solver.match import logged_games
-    from solver.win_seat import play_win_seat
+    from solver.research.match import logged_games
+    from solver.research.win_seat import play_win_seat
     solver = Solver(rules, tables=tables_dir)
     others = [(o, *logged_games(rules, str(tables_dir), "optimal", 0.0, games, 100 + o)[1:])
               for o in range(1, n_others + 1)]
@@ -186,8 +186,8 @@ def test_rules_a_match_cannot_play_are_one_line(tmp_path):
 def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
     """Trippel-Yatzy seats play solver.triple_play's games with the chunk's
     seed (``step``: the plain improvement step, no coupling term)."""
-    from solver.rules import parse_rules
-    from solver.triple_play import play
+    from solver.rules.ruleset import parse_rules
+    from solver.research.triple_games import play
     triple = parse_rules("triple")
     players = parse_players("optimal,step,greedy", triple)
     r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)

@@ -11,15 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from small_games import SMALL, agrees, card, counts_of
-from solver.boxes import groups, straight, upper
+from solver.rules.boxes import groups, straight, upper
 from solver.cli import main
-from solver.distribution import distribution
-from solver.play import estimate, play
-from solver.query import advise
-from solver.review import read_log, review
-from solver.rules import PRESETS, Preset, Rules, parse_rules
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.research.distribution import distribution
+from solver.research.games import estimate, play
+from solver.players.advice import advise
+from solver.research.review import read_log, review
+from solver.rules.ruleset import PRESETS, Preset, Rules, parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 
 JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),

@@ -1,4 +1,4 @@
-"""solver.plots: PNG files for distribution, simulate and compare; without
+"""solver.research.plots: PNG files for distribution, simulate and compare; without
 matplotlib a one-line error before any work."""
 
 import sys

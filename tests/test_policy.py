@@ -1,11 +1,11 @@
-"""solver.policy: the compiled decisions of the optimal policy are the advice."""
+"""solver.players.policy: the compiled decisions of the optimal policy are the advice."""
 
 import random
 
 from small_games import card
-from solver.policy import decide, game
-from solver.query import advise
-from solver.scorecard import Scorecard
+from solver.players.policy import decide, game
+from solver.players.advice import advise
+from solver.rules.scorecard import Scorecard
 
 
 def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):

@@ -5,8 +5,8 @@ import pytest
 
 from golden import OPTIMA, rounds_to
 from solver.errors import InputError
-from solver.query import advise, expected_final_score, keep_values, scoring_values
-from solver.scorecard import Scorecard
+from solver.players.advice import advise, expected_final_score, keep_values, scoring_values
+from solver.rules.scorecard import Scorecard
 
 
 def card(nordic, text=""):
@@ -119,7 +119,7 @@ def test_values_are_finite_on_every_reachable_state(nordic):
 
 def test_compiled_keep_values_agree_with_query(nordic):
     """The engine's one-state kernel and the numpy query layer agree."""
-    from solver import engine
+    from solver.tables import build as engine
     for text in ["", "ones=3,two_pairs=18", "sixes=24,fives=15,chance=22,yatzy=0"]:
         sc = card(nordic, text)
         for rerolls in (1, 2):
@@ -130,8 +130,8 @@ def test_compiled_keep_values_agree_with_query(nordic):
 def test_tied_boxes_come_in_scorecard_order(nordic):
     """Scratching any of several boxes worth exactly the same ranks them in
     scorecard order (the documented tie rule)."""
-    from solver.actions import Action
-    from solver.ties import preference, ranking
+    from solver.rules.actions import Action
+    from solver.rules.ties import preference, ranking
     rules = nordic.rules
     acts = [(Action.parse(f"score {b} (0)"), preference(rules, box=rules.box_index(b)), v)
             for b, v in [("ones", 10.0), ("twos", 10.0 + 5e-10), ("chance", 10.0 - 1e-10)]]

@@ -1,4 +1,4 @@
-"""solver.review: optimal games review with zero loss, a blunder costs what
+"""solver.research.review: optimal games review with zero loss, a blunder costs what
 the advice says, malformed logs are one-line errors naming the line."""
 
 import json
@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from small_games import card
 from solver.cli import main
-from solver.query import advise
-from solver.review import read_log, review
-from solver.ties import TIE
+from solver.players.advice import advise
+from solver.research.review import read_log, review
+from solver.rules.ties import TIE
 
 
 def test_optimal_games_review_with_zero_loss(nordic, tables_dir, tmp_path):

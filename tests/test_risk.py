@@ -23,11 +23,11 @@ from bruteforce import dice_outcomes, turn_value
 from small_games import SMALL, TINY, final_scores, optimal
 from solver.api import Solver, check_theta
 from solver.cli import main
-from solver.distribution import distribution
-from solver.engine import solve
+from solver.research.distribution import distribution
+from solver.tables.build import solve
 from solver.errors import InputError
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 
 
 def u(theta, x):

@@ -3,8 +3,8 @@
 import pytest
 
 from solver.errors import InputError
-from solver.rules import parse_rules
-from solver.scorecard import Scorecard
+from solver.rules.ruleset import parse_rules
+from solver.rules.scorecard import Scorecard
 
 
 def test_spec_is_canonical_and_fingerprint_tracks_values():
@@ -71,8 +71,8 @@ def test_describe_lists_every_box():
 
 
 def test_forced_order_advice_offers_only_the_box_whose_turn_it_is(tmp_path):
-    from solver.query import advise
-    from solver.tables import open_table
+    from solver.players.advice import advise
+    from solver.tables.store import open_table
     rules = parse_rules("forced")
     table = open_table(rules, tmp_path, progress=False)
     card = Scorecard.parse("ones=2,twos=4,threes=9", rules)

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import scoring_oracle as oracle
-from solver import engine
-from solver.boxes import MAXI, groups, straight, upper
+from solver.tables import build as engine
+from solver.rules.boxes import MAXI, groups, straight, upper
 from solver.errors import InputError
-from solver.query import advise, keep_values
-from solver.rules import Rules, parse_rules
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.players.advice import advise, keep_values
+from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 
 BOXES = (upper("ones", 1), upper("twos", 2), groups("pair", (2,)),
          straight("run", ((1, 2, 3),), 10))
@@ -212,7 +212,7 @@ def test_maxi_scoring(box, dice, points):
 
 
 def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):
-    from solver.query import TurnValues
+    from solver.players.advice import TurnValues
     rules = bank_table.rules
     card = Scorecard.parse("pair=4,twos=2,bank=2", rules)
     top = rules.rolls - 1 + card.bank

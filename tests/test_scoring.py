@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 import scoring_oracle as oracle
 from scoring_oracle import counts
-from solver.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
-from solver.dice import dice_space
-from solver.engine import solve
-from solver.rules import Rules, parse_rules
+from solver.rules.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
+from solver.rules.dice import dice_space
+from solver.tables.build import solve
+from solver.rules.ruleset import Rules, parse_rules
 
 
 BOX = {b.name: b for b in nordic_boxes()}

@@ -9,8 +9,8 @@ import itertools
 import pytest
 
 import scoring_oracle as oracle
-from solver.boxes import Box, BoxKind, groups, straight, upper
-from solver.rules import parse_rules
+from solver.rules.boxes import Box, BoxKind, groups, straight, upper
+from solver.rules.ruleset import parse_rules
 
 PRESETS = [
     ("nordic", oracle.NORDIC),

@@ -1,4 +1,4 @@
-"""solver.simulate: seeded layer-at-a-time simulation agrees with the exact
+"""solver.research.simulate: seeded layer-at-a-time simulation agrees with the exact
 distribution (chi-square), is reproducible and independent of threads."""
 
 import numba
@@ -8,12 +8,12 @@ from click.testing import CliRunner
 
 from small_games import SMALL, agrees, card, counts_of, joker_game
 from solver.cli import main
-from solver.distribution import distribution
+from solver.research.distribution import distribution
 from solver.errors import InputError
-from solver.play import estimate
-from solver.scorecard import Scorecard
-from solver.simulate import simulate
-from solver.tables import open_table
+from solver.research.games import estimate
+from solver.rules.scorecard import Scorecard
+from solver.research.simulate import simulate
+from solver.tables.store import open_table
 
 
 @pytest.mark.parametrize("policy", ["optimal", "greedy", "simple"])

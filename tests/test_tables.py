@@ -6,11 +6,11 @@ import struct
 import numpy as np
 import pytest
 
-from solver import engine
-from solver.boxes import NORDIC
+from solver.tables import build as engine
+from solver.rules.boxes import NORDIC
 from solver.errors import TableError
-from solver.rules import Rules
-from solver.tables import MAGIC, TableWarning, load, open_table, save, table_path
+from solver.rules.ruleset import Rules
+from solver.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
 
 SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 
@@ -102,7 +102,7 @@ def test_engine_version_mismatch_is_rejected(stored):
 def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
     def interrupted(fd):
         raise KeyboardInterrupt
-    monkeypatch.setattr("solver.tables.os.fsync", interrupted)
+    monkeypatch.setattr("solver.tables.store.os.fsync", interrupted)
     path = tmp_path / "t.tbl"
     with pytest.raises(KeyboardInterrupt):
         save(np.zeros((16, 7)), SMALL, path)
@@ -111,7 +111,7 @@ def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
 
 def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
     before = stored.read_bytes()
-    monkeypatch.setattr("solver.tables.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
+    monkeypatch.setattr("solver.tables.store.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
     with pytest.raises(OSError):
         save(np.zeros((16, 7)), SMALL, stored)
     assert stored.read_bytes() == before
@@ -119,8 +119,8 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
 
 
 def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch):
-    import solver.engine as engine
-    monkeypatch.setattr("solver.tables.CHECKPOINT_BYTES", 0)      # checkpoint even this one
+    import solver.tables.build as engine
+    monkeypatch.setattr("solver.tables.store.CHECKPOINT_BYTES", 0)      # checkpoint even this one
     fresh = engine.solve(SMALL).banks
     real = engine.run_layer
     calls = []
@@ -145,13 +145,13 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
 
 
 def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monkeypatch):
-    monkeypatch.setattr("solver.tables.STAMP_BYTES", 0)
+    monkeypatch.setattr("solver.tables.store.STAMP_BYTES", 0)
     load(SMALL, stored)
     stamp = stored.with_name(stored.name + ".verified")
     assert stamp.exists()
     calls = []
     real = __import__("hashlib").sha256
-    monkeypatch.setattr("solver.tables.hashlib.sha256", lambda *b: calls.append(1) or real(*b))
+    monkeypatch.setattr("solver.tables.store.hashlib.sha256", lambda *b: calls.append(1) or real(*b))
     load(SMALL, stored)
     assert calls == []                                    # stamp matched: no hashing
     data = bytearray(stored.read_bytes())
@@ -168,7 +168,7 @@ def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr("solver.tables.save", refuse)
+    monkeypatch.setattr("solver.tables.store.save", refuse)
     r = CliRunner().invoke(main, ["ev", "--rules", "forced", "--tables", str(tmp_path)])
     assert r.exit_code == 2
     assert "cannot write the table (Permission denied)" in r.output
@@ -177,9 +177,9 @@ def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
 
 SOLVE_SMALL = """
 import sys
-from solver.boxes import NORDIC
-from solver.rules import Rules
-from solver.tables import open_table
+from solver.rules.boxes import NORDIC
+from solver.rules.ruleset import Rules
+from solver.tables.store import open_table
 small = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 solved = []
 table = open_table(small, sys.argv[1], progress=lambda done, total: solved.append(done))
@@ -218,8 +218,8 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     assert results[0][1] == results[1][1] == repr(load(SMALL, path).expected_score)
 
 # ------------------------------------------------ layered tables (saved rolls)
-from solver import tables  # noqa: E402
-from solver.boxes import groups, upper  # noqa: E402
+from solver.tables import store as tables  # noqa: E402
+from solver.rules.boxes import groups, upper  # noqa: E402
 
 BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                           groups("pair", (2,)), NORDIC[-1]),
@@ -254,7 +254,7 @@ def test_float32_tables_stay_within_a_thousandth(tmp_path, monkeypatch, banked_s
     err = np.nanmax(np.abs(_all_values(t) - _all_values(banked_solution)))
     assert 0 < err <= t.header["max_rounding_error"] < 1e-5
     assert t.expected_score == banked_solution.expected_score    # float64, from the header
-    from solver.ties import TIE, tolerance
+    from solver.rules.ties import TIE, tolerance
     assert tolerance(t) == TIE + 2 * t.header["max_rounding_error"]   # advice ties within precision
 
 

@@ -15,12 +15,12 @@ from click.testing import CliRunner
 import scoring_oracle as oracle
 from bruteforce import dice_outcomes, turn_value
 from small_games import SMALL, TINY
-from solver import target
+from solver.tables import target
 from solver.api import Solver
-from solver.boxes import groups, straight, upper
+from solver.rules.boxes import groups, straight, upper
 from solver.cli import main
 from solver.errors import InputError
-from solver.rules import Rules
+from solver.rules.ruleset import Rules
 
 # Three four-faced dice, five boxes, two rolls: every need of every state in seconds.
 MID = Rules("mid", (upper("ones", 1), upper("twos", 2), upper("threes", 3),

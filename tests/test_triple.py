@@ -15,12 +15,12 @@ import pytest
 
 from bruteforce import dice_outcomes, turn_value
 from solver import Solver
-from solver.boxes import Box, BoxKind, upper
+from solver.rules.boxes import Box, BoxKind, upper
 from solver.errors import InputError
-from solver.rules import Rules, parse_rules
-from solver.triple import TripleTurn, advise, lower_bound, offsets
-from solver.triple_card import TripleCard
-from solver.triple_play import fit_coupling, play
+from solver.rules.ruleset import Rules, parse_rules
+from solver.players.triple import TripleTurn, advise, lower_bound, offsets
+from solver.rules.triple_card import TripleCard
+from solver.research.triple_games import fit_coupling, play
 
 TRIPLE = parse_rules("triple")
 # Two columns of three boxes, two three-faced dice, two rolls, bonus 5 at an
@@ -282,7 +282,7 @@ def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
 
 def test_step_is_the_plain_improvement_step(nordic, tables_dir):
     """Policy ``step`` plays without the coupling term."""
-    from solver.triple_play import play
+    from solver.research.triple_games import play
     got = Solver(TRIPLE, tables=tables_dir).simulate(300, seed=4, policy="step")
     want = play(nordic, TRIPLE, 300, 4, "optimal", theta=np.zeros((0, 8)))
     coupled = play(nordic, TRIPLE, 300, 4, "optimal")

@@ -16,9 +16,9 @@ from bruteforce import dice_outcomes
 from small_games import SMALL, oracle_points
 from solver.api import Solver
 from solver.cli import main
-from solver.distribution import distribution
-from solver.query import advise
-from solver.scorecard import Scorecard
+from solver.research.distribution import distribution
+from solver.players.advice import advise
+from solver.rules.scorecard import Scorecard
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_the_last_turns_are_the_exact_best_response_brute_forced(solver, text, d
 
 
 def test_opponents_best_score_is_the_product_of_their_distributions(solver):
-    from solver.win import Opponent, opponents_best
+    from solver.players.win import Opponent, opponents_best
     cards = [Scorecard.parse(t, SMALL) for t in ("ones=3,twos=6", "yatzy=30,chance=12")]
     pmfs = [distribution(SMALL, c, solver.table.values).pmf for c in cards]
     got = opponents_best(solver.futures(), [Opponent(c) for c in cards])

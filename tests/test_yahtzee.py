@@ -7,13 +7,13 @@ from functools import lru_cache
 import pytest
 
 import scoring_oracle as oracle
-from solver.boxes import Box, groups, straight, upper
-from solver.engine import solve
+from solver.rules.boxes import Box, groups, straight, upper
+from solver.tables.build import solve
 from solver.errors import InputError
-from solver.query import advise
-from solver.rules import Rules, parse_rules
-from solver.scorecard import Scorecard
-from solver.tables import open_table
+from solver.players.advice import advise
+from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import open_table
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import click
 
-from . import core, match, play, research, serve
-from .options import Group
+from solver.cli import core
+from solver.cli import match
+from solver.cli import play
+from solver.cli import research
+from solver.cli import serve
+from solver.cli.options import Group
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

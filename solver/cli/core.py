@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import click
 
-from ..errors import InputError
-from ..query import bank_after
-from ..rules import KEYS, PRESETS, parse_rules
-from .options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
+from solver.errors import InputError
+from solver.players.advice import bank_after
+from solver.rules.ruleset import KEYS, PRESETS, parse_rules
+from solver.cli.options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
                       target_option, theta_option, value_name)
 
 
@@ -93,7 +93,7 @@ def _reach_note(card, target: int, chance: float) -> str:
 def _ev_columns(solver, card, as_json: bool) -> None:
     """``ev`` with several columns: the column-by-column value (a lower
     bound) and the strategy's value estimated from played games."""
-    from ..triple_play import EV_GAMES
+    from solver.research.triple_games import EV_GAMES
     bound = solver.ev(card)
     dist = solver.distribution(card, games=EV_GAMES)
     lo, hi = dist.ci95

@@ -1,5 +1,5 @@
 """``yatzy match``: head-to-head studies of 2 to 6 policies
-(``solver.match``), in process, on a local Dask cluster or on a running one."""
+(``solver.research.match``), in process, on a local Dask cluster or on a running one."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 
 import click
 
-from ..rules import parse_rules
-from .options import Whole, json_option, rules_option, seed_option, tables_option
+from solver.rules.ruleset import parse_rules
+from solver.cli.options import Whole, json_option, rules_option, seed_option, tables_option
 
 
 @click.command()
@@ -27,7 +27,7 @@ def match(rules_spec: str, tables_dir: str | None, players: str, games: int, see
           scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Play N games between the seats and print each seat's win rate (95 %
     interval), the ties and the mean scores; seats rotate who moves first."""
-    from ..match import check_rules, parse_players, run
+    from solver.research.match import check_rules, parse_players, run
     rules = parse_rules(rules_spec)
     check_rules(rules)
     seats = parse_players(players, rules)

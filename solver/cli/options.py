@@ -12,10 +12,10 @@ from typing import Iterator
 
 import click
 
-from ..api import MAX_SEED, POLICIES, Solver, whole_range
-from ..errors import InputError, TableError
-from ..rules import Rules, parse_rules
-from ..tables import TableWarning
+from solver.api import MAX_SEED, POLICIES, Solver, whole_range
+from solver.errors import InputError, TableError
+from solver.rules.ruleset import Rules, parse_rules
+from solver.tables.store import TableWarning
 
 
 # ------------------------------------------------------------------ errors
@@ -233,8 +233,8 @@ class LineProgress:
 def check_plot(path: str | None) -> None:
     """Fail now, not after the work, if a plot could not be drawn or written."""
     if path:
-        from ..files import check_writable
-        from ..plots import require
+        from solver.files import check_writable
+        from solver.research.plots import require
         check_writable(path)
         require()
 

@@ -13,11 +13,11 @@ import time
 
 import click
 
-from ..actions import Action
-from ..errors import InputError
-from ..game import Game, Move
-from ..lang import LANGS, box_index, box_name, message
-from .options import SEED, Choice, rules_option, tables_option
+from solver.rules.actions import Action
+from solver.errors import InputError
+from solver.game import Game, Move
+from solver.rules.words import LANGS, box_index, box_name, message
+from solver.cli.options import SEED, Choice, rules_option, tables_option
 
 HINTS = ("off", "check", "top3", "full")
 FULL_HINT = 10                         # actions shown by `hint` and --hints full

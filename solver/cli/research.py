@@ -10,10 +10,10 @@ import sys
 
 import click
 
-from ..api import DEFAULT_GAMES, POLICIES
-from ..api import compare as compare_all
-from ..export import FORMATS
-from .options import (Choice, Whole, at_least_option, card_option, check_plot,
+from solver.api import DEFAULT_GAMES, POLICIES
+from solver.api import compare as compare_all
+from solver.research.export import FORMATS
+from solver.cli.options import (Choice, Whole, at_least_option, card_option, check_plot,
                       json_option, open_solver, out_option, pct, plot_option, policy_option,
                       rules_option, seed_option, tables_option, theta_option)
 
@@ -37,7 +37,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
                  games: int | None, seed: int, theta: float) -> None:
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
-    from ..stats import PERCENTILES
+    from solver.research.stats import PERCENTILES
 
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
@@ -45,7 +45,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     check_plot(plot)
     dist = solver.distribution(card, policy, games, seed)
     if plot:
-        from ..plots import plot_distribution
+        from solver.research.plots import plot_distribution
         plot_distribution(dist, plot)
     if as_json:
         click.echo(json.dumps(dist.as_dict(at_least)))
@@ -112,7 +112,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:
-        from ..plots import plot_comparison
+        from solver.research.plots import plot_comparison
         plot_comparison(dists, plot)
     if as_json:
         click.echo(json.dumps(result.as_dict(at_least)))
@@ -152,13 +152,13 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, policy: str,
              log_path: str | None, theta: float, as_json: bool, plot: str | None) -> None:
     """Play games by Monte Carlo under a policy; seeded and reproducible."""
-    from ..stats import PERCENTILES
+    from solver.research.stats import PERCENTILES
 
     solver = open_solver(rules_spec, tables_dir, theta)
     check_plot(plot)
     sim = solver.simulate(games, seed, policy, log=log_path)
     if plot:                         # over the exact distribution where there is one
-        from ..plots import plot_simulation
+        from solver.research.plots import plot_simulation
         exact = solver.distribution(policy=policy) if solver.is_exact() else None
         plot_simulation(sim, exact, plot)
     if as_json:
@@ -189,7 +189,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
 def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
            as_json: bool) -> None:
     """Value every decision of a game log against the optimal strategy."""
-    from ..review import read_log
+    from solver.research.review import read_log
 
     rules, games = read_log(log_file, rules_spec)
     result = open_solver(rules, tables_dir).review(games)
@@ -242,7 +242,7 @@ def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
 @out_option
 def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None) -> None:
     """The best action for every roll and rerolls left, as CSV."""
-    from ..export import write_strategy
+    from solver.research.export import write_strategy
 
     write_strategy(open_solver(rules_spec, tables_dir).strategy(card), out, sys.stdout)
 

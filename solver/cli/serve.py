@@ -9,7 +9,7 @@ import socket
 
 import click
 
-from .options import Whole, fail, rules_option, tables_option
+from solver.cli.options import Whole, fail, rules_option, tables_option
 
 
 @click.command()
@@ -27,7 +27,7 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from solver.web.app import create_app
     except ImportError as e:
         fail(f"yatzy serve needs the web extra: pip install 'yatzy[web]' ({e.name} is missing)")
     app = create_app(rules_spec, tables_dir)        # bad rules fail here, before listening

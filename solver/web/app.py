@@ -36,15 +36,15 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..actions import Action, Advice
-from ..api import Solver, check_whole
-from ..errors import InputError, TableError
-from ..game import Game
-from ..lang import LANGS, box_name, message
-from ..query import TurnValues, advise, bank_after
-from ..rules import KEYS, PRESETS, Rules, parse_rules
-from ..scorecard import Scorecard
-from .openapi import DOCUMENT
+from solver.rules.actions import Action, Advice
+from solver.api import Solver, check_whole
+from solver.errors import InputError, TableError
+from solver.game import Game
+from solver.rules.words import LANGS, box_name, message
+from solver.players.advice import TurnValues, advise, bank_after
+from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
+from solver.rules.scorecard import Scorecard
+from solver.web.openapi import DOCUMENT
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body

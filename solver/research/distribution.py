@@ -6,7 +6,7 @@ A forward pass over the turn-start states reachable from a card, one layer
 * turn outcomes: for each state ``(mask, u)`` of the layer, the probability
   ``O(c | mask, u)`` that the turn ends with outcome ``c = (box, points,
   yahtzee bonus)``.  The policy's actions for the mask are decided
-  (``solver.policy``), then the probability of every roll is pushed forward:
+  (``solver.players.policy``), then the probability of every roll is pushed forward:
   roll -> keep (or score) -> reroll -> ... -> box.  Upper totals below the
   lowest one that can still reach the bonus act like it.
 * carrying: the probability of ``(mask, u, g)`` is pulled into the next
@@ -21,7 +21,7 @@ length for a mask is the most those boxes can add, plus one.
 Saved rolls and Maxi are not covered (the outcomes would also need the bank;
 six dice have 462 keeps, more than the one-byte actions hold; and a Maxi
 layer's score distribution would need 10^9 - 10^10 cells):
-``solver.play.estimate`` estimates those from played games.
+``solver.research.games.estimate`` estimates those from played games.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import stats
-from .errors import InputError
-from .policy import NO_ROWS, Outcomes, batch, game, policy_values
-from .rules import Rules
-from .scorecard import Scorecard
-from .threads import pieces, run_pieces
+from solver.research import stats
+from solver.errors import InputError
+from solver.players.policy import NO_ROWS, Outcomes, batch, game, policy_values
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
+from solver.kernels.threads import pieces, run_pieces
 
 
 
@@ -141,7 +141,7 @@ class Distribution:
     ``pmf[s]``: probability of final score ``s``; ``box_mean[b]`` and
     ``box_nonzero[b]``: mean points and probability of a non-zero score of
     each box (filled boxes count as they stand).  Exact, or (``games > 0``)
-    the frequencies of that many played games (``solver.play.estimate``).
+    the frequencies of that many played games (``solver.research.games.estimate``).
     """
 
     rules: Rules

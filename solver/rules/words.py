@@ -11,8 +11,8 @@ name.
 
 from __future__ import annotations
 
-from .errors import InputError
-from .rules import Rules
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
 
 LANGS = ("en", "nb", "sv")
 

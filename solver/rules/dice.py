@@ -16,7 +16,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from .errors import InputError
+from solver.errors import InputError
 
 
 class DiceSpace:

@@ -9,9 +9,9 @@ dice in an allowed open box.
 
 The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
-``solver.engine``.
+``solver.tables.build``.
 
-Ties follow the one rule of ``solver.ties``.  This module is written
+Ties follow the one rule of ``solver.rules.ties``.  This module is written
 without the compiled kernels (numpy only, so ``yatzy advise`` starts without
 Numba) and is the tests' independent check of them.
 """
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import Action, ActionKind, Advice
-from .errors import InputError
-from .rules import Rules
-from .scorecard import Scorecard
-from .ties import keep_ranks, ranking, tolerance
-from .values import StateValues
+from solver.rules.actions import Action, ActionKind, Advice
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
+from solver.rules.ties import keep_ranks, ranking, tolerance
+from solver.tables.values import StateValues
 
 
 def expected_final_score(table: StateValues, card: Scorecard) -> float:
@@ -109,7 +109,7 @@ class TurnValues:
     """The values of one turn's rolls, ``X_t[r]`` for ``t`` rerolls left,
     each level computed once, when first needed (excluding the card's
     current score): a player deciding several times in a turn reuses them.
-    With a ``target`` table (``solver.target``), the values are the largest
+    With a ``target`` table (``solver.tables.target``), the values are the largest
     probabilities of the points still to come reaching ``need``."""
 
     def __init__(self, table: StateValues, card: Scorecard, target=None, need: int = 0):
@@ -166,7 +166,7 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
     """Every distinct action for the position, best first, with losses
     (``turn``: the turn's values so far, to reuse within a turn).
 
-    With a ``target`` table (``solver.target.TargetTable``) and a ``goal``
+    With a ``target`` table (``solver.tables.target.TargetTable``) and a ``goal``
     score, the actions are ranked by the largest probability of finishing
     at or above the goal (``Action.p_at_least``), and still carry their
     expected final score and its loss against the best expected score."""

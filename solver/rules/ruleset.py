@@ -24,10 +24,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
-from .dice import DiceSpace, dice_space
-from .errors import InputError
-from .space import StateSpace
+from solver.rules.boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
+from solver.rules.dice import DiceSpace, dice_space
+from solver.errors import InputError
+from solver.space import StateSpace
 
 
 class Order(StrEnum):
@@ -159,7 +159,7 @@ class Rules:
     @cached_property
     def column_rules(self) -> "Rules":
         """The rules of one column played alone (``columns = 1``): its exact
-        table is what a several-column strategy reads (``solver.triple``).
+        table is what a several-column strategy reads (``solver.players.triple``).
         ``triple:order=forced`` gives ``nordic:order=forced``."""
         if self.columns == 1:
             return self

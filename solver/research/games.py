@@ -5,17 +5,17 @@ bonus, saved rolls).  At the start of each turn the turn kernels value every
 keep at every number of rerolls left for the one state
 (``turn.keep_values``) and, at each roll, every way to end the turn
 (``turn.fill_candidates``).  Each choice is made by ``turn.pick``, the
-compiled form of the tie rule of ``solver.ties`` that the policies use too:
+compiled form of the tie rule of ``solver.rules.ties`` that the policies use too:
 boxes in scorecard order, keeps in order of preference, scoring against the
 best keep; so the choices are those of ``yatzy advise``.  Whole games run in
 one compiled call, on every thread.
 
-``solver.simulate`` plays the rule sets without saved rolls faster still,
+``solver.research.simulate`` plays the rule sets without saved rolls faster still,
 deciding whole layers of states at once; ``Solver.simulate`` uses this
 player for the others (saved rolls, Maxi), and estimates their
 distributions with it.  Only the optimal policy.
 
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
+Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``.
 """
 
@@ -28,16 +28,16 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit
 
-from .distribution import Distribution
-from .errors import InputError
-from .ties import keep_ranks, tolerance
-from .review import turn_line
-from .rules import Rules
-from .scorecard import Scorecard
-from .simulate import Simulation, roll_dice, seed_states
-from .tables import Table
-from .threads import run_pieces
-from .turn import NEG, fill_candidates, keep_values, pick, turn_data
+from solver.research.distribution import Distribution
+from solver.errors import InputError
+from solver.rules.ties import keep_ranks, tolerance
+from solver.research.review import turn_line
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
+from solver.research.simulate import Simulation, roll_dice, seed_states
+from solver.tables.store import Table
+from solver.kernels.threads import run_pieces
+from solver.kernels.turn import NEG, fill_candidates, keep_values, pick, turn_data
 
 CHUNK = 4096        # games per call when their turns are logged
 
@@ -49,7 +49,7 @@ class PlayTables(NamedTuple):
       ``b``, -1 for 0 points
     * ``korder[kstart[r]:kstart[r + 1]]``  the keeps of roll ``r`` (proper
       sub-multisets), most preferred first; ``kcode[m]`` the preference code
-      of keep ``m`` (``solver.ties``), ``by_code[kcode[m] - n_boxes] = m``
+      of keep ``m`` (``solver.rules.ties``), ``by_code[kcode[m] - n_boxes] = m``
     * ``size[m]``  number of dice in multiset ``m``
     """
 
@@ -176,7 +176,7 @@ def play(table: Table, games: int, seed: int = 0,
          card: Scorecard | None = None) -> Simulation:
     """Play ``games`` games optimally (from ``card``, default a new game);
     ``on_line`` receives each turn's log line (the format of
-    ``solver.review``).  Box figures count the card's filled boxes as they
+    ``solver.research.review``).  Box figures count the card's filled boxes as they
     stand."""
     rules = table.rules
     card = card or Scorecard.empty(rules)
@@ -227,7 +227,7 @@ def play(table: Table, games: int, seed: int = 0,
 def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distribution:
     """The final-score distribution from ``card`` under optimal play,
     estimated from ``games`` played games (for rules whose exact
-    distribution ``solver.distribution`` does not compute)."""
+    distribution ``solver.research.distribution`` does not compute)."""
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
     sim = play(table, games, seed, card=card)

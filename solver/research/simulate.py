@@ -2,7 +2,7 @@
 
 All games advance together, one turn (one layer of masks) at a time: the
 policy's actions are decided for the masks the games are in
-(``solver.policy.decide``), then every game plays its turn.  Game ``i``
+(``solver.players.policy.decide``), then every game plays its turn.  Game ``i``
 draws its dice from its own splitmix64 stream seeded by ``(seed, i)``, so a
 game's dice do not depend on the number of threads, the batch size or the
 other games.  Die faces come from 32-bit draws by Lemire's multiply-and-reject
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from . import stats
-from .errors import InputError
-from .policy import decide, game, policy_values
-from .review import check_supported
-from .rules import Rules
-from .threads import run_pieces
+from solver.research import stats
+from solver.errors import InputError
+from solver.players.policy import decide, game, policy_values
+from solver.research.review import check_supported
+from solver.rules.ruleset import Rules
+from solver.kernels.threads import run_pieces
 
 BATCH = 1 << 22          # games held in memory at once
 

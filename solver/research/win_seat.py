@@ -1,13 +1,13 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
-the other seats' logged games (``solver.match``).
+the other seats' logged games (``solver.research.match``).
 
 Before each of its turns the seat rebuilds the others' cards as they
 stand (a seat that moves earlier in the round has played one turn more),
 their best final score ``M`` from the futures table
 (``win_turn.opponents_best``), and the turn's chances
 (``win_turn.turn_chances``, exact with two boxes open); at each roll it
-plays ``win_turn.choose``, the first action of ``solver.win.advise_win``.
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
+plays ``win_turn.choose``, the first action of ``solver.players.win.advise_win``.
+Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``, as the other players do.
 """
 
@@ -16,14 +16,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import win_turn
-from .play import play_tables
-from .rules import Rules
-from .simulate import roll_dice, seed_states
-from .threads import run_pieces
-from .ties import tolerance
-from .turn import turn_data
-from .win_turn import EXACT_OPEN
+from solver.kernels import win as win_turn
+from solver.research.games import play_tables
+from solver.rules.ruleset import Rules
+from solver.research.simulate import roll_dice, seed_states
+from solver.kernels.threads import run_pieces
+from solver.rules.ties import tolerance
+from solver.kernels.turn import turn_data
+from solver.kernels.win import EXACT_OPEN
 
 
 @njit(cache=True, nogil=True)

@@ -7,7 +7,7 @@ for one card (English, Norwegian, Swedish).  Each column is a full card of
 ``rules.column_rules`` (its own bonus and fill order); column ``c`` counts
 ``c`` times (``Rules.column_weights``).
 
-    >>> from solver.rules import parse_rules
+    >>> from solver.rules.ruleset import parse_rules
     >>> card = TripleCard.parse("ones@1=3,yatzy@3=50,sjanse@2=23", parse_rules("triple"))
     >>> str(card), card.score, card.turn
     ('ones@1=3,chance@2=23,yatzy@3=50', 199, 3)
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InputError
-from .rules import Rules
-from .scorecard import Scorecard
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
 
 
 @dataclass(frozen=True)

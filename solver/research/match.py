@@ -4,7 +4,7 @@ seat (RULES.md §6), equal top scores are a tie.
 
 Policies (``parse_policy``): ``optimal`` (expected score), ``greedy``,
 ``simple``, ``theta=X`` (the optimal policy of the risk parameter ``X``),
-and ``win`` (``solver.win``: the chance to finish above the others, who are
+and ``win`` (``solver.players.win``: the chance to finish above the others, who are
 assumed to play for expected score).  Seats rotate who moves first: in game
 ``g`` seat ``g mod n`` moves first.
 
@@ -13,8 +13,8 @@ CHUNK ..``; every seat's dice in a chunk come from its own seeded streams
 (``chunk_seed``), so a result depends on the seed and the games only, never
 on how many workers play the chunks or in which order.  The policies that
 ignore the others play their games independently through the fast
-simulator (``solver.simulate``, game logs give each turn); a ``win`` seat is
-played against the others' logged games by the compiled ``solver.win_seat``.
+simulator (``solver.research.simulate``, game logs give each turn); a ``win`` seat is
+played against the others' logged games by the compiled ``solver.research.win_seat``.
 
 Chunks run in process, on a ``dask.distributed`` cluster at a scheduler's
 address, or on a local cluster of this machine's cores (``run``).  Each
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import stats
-from .errors import InputError
-from .rules import Rules
+from solver.research import stats
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -45,9 +45,9 @@ SIMPLE = ("optimal", "greedy", "simple")
 def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
-    ``solver.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from .api import check_theta
-    from .triple import POLICIES
+    ``solver.players.triple`` (``optimal``, ``step``, ``greedy``)."""
+    from solver.api import check_theta
+    from solver.players.triple import POLICIES
     text = text.strip()
     if rules.columns > 1:
         if text in POLICIES:
@@ -103,14 +103,14 @@ def chunk_seed(seed: int, seat: int, chunk: int) -> int:
 @lru_cache(maxsize=16)
 def _solver(rules: Rules, tables: str | None, theta: float):
     """A worker's solver (its tables memory-mapped once per process)."""
-    from .api import Solver
+    from solver.api import Solver
     return Solver(rules, theta=theta, tables=tables)
 
 
 def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
-    from .simulate import simulate
+    from solver.research.simulate import simulate
     values = _solver(rules, tables, theta).table.values if kind == "optimal" else None
     logs = []
     simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
@@ -123,7 +123,7 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
 
 def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
     """``cards[t]``: a logged game's card after ``t`` turns."""
-    from .scorecard import Scorecard
+    from solver.rules.scorecard import Scorecard
     cards = [Scorecard.parse("", rules)]
     for b, p in zip(boxes.tolist(), points.tolist()):
         cards.append(cards[-1].fill(b, p))
@@ -132,8 +132,8 @@ def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
 
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
-    ``kind`` (``solver.triple_play``)."""
-    from .triple_play import play
+    ``kind`` (``solver.research.triple_games``)."""
+    from solver.research.triple_games import play
     scores = np.zeros(games, dtype=np.int64)
     play(_solver(rules, tables, 0.0).table, rules, games, seed, kind, scores=scores)
     return scores
@@ -143,8 +143,8 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
               others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
     """The final scores of a ``win`` seat in games ``first ..`` against the
     logged games ``others`` (``(seat, boxes, points)``), compiled
-    (``solver.win_seat``)."""
-    from .win_seat import play_win_seat
+    (``solver.research.win_seat``)."""
+    from solver.research.win_seat import play_win_seat
     s = _solver(rules, tables, 0.0)
     return play_win_seat(rules, s.table, s.target(), s.futures(), games, seed, first, seat,
                          others)

@@ -18,7 +18,7 @@ Log format, one JSON object per line (blank lines are ignored):
   card whenever it changes; ``turn`` and ``points`` are optional and checked
   when given.
 
-A review values every decision with ``solver.query.advise``: the choice made,
+A review values every decision with ``solver.players.advice.advise``: the choice made,
 the best choice, both expected final scores and the loss (best minus chosen,
 0 within ``query.tie``).  Keeping all the dice (a reroll of none) is valued
 with ``query.keep_values``.
@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .dice import parse_dice
-from .errors import InputError
-from .query import advise, end_turn, keep_values
-from .ties import tolerance
-from .rules import Rules
-from .scorecard import Scorecard
-from .tables import Table
+from solver.rules.dice import parse_dice
+from solver.errors import InputError
+from solver.players.advice import advise, end_turn, keep_values
+from solver.rules.ties import tolerance
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import Table
 
 LOG_VERSION = 1
 
@@ -94,7 +94,7 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     InputError naming the line of the first problem.  ``rules_spec`` may also
     be a ``Rules`` (for rules no preset makes): the header's rules are then
     not read."""
-    from .rules import parse_rules
+    from solver.rules.ruleset import parse_rules
 
     fixed = rules_spec if isinstance(rules_spec, Rules) else None
     if fixed is not None:
@@ -318,7 +318,7 @@ def review(table: Table, games: list[list[Turn]]) -> Review:
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:
-    """Log lines of simulated games (``solver.simulate.GameLog`` arrays:
+    """Log lines of simulated games (``solver.research.simulate.GameLog`` arrays:
     multiset indices, -1 where unused)."""
     ds = rules.dice_space
     for i in range(rolls.shape[0]):

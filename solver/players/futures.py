@@ -3,7 +3,7 @@ expected-score play, for every turn-start state, in one backward pass.
 
 Notation.  At a turn start in state ``(mask, u)``, ``F(mask, u)[k]`` is the
 probability that a player maximising the expected final score (the optimal
-policy of ``solver.policy``, its tie rule included) gains exactly ``k`` more
+policy of ``solver.players.policy``, its tie rule included) gains exactly ``k`` more
 points (bonus included) before the card is full.  With ``O(c | mask, u)``
 the probability that the turn ends with outcome ``c = (box, points)``
 (``policy.batch``'s turn outcomes) and ``g`` the points it gains (plus the
@@ -13,9 +13,9 @@ bonus when the upper total crosses the threshold):
 
 and ``F(full card)[0] = 1``.  An opponent's final-score distribution from a
 card is ``F`` at the card's state shifted by the card's score: a lookup, not
-a forward pass (``solver.distribution``) per query.
+a forward pass (``solver.research.distribution``) per query.
 
-Layout: the target table's (``solver.target.layout``): per reachable mask,
+Layout: the target table's (``solver.tables.target.layout``): per reachable mask,
 upper totals ``start .. lanes-1`` (lower totals play and score alike), points
 ``0 .. width-1``; ``values[off[mask] + (u - start) * width[mask] + k]``.
 Same rules covered as the target tables (no saved rolls, no yahtzee bonus).
@@ -30,13 +30,13 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .errors import InputError
-from .policy import NO_ROWS, Outcomes, batch, game, policy_values
-from .rules import Rules
-from .scorecard import Scorecard
-from .tables import TableError, load_array, open_or_solve, open_table, save_array
-from .target import check_supported, layout, table_size, target_path
-from .threads import pieces, run_pieces
+from solver.errors import InputError
+from solver.players.policy import NO_ROWS, Outcomes, batch, game, policy_values
+from solver.rules.ruleset import Rules
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import TableError, load_array, open_or_solve, open_table, save_array
+from solver.tables.target import check_supported, layout, table_size, target_path
+from solver.kernels.threads import pieces, run_pieces
 
 
 @njit(cache=True, nogil=True)

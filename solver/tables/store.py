@@ -11,7 +11,7 @@ File layout::
                                    layers: values[k, rank, u] of each layer,
                                    p = 0 .. n_boxes, one after the other
 
-(see ``solver.values`` for the two layouts).  Tables with saved rolls are
+(see ``solver.tables.values`` for the two layouts).  Tables with saved rolls are
 solved and written one layer at a time; above ``FLOAT32_BYTES`` they are
 stored as float32, and the header records the largest rounding error.
 
@@ -25,7 +25,7 @@ solve holds an exclusive lock on ``<table>.lock`` (``fcntl.flock``), and a
 process that waited for it uses the table the first one stored.
 
 This module prints nothing.  Progress of a solve goes to a callback
-``progress(done, total)`` (work units of ``solver.engine``: called once with
+``progress(done, total)`` (work units of ``solver.tables.build``: called once with
 the work already done, 0 or what a resumed solve finds finished, before any
 new work, then after each piece, last with ``done == total``); notices go
 through ``warnings.warn`` as ``TableWarning``.
@@ -46,11 +46,11 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
-from .errors import InputError, TableError
-from .files import atomic_bytes, write_text
-from .rules import Rules
-from .values import StateValues, certainty
-from .version import ENGINE_VERSION, TABLE_FORMAT
+from solver.errors import InputError, TableError
+from solver.files import atomic_bytes, write_text
+from solver.rules.ruleset import Rules
+from solver.tables.values import StateValues, certainty
+from solver.version import ENGINE_VERSION, TABLE_FORMAT
 
 MAGIC = b"YATZYTBL"
 ALIGN = 64
@@ -100,7 +100,7 @@ def default_directory() -> Path:
 
 def table_path(rules: Rules, directory: Path | str | None = None, theta: float = 0.0) -> Path:
     """The file of the table of ``rules`` (for the objective ``theta``, see
-    ``solver.values.utility``)."""
+    ``solver.tables.values.utility``)."""
     directory = Path(directory) if directory else default_directory()
     objective = f"-theta{float(theta)!r}" if theta else ""
     return directory / f"{rules.name}-{rules.fingerprint}{objective}.tbl"
@@ -286,7 +286,7 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     ``progress(done, total)`` follows a solve (see the module docstring;
     ``None`` or ``False``: no progress).  While one process solves a table,
     another that needs it waits for it and then uses its result.  ``theta``:
-    the table of that objective (``solver.values.utility``; 0: the expected
+    the table of that objective (``solver.tables.values.utility``; 0: the expected
     score).
     """
     path = table_path(rules, directory, theta)
@@ -370,7 +370,7 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None,
     (see ``LayerWriter``).  If it is interrupted, the next solve of the same
     rules resumes after the last finished layer.
     """
-    from . import engine   # Numba is only imported when something is solved
+    from solver.tables import build as engine  # Numba is only imported when something is solved
 
     counter = None
     if progress:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
+from solver.errors import InputError
 
 MARKED = (5, 25, 50, 75, 95)
 
@@ -40,7 +40,7 @@ def _span(pmf: np.ndarray) -> tuple[float, float]:
 
 
 def _save(fig, path: str | Path) -> None:
-    from .files import atomic_path
+    from solver.files import atomic_path
 
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", dpi=120)

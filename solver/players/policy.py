@@ -2,7 +2,7 @@ r"""Policies: the action taken in every position, decided for whole masks.
 
 A position is a turn-start state ``(mask, u)`` (filled boxes, upper total
 capped at the bonus threshold), the rerolls left ``k`` and the roll ``r``.
-An action is one byte ``d``, its preference code (``solver.ties``):
+An action is one byte ``d``, its preference code (``solver.rules.ties``):
 
 * ``d < n_boxes``: score the roll in box ``d``;
 * ``d >= n_boxes``: keep the multiset ``by_rank[d - n_boxes]`` (a proper
@@ -11,7 +11,7 @@ An action is one byte ``d``, its preference code (``solver.ties``):
 Kinds (``KINDS``):
 
 * ``optimal`` -- maximises the expected final score.  The within-turn values
-  of ``solver.engine`` are recomputed from the value table ``V``: scoring
+  of ``solver.tables.build`` are recomputed from the value table ``V``: scoring
   :math:`S_b(r)` (points, bonus and ``V`` of the next state),
   :math:`X_0(r) = \max_b S_b(r)`, keeping
   :math:`W_k(K) = E[X_{k-1}(K + \text{fresh dice})]` and
@@ -26,11 +26,11 @@ A roll of all dice alike that must go in as a joker (``StateSpace.jokers``) may
 only be scored in the joker boxes, at joker points; with the flag bit set
 (50 in the yatzy box) it earns the yahtzee bonus on top.
 
-Ties follow the one rule of ``solver.ties``.  The kernels carry, next to
+Ties follow the one rule of ``solver.rules.ties``.  The kernels carry, next to
 each running maximum, the preference code of the action chosen so far, and
 every choice (box, keep, scoring against keeping) is one step of
 ``turn.pick``, the rule's compiled form, which the game-by-game player
-(``solver.play``) uses too.
+(``solver.research.games``) uses too.
 
 Upper totals from which the bonus can no longer be reached play alike, so
 only the highest of them is decided ("lanes" ``u0 .. L-1`` of a mask; every
@@ -54,12 +54,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .errors import InputError
-from .review import check_supported
-from .rules import Joker, Rules
-from .threads import run_pieces
-from .ties import TIE, keep_ranks
-from .turn import FAST, NEG, TurnData, average_keeps, fill_candidates, fmax, pick, turn_data
+from solver.errors import InputError
+from solver.research.review import check_supported
+from solver.rules.ruleset import Joker, Rules
+from solver.kernels.threads import run_pieces
+from solver.rules.ties import TIE, keep_ranks
+from solver.kernels.turn import FAST, NEG, TurnData, average_keeps, fill_candidates, fmax, pick, turn_data
 
 KINDS = ("optimal", "greedy", "simple")
 SIMPLE = KINDS.index("simple")
@@ -69,7 +69,7 @@ BLOCK = 128          # columns (upper totals of one or more masks) decided toget
 # ------------------------------------------------------------ index tables
 class Game(NamedTuple):
     """Everything the policy kernels need about one rule set: the turn
-    kernels' ``turn`` (``solver.turn.TurnData``: ``R`` rolls, ``M``
+    kernels' ``turn`` (``solver.kernels.turn.TurnData``: ``R`` rolls, ``M``
     multisets of 0..n dice, the full rolls being ``first_roll + r``) and:
 
     * ``out_box[c], out_pts[c], out_extra[c]``  every (box, points, yahtzee
@@ -83,7 +83,7 @@ class Game(NamedTuple):
       outcome of such a roll in box ``b`` (as a joker or not, with the
       yahtzee bonus or not)
     * ``rank[m]``        preference rank of a non-full multiset (0 = most
-      preferred keep, ``solver.ties.keep_ranks``); ``by_rank[i]`` the
+      preferred keep, ``solver.rules.ties.keep_ranks``); ``by_rank[i]`` the
       multiset of rank ``i``
     * ``gather[m, j]``   the multisets one die smaller than ``m``, padded to a
       multiple of 3 with ``M``

@@ -27,11 +27,11 @@ import json
 
 import numpy as np
 
-from .errors import InputError
-from .files import atomic_path, atomic_text
-from .query import advise
-from .scorecard import Scorecard
-from .tables import Table
+from solver.errors import InputError
+from solver.files import atomic_path, atomic_text
+from solver.players.advice import advise
+from solver.rules.scorecard import Scorecard
+from solver.tables.store import Table
 
 FORMATS = ("csv", "parquet", "json")
 
@@ -159,7 +159,7 @@ STRATEGY_COLUMNS = ("rerolls", "dice", "action", "kind", "keep", "box", "points"
 
 
 def strategy(table: Table, card: Scorecard) -> list[dict]:
-    """The best action (``solver.query`` ties rule) for every roll and every
+    """The best action (``solver.players.advice`` ties rule) for every roll and every
     number of rerolls left at ``card``'s turn start, as rows."""
     rules = table.rules
     if card.is_full:

@@ -3,14 +3,14 @@ every opponent (RULES.md §6), ties reported separately.
 
 The opponents play for the expected score from their cards, independently
 of each other and of us; opponent ``j``'s final score has the pmf of
-``solver.futures`` (a point mass at the card's score when that game is
+``solver.players.futures`` (a point mass at the card's score when that game is
 over), so their best score ``M`` has :math:`P(M \le t) = \prod_j P(S_j \le t)`.
 With our final score ``x`` the reward is ``[x > M]`` (a win) and the ties
 ``[x = M]`` are followed alongside.
 
 Values of the ways to end this turn, scoring ``g`` points (bonus included)
 from score ``s`` into the state ``(child, u')`` (``P*``: the target table,
-``solver.target``, the largest chance that the points to come reach a need):
+``solver.tables.target``, the largest chance that the points to come reach a need):
 
 .. math::
 
@@ -19,8 +19,8 @@ from score ``s`` into the state ``(child, u')`` (``P*``: the target table,
 
 Within the turn, rolls are averaged and the action with the larger ``win``
 taken, then the larger ``tie`` (the chances compared to 40 bits), as
-``solver.query`` does for one target; the compiled kernels are in
-``solver.win_turn``, and the ``win`` seat of a match (``solver.win_seat``)
+``solver.players.advice`` does for one target; the compiled kernels are in
+``solver.kernels.win``, and the ``win`` seat of a match (``solver.research.win_seat``)
 plays the first action of this advice.
 
 * **exact** with at most ``EXACT_OPEN`` (2) boxes open: the states after
@@ -42,15 +42,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import win_turn
-from .actions import Action, ActionKind
-from .errors import InputError
-from .play import play_tables
-from .query import TurnValues, advise
-from .scorecard import Scorecard
-from .target import TargetTable, layout
-from .turn import turn_data
-from .values import StateValues
+from solver.kernels import win as win_turn
+from solver.rules.actions import Action, ActionKind
+from solver.errors import InputError
+from solver.research.games import play_tables
+from solver.players.advice import TurnValues, advise
+from solver.rules.scorecard import Scorecard
+from solver.tables.target import TargetTable, layout
+from solver.kernels.turn import turn_data
+from solver.tables.values import StateValues
 
 MAX_OPPONENTS = 5
 EXACT_OPEN = win_turn.EXACT_OPEN    # the exact best response: this many open boxes or fewer
@@ -70,13 +70,13 @@ class Opponent:
 
 def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
     """``pmf[t]``: the probability that the best opponent's final score is
-    ``t`` (``futures``: the ``solver.futures.FuturesTable``)."""
+    ``t`` (``futures``: the ``solver.players.futures.FuturesTable``)."""
     less, eq = best_score(futures, opponents)
     return eq[:futures.rules.max_score + 1].copy()
 
 
 def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
-    """``(less, eq)`` of ``solver.win_turn``: ``P(M < k)`` and ``P(M = k)``."""
+    """``(less, eq)`` of ``solver.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
     rules = futures.rules
     lay = layout(rules)
     size = rules.max_score + 3
@@ -150,7 +150,7 @@ def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
 
 class WinTurn:
     """One turn's win and tie values at ``card`` against ``opponents``
-    (``solver.win_turn.turn_chances``): ``score[r, b]`` of scoring roll
+    (``solver.kernels.win.turn_chances``): ``score[r, b]`` of scoring roll
     ``r`` in box ``b`` and ``keep[t - 1, m]`` of keeping multiset ``m``
     with ``t`` rerolls left, each a ``(win, tie)`` pair of arrays; ``start``
     the pair before the first roll.  A player deciding several times in a

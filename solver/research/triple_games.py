@@ -1,5 +1,5 @@
 """Trippel-Yatzy games played whole, compiled (the strategy of
-``solver.triple``).
+``solver.players.triple``).
 
 At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
 the maximum over the columns of each column's best box (``turn.fill_candidates``
@@ -10,11 +10,11 @@ of every reroll level with ``turn.best_keeps`` and ``turn.average_keeps``,
 for ``LANES`` games side by side (those two helpers do not depend on the
 state, so the games' values fill the vector lanes the solve uses for upper
 totals); at each roll every (column, box) and every keep is
-valued and chosen by ``turn.pick`` (the tie rule of ``solver.ties``, codes as
-in ``solver.triple.advise``), so the choices are the advice's.  Whole games
+valued and chosen by ``turn.pick`` (the tie rule of ``solver.rules.ties``, codes as
+in ``solver.players.triple.advise``), so the choices are the advice's.  Whole games
 run in one compiled call per piece of games, on every thread.
 
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.simulate``
+Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``, as every other player does.
 """
 
@@ -27,17 +27,17 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .errors import InputError
-from .play import play_tables
-from .review import turn_line
-from .rules import Rules
-from .simulate import roll_dice, seed_states
-from .threads import run_pieces
-from .ties import tolerance
-from .triple import POLICIES, coupling, lower_bound
-from .triple_card import TripleCard
-from .turn import NEG, average_keeps, best_keeps, fill_candidates, pick, score_rolls, turn_data
-from .values import StateValues
+from solver.errors import InputError
+from solver.research.games import play_tables
+from solver.research.review import turn_line
+from solver.rules.ruleset import Rules
+from solver.research.simulate import roll_dice, seed_states
+from solver.kernels.threads import run_pieces
+from solver.rules.ties import tolerance
+from solver.players.triple import POLICIES, coupling, lower_bound
+from solver.rules.triple_card import TripleCard
+from solver.kernels.turn import NEG, average_keeps, best_keeps, fill_candidates, pick, score_rolls, turn_data
+from solver.tables.values import StateValues
 
 CHUNK = 1 << 15                      # games per compiled call (their box figures in memory)
 EV_GAMES = 4_000                     # games behind the estimate `yatzy ev` prints
@@ -311,9 +311,9 @@ class TripleGames:
     seconds: float
 
     def simulation(self):
-        """As a ``solver.simulate.Simulation`` (box figures: the mean per
+        """As a ``solver.research.simulate.Simulation`` (box figures: the mean per
         column; bonus: the share of columns with the bonus)."""
-        from .simulate import Simulation
+        from solver.research.simulate import Simulation
         cols = self.rules.columns
         return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
                           self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
@@ -331,7 +331,7 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
          scores: np.ndarray | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
-    ``on_line`` receives each turn's log line (``solver.review``'s format,
+    ``on_line`` receives each turn's log line (``solver.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
     ``theta``: the coupling term of ``optimal`` (default
     ``triple.coupling(rules)``; an empty ``(0, 2 ** columns)`` array plays
@@ -479,10 +479,10 @@ def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
 
 def distribution(table: StateValues, card: TripleCard, policy: str, games: int, seed: int = 0):
     """The final-score distribution from ``card`` under ``policy``,
-    estimated from ``games`` played games (``solver.distribution``'s
+    estimated from ``games`` played games (``solver.research.distribution``'s
     ``Distribution``; ``table_value``: the column-by-column value, a lower
     bound of the optimum)."""
-    from .distribution import Distribution   # its kernels compile on first use
+    from solver.research.distribution import Distribution   # its kernels compile on first use
     rules = card.rules
     if card.is_full:
         raise InputError("the card is full: its final score is already known")

@@ -17,7 +17,7 @@ need.  Within a turn, with ``t`` rerolls left after roll ``R``:
 * :math:`P(mask, u, n) = \sum_R P(R) X_{rolls-1}(R, n)`.
 
 So the turn is the engine's turn with the need axis as the vector axis: the
-averaging, best keeps and per-roll maxima are ``solver.turn``'s kernels, and
+averaging, best keeps and per-roll maxima are ``solver.kernels.turn``'s kernels, and
 only the candidates differ (a shift along the need axis instead of an
 added score).  One solve covers every target.
 
@@ -43,12 +43,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .errors import InputError
-from .rules import Rules
-from .tables import (Progress, TableError, checkpoint_array, default_directory, load_array,
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
+from solver.tables.store import (Progress, TableError, checkpoint_array, default_directory, load_array,
                      open_or_solve, partial_path, save_array)
-from .threads import run_pieces
-from .turn import FAST, average_keeps, best_keeps, fmax, score_rolls, turn_data
+from solver.kernels.threads import run_pieces
+from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, score_rolls, turn_data
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 

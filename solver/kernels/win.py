@@ -1,9 +1,9 @@
 r"""Playing to win, compiled: one turn's chances to win and to tie for every
-roll, box and keep (``turn_chances``, which ``solver.win`` ranks for
+roll, box and keep (``turn_chances``, which ``solver.players.win`` ranks for
 advice), and the choice among them (``choose``, which the ``win`` seat of
-``solver.win_seat`` plays).
+``solver.research.win_seat`` plays).
 
-Notation (``solver.win``): ``M`` is the best opponent's final score, with
+Notation (``solver.players.win``): ``M`` is the best opponent's final score, with
 ``less[k] = P(M < k)`` and ``eq[k] = P(M = k)``; ending the turn with
 ``final`` points on the card in state ``(child, u')`` is worth
 
@@ -12,7 +12,7 @@ Notation (``solver.win``): ``M`` is the best opponent's final score, with
    \mathrm{win} = P(M < final) + \sum_{n \ge 1} P^*(child, u', n)\, P(M = final + n - 1)
 
 and ``tie`` the same with ``P(M <= final)`` and ``P(M = final + n)``, less
-``win`` (``P*``: the target table, ``solver.target``).  With two boxes
+``win`` (``P*``: the target table, ``solver.tables.target``).  With two boxes
 open (``exact``), each such state is valued instead by its own last turn
 played to win (whose states after are full cards: the values are exact).
 
@@ -21,7 +21,7 @@ lanes ``win`` and ``tie``) and the best action taken: the larger chance to
 win, then to tie, each compared to 40 bits (``key``), so equal chances
 computed along different paths compare equal.  An action of the turn is
 chosen the same way, then, among the actions still equal, by the
-expected-score tie rule (``turn.pick``, as ``solver.play`` chooses).
+expected-score tie rule (``turn.pick``, as ``solver.research.games`` chooses).
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .rules import Rules
-from .target import layout
-from .turn import NEG, average_keeps, fill_candidates, keep_values, pick
+from solver.rules.ruleset import Rules
+from solver.tables.target import layout
+from solver.kernels.turn import NEG, average_keeps, fill_candidates, keep_values, pick
 
 SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
 OFF = -2.0                # the chance of a box that cannot be filled
@@ -45,9 +45,9 @@ class WinTables(NamedTuple):
     """What the win kernels read besides ``TurnData`` and ``PlayTables``:
 
     * ``target[off[mask] + (max(u, start[mask]) - start[mask]) * width[mask] + n]``
-      ``P*(mask, u, n)`` for needs ``n = 0 .. width[mask] - 1`` (``solver.target``)
+      ``P*(mask, u, n)`` for needs ``n = 0 .. width[mask] - 1`` (``solver.tables.target``)
     * ``futures[...the same place... + k]``  the chance that expected-score
-      play gains ``k`` more points from ``(mask, u)`` (``solver.futures``)
+      play gains ``k`` more points from ``(mask, u)`` (``solver.players.futures``)
     * ``off[mask]``, ``width[mask]``, ``start[mask]``  the layout (``target.Layout``)
     * ``values[mask, u]``  the expected-score table (for the tie rule)
     * ``reach``  ``len(less)``: the most points a game can score, plus 3
@@ -426,7 +426,7 @@ def expected_values(d, pt, wt, mask, u, rerolls, ev, evk):
     """``ev[r, b]``: the expected final score less the card's of scoring
     roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evk[t - 1,
     m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
-    ``solver.play`` values them)."""
+    ``solver.research.games`` values them)."""
     nb = len(d.is_upper)
     cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)

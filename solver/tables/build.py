@@ -27,7 +27,7 @@ Variants are data, handled by the same recursion:
   :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`.  After ``p`` turns the bank
   holds at most ``(rolls - 1) p`` (``StateSpace.bank_limit``), so the values are
   kept per layer, ``[k, rank of the mask, u]`` with that many banks, which is
-  exact with no cap (``solver.values``);
+  exact with no cap (``solver.tables.values``);
 * American Yahtzee: a state bit records a scored 50 in the yatzy box
   (``StateSpace.flag_bit``); a roll of all dice alike may be a joker, with the
   boxes and points the rules give (``joker_boxes``, ``joker_points``), plus
@@ -37,7 +37,7 @@ The kernels solve every upper total ``u`` of one mask at once: arrays are
 indexed ``[multiset, u]`` with ``u`` contiguous, so the inner loops run over
 contiguous memory and vectorise.  Masks with the same number of filled boxes
 depend only on masks with more, so each such layer is solved in parallel.
-The within-turn quantities are the helpers of ``solver.turn``, shared with
+The within-turn quantities are the helpers of ``solver.kernels.turn``, shared with
 the policies and the player; this module runs them over every state.
 """
 
@@ -50,11 +50,11 @@ from typing import Callable, Iterator
 import numpy as np
 from numba import njit
 
-from .rules import Rules
-from .threads import run_pieces
-from .turn import FAST, advance, turn_data
-from .turn import keep_values as turn_keeps
-from .values import StateValues, utility
+from solver.rules.ruleset import Rules
+from solver.kernels.threads import run_pieces
+from solver.kernels.turn import FAST, advance, turn_data
+from solver.kernels.turn import keep_values as turn_keeps
+from solver.tables.values import StateValues, utility
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 # The compiled loops over upper totals do LANE_BLOCK of them per iteration and

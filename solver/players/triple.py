@@ -17,7 +17,7 @@ Where a coupling term is stored for the rules (``COUPLING``; ``triple``),
 the strategy values what follows a turn by ``H + f`` instead, with
 :math:`f(s) = \sum_b \theta[b, P_b]`, ``P_b`` the columns in which box ``b``
 is still open: an estimate of what being able to choose the column is
-worth, fitted to played games (``solver.triple_play.fit_coupling``).  It
+worth, fitted to played games (``solver.research.triple_games.fit_coupling``).  It
 changes the value of filling box ``b`` in column ``c`` by a constant of the
 turn, ``offsets(theta, card)[c, b]``.  This step has no proof; it is kept
 because it measures better (docs/triple.md).
@@ -35,9 +35,9 @@ Within a turn, with roll ``R``:
   (``turn.best_keeps``), exactly as for one card.
 
 ``advise`` computes these with numpy for one position (no compiled code, so
-``yatzy advise`` starts quickly); ``solver.triple_play.play`` plays whole games in one compiled
+``yatzy advise`` starts quickly); ``solver.research.triple_games.play`` plays whole games in one compiled
 call per piece of games, with the same values and the same tie rule
-(``solver.ties``; the preference code of box ``b`` in column ``c`` is
+(``solver.rules.ties``; the preference code of box ``b`` in column ``c`` is
 ``(c - 1) * n_boxes + b``, keeps follow all boxes), so its choices are the
 advice's.  ``greedy`` is the same recursion with ``V = 0``: the best expected
 weighted points of the turn (bonus included).
@@ -50,13 +50,13 @@ from typing import Sequence
 
 import numpy as np
 
-from .actions import Action, ActionKind, Advice
-from .errors import InputError
-from .query import Scoring
-from .rules import Rules
-from .ties import keep_ranks, ranking, tolerance
-from .triple_card import TripleCard
-from .values import StateValues
+from solver.rules.actions import Action, ActionKind, Advice
+from solver.errors import InputError
+from solver.players.advice import Scoring
+from solver.rules.ruleset import Rules
+from solver.rules.ties import keep_ranks, ranking, tolerance
+from solver.rules.triple_card import TripleCard
+from solver.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
 # improvement step on H (never worse than column by column: docs/triple.md)
@@ -233,7 +233,7 @@ def review(table: StateValues, rules: Rules, games: Sequence[Sequence]):
     """Every decision of logged games (``review.read_log``: turns with a
     ``column``) valued by the strategy: the action chosen, the best one,
     their values and the loss."""
-    from .review import Decision, Review
+    from solver.research.review import Decision, Review
 
     one = table.rules
     ds = one.dice_space

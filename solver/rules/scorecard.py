@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import InputError
-from .rules import Order, Rules
+from solver.errors import InputError
+from solver.rules.ruleset import Order, Rules
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ Layers may be float32 on disk (values are read as float64).
 
 Under a risk parameter ``theta != 0`` the stored values are expected
 utilities, ``E[-exp(-theta X) / theta]`` of the points ``X`` still to come
-(``solver.turn.utility``); ``value`` gives their certainty equivalents in
+(``solver.kernels.turn.utility``); ``value`` gives their certainty equivalents in
 points, ``lookup`` the stored numbers the kernels work with.
 """
 
@@ -24,8 +24,8 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import InputError
-from .rules import Rules
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
 
 
 def utility(theta: float, x):
