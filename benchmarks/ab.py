@@ -32,7 +32,7 @@ import click
 CHILD = r"""
 import json, statistics, sys, time
 from solver.rules.ruleset import parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.position.scorecard import Scorecard
 from solver.tables.build import solve
 from solver.research.distribution import distribution
 from solver.research.simulate import simulate

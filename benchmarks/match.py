@@ -90,7 +90,7 @@ def late_advice(rules, solver) -> None:
     """``advise_win`` with two boxes open (the exact solve), 50 positions."""
     import numpy as np
 
-    from solver.rules.scorecard import Scorecard
+    from solver.position.scorecard import Scorecard
     ds = rules.dice_space
     rng = np.random.default_rng(5)
     times = []

@@ -21,6 +21,8 @@ import time
 
 import click
 
+from solver.space import state_space
+
 SPECS = ["maxi:saved_rolls=false,rolls=3", "maxi:saved_rolls=false", "maxi:rolls=3", "maxi"]
 
 
@@ -40,8 +42,8 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> N
     import numpy as np
 
     from solver.players.advice import advise
+    from solver.position.scorecard import Scorecard
     from solver.rules.ruleset import parse_rules
-    from solver.rules.scorecard import Scorecard
     from solver.tables.store import open_table
 
     print(f"machine: {os.cpu_count()} cores")
@@ -70,7 +72,7 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> N
                 dice = tuple(sorted(rng.integers(1, 7, rules.dice).tolist()))
                 points = int(rules.scores[rules.dice_space.roll_index(dice), b])
                 card = card.fill(int(b), points)
-            bank = int(rng.integers(0, min(rules.space.bank_limit(card.turn), 6) + 1))
+            bank = int(rng.integers(0, min(state_space(rules).bank_limit(card.turn), 6) + 1))
             card = Scorecard(rules, card.points, 0, bank)
             dice = tuple(sorted(rng.integers(1, 7, rules.dice).tolist()))
             start = time.perf_counter()
@@ -84,9 +86,9 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> N
         if rules.saved_rolls:
             marks = []
             for turn in (1, 5, 10, 15, 19):
-                mask = rules.space.full_mask & ~((1 << (rules.n_boxes - turn)) - 1)   # the last boxes
+                mask = state_space(rules).full_mask & ~((1 << (rules.n_boxes - turn)) - 1)   # the last boxes
                 gains = [table.value(mask, 0, k + 1) - table.value(mask, 0, k)
-                         for k in range(min(3, rules.space.bank_limit(turn)))]
+                         for k in range(min(3, state_space(rules).bank_limit(turn)))]
                 marks.append(f"turn {turn + 1}: " + " ".join(f"+{g:.2f}" for g in gains))
             print(f"{'':<34} worth of banked rolls 1, 2, 3 (upper total 0, the last "
                   f"boxes filled): {'; '.join(marks)}", flush=True)

@@ -29,7 +29,7 @@ CHILD = """
 import resource, sys
 from solver.research.distribution import distribution
 from solver.rules.ruleset import parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.position.scorecard import Scorecard
 from solver.tables.store import open_table
 rules = parse_rules(sys.argv[1])
 table = open_table(rules, progress=False)
@@ -42,7 +42,7 @@ from solver.rules.boxes import Box, groups, upper
 from solver.research.distribution import distribution
 from solver.tables.build import solve
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
+from solver.position.scorecard import Scorecard
 from solver.research.simulate import simulate
 r = Rules("warm", (upper("ones", 1), groups("one_pair", (2,)), Box("chance", "chance")), dice=2)
 v = solve(r).values
@@ -77,12 +77,12 @@ def _memory_gb() -> float:
 def main(spec: str, runs: int, games: int) -> None:
     import numba
 
-    from solver.research.distribution import distribution
     from solver.errors import InputError
+    from solver.position.scorecard import Scorecard
+    from solver.research.distribution import distribution
     from solver.research.review import check_supported
-    from solver.rules.ruleset import parse_rules
-    from solver.rules.scorecard import Scorecard
     from solver.research.simulate import simulate
+    from solver.rules.ruleset import parse_rules
     from solver.tables.store import open_table
 
     rules = parse_rules(spec)

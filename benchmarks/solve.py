@@ -28,6 +28,8 @@ import time
 
 import click
 
+from solver.space import state_space
+
 
 def _child(code: str, env: dict | None = None) -> str:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -50,10 +52,10 @@ def _wall(cmd: list[str], env: dict | None = None) -> tuple[float, int]:
 def main(spec: str, runs: int) -> None:
     import numba
 
-    from solver.tables.build import keep_values, solve
     from solver.players.advice import advise
+    from solver.position.scorecard import Scorecard
     from solver.rules.ruleset import parse_rules
-    from solver.rules.scorecard import Scorecard
+    from solver.tables.build import keep_values, solve
     from solver.tables.store import open_table
 
     rules = parse_rules(spec)
@@ -85,7 +87,7 @@ def main(spec: str, runs: int) -> None:
         card = Scorecard.parse("", rules)
         ds = rules.dice_space
         hands = [ds.dice_of(ds.first_roll + r) for r in range(0, ds.n_rolls, 7)]
-        states = [(int(m), int(u)) for m in rules.space.layers[5][:50] for u in (0,)]
+        states = [(int(m), int(u)) for m in state_space(rules).layers[5][:50] for u in (0,)]
         keep_values(rules, table, 0, 0, rules.rolls - 1)      # load the kernel
         fast, slow = [], []
         for _ in range(runs):

@@ -30,7 +30,7 @@ def main(games: int, runs: int) -> None:
     import numba
 
     from solver import Solver
-    from solver.rules.triple_card import TripleCard
+    from solver.position.triple_card import TripleCard
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     solver = Solver("triple")

@@ -18,12 +18,12 @@
 research method needs them, so advice starts without Numba.
 """
 
-from solver.rules.actions import Action, ActionKind, Advice
 from solver.api import Comparison, Solver, compare
 from solver.errors import InputError, TableError
 from solver.players.advice import advise, expected_final_score
+from solver.position.actions import Action, ActionKind, Advice
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.scorecard import Scorecard
 from solver.tables.store import Table, TableWarning, open_table
 
 __all__ = ["Action", "ActionKind", "Advice", "Comparison", "InputError", "Rules", "Scorecard",

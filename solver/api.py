@@ -43,24 +43,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
-from solver.rules.actions import Advice
 from solver.errors import InputError
 from solver.files import atomic_text
+from solver.players import triple
 from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
+from solver.position.actions import Advice
+from solver.position.scorecard import Scorecard
+from solver.position.triple_card import TripleCard
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.triple_card import TripleCard
-from solver.players import triple
-from solver.rules.scorecard import Scorecard
 from solver.tables.store import Progress, Table, open_table, table_path
+from solver.tables.values import check_theta
 
 if TYPE_CHECKING:
-    from solver.research.distribution import Distribution
     from solver.players.futures import FuturesTable
-    from solver.tables.target import TargetTable
     from solver.players.win import WinAdvice
+    from solver.research.distribution import Distribution
     from solver.research.review import Review, Turn
     from solver.research.simulate import Simulation
+    from solver.tables.target import TargetTable
 
 POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
 SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
@@ -93,22 +94,6 @@ def check_seed(seed: object) -> int:
     return check_whole(seed, "seed", 0, MAX_SEED)
 
 
-MAX_THETA = 1.0
-
-
-def check_theta(rules: Rules, theta: object) -> float:
-    """A risk parameter for ``rules``: ``-1 .. 1``, and small enough that
-    ``exp(|theta| max_score)`` stays a float64 (``values.utility``)."""
-    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or theta != theta:
-        raise InputError(f"theta must be a number, not {theta!r}")
-    theta = float(theta)
-    if not -MAX_THETA <= theta <= MAX_THETA:
-        raise InputError(f"theta must be between -{MAX_THETA:g} and {MAX_THETA:g}, not {theta:g}")
-    most = 700.0 / rules.max_score
-    if abs(theta) > most:
-        raise InputError(f"theta {theta:g}: under rules {rules.spec} (up to {rules.max_score} "
-                         f"points) |theta| must be at most {most:.3f}")
-    return theta
 
 
 def check_policy(policy: str) -> str:
@@ -302,7 +287,7 @@ class Solver:
     def is_exact(self, policy: str = "optimal") -> bool:
         """Whether the final-score distribution under ``policy`` is computed
         exactly (else estimated from played games, optimal policy only)."""
-        from solver.research.review import check_supported
+        from solver.kernels.policy import check_supported
         check_policy(policy)
         if self.rules.columns > 1:
             if policy not in triple.POLICIES:
@@ -357,7 +342,8 @@ class Solver:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
         file that receives every turn (``solver.research.review``'s format)."""
-        from solver.research.review import check_supported, header_line, log_lines
+        from solver.kernels.policy import check_supported
+        from solver.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
         if self.rules.columns > 1 or policy not in SIMPLE_POLICIES:

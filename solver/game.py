@@ -51,16 +51,17 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.rules.actions import Action, Advice
 from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
-from solver.rules.dice import parse_dice
 from solver.errors import InputError
 from solver.files import write_text
-from solver.rules.words import box_index
 from solver.players.advice import TurnValues, advise, end_turn
+from solver.position.actions import Action, Advice
+from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
+from solver.rules.dice import parse_dice
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
+from solver.rules.words import box_index
+from solver.space import state_space
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
@@ -439,7 +440,7 @@ class Game:
         r = rules.dice_space.roll_index(dice)
         allowed = card.allowed_boxes()
         face = int(rules.yahtzee_face[r])
-        joker = int(rules.space.jokers(card.mask)[0, face]) if face >= 0 else 0
+        joker = int(state_space(rules).jokers(card.mask)[0, face]) if face >= 0 else 0
         if joker:
             return [(b, int(rules.joker_points[face, b])) for b in allowed if joker >> b & 1]
         return [(b, int(rules.scores[r, b])) for b in allowed]
@@ -486,7 +487,8 @@ class Game:
         kind = "optimal" if self.player.is_human else self.player.kind
         if kind == "optimal":
             return str(self.advice().best)
-        from solver.players.policy import decide, game as policy_game
+        from solver.kernels.policy import policy_tables as policy_game
+        from solver.players.policy import decide
         rules, card = self.rules, self.card
         u = card.upper_state
         d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))

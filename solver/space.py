@@ -9,7 +9,7 @@ A turn-start state is ``(mask, u)`` (and, with saved rolls, the bank ``k``):
 * ``k``: rolls banked, at most ``bank_limit(filled boxes)``.
 
 Everything here is derived from a ``solver.rules.ruleset.Rules`` (the game's
-description) and cached on it as ``rules.space``: masks and their layers
+description) and cached on it as ``state_space(rules)``: masks and their layers
 (masks with as many boxes filled), the rows a mask's values take in stored
 tables, the upper totals ("lanes") each mask can have, the boxes the fill
 order allows and where a joker may go.
@@ -17,6 +17,7 @@ order allows and where a joker may go.
 
 from __future__ import annotations
 
+import weakref
 from functools import cached_property
 from math import comb
 from typing import TYPE_CHECKING
@@ -249,3 +250,14 @@ class StateSpace:
             else:                   # 0 where the usual rules apply
                 out[:, f] = np.where(active & (match == 0), open_, 0)
         return out
+
+
+_SPACES: "weakref.WeakKeyDictionary[Rules, StateSpace]" = weakref.WeakKeyDictionary()
+
+
+def state_space(rules: Rules) -> StateSpace:
+    """The ``StateSpace`` of ``rules``, built once per rule set."""
+    space = _SPACES.get(rules)
+    if space is None:
+        space = _SPACES[rules] = StateSpace(rules)
+    return space

@@ -14,10 +14,10 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
-
 import scoring_oracle as oracle
-from solver.tables.build import solve
+
 from solver.rules.ruleset import Rules
+from solver.tables.build import solve
 
 TOL = 1e-9
 

@@ -15,12 +15,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 import scoring_oracle as oracle
-from solver.rules.boxes import Box, BoxKind, groups, straight, upper
+
 from solver.players.advice import advise
+from solver.position.scorecard import Scorecard
+from solver.rules.boxes import Box, BoxKind, groups, straight, upper
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
+from solver.space import state_space
 
 # Two dice, four boxes, a bonus of 10 at an upper total of 4.
 TINY = Rules("tiny", (upper("ones", 1), upper("twos", 2), groups("one_pair", (2,)),
@@ -48,7 +49,7 @@ def card(table, text=""):
 # ------------------------------------------------------------ players
 def _jokers(rules, sc, dice) -> int:
     """Boxes all-alike ``dice`` may go in as a joker (bitmask), 0 if none."""
-    return int(rules.space.jokers(sc.mask)[0][dice[0] - 1]) if len(set(dice)) == 1 else 0
+    return int(state_space(rules).jokers(sc.mask)[0][dice[0] - 1]) if len(set(dice)) == 1 else 0
 
 
 def oracle_points(rules, sc, dice, box: int) -> int:
@@ -79,7 +80,7 @@ def simple(rules, sc, dice, rerolls):
     face = max(tally, key=lambda f: (tally[f], f))
     if rerolls and tally[face] < len(dice):
         return "keep", (face,) * tally[face]
-    boxes = _jokers(rules, sc, dice) or int(rules.space.allowed(sc.mask))
+    boxes = _jokers(rules, sc, dice) or int(state_space(rules).allowed(sc.mask))
     options = [(b, oracle_points(rules, sc, dice, b)) for b in range(rules.n_boxes)
                if boxes >> b & 1]
     box, points = max(options, key=lambda o: (o[1], -o[0]))
@@ -114,7 +115,7 @@ def final_scores(rules, choose) -> tuple[dict[int, float], float]:
                 action = choose(sc, dice, rerolls)
                 out = defaultdict(float)
                 if action[0] == "score":
-                    alike = len(set(dice)) == 1 and sc.mask & rules.space.flag_bit
+                    alike = len(set(dice)) == 1 and sc.mask & state_space(rules).flag_bit
                     out[(*action[1:], rules.yahtzee_bonus if alike else 0)] = 1.0
                 else:
                     for fresh, q in outcomes(n - len(action[1])).items():

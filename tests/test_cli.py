@@ -4,10 +4,10 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from golden import OPTIMA, rounds_to
-from solver.rules.ruleset import KEYS, PRESETS
+
 from solver.cli import main
+from solver.rules.ruleset import KEYS, PRESETS
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,22 @@ whole-game brute force, the table, the golden figures and a double sum."""
 
 import numpy as np
 import pytest
-
 from golden import DISTRIBUTIONS, rounds_to
-from small_games import (SMALL, TINY, assert_same, card, final_scores, joker_game, optimal,
-                         simple)
-from solver.research.distribution import distribution
+from small_games import (
+    SMALL,
+    TINY,
+    assert_same,
+    card,
+    final_scores,
+    joker_game,
+    optimal,
+    simple,
+)
+
 from solver.errors import InputError
+from solver.position.scorecard import Scorecard
+from solver.research.distribution import distribution
 from solver.rules.ruleset import parse_rules
-from solver.rules.scorecard import Scorecard
 from solver.tables.store import open_table
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from bruteforce import TOL, assert_engine_matches, brute
+
 from solver.rules.boxes import NORDIC, groups, straight, upper
-from solver.tables.build import solve
 from solver.rules.ruleset import Rules
+from solver.space import state_space
+from solver.tables.build import solve
 
 N = {b.name: b for b in NORDIC}
 
@@ -134,8 +135,8 @@ def test_full_scorecard_is_worth_zero_and_values_finite():
     rules = Rules("t", (N["ones"], N["twos"], N["chance"]), dice=2, rolls=2,
                   bonus_threshold=3, bonus_points=5)
     values = solve(rules).values
-    assert (values[rules.space.full_mask] == 0).all()
-    for layer in rules.space.layers:
+    assert (values[state_space(rules).full_mask] == 0).all()
+    for layer in state_space(rules).layers:
         for mask in layer:
             row = values[mask]
             assert np.isfinite(row[~np.isnan(row)]).all()

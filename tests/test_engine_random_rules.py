@@ -3,10 +3,10 @@ rule sets: 2-4 boxes of every kind, 1-3 dice of 2-4 faces, 1-3 rolls, every
 fill order, with and without a bonus.  The brute force scores with the
 independent oracle; the engine with its own scoring."""
 
+from bruteforce import assert_engine_matches
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import assert_engine_matches
 from solver.rules.boxes import Box, BoxKind, groups, straight, upper
 from solver.rules.ruleset import Order, Rules
 

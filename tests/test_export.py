@@ -7,11 +7,12 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from small_games import SMALL, card
+
 from solver.cli import main
-from solver.research.export import states
 from solver.players.advice import advise
+from solver.research.export import states
+from solver.space import state_space
 
 
 def _export(tables_dir, *args):
@@ -32,7 +33,7 @@ def test_export_lists_every_reachable_state(small, tables_dir, tmp_path):
     cols = states(small)
     # every (mask, upper total) the filled upper boxes can make, nothing else
     want = 0
-    for layer in SMALL.space.layers[:-1]:
+    for layer in state_space(SMALL).layers[:-1]:
         for mask in layer.tolist():
             totals = {0}
             for name in ("ones", "twos", "threes"):

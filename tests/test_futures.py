@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from small_games import SMALL, TINY
-from solver.research.distribution import distribution
-from solver.players.futures import futures_path, open_futures
-from solver.rules.scorecard import Scorecard
-from solver.tables.store import open_table
 from test_target import MID
+
+from solver.players.futures import futures_path, open_futures
+from solver.position.scorecard import Scorecard
+from solver.research.distribution import distribution
+from solver.tables.store import open_table
 
 CARDS = {
     "tiny": ["", "ones=1", "twos=4", "ones=2,one_pair=6", "ones=1,twos=2,chance=7"],

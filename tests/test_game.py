@@ -8,11 +8,11 @@ import json
 import pytest
 
 from solver import InputError, Solver
-from solver.rules.boxes import NORDIC, groups, straight, upper
 from solver.game import Game, Player
-from solver.rules.words import box_index, box_name
 from solver.research.review import read_log
+from solver.rules.boxes import NORDIC, groups, straight, upper
 from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.words import box_index, box_name
 
 JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),

@@ -6,10 +6,10 @@ results table prints the same figures."""
 from pathlib import Path
 
 import pytest
-
 from golden import DISTRIBUTIONS, GOLDEN, OPTIMA, rounds_to, run
-from solver.tables.build import solve
+
 from solver.rules.ruleset import parse_rules
+from solver.tables.build import solve
 
 README = Path(__file__).parents[1] / "README.md"
 

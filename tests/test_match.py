@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from small_games import SMALL, TINY
+
 from solver.cli import main
 from solver.research.match import chunk_seed, parse_players, play_chunk, run
 from solver.research.simulate import simulate
@@ -100,10 +100,10 @@ def _advised_win_seat(rules, solver, games, seed, first, seat, others):
     """The final scores of a win seat that plays, at every roll, the first
     action of ``advise_win`` (in Python, one position at a time), with the
     dice of the compiled seat."""
-    from solver.rules.scorecard import Scorecard
-    from solver.research.simulate import roll_dice, seed_states
+    from solver.kernels.dice_stream import roll_dice, seed_states
     from solver.kernels.turn import turn_data
     from solver.players.win import Opponent, WinTurn, advise_win
+    from solver.position.scorecard import Scorecard
     table, target, futures = solver.table, solver.target(), solver.futures()
     d = turn_data(rules)
     ds = rules.dice_space
@@ -186,8 +186,8 @@ def test_rules_a_match_cannot_play_are_one_line(tmp_path):
 def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
     """Trippel-Yatzy seats play solver.triple_play's games with the chunk's
     seed (``step``: the plain improvement step, no coupling term)."""
-    from solver.rules.ruleset import parse_rules
     from solver.research.triple_games import play
+    from solver.rules.ruleset import parse_rules
     triple = parse_rules("triple")
     players = parse_players("optimal,step,greedy", triple)
     r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)

@@ -9,16 +9,16 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from small_games import SMALL, agrees, card, counts_of
-from solver.rules.boxes import groups, straight, upper
+
 from solver.cli import main
+from solver.players.advice import advise
+from solver.position.scorecard import Scorecard
 from solver.research.distribution import distribution
 from solver.research.games import estimate, play
-from solver.players.advice import advise
 from solver.research.review import read_log, review
+from solver.rules.boxes import groups, straight, upper
 from solver.rules.ruleset import PRESETS, Preset, Rules, parse_rules
-from solver.rules.scorecard import Scorecard
 from solver.tables.store import open_table
 
 JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),

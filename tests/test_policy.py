@@ -3,16 +3,19 @@
 import random
 
 from small_games import card
-from solver.players.policy import decide, game
+
+from solver.kernels.policy import policy_tables
 from solver.players.advice import advise
-from solver.rules.scorecard import Scorecard
+from solver.players.policy import decide
+from solver.position.scorecard import Scorecard
+from solver.space import state_space
 
 
 def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):
     """The tie rule of solver.query, including end-game cards full of ties."""
     rules = nordic.rules
     ds = rules.dice_space
-    g = game(rules)
+    g = policy_tables(rules)
     rng = random.Random(5)
     all_but_yatzy = ",".join(f"{b.name}=0" for b in rules.boxes if b.name not in ("chance", "yatzy"))
     cards = [card(nordic), card(nordic, all_but_yatzy + ",chance=5")]
@@ -22,7 +25,7 @@ def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):
             f"{rules.boxes[b].name}={rng.choice(sorted(rules.box_points[b]))}" for b in boxes),
             rules))
     dec = decide(rules, "optimal", nordic.values, [c.mask for c in cards])
-    pos = dec.position(rules.space.n_masks)
+    pos = dec.position(state_space(rules).n_masks)
     for sc in cards:
         row = dec.rows[dec.lane_row[pos[sc.mask], sc.upper_state]]
         for k in range(rules.rolls):

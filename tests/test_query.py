@@ -2,11 +2,17 @@
 
 import numpy as np
 import pytest
-
 from golden import OPTIMA, rounds_to
+
 from solver.errors import InputError
-from solver.players.advice import advise, expected_final_score, keep_values, scoring_values
-from solver.rules.scorecard import Scorecard
+from solver.players.advice import (
+    advise,
+    expected_final_score,
+    keep_values,
+    scoring_values,
+)
+from solver.position.scorecard import Scorecard
+from solver.space import state_space
 
 
 def card(nordic, text=""):
@@ -111,8 +117,8 @@ def test_full_card_and_bad_rerolls_are_rejected(nordic):
 def test_values_are_finite_on_every_reachable_state(nordic):
     rules = nordic.rules
     v = np.asarray(nordic.values)
-    for layer in rules.space.layers:
-        lanes = rules.space.upper_lanes[layer]
+    for layer in state_space(rules).layers:
+        lanes = state_space(rules).upper_lanes[layer]
         for mask, n in zip(layer, lanes):
             assert np.isfinite(v[mask, :n]).all()
 
@@ -130,7 +136,7 @@ def test_compiled_keep_values_agree_with_query(nordic):
 def test_tied_boxes_come_in_scorecard_order(nordic):
     """Scratching any of several boxes worth exactly the same ranks them in
     scorecard order (the documented tie rule)."""
-    from solver.rules.actions import Action
+    from solver.position.actions import Action
     from solver.rules.ties import preference, ranking
     rules = nordic.rules
     acts = [(Action.parse(f"score {b} (0)"), preference(rules, box=rules.box_index(b)), v)

@@ -5,8 +5,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from small_games import card
+
 from solver.cli import main
 from solver.players.advice import advise
 from solver.research.review import read_log, review

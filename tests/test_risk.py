@@ -16,17 +16,17 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-
 import scoring_oracle as oracle
 from bruteforce import dice_outcomes, turn_value
+from click.testing import CliRunner
 from small_games import SMALL, TINY, final_scores, optimal
+
 from solver.api import Solver, check_theta
 from solver.cli import main
+from solver.errors import InputError
+from solver.position.scorecard import Scorecard
 from solver.research.distribution import distribution
 from solver.tables.build import solve
-from solver.errors import InputError
-from solver.rules.scorecard import Scorecard
 from solver.tables.store import open_table
 
 

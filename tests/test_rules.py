@@ -3,8 +3,9 @@
 import pytest
 
 from solver.errors import InputError
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.space import state_space
 
 
 def test_spec_is_canonical_and_fingerprint_tracks_values():
@@ -61,7 +62,7 @@ def test_upper_first_rejects_a_lower_box_before_the_upper_ones():
 
 def test_forced_order_solves_only_a_chain_of_states():
     rules = parse_rules("forced")
-    assert [len(layer) for layer in rules.space.layers] == [1] * 16
+    assert [len(layer) for layer in state_space(rules).layers] == [1] * 16
 
 
 def test_describe_lists_every_box():

@@ -6,14 +6,15 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
 import scoring_oracle as oracle
-from solver.tables import build as engine
-from solver.rules.boxes import MAXI, groups, straight, upper
+
 from solver.errors import InputError
 from solver.players.advice import advise, keep_values
+from solver.position.scorecard import Scorecard
+from solver.rules.boxes import MAXI, groups, straight, upper
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.space import state_space
+from solver.tables import build as engine
 from solver.tables.store import open_table
 
 BOXES = (upper("ones", 1), upper("twos", 2), groups("pair", (2,)),
@@ -72,12 +73,12 @@ def test_engine_matches_brute_force_with_a_bank(boxes, dice, faces, rolls, cap):
     start, _ = brute_force(boxes, dice, faces, rolls, cap or 10**6, 3, 7)
     solution = engine.solve(rules)
     checked = 0
-    for p, layer in enumerate(rules.space.layers[:-1]):
+    for p, layer in enumerate(state_space(rules).layers[:-1]):
         most = (rolls - 1) * p if not cap else min(cap, (rolls - 1) * p)
-        assert rules.space.bank_limit(p) == most
+        assert state_space(rules).bank_limit(p) == most
         for mask in layer:
             filled = frozenset(b for b in range(len(boxes)) if mask >> b & 1)
-            for up in range(rules.space.upper_lanes[mask]):
+            for up in range(state_space(rules).upper_lanes[mask]):
                 for k in range(most + 1):
                     assert solution.value(mask, up, k) == pytest.approx(start(filled, up, k),
                                                                         abs=1e-9)
@@ -102,7 +103,7 @@ def test_more_banked_rolls_never_lower_a_value():
     solution = engine.solve(rules)
     for p, layer in enumerate(solution.layers[:-1]):
         finite = np.isfinite(layer[0])
-        assert rules.space.bank_limit(p) == p and layer.shape[0] == p + 1
+        assert state_space(rules).bank_limit(p) == p and layer.shape[0] == p + 1
         for k in range(1, p + 1):
             assert (layer[k][finite] >= layer[k - 1][finite] - 1e-12).all()
 
@@ -176,8 +177,8 @@ def test_maxi_preset_and_keys():
     assert (maxi.dice, maxi.rolls, maxi.bonus_threshold, maxi.bonus_points) == (6, 4, 84, 100)
     assert maxi.saved_rolls and maxi.n_boxes == 20 and maxi.dice_space.n_rolls == 462
     plain = parse_rules("maxi:saved_rolls=false,rolls=3")
-    assert not plain.saved_rolls and plain.space.bank_limit(10) == 0 and plain.rolls == 3
-    assert maxi.space.bank_limit(10) == 30 and maxi.space.layer_shape(10) == (31, 184756, 85)
+    assert not plain.saved_rolls and state_space(plain).bank_limit(10) == 0 and plain.rolls == 3
+    assert state_space(maxi).bank_limit(10) == 30 and state_space(maxi).layer_shape(10) == (31, 184756, 85)
     with pytest.raises(InputError, match="does not apply"):
         parse_rules("nordic:saved_rolls=true")
 

@@ -7,16 +7,15 @@ counts with ``counts()`` before they reach ``Box.score``.
 from __future__ import annotations
 
 import pytest
+import scoring_oracle as oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import scoring_oracle as oracle
 from scoring_oracle import counts
+
 from solver.rules.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
 from solver.rules.dice import dice_space
-from solver.tables.build import solve
 from solver.rules.ruleset import Rules, parse_rules
-
+from solver.tables.build import solve
 
 BOX = {b.name: b for b in nordic_boxes()}
 NAMES = [b.name for b in NORDIC]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 import scoring_oracle as oracle
+
 from solver.rules.boxes import Box, BoxKind, groups, straight, upper
 from solver.rules.ruleset import parse_rules
 

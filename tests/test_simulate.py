@@ -5,13 +5,13 @@ import numba
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from small_games import SMALL, agrees, card, counts_of, joker_game
+
 from solver.cli import main
-from solver.research.distribution import distribution
 from solver.errors import InputError
+from solver.position.scorecard import Scorecard
+from solver.research.distribution import distribution
 from solver.research.games import estimate
-from solver.rules.scorecard import Scorecard
 from solver.research.simulate import simulate
 from solver.tables.store import open_table
 

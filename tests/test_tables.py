@@ -6,10 +6,10 @@ import struct
 import numpy as np
 import pytest
 
-from solver.tables import build as engine
-from solver.rules.boxes import NORDIC
 from solver.errors import TableError
+from solver.rules.boxes import NORDIC
 from solver.rules.ruleset import Rules
+from solver.tables import build as engine
 from solver.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
 
 SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
@@ -218,8 +218,9 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     assert results[0][1] == results[1][1] == repr(load(SMALL, path).expected_score)
 
 # ------------------------------------------------ layered tables (saved rolls)
-from solver.tables import store as tables  # noqa: E402
 from solver.rules.boxes import groups, upper  # noqa: E402
+from solver.space import state_space
+from solver.tables import store as tables  # noqa: E402
 
 BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                           groups("pair", (2,)), NORDIC[-1]),
@@ -239,7 +240,7 @@ def _all_values(values):
 def test_layered_table_round_trip_in_float64(tmp_path, banked_solution):
     t = open_table(BANKED, tmp_path, progress=False)
     assert t.header["layout"] == "layers" and t.header["dtype"] == "float64"
-    assert [tuple(s) for s in t.header["shapes"]] == [BANKED.space.layer_shape(p) for p in range(6)]
+    assert [tuple(s) for s in t.header["shapes"]] == [state_space(BANKED).layer_shape(p) for p in range(6)]
     assert isinstance(t.layers[2].base, np.memmap)
     np.testing.assert_array_equal(_all_values(t), _all_values(banked_solution))
     assert t.expected_score == banked_solution.expected_score

@@ -10,17 +10,18 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-
 import scoring_oracle as oracle
 from bruteforce import dice_outcomes, turn_value
+from click.testing import CliRunner
 from small_games import SMALL, TINY
-from solver.tables import target
+
 from solver.api import Solver
-from solver.rules.boxes import groups, straight, upper
 from solver.cli import main
 from solver.errors import InputError
+from solver.rules.boxes import groups, straight, upper
 from solver.rules.ruleset import Rules
+from solver.space import state_space
+from solver.tables import target
 
 # Three four-faced dice, five boxes, two rolls: every need of every state in seconds.
 MID = Rules("mid", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
@@ -92,7 +93,7 @@ def test_target_table_matches_a_brute_force_for_every_need(rules):
     checked = 0
     for mask in np.flatnonzero(lay.off >= 0):
         filled = frozenset(b for b in range(rules.n_boxes) if mask >> b & 1)
-        for u in range(int(rules.space.upper_lanes[mask])):
+        for u in range(int(state_space(rules).upper_lanes[mask])):
             for need in range(-2, int(lay.width[mask]) + 3):
                 want = bf.p(filled, u, need)
                 assert table.state(int(mask), u, need) == pytest.approx(want, abs=1e-12), (

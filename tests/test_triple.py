@@ -12,15 +12,15 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
 from bruteforce import dice_outcomes, turn_value
+
 from solver import Solver
-from solver.rules.boxes import Box, BoxKind, upper
 from solver.errors import InputError
-from solver.rules.ruleset import Rules, parse_rules
 from solver.players.triple import TripleTurn, advise, lower_bound, offsets
-from solver.rules.triple_card import TripleCard
+from solver.position.triple_card import TripleCard
 from solver.research.triple_games import fit_coupling, play
+from solver.rules.boxes import Box, BoxKind, upper
+from solver.rules.ruleset import Rules, parse_rules
 
 TRIPLE = parse_rules("triple")
 # Two columns of three boxes, two three-faced dice, two rolls, bonus 5 at an

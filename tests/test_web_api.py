@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.routing import Mount                     # noqa: E402
-from starlette.testclient import TestClient             # noqa: E402
+from starlette.routing import Mount  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
 
-from solver import Solver                               # noqa: E402
-from solver.web.app import MAX_BODY, create_app         # noqa: E402
-from solver.web.openapi import DOCUMENT                 # noqa: E402
+from solver import Solver  # noqa: E402
+from solver.web.app import MAX_BODY, create_app  # noqa: E402
+from solver.web.openapi import DOCUMENT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"

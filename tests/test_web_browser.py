@@ -18,8 +18,8 @@ if CHROMIUM is None:
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
 
-from solver import Solver                               # noqa: E402
-from solver.web.app import create_app                   # noqa: E402
+from solver import Solver  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

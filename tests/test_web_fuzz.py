@@ -6,12 +6,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from hypothesis import HealthCheck, given, settings, strategies as st   # noqa: E402
-from starlette.testclient import TestClient                              # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
+from starlette.testclient import TestClient  # noqa: E402
 
-from solver.game import Game                                             # noqa: E402
-from solver.web.app import create_app                                    # noqa: E402
-from solver.web.openapi import DOCUMENT                                  # noqa: E402
+from solver.game import Game  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
+from solver.web.openapi import DOCUMENT  # noqa: E402
 
 GETS = [p for p, ops in DOCUMENT["paths"].items() if "get" in ops and p.startswith("/api/")]
 POSTS = [p for p, ops in DOCUMENT["paths"].items() if "post" in ops]

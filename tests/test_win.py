@@ -10,15 +10,15 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-
 from bruteforce import dice_outcomes
+from click.testing import CliRunner
 from small_games import SMALL, oracle_points
+
 from solver.api import Solver
 from solver.cli import main
-from solver.research.distribution import distribution
 from solver.players.advice import advise
-from solver.rules.scorecard import Scorecard
+from solver.position.scorecard import Scorecard
+from solver.research.distribution import distribution
 
 
 @pytest.fixture(scope="module")

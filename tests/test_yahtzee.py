@@ -5,14 +5,15 @@ import itertools
 from functools import lru_cache
 
 import pytest
-
 import scoring_oracle as oracle
-from solver.rules.boxes import Box, groups, straight, upper
-from solver.tables.build import solve
+
 from solver.errors import InputError
 from solver.players.advice import advise
+from solver.position.scorecard import Scorecard
+from solver.rules.boxes import Box, groups, straight, upper
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.space import state_space
+from solver.tables.build import solve
 from solver.tables.store import open_table
 
 
@@ -90,7 +91,7 @@ def test_no_joker_means_five_alike_is_not_a_full_house(tables):
 def test_yahtzee_bonus_on_the_card():
     rules = parse_rules("yahtzee")
     card = Scorecard.parse("yahtzee=50,ones=3,yahtzee_bonus=100", rules)
-    assert card.score == 153 and card.mask & rules.space.flag_bit
+    assert card.score == 153 and card.mask & state_space(rules).flag_bit
     assert str(card) == "ones=3,yahtzee=50,yahtzee_bonus=100"
     for bad in ("yahtzee=0,ones=3,yahtzee_bonus=100", "yahtzee=50,ones=3,yahtzee_bonus=150",
                 "yahtzee=50,yahtzee_bonus=100"):

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import click
 
-from solver.cli import core
-from solver.cli import match
-from solver.cli import play
-from solver.cli import research
-from solver.cli import serve
+from solver.cli import core, match, play, research, serve
 from solver.cli.options import Group
 
 

@@ -8,11 +8,20 @@ from dataclasses import replace
 
 import click
 
+from solver.cli.options import (
+    Whole,
+    card_option,
+    json_option,
+    open_solver,
+    rules_option,
+    tables_option,
+    target_option,
+    theta_option,
+    value_name,
+)
 from solver.errors import InputError
 from solver.players.advice import bank_after
 from solver.rules.ruleset import KEYS, PRESETS, parse_rules
-from solver.cli.options import (Whole, card_option, json_option, open_solver, rules_option, tables_option,
-                      target_option, theta_option, value_name)
 
 
 @click.command()

@@ -7,8 +7,14 @@ import json
 
 import click
 
+from solver.cli.options import (
+    Whole,
+    json_option,
+    rules_option,
+    seed_option,
+    tables_option,
+)
 from solver.rules.ruleset import parse_rules
-from solver.cli.options import Whole, json_option, rules_option, seed_option, tables_option
 
 
 @click.command()

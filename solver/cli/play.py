@@ -13,11 +13,11 @@ import time
 
 import click
 
-from solver.rules.actions import Action
+from solver.cli.options import SEED, Choice, rules_option, tables_option
 from solver.errors import InputError
 from solver.game import Game, Move
+from solver.position.actions import Action
 from solver.rules.words import LANGS, box_index, box_name, message
-from solver.cli.options import SEED, Choice, rules_option, tables_option
 
 HINTS = ("off", "check", "top3", "full")
 FULL_HINT = 10                         # actions shown by `hint` and --hints full

@@ -12,10 +12,24 @@ import click
 
 from solver.api import DEFAULT_GAMES, POLICIES
 from solver.api import compare as compare_all
+from solver.cli.options import (
+    Choice,
+    Whole,
+    at_least_option,
+    card_option,
+    check_plot,
+    json_option,
+    open_solver,
+    out_option,
+    pct,
+    plot_option,
+    policy_option,
+    rules_option,
+    seed_option,
+    tables_option,
+    theta_option,
+)
 from solver.research.export import FORMATS
-from solver.cli.options import (Choice, Whole, at_least_option, card_option, check_plot,
-                      json_option, open_solver, out_option, pct, plot_option, policy_option,
-                      rules_option, seed_option, tables_option, theta_option)
 
 
 # ----------------------------------------------------------------- distribution

@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 
 from solver.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
 from solver.rules.ruleset import Joker, Rules
+from solver.space import state_space
 
 NEG = -1e300
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
@@ -134,7 +135,7 @@ def utility_shift(theta: float, points) -> tuple[np.ndarray, np.ndarray]:
 def turn_data(rules: Rules, theta: float = 0.0) -> TurnData:
     """The ``TurnData`` of ``rules`` for the objective ``theta`` (cached)."""
     ds = rules.dice_space
-    sp = rules.space
+    sp = state_space(rules)
     adds, subs, n_subs = dice_tables(ds)
     cand_box, cand_score, cand_bits, roll_cand_start, roll_cand = candidates(rules)
     gain_mul, gain_add = utility_shift(theta, cand_score)
@@ -186,7 +187,7 @@ def candidates(rules: Rules) -> tuple[np.ndarray, ...]:
     flat = np.array([k for c in per_roll for k in c], dtype=np.int64)
     return (np.array([b for b, _ in pairs], dtype=np.int64),
             np.array([s for _, s in pairs], dtype=np.int64),
-            np.array([rules.space.child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
+            np.array([state_space(rules).child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
             start, flat)
 
 

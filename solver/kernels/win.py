@@ -32,9 +32,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.rules.ruleset import Rules
-from solver.tables.target import layout
+from solver.kernels.target import layout
 from solver.kernels.turn import NEG, average_keeps, fill_candidates, keep_values, pick
+from solver.rules.ruleset import Rules
 
 SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
 OFF = -2.0                # the chance of a box that cannot be filled

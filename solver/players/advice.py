@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.rules.actions import Action, ActionKind, Advice
 from solver.errors import InputError
+from solver.position.actions import Action, ActionKind, Advice
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
 from solver.rules.ties import keep_ranks, ranking, tolerance
+from solver.space import state_space
 from solver.tables.values import StateValues
 
 
@@ -47,7 +48,7 @@ def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
     ``rerolls`` left: a yahtzee bonus if all dice are alike after a scored
     yahtzee, and (saved rolls) the rerolls left banked."""
     rules = card.rules
-    bonus = rules.yahtzee_bonus if card.mask & rules.space.flag_bit and len(set(dice)) == 1 else 0
+    bonus = rules.yahtzee_bonus if card.mask & state_space(rules).flag_bit and len(set(dice)) == 1 else 0
     return card.fill(box, points, bonus, bank_after(rules, rerolls))
 
 
@@ -73,18 +74,18 @@ class Scoring:
         points = rules.scores[:, cols]                           # [roll, i]
         allowed = np.ones(points.shape, dtype=bool)
         face = rules.yahtzee_face
-        joker = rules.space.jokers(card.mask)[0]                       # per face: boxes, or 0
+        joker = state_space(rules).jokers(card.mask)[0]                       # per face: boxes, or 0
         for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
             points[r] = rules.joker_points[face[r], cols]
             allowed[r] = joker[face[r]] >> cols & 1 == 1
         upper = rules.is_upper[cols]
         reached = np.where(upper, np.minimum(u + points, cap), u)
         bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
-        if card.mask & rules.space.flag_bit:
+        if card.mask & state_space(rules).flag_bit:
             bonus = bonus + np.where(face >= 0, rules.yahtzee_bonus, 0)[:, None]
         child = card.mask | 1 << cols
-        if rules.space.flag_bit:
-            child = np.where((cols == rules.yatzy_box) & (points > 0), child | rules.space.flag_bit,
+        if state_space(rules).flag_bit:
+            child = np.where((cols == rules.yatzy_box) & (points > 0), child | state_space(rules).flag_bit,
                              child)
         self.points = points
         self.now = np.where(allowed, points + bonus, -np.inf)    # points and bonuses

@@ -28,64 +28,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from solver.errors import InputError
-from solver.players.policy import NO_ROWS, Outcomes, batch, game, policy_values
-from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
-from solver.tables.store import TableError, load_array, open_or_solve, open_table, save_array
-from solver.tables.target import check_supported, layout, table_size, target_path
+from solver.kernels.futures import pull_futures
+from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
+from solver.kernels.target import layout, table_size
 from solver.kernels.threads import pieces, run_pieces
-
-
-@njit(cache=True, nogil=True)
-def _pull(g, lay, masks, out, values, t, n_threads):
-    """``values`` of the states of masks ``masks[i]``, ``i = t, t +
-    n_threads, ...`` (one layer), from their turn outcomes ``out``
-    (``policy.Outcomes``) and the layer after (already in ``values``)."""
-    obase, ostride, ogroup, outs, _ = out
-    d = g.turn
-    cap = d.cap
-    for i in range(t, len(masks), n_threads):
-        mask = masks[i]
-        w = lay.width[mask]
-        allowed = d.allowed[mask]
-        for u in range(lay.start[mask], d.lanes[mask]):
-            base = lay.off[mask] + (u - lay.start[mask]) * w
-            for k in range(w):
-                values[base + k] = 0.0
-            col = obase[i] + ogroup[i, u]
-            a = 0
-            for c in range(len(g.out_box)):
-                b = g.out_box[c]
-                if (allowed >> b) & 1 == 0:
-                    continue
-                prob = outs[col + a * ostride[i]]
-                a += 1
-                if prob == 0.0:
-                    continue
-                child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
-                pts = g.out_pts[c]
-                u2, gain = u, pts + g.out_extra[c]
-                if d.is_upper[b] and cap > 0:
-                    u2 = min(u + pts, cap)
-                    if u < cap <= u + pts:
-                        gain += int(d.bonus)
-                cw = lay.width[child]
-                cbase = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * cw
-                for k in range(min(cw, w - gain)):
-                    values[base + gain + k] += prob * values[cbase + k]
+from solver.players.policy import policy_values
+from solver.position.scorecard import Scorecard
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+from solver.tables.store import (
+    TableError,
+    load_array,
+    open_or_solve,
+    open_table,
+    save_array,
+)
+from solver.tables.target import check_supported, target_path
 
 
 def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_supported(rules)
-    g = game(rules)
+    g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     lay = layout(rules)
-    sp = rules.space
+    sp = state_space(rules)
     out_values = np.zeros(table_size(rules))
     for mask in sp.layers[-1]:
         size = (sp.upper_lanes[mask] - lay.start[mask]) * lay.width[mask]
@@ -102,7 +72,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
                        np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
         reach = np.ones((len(masks), width))           # every upper total wanted
         run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
-        run_pieces(_pull, g, lay, masks, out, out_values)
+        run_pieces(pull_futures, g, lay, masks, out, out_values)
     return out_values
 
 

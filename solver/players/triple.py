@@ -50,12 +50,12 @@ from typing import Sequence
 
 import numpy as np
 
-from solver.rules.actions import Action, ActionKind, Advice
 from solver.errors import InputError
 from solver.players.advice import Scoring
+from solver.position.actions import Action, ActionKind, Advice
+from solver.position.triple_card import TripleCard
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks, ranking, tolerance
-from solver.rules.triple_card import TripleCard
 from solver.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain

@@ -42,14 +42,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.kernels import win as win_turn
-from solver.rules.actions import Action, ActionKind
 from solver.errors import InputError
-from solver.research.games import play_tables
-from solver.players.advice import TurnValues, advise
-from solver.rules.scorecard import Scorecard
-from solver.tables.target import TargetTable, layout
+from solver.kernels import win as win_turn
+from solver.kernels.player import play_tables
+from solver.kernels.target import layout
 from solver.kernels.turn import turn_data
+from solver.players.advice import TurnValues, advise
+from solver.position.actions import Action, ActionKind
+from solver.position.scorecard import Scorecard
+from solver.tables.target import TargetTable
 from solver.tables.values import StateValues
 
 MAX_OPPONENTS = 5

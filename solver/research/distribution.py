@@ -28,109 +28,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from solver.research import stats
 from solver.errors import InputError
-from solver.players.policy import NO_ROWS, Outcomes, batch, game, policy_values
-from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
+from solver.kernels.forward import Layer, carry
+from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
 from solver.kernels.threads import pieces, run_pieces
-
-
+from solver.players.policy import policy_values
+from solver.position.scorecard import Scorecard
+from solver.research import stats
+from solver.rules.ruleset import Rules
+from solver.space import state_space
 
 # ------------------------------------------------------------------ kernels
-class Layer(NamedTuple):
-    """The probabilities of one layer's states, per mask ``masks[i]``:
-
-    * ``f[off[i] + u * size[i] + x]``  probability of state ``(masks[i], u)``
-      with ``x`` lower (and beyond-threshold upper) points gained
-    * ``reach[i, u]``  the total of state ``(masks[i], u)``, whose non-zero
-      points lie in ``lo[i, u] <= x < hi[i, u]``
-    """
-
-    masks: np.ndarray
-    f: np.ndarray
-    off: np.ndarray
-    size: np.ndarray
-    reach: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-
-
-@njit(cache=True, nogil=True)
-def _carry(g, pos, src, out, dst, t, n_threads):
-    """Pull the layer ``src`` into the next one, ``dst`` (each of its blocks
-    zeroed here first, its ``reach``, ``lo``, ``hi`` filled), for piece ``t``
-    of ``n_threads`` consecutive runs of ``dst.masks`` (neighbouring masks
-    share parents, whose blocks then come from the cache).
-
-    ``pos[mask]`` is a source mask's index (-1: not in the layer); ``out``
-    the turn outcomes of the source layer (``policy.Outcomes``).
-    """
-    tu = g.turn                # the turn data, taken out of g once (not in the loops)
-    _, src_f, src_off, src_len, reach, lo, hi = src
-    masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi = dst
-    obase, ostride, ogroup, outs, _ = out
-    nb = len(tu.is_upper)
-    cap = tu.cap
-    for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
-        m2 = masks[i2]
-        n2 = dst_len[i2]
-        dst = dst_f[dst_off[i2]:dst_off[i2] + tu.lanes[m2] * n2]
-        for x in range(len(dst)):
-            dst[x] = 0.0
-        for b in range(nb):
-            if (m2 >> b) & 1 == 0:
-                continue
-            # box b filled last: with 50 in the yatzy box, the flag came with it
-            sets = b == g.flag_box and m2 & tu.flag_bit != 0
-            p = m2 ^ (1 << b) ^ (tu.flag_bit if sets else 0)
-            if pos[p] < 0 or (tu.allowed[p] >> b) & 1 == 0:
-                continue
-            i = pos[p]
-            base = 0                      # box b's first outcome among p's
-            for b2 in range(b):
-                if (tu.allowed[p] >> b2) & 1:
-                    base += g.out_start[b2 + 1] - g.out_start[b2]
-            n1 = src_len[i]
-            for u in range(tu.lanes[p]):
-                if reach[i, u] == 0.0:
-                    continue
-                src = src_f[src_off[i] + u * n1:src_off[i] + (u + 1) * n1]
-                x0 = lo[i, u]
-                src = src[x0:hi[i, u]]                # its non-zero part
-                col = obase[i] + ogroup[i, u]
-                for c in range(g.out_start[b], g.out_start[b + 1]):
-                    prob = outs[col + (base + c - g.out_start[b]) * ostride[i]]
-                    if prob == 0.0 or g.out_flag[c] != sets:
-                        continue
-                    pts = g.out_pts[c]
-                    u2 = u
-                    shift = pts + g.out_extra[c]
-                    if tu.is_upper[b]:
-                        u2 = min(u + pts, cap)
-                        shift = u + pts - u2 + g.out_extra[c]
-                    row = dst[u2 * n2 + shift + x0:]
-                    for x in range(len(src)):
-                        row[x] += prob * src[x]
-        for u in range(tu.lanes[m2]):
-            row = dst[u * n2:(u + 1) * n2]
-            tot = 0.0
-            for x in range(n2):
-                tot += row[x]
-            dst_reach[i2, u] = tot
-            z = n2
-            while z > 0 and row[z - 1] == 0.0:
-                z -= 1
-            a = 0
-            while a < z and row[a] == 0.0:
-                a += 1
-            dst_lo[i2, u] = a
-            dst_hi[i2, u] = z
 
 
 # ------------------------------------------------------------------ results
@@ -215,13 +126,13 @@ def _gain_lengths(rules: Rules, card: Scorecard, masks: np.ndarray) -> np.ndarra
     """1 + the most lower, beyond-threshold upper and yahtzee bonus points
     the boxes of ``masks`` that the card has open can add (a yahtzee bonus
     comes at most once a turn, in the turns after the flag is set)."""
-    best = game(rules).out_best
+    best = policy_tables(rules).out_best
     bits = np.arange(rules.n_boxes)
     new = ((masks[:, None] >> bits) & 1 == 1) & ((card.mask >> bits) & 1 == 0)
     lower = np.where(new & ~rules.is_upper, best, 0).sum(axis=1)
     upper = np.where(new & rules.is_upper, best, 0).sum(axis=1)
-    turns = new.sum(axis=1) - (0 if card.mask & rules.space.flag_bit else 1)
-    extra = np.where(masks & rules.space.flag_bit, rules.yahtzee_bonus * np.maximum(turns, 0), 0)
+    turns = new.sum(axis=1) - (0 if card.mask & state_space(rules).flag_bit else 1)
+    extra = np.where(masks & state_space(rules).flag_bit, rules.yahtzee_bonus * np.maximum(turns, 0), 0)
     return lower + np.maximum(card.upper_state + upper - rules.cap, 0) + extra + 1
 
 
@@ -233,14 +144,14 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
     start = time.perf_counter()
-    g = game(rules, theta)
+    g = policy_tables(rules, theta)
     kind, vals = policy_values(rules, policy, values, theta)
     width = rules.cap + 1
     u0 = card.upper_state
     masks = np.array([card.mask], dtype=np.int64)
     lens = np.ones(1, dtype=np.int64)
     offs = np.zeros(1, dtype=np.int64)
-    f = np.zeros(int(rules.space.upper_lanes[card.mask]))
+    f = np.zeros(int(state_space(rules).upper_lanes[card.mask]))
     f[u0] = 1.0
     reach = np.zeros((1, width))
     reach[0, u0] = 1.0
@@ -250,10 +161,10 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
     tally = np.zeros((pieces(), len(g.out_box)))     # each piece's outcome totals
     # the layers after the card: masks, gain lengths, block sizes
     plan = []
-    for layer in rules.space.layers[card.turn + 1:]:
+    for layer in state_space(rules).layers[card.turn + 1:]:
         nxt = layer[(layer & card.mask) == card.mask]
         nlens = _gain_lengths(rules, card, nxt)
-        plan.append((nxt, nlens, rules.space.upper_lanes[nxt] * nlens))
+        plan.append((nxt, nlens, state_space(rules).upper_lanes[nxt] * nlens))
     # Fresh pages cost a fault and a zeroing by the kernel each, so the layers
     # take turns in two buffers allocated once at the largest layer, and the
     # turn outcomes of every layer reuse one.
@@ -269,14 +180,14 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         out = Outcomes(obase, ostride, ogroup, outs, tally)
         run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
         # carry the probabilities into the next layer
-        pos = np.full(rules.space.n_masks, -1, dtype=np.int64)
+        pos = np.full(state_space(rules).n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
         noffs = np.concatenate([[0], np.cumsum(nsize)[:-1]]).astype(np.int64)
         nf = fbuf[k % 2][:int(nsize.sum())]
         nreach = np.zeros((len(nxt), width))
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
-        run_pieces(_carry, g, pos, Layer(masks, f, offs, lens, reach, lo, hi), out,
+        run_pieces(carry, g, pos, Layer(masks, f, offs, lens, reach, lo, hi), out,
                    Layer(nxt, nf, noffs, nlens, nreach, nlo, nhi))
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
@@ -291,11 +202,11 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     decide; one for ``simple``, which plays alike at every total) and the
     size of its block of outcomes (columns times the outcomes of the boxes
     it allows)."""
-    allowed = (rules.space.allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
+    allowed = (state_space(rules).allowed_table[masks][:, None] >> np.arange(rules.n_boxes)) & 1
     if policy == "simple":
         ostride = np.ones(len(masks), dtype=np.int64)
     else:
-        ostride = (rules.space.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
+        ostride = (state_space(rules).upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
@@ -303,10 +214,10 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, tally, g,
                seconds) -> Distribution:
     """Final-score pmf, bonus and box figures from the full-card layer (one
     mask, or two: with the flag bit and without)."""
-    assert set(masks & rules.space.full_mask) == {rules.space.full_mask}
+    assert set(masks & state_space(rules).full_mask) == {state_space(rules).full_mask}
     u0 = card.upper_state
     cap = rules.cap
-    lanes = int(rules.space.upper_lanes[rules.space.full_mask])
+    lanes = int(state_space(rules).upper_lanes[state_space(rules).full_mask])
     pmf = np.zeros(card.score + (cap - u0 if cap else 0) + rules.bonus_points + lens.max() + 1)
     bonus = 1.0 if card.bonus else 0.0
     for o, n in zip(offs, lens):

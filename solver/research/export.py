@@ -30,7 +30,8 @@ import numpy as np
 from solver.errors import InputError
 from solver.files import atomic_path, atomic_text
 from solver.players.advice import advise
-from solver.rules.scorecard import Scorecard
+from solver.position.scorecard import Scorecard
+from solver.space import state_space
 from solver.tables.store import Table
 
 FORMATS = ("csv", "parquet", "json")
@@ -47,8 +48,8 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
     reachable = _upper_totals(rules)
     parts: list[tuple[np.ndarray, np.ndarray, int]] = []
     rows = 0
-    for p, layer in enumerate(rules.space.layers[:-1]):
-        banks = rules.space.bank_limit(p) if max_bank is None else min(max_bank, rules.space.bank_limit(p))
+    for p, layer in enumerate(state_space(rules).layers[:-1]):
+        banks = state_space(rules).bank_limit(p) if max_bank is None else min(max_bank, state_space(rules).bank_limit(p))
         lens = np.array([len(reachable[m & rules.upper_bits]) for m in layer.tolist()])
         rows += int(lens.sum()) * (banks + 1)
         if rows > MAX_ROWS:
@@ -70,8 +71,8 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
                                                       dtype=object)}
     for b, name in enumerate(names):
         cols[str(name)] = bits[:, b].astype(np.int8)
-    if rules.space.flag_bit:
-        cols["yahtzee_scored"] = (mask & rules.space.flag_bit != 0).astype(np.int8)
+    if state_space(rules).flag_bit:
+        cols["yahtzee_scored"] = (mask & state_space(rules).flag_bit != 0).astype(np.int8)
     if rules.saved_rolls:
         cols["bank"] = bank
     cols["upper_total"] = upper

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.research import stats
 from solver.errors import InputError
+from solver.research import stats
 from solver.rules.ruleset import Rules
 
 CHUNK = 20_000           # games a task plays
@@ -46,8 +46,8 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
     ``solver.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from solver.api import check_theta
     from solver.players.triple import POLICIES
+    from solver.tables.values import check_theta
     text = text.strip()
     if rules.columns > 1:
         if text in POLICIES:
@@ -101,17 +101,25 @@ def chunk_seed(seed: int, seat: int, chunk: int) -> int:
 
 # ------------------------------------------------------------ one chunk
 @lru_cache(maxsize=16)
-def _solver(rules: Rules, tables: str | None, theta: float):
-    """A worker's solver (its tables memory-mapped once per process)."""
-    from solver.api import Solver
-    return Solver(rules, theta=theta, tables=tables)
+def _value_table(rules: Rules, tables: str | None, theta: float):
+    """A worker's value table (memory-mapped once per process)."""
+    from solver.tables.store import open_table
+    return open_table(rules.column_rules, tables, theta=theta)
+
+
+@lru_cache(maxsize=4)
+def _win_tables(rules: Rules, tables: str | None):
+    """A worker's target and futures tables (once per process)."""
+    from solver.players.futures import open_futures
+    from solver.tables.target import open_target
+    return open_target(rules, tables), open_futures(rules, tables)
 
 
 def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
     from solver.research.simulate import simulate
-    values = _solver(rules, tables, theta).table.values if kind == "optimal" else None
+    values = _value_table(rules, tables, theta).values if kind == "optimal" else None
     logs = []
     simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
     boxes = np.concatenate([g.boxes for g in logs]).astype(np.int64)
@@ -121,21 +129,12 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
     return points.sum(axis=1) + bonus, boxes, points
 
 
-def _cards(rules: Rules, boxes: np.ndarray, points: np.ndarray):
-    """``cards[t]``: a logged game's card after ``t`` turns."""
-    from solver.rules.scorecard import Scorecard
-    cards = [Scorecard.parse("", rules)]
-    for b, p in zip(boxes.tolist(), points.tolist()):
-        cards.append(cards[-1].fill(b, p))
-    return cards
-
-
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``solver.research.triple_games``)."""
     from solver.research.triple_games import play
     scores = np.zeros(games, dtype=np.int64)
-    play(_solver(rules, tables, 0.0).table, rules, games, seed, kind, scores=scores)
+    play(_value_table(rules, tables, 0.0), rules, games, seed, kind, scores=scores)
     return scores
 
 
@@ -145,9 +144,9 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     logged games ``others`` (``(seat, boxes, points)``), compiled
     (``solver.research.win_seat``)."""
     from solver.research.win_seat import play_win_seat
-    s = _solver(rules, tables, 0.0)
-    return play_win_seat(rules, s.table, s.target(), s.futures(), games, seed, first, seat,
-                         others)
+    target, futures = _win_tables(rules, tables)
+    return play_win_seat(rules, _value_table(rules, tables, 0.0), target, futures, games, seed,
+                         first, seat, others)
 
 
 @dataclass(frozen=True)
@@ -249,12 +248,10 @@ def prepare(rules: Rules, tables, players) -> None:
     """Open (solving if needed) every table the players need, once, here:
     the workers then only map the files."""
     for kind, theta in players:
-        s = _solver(rules, tables, theta)
         if kind in ("optimal", "win", "step") or rules.columns > 1:
-            s.table
+            _value_table(rules, tables, theta)
         if kind == "win":
-            s.target()
-            s.futures()
+            _win_tables(rules, tables)
 
 
 def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | None = None,

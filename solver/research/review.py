@@ -31,26 +31,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from solver.rules.dice import parse_dice
 from solver.errors import InputError
 from solver.players.advice import advise, end_turn, keep_values
-from solver.rules.ties import tolerance
+from solver.position.scorecard import Scorecard
+from solver.rules.dice import parse_dice
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
+from solver.rules.ties import tolerance
+from solver.space import state_space
 from solver.tables.store import Table
 
 LOG_VERSION = 1
-
-
-def check_supported(rules: Rules, command: str = "distribution") -> None:
-    """Raise InputError for rules the compiled research kernels (``policy``:
-    exact distribution, fast simulation) do not model."""
-    hint = "; the game-by-game player plays these rules" if command == "distribution" else ""
-    if rules.saved_rolls:
-        raise InputError(f"rules {rules.spec}: {command} does not support saved rolls yet{hint}")
-    if rules.n_boxes + rules.dice_space.first_roll > 255:
-        raise InputError(f"rules {rules.spec}: {command} does not support games with more "
-                         f"than 255 boxes and keeps yet{hint}")
 
 
 # -------------------------------------------------------------------- writing
@@ -160,7 +150,7 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
     if not isinstance(game, int) or isinstance(game, bool) or game < 1:
         raise InputError(f"{where}: game must be a positive whole number")
     rolls_raw = obj.get("rolls")
-    most = rules.rolls + rules.space.bank_limit(rules.n_boxes - 1)    # own rolls and a full bank
+    most = rules.rolls + state_space(rules).bank_limit(rules.n_boxes - 1)    # own rolls and a full bank
     if not isinstance(rolls_raw, list) or not 1 <= len(rolls_raw) <= most:
         raise InputError(f"{where}: rolls must be a list of 1..{most} rolls")
     rolls = tuple(_dice(rules, d, ds.n, f"{where}: roll {i + 1}") for i, d in enumerate(rolls_raw))

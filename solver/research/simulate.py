@@ -15,117 +15,18 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from solver.research import stats
 from solver.errors import InputError
-from solver.players.policy import decide, game, policy_values
-from solver.research.review import check_supported
-from solver.rules.ruleset import Rules
+from solver.kernels.dice_stream import seed_states
+from solver.kernels.policy import check_supported, policy_tables
+from solver.kernels.simulate import play_turn
 from solver.kernels.threads import run_pieces
+from solver.players.policy import decide, policy_values
+from solver.research import stats
+from solver.rules.ruleset import Rules
+from solver.space import state_space
 
 BATCH = 1 << 22          # games held in memory at once
-
-
-@njit(cache=True)
-def _next(state):
-    """splitmix64: the next state and its 64-bit output."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _face(state, faces):
-    """A uniform face index ``0 .. faces-1`` and the new state."""
-    f = np.uint64(faces)
-    limit = (np.uint64(1 << 32) - f) % f
-    while True:
-        state, z = _next(state)
-        m = (z >> np.uint64(32)) * f
-        if (m & np.uint64(0xFFFFFFFF)) >= limit:
-            return state, np.int64(m >> np.uint64(32))
-
-
-@njit(cache=True)
-def roll_dice(adds, first_roll, faces, fresh, state, keep):
-    """Add ``fresh`` new dice to multiset ``keep`` (``adds[m, f]``: ``m``
-    plus a die showing ``f + 1``); returns the roll index and the new state."""
-    m = keep
-    for _ in range(fresh):
-        state, f = _face(state, faces)
-        m = adds[m, f]
-    return m - first_roll, state
-
-
-@njit(cache=True)
-def seed_states(seed, first, n):
-    """The starting states of games ``first .. first + n - 1``."""
-    out = np.empty(n, dtype=np.uint64)
-    base = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
-    for i in range(n):
-        s, z = _next(base ^ (np.uint64(first + i) * np.uint64(0x9E3779B97F4A7C15)))
-        out[i] = z
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
-               box_of, points_of, gid, log_rolls, log_keeps, log_box, t, n_threads):
-    """Play one turn of one block of games (block ``t`` of
-    ``n_threads``).
-
-    ``mask[i], upper[i], score[i], state[i]``  game ``i``'s filled boxes
-    (and flag bit), capped upper total, points (bonuses included) and dice
-    stream, updated in place; ``game_row[i]``: its row of ``rows[j, k, r]``
-    (action bytes); ``box_of[i], points_of[i]``: the box filled and its
-    points (output; a joker scores joker points, a yahtzee bonus goes to
-    ``score`` only).  With logging (``log_rolls.shape[0] > 0``),
-    ``log_rolls[gid[i], turn, n]`` and ``log_keeps[gid[i], turn, n]`` get
-    the roll index and the kept multiset (-1 after the turn ended),
-    ``log_box[gid[i], turn]`` the box.
-    """
-    tu = g.turn                # the turn data, taken out of g once (not in the loops)
-    nb = len(tu.is_upper)
-    adds = tu.adds
-    by_rank = g.by_rank
-    logging = log_rolls.shape[0] > 0
-    for i in range(t * len(mask) // n_threads, (t + 1) * len(mask) // n_threads):
-        row = rows[game_row[i]]
-        st = state[i]
-        r, st = roll_dice(adds, tu.first_roll, tu.faces, n_dice, st, 0)
-        box = 0
-        for n in range(tu.rolls):
-            d = row[tu.rolls - 1 - n, r]
-            if logging:
-                log_rolls[gid[i], turn, n] = r
-            if d < nb:
-                box = np.int64(d)
-                break
-            keep = by_rank[d - nb]
-            if logging:
-                log_keeps[gid[i], turn, n] = keep
-            r, st = roll_dice(adds, tu.first_roll, tu.faces, n_dice - size[keep], st, keep)
-        state[i] = st
-        m = mask[i]
-        f = g.yface[r]
-        c = g.cidx[r, box]                  # the outcome: box, points, yahtzee bonus
-        if f >= 0:
-            c = g.yidx[f, box, 1 if tu.joker_boxes[m, f] != 0 else 0, 1 if m & tu.flag_bit else 0]
-        p = g.out_pts[c]
-        box_of[i] = box
-        points_of[i] = p
-        mask[i] = m | (1 << box) | (tu.flag_bit if g.out_flag[c] else 0)
-        if logging:
-            log_box[gid[i], turn] = box
-        if tu.is_upper[box] and tu.cap > 0:
-            u = upper[i]
-            if u < tu.cap <= u + p:
-                score[i] += np.int64(tu.bonus)
-            upper[i] = min(u + p, tu.cap)
-        score[i] += p + g.out_extra[c]
 
 
 @dataclass(frozen=True)
@@ -207,7 +108,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     if not 0 <= seed < 2**63:
         raise InputError(f"seed must be between 0 and 2**63-1, not {seed}")
     start = time.perf_counter()
-    g = game(rules, theta)
+    g = policy_tables(rules, theta)
     values = policy_values(rules, policy, values, theta)[1]
     ds = rules.dice_space
     size = ds.size
@@ -231,12 +132,12 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         gid = np.arange(n)                       # game of each position
         for turn in range(rules.n_boxes):
             dec = decide(rules, policy, values, mask, upper, theta)
-            game_row = dec.lane_row[dec.position(rules.space.n_masks)[mask], upper]
+            game_row = dec.lane_row[dec.position(state_space(rules).n_masks)[mask], upper]
             # games that share a state play next to each other: fewer cache misses
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
-            run_pieces(_play_turn, g, size, ds.n, dec.rows, game_row, mask, upper, score, state,
+            run_pieces(play_turn, g, size, ds.n, dec.rows, game_row, mask, upper, score, state,
                        turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
             del dec, game_row, order
             if on_log:

@@ -2,7 +2,7 @@
 
 ``Rules`` holds everything that changes the optimal strategy, and nothing
 derived: the state space the engine works on (masks, layers, rows, upper
-totals) is ``rules.space`` (``solver.space``).  What one roll scores in each
+totals) is ``solver.space.state_space(rules)``.  What one roll scores in each
 box is derived here (``scores``), since it belongs to the game, not to its
 states.
 
@@ -24,10 +24,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.rules.boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from solver.rules.dice import DiceSpace, dice_space
-from solver.errors import InputError
-from solver.space import StateSpace
 
 
 class Order(StrEnum):
@@ -143,12 +142,6 @@ class Rules:
                 and not (f.name == "columns" and self.columns == 1)}   # one-column tables keep theirs
         text = json.dumps(desc, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-    # ----------------------------------------------------- the state space
-    @cached_property
-    def space(self) -> StateSpace:
-        """The turn-start states these rules imply (``solver.space``)."""
-        return StateSpace(self)
 
     # ----------------------------------------------------- derived from the game
     @property

@@ -48,71 +48,16 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
-from numba import njit
 
-from solver.rules.ruleset import Rules
+from solver.kernels.solve import solve_masks
 from solver.kernels.threads import run_pieces
-from solver.kernels.turn import FAST, advance, turn_data
 from solver.kernels.turn import keep_values as turn_keeps
+from solver.kernels.turn import turn_data
+from solver.rules.ruleset import Rules
+from solver.space import state_space
 from solver.tables.values import StateValues, utility
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
-# The compiled loops over upper totals do LANE_BLOCK of them per iteration and
-# any remainder one at a time, which costs more than padding: a mask with more
-# totals than LANE_BLOCK // 2 to solve solves a multiple of LANE_BLOCK.
-LANE_BLOCK = 8
-
-
-@njit(cache=True, fastmath=FAST)
-def _solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean):
-    """Fill ``cur[k, rows[mask], :hi]`` for every bank ``k`` from the states
-    the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
-    (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
-    the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
-    (bonus out of reach, see ``StateSpace.lane_start``) copy total ``lo``.
-
-    ``work[m, j]``: the current level's value of multiset ``m`` at upper
-    total ``u0 + j`` (row ``M`` stays zero: it pads ``adds``);
-    ``mean[j]``: the turn-start value.  A turn that starts with ``k`` rolls
-    banked has ``k + rolls - 1`` rerolls after its first roll.
-    """
-    rolls = d.rolls
-    top = cur.shape[0] - 1 + rolls - 1
-    row = d.rows[mask]
-    for t in range(top + 1):
-        advance(d, t, mask, u0, L, nxt, cand, zero, work, scored)
-        if t < rolls - 1:
-            continue
-        for j in range(L):                # V: expectation over the first roll
-            mean[j] = 0.0
-        for r in range(len(d.roll_prob)):
-            p = d.roll_prob[r]
-            for j in range(L):
-                mean[j] += p * work[d.first_roll + r, j]
-        k = t - (rolls - 1)
-        for u in range(hi):
-            cur[k, row, u] = mean[max(u, lo) - u0]
-
-
-@njit(cache=True, nogil=True)
-def _solve_masks(d, masks, nxt, cur, t, n):
-    """Solve masks ``t, t + n, ...`` of ``masks`` (one layer's masks): piece
-    ``t`` of ``n``.  ``nxt[k, rows[mask], u]`` and ``cur`` alike: the
-    turn-start values of the layer the turns lead to and of this one."""
-    width = cur.shape[2]
-    work = np.zeros((d.adds.shape[0] + 1, width))   # last row: zeros
-    scored = np.empty((len(d.roll_prob), width))
-    cand = np.empty((len(d.cand_box), width))
-    zero = np.empty(width)
-    mean = np.empty(width)
-    for i in range(t, len(masks), n):
-        mask = masks[i]
-        lo, hi = d.start[mask], d.lanes[mask]
-        L = hi - lo
-        if L > LANE_BLOCK // 2:
-            L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
-        u0 = min(lo, width - L)
-        _solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean)
 
 
 @dataclass
@@ -125,11 +70,11 @@ class Solution(StateValues):
 
 def run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
     """Solve the masks ``layer`` (one layer) into ``cur`` from ``nxt`` (see
-    ``_solve_masks``), on every thread when the layer is large enough."""
+    ``solve_masks``), on every thread when the layer is large enough."""
     if len(layer) < SERIAL_BELOW:        # starting threads costs more than it saves
-        _solve_masks(d, layer, nxt, cur, 0, 1)
+        solve_masks(d, layer, nxt, cur, 0, 1)
     else:
-        run_pieces(_solve_masks, d, layer, nxt, cur)
+        run_pieces(solve_masks, d, layer, nxt, cur)
 
 
 def compile_kernels(rules: Rules) -> float:
@@ -138,7 +83,7 @@ def compile_kernels(rules: Rules) -> float:
     start = time.perf_counter()
     none = np.zeros(0, dtype=np.int64)
     empty = np.zeros((1, 1, rules.cap + 1))
-    _solve_masks(turn_data(rules), none, empty, empty, 0, 1)
+    solve_masks(turn_data(rules), none, empty, empty, 0, 1)
     return time.perf_counter() - start
 
 
@@ -165,16 +110,16 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
             layers[p] = values
         return Solution(rules, layers=tuple(layers[p] for p in sorted(layers)), theta=theta,
                         seconds=time.perf_counter() - start, compile_seconds=compile_seconds)
-    shape = (1, rules.space.n_masks, rules.cap + 1)
+    shape = (1, state_space(rules).n_masks, rules.cap + 1)
     values = np.empty(shape) if out is None else out
     if values.shape != shape:
         raise ValueError(f"out has shape {values.shape}, expected {shape}")
     d = turn_data(rules, theta)
     if not resume:
         values[...] = np.nan
-        masks = np.arange(rules.space.n_masks)
-        values[:, masks & rules.space.full_mask == rules.space.full_mask, :] = utility(theta, 0.0)
-    for i, layer in enumerate(reversed(rules.space.layers[:-1])):
+        masks = np.arange(state_space(rules).n_masks)
+        values[:, masks & state_space(rules).full_mask == state_space(rules).full_mask, :] = utility(theta, 0.0)
+    for i, layer in enumerate(reversed(state_space(rules).layers[:-1])):
         if i >= resume:
             run_layer(d, layer, values, values)
             if checkpoint is not None:
@@ -188,7 +133,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
 def work_units(rules: Rules, filled: int) -> int:
     """Relative cost of solving the layer of masks with ``filled`` boxes
     filled: its masks times the reroll levels of a turn."""
-    return len(rules.space.layers[filled]) * (rules.space.bank_limit(filled) + rules.rolls)
+    return len(state_space(rules).layers[filled]) * (state_space(rules).bank_limit(filled) + rules.rolls)
 
 
 def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
@@ -203,18 +148,18 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
     """
     d = turn_data(rules, theta)
     if resume is None:
-        nxt = np.full(rules.space.layer_shape(rules.n_boxes), utility(theta, 0.0))
+        nxt = np.full(state_space(rules).layer_shape(rules.n_boxes), utility(theta, 0.0))
         yield rules.n_boxes, nxt
         done = rules.n_boxes
     else:
         done, nxt = resume
         resume = None                      # hold the layer only as nxt: it is freed as we go
-        if nxt.shape != rules.space.layer_shape(done):
+        if nxt.shape != state_space(rules).layer_shape(done):
             raise ValueError(f"layer {done} has shape {nxt.shape}, "
-                             f"expected {rules.space.layer_shape(done)}")
+                             f"expected {state_space(rules).layer_shape(done)}")
     for p in range(done - 1, -1, -1):
-        cur = np.full(rules.space.layer_shape(p), np.nan)
-        run_layer(d, rules.space.layers[p], nxt, cur)
+        cur = np.full(state_space(rules).layer_shape(p), np.nan)
+        run_layer(d, state_space(rules).layers[p], nxt, cur)
         if progress is not None:
             progress(work_units(rules, p))
         yield p, cur

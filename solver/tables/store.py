@@ -49,6 +49,7 @@ import numpy as np
 from solver.errors import InputError, TableError
 from solver.files import atomic_bytes, write_text
 from solver.rules.ruleset import Rules
+from solver.space import state_space
 from solver.tables.values import StateValues, certainty
 from solver.version import ENGINE_VERSION, TABLE_FORMAT
 
@@ -196,10 +197,10 @@ def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> T
     if dtype not in ("float64", "float32") or (layout == "dense" and dtype != "float64"):
         raise TableError(f"{path}: dtype {dtype!r} is not supported")
     if layout == "dense":
-        shapes = [(1, rules.space.n_masks, rules.cap + 1)]
+        shapes = [(1, state_space(rules).n_masks, rules.cap + 1)]
         stored, sums = [header.get("shape")], [header.get("sha256")]
     else:
-        shapes = [rules.space.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        shapes = [state_space(rules).layer_shape(p) for p in range(rules.n_boxes + 1)]
         stored, sums = header.get("shapes"), header.get("sha256")
     if not isinstance(stored, list) or [tuple(x or ()) for x in stored] != shapes:
         raise TableError(f"{path}: shape {stored} does not match the rules {shapes}")
@@ -370,7 +371,9 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None,
     (see ``LayerWriter``).  If it is interrupted, the next solve of the same
     rules resumes after the last finished layer.
     """
-    from solver.tables import build as engine  # Numba is only imported when something is solved
+    from solver.tables import (
+        build as engine,  # Numba is only imported when something is solved
+    )
 
     counter = None
     if progress:
@@ -417,7 +420,7 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
 
 def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
                  theta: float) -> float:
-    shape = (1, rules.space.n_masks, rules.cap + 1)
+    shape = (1, state_space(rules).n_masks, rules.cap + 1)
     out, resume, checkpoint = None, 0, None
     if 8 * int(np.prod(shape)) > CHECKPOINT_BYTES:
         out, resume, checkpoint = checkpoint_array(rules, path, shape)
@@ -473,7 +476,7 @@ class LayerWriter:
 
     def __init__(self, rules: Rules, path: Path):
         self.rules, self.path = rules, path
-        self.shapes = [rules.space.layer_shape(p) for p in range(rules.n_boxes + 1)]
+        self.shapes = [state_space(rules).layer_shape(p) for p in range(rules.n_boxes + 1)]
         cells = [int(np.prod(s)) for s in self.shapes]
         self.dtype = np.dtype(np.float32 if 8 * sum(cells) > FLOAT32_BYTES else np.float64)
         self.offsets = np.concatenate([[HEADER_ROOM],

@@ -36,31 +36,28 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from solver.errors import InputError
-from solver.rules.ruleset import Rules
-from solver.tables.store import (Progress, TableError, checkpoint_array, default_directory, load_array,
-                     open_or_solve, partial_path, save_array)
+from solver.kernels.target import layout, solve_masks, table_size
 from solver.kernels.threads import run_pieces
-from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, score_rolls, turn_data
+from solver.kernels.turn import turn_data
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+from solver.tables.store import (
+    Progress,
+    TableError,
+    checkpoint_array,
+    default_directory,
+    load_array,
+    open_or_solve,
+    partial_path,
+    save_array,
+)
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
-
-
-class Layout(NamedTuple):
-    """Where each state's needs are: ``off[mask]`` (-1: not reachable),
-    ``width[mask]`` (needs ``0 .. width - 1``), ``start[mask]`` (the lowest
-    upper total stored; lower ones read it)."""
-
-    off: np.ndarray
-    width: np.ndarray
-    start: np.ndarray
 
 
 def check_supported(rules: Rules) -> None:
@@ -74,113 +71,15 @@ def check_supported(rules: Rules) -> None:
                          "bonus (try yahtzee:yahtzee_bonus=false)")
 
 
-@lru_cache(maxsize=8)
-def layout(rules: Rules) -> Layout:
-    """The ``Layout`` of the target table of ``rules``."""
-    sp = rules.space
-    best = rules.box_best
-    masks = np.arange(sp.n_masks)
-    bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
-    open_best = ((1 - bits) * best).sum(axis=1)
-    open_upper = ((1 - bits) * rules.is_upper).sum(axis=1) > 0
-    most = open_best + np.where(open_upper & (rules.cap > 0), rules.bonus_points, 0)
-    width = (most + 1).astype(np.int64)
-    start = sp.lane_start.astype(np.int64)
-    size = np.where(np.isin(masks, np.concatenate(sp.layers)),
-                    (sp.upper_lanes - start) * width, 0)
-    off = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
-    off[size == 0] = -1
-    return Layout(off, width, start)
-
-
-def table_size(rules: Rules) -> int:
-    """Number of values in the target table of ``rules``."""
-    lay = layout(rules)
-    reached = lay.off >= 0
-    return int(((rules.space.upper_lanes - lay.start) * lay.width)[reached].sum())
-
-
 # ------------------------------------------------------------------ kernels
-@njit(cache=True, fastmath=FAST)
-def _fill(d, lay, mask, u, L, values, cand, zero):
-    """The candidates' values for needs ``0 .. L-1`` at ``(mask, u)``:
-    ``cand[c, n] = P(child, u', n - points - bonus)``, ``zero[n]`` the best
-    scratch (0 points).  ``values``: the target table (flat, ``lay``)."""
-    allowed = d.allowed[mask]
-    cap = d.cap
-    for n in range(L):
-        zero[n] = 0.0
-    for b in range(len(d.is_upper)):
-        if (allowed >> b) & 1:
-            child = mask | (1 << b)
-            base = lay.off[child] + (max(u, lay.start[child]) - lay.start[child]) * lay.width[child]
-            for n in range(min(L, lay.width[child])):
-                zero[n] = fmax(zero[n], values[base + n])
-    for k in range(len(d.cand_box)):
-        b = d.cand_box[k]
-        if (allowed >> b) & 1 == 0:
-            continue
-        child = mask | d.cand_bits[k]
-        s = d.cand_score[k]
-        u2, g = u, s
-        if d.is_upper[b] and cap > 0:
-            u2 = min(u + s, cap)
-            if u < cap <= u + s:
-                g += int(d.bonus)
-        w = lay.width[child]
-        base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
-        top = min(L, g + w)
-        for n in range(min(L, g + 1)):         # need met: certain
-            cand[k, n] = 1.0
-        for n in range(g + 1, top):
-            cand[k, n] = values[base + n]
-        for n in range(max(top, g + 1), L):    # more than the child can give
-            cand[k, n] = 0.0
-
-
-@njit(cache=True, fastmath=FAST)
-def _solve_state(d, lay, mask, u, L, values, out, cand, zero, work):
-    """``out[n] = P(mask, u, n)`` for ``n < L`` from the states after."""
-    _fill(d, lay, mask, u, L, values, cand, zero)
-    score_rolls(d, mask, L, d.first_roll, cand, zero, work)
-    for t in range(1, d.rolls):
-        average_keeps(d, L, work)
-        best_keeps(d, L, work)
-    for n in range(L):
-        out[n] = 0.0
-    for r in range(len(d.roll_prob)):
-        p = d.roll_prob[r]
-        for n in range(L):
-            out[n] += p * work[d.first_roll + r, n]
-
-
-@njit(cache=True, nogil=True)
-def _solve_masks(d, lay, masks, values, t, n_threads):
-    """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
-    ``values``, every stored upper total and need."""
-    width = 1
-    for i in range(len(masks)):
-        width = max(width, lay.width[masks[i]])
-    work = np.zeros((d.adds.shape[0] + 1, width))          # last row: zeros
-    cand = np.empty((len(d.cand_box), width))
-    zero = np.empty(width)
-    row = np.empty(width)
-    for i in range(t, len(masks), n_threads):
-        mask = masks[i]
-        L = lay.width[mask]
-        for u in range(lay.start[mask], d.lanes[mask]):
-            _solve_state(d, lay, mask, u, L, values, row, cand, zero, work)
-            base = lay.off[mask] + (u - lay.start[mask]) * L
-            for n in range(L):
-                values[base + n] = row[n]
 
 
 # ------------------------------------------------------------------ solving
 def work_units(rules: Rules, filled: int) -> int:
     """Relative cost of the layer of masks with ``filled`` boxes filled."""
     lay = layout(rules)
-    masks = rules.space.layers[filled]
-    return int(((rules.space.upper_lanes[masks] - lay.start[masks]) * lay.width[masks]).sum())
+    masks = state_space(rules).layers[filled]
+    return int(((state_space(rules).upper_lanes[masks] - lay.start[masks]) * lay.width[masks]).sum())
 
 
 def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume: int = 0,
@@ -191,16 +90,16 @@ def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume:
     check_supported(rules)
     d, lay = turn_data(rules), layout(rules)
     values = np.empty(table_size(rules)) if out is None else out
-    full = rules.space.layers[-1]
+    full = state_space(rules).layers[-1]
     for mask in full:                    # nothing left to score: only need 0 is met
-        values[lay.off[mask]:lay.off[mask] + (rules.space.upper_lanes[mask]
+        values[lay.off[mask]:lay.off[mask] + (state_space(rules).upper_lanes[mask]
                                               - lay.start[mask]) * lay.width[mask]] = 1.0
-    for i, layer in enumerate(reversed(rules.space.layers[:-1])):
+    for i, layer in enumerate(reversed(state_space(rules).layers[:-1])):
         if i >= resume:
             if len(layer) < SERIAL_BELOW:
-                _solve_masks(d, lay, layer, values, 0, 1)
+                solve_masks(d, lay, layer, values, 0, 1)
             else:
-                run_pieces(_solve_masks, d, lay, layer, values)
+                run_pieces(solve_masks, d, lay, layer, values)
             if checkpoint is not None:
                 checkpoint(i + 1)
         if progress is not None:

@@ -19,6 +19,7 @@ points, ``lookup`` the stored numbers the kernels work with.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Callable
 
@@ -26,6 +27,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.rules.ruleset import Rules
+from solver.space import state_space
 
 
 def utility(theta: float, x):
@@ -103,16 +105,16 @@ class StateValues:
                 return np.asarray(self.dense[0][masks, uppers], dtype=np.float64)
             return find_dense
         distinct, back = np.unique(masks, return_inverse=True)   # few: one per box, say
-        filled = rules.space.filled_count(distinct)[back].reshape(masks.shape)
-        rank = rules.space.mask_rank(distinct)[back].reshape(masks.shape)
+        filled = state_space(rules).filled_count(distinct)[back].reshape(masks.shape)
+        rank = state_space(rules).mask_rank(distinct)[back].reshape(masks.shape)
         groups = [(int(p), filled == p) for p in np.unique(filled)]
         places = [(p, at, rank[at], uppers[at]) for p, at in groups]
 
         def find(bank: int) -> np.ndarray:
             out = np.empty(masks.shape)
             for p, at, rows, ups in places:
-                if bank > rules.space.bank_limit(p):
-                    raise InputError(f"bank={bank}: at most {rules.space.bank_limit(p)} rolls can be "
+                if bank > state_space(rules).bank_limit(p):
+                    raise InputError(f"bank={bank}: at most {state_space(rules).bank_limit(p)} rolls can be "
                                      f"banked with {p} boxes filled")
                 out[at] = self.layers[p][bank][rows, ups]
             return out
@@ -122,5 +124,23 @@ class StateValues:
         """What the kernels read for a turn at ``mask``: the values of the
         states it leads to, ``[k, row, u]``, and ``row`` per mask."""
         nxt = (self.dense if self.dense is not None
-               else self.layers[int(self.rules.space.filled_count(mask)) + 1])
-        return nxt, self.rules.space.rows
+               else self.layers[int(state_space(self.rules).filled_count(mask)) + 1])
+        return nxt, state_space(self.rules).rows
+
+
+MAX_THETA = 1.0
+
+
+def check_theta(rules: Rules, theta: object) -> float:
+    """A risk parameter for ``rules``: ``-1 .. 1``, and small enough that
+    ``exp(|theta| max_score)`` stays a float64 (``values.utility``)."""
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or theta != theta:
+        raise InputError(f"theta must be a number, not {theta!r}")
+    theta = float(theta)
+    if not -MAX_THETA <= theta <= MAX_THETA:
+        raise InputError(f"theta must be between -{MAX_THETA:g} and {MAX_THETA:g}, not {theta:g}")
+    most = 700.0 / rules.max_score
+    if abs(theta) > most:
+        raise InputError(f"theta {theta:g}: under rules {rules.spec} (up to {rules.max_score} "
+                         f"points) |theta| must be at most {most:.3f}")
+    return theta

@@ -36,14 +36,14 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.rules.actions import Action, Advice
 from solver.api import Solver, check_whole
 from solver.errors import InputError, TableError
 from solver.game import Game
-from solver.rules.words import LANGS, box_name, message
 from solver.players.advice import TurnValues, advise, bank_after
+from solver.position.actions import Action, Advice
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
-from solver.rules.scorecard import Scorecard
+from solver.rules.words import LANGS, box_name, message
 from solver.web.openapi import DOCUMENT
 
 STATIC = Path(__file__).parent / "static"

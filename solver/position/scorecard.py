@@ -14,6 +14,7 @@ from functools import cached_property
 
 from solver.errors import InputError
 from solver.rules.ruleset import Order, Rules
+from solver.space import state_space
 
 
 @dataclass(frozen=True)
@@ -68,13 +69,13 @@ class Scorecard:
                                  f"{per}, one per further yahtzee after a scored "
                                  f"{rules.boxes[rules.yatzy_box].name})")
         card = cls(rules, tuple(points), extra or 0, bank or 0)
-        most = rules.space.bank_limit(card.turn)
+        most = state_space(rules).bank_limit(card.turn)
         if not 0 <= card.bank <= most:
             raise InputError(f"card: bank={card.bank} is impossible with {card.turn} boxes "
                              f"filled (0..{most}: a turn banks at most {rules.rolls - 1} rolls"
                              + (f", the bank at most {rules.bank_cap}" if rules.bank_cap else "")
                              + ")")
-        if not rules.space.is_reachable(card.mask):
+        if not state_space(rules).is_reachable(card.mask):
             raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
                              f"order ({_order_hint(rules)})")
         return card
@@ -94,7 +95,7 @@ class Scorecard:
         flag bit once the yatzy box holds its points."""
         mask = sum(1 << b for b, p in enumerate(self.points) if p is not None)
         y = self.rules.yatzy_box
-        return mask | (self.rules.space.flag_bit if y >= 0 and self.points[y] else 0)
+        return mask | (state_space(self.rules).flag_bit if y >= 0 and self.points[y] else 0)
 
     @cached_property
     def upper_total(self) -> int:
@@ -133,7 +134,7 @@ class Scorecard:
 
     def allowed_boxes(self) -> list[int]:
         """Boxes that may be filled this turn (open, and allowed by the order)."""
-        bits = int(self.rules.space.allowed(self.mask))
+        bits = int(state_space(self.rules).allowed(self.mask))
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
     def fill(self, box: int, points: int, yahtzee_bonus: int = 0,

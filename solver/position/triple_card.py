@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import InputError
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
-from solver.rules.scorecard import Scorecard
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 An ``Action`` is a move: keep some dice and reroll the rest, or score the
 dice in a box.  It prints and parses as text::
 
-    >>> from solver.rules.actions import Action
+    >>> from solver.position.actions import Action
     >>> Action.parse("keep 5 6")
     Action.parse('keep 5 6')
     >>> str(Action.parse("score chance (23)"))
@@ -26,12 +26,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from solver.rules.dice import parse_dice
 from solver.errors import InputError
+from solver.rules.dice import parse_dice
 
 if TYPE_CHECKING:
+    from solver.position.scorecard import Scorecard
     from solver.rules.ruleset import Rules
-    from solver.rules.scorecard import Scorecard
 
 
 class ActionKind(StrEnum):

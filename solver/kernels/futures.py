@@ -1,0 +1,50 @@
+"""The futures table's kernel: the distribution of the points still to come
+under expected-score play, pulled back one layer at a time.
+
+``pull_futures`` combines each state's turn outcomes (``kernels.policy.Outcomes``)
+with the distributions of the states they lead to (``kernels.target.Layout``
+order); ``solver.players.futures`` drives it.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def pull_futures(g, lay, masks, out, values, t, n_threads):
+    """``values`` of the states of masks ``masks[i]``, ``i = t, t +
+    n_threads, ...`` (one layer), from their turn outcomes ``out``
+    (``policy.Outcomes``) and the layer after (already in ``values``)."""
+    obase, ostride, ogroup, outs, _ = out
+    d = g.turn
+    cap = d.cap
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        w = lay.width[mask]
+        allowed = d.allowed[mask]
+        for u in range(lay.start[mask], d.lanes[mask]):
+            base = lay.off[mask] + (u - lay.start[mask]) * w
+            for k in range(w):
+                values[base + k] = 0.0
+            col = obase[i] + ogroup[i, u]
+            a = 0
+            for c in range(len(g.out_box)):
+                b = g.out_box[c]
+                if (allowed >> b) & 1 == 0:
+                    continue
+                prob = outs[col + a * ostride[i]]
+                a += 1
+                if prob == 0.0:
+                    continue
+                child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
+                pts = g.out_pts[c]
+                u2, gain = u, pts + g.out_extra[c]
+                if d.is_upper[b] and cap > 0:
+                    u2 = min(u + pts, cap)
+                    if u < cap <= u + pts:
+                        gain += int(d.bonus)
+                cw = lay.width[child]
+                cbase = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * cw
+                for k in range(min(cw, w - gain)):
+                    values[base + gain + k] += prob * values[cbase + k]

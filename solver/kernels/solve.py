@@ -1,0 +1,73 @@
+"""The solve's kernels: turn-start values of whole layers of states.
+
+``solve_masks`` solves piece ``t`` of ``n`` of one layer's masks; for each
+mask, ``solve_mask`` runs the reroll levels of ``solver.kernels.turn``
+(``advance``) over the upper totals of the mask side by side and averages
+the last level over the first roll:
+``V(mask, u) = sum_R P(R) X_{rolls-1}(R)``.  ``solver.tables.build`` runs
+them layer by layer, from the full card back to the empty one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.kernels.turn import FAST, advance
+
+# The compiled loops over upper totals do LANE_BLOCK of them per iteration and
+# any remainder one at a time, which costs more than padding: a mask with more
+# totals than LANE_BLOCK // 2 to solve solves a multiple of LANE_BLOCK.
+LANE_BLOCK = 8
+
+
+@njit(cache=True, fastmath=FAST)
+def solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean):
+    """Fill ``cur[k, rows[mask], :hi]`` for every bank ``k`` from the states
+    the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
+    (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
+    the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
+    (bonus out of reach, see ``StateSpace.lane_start``) copy total ``lo``.
+
+    ``work[m, j]``: the current level's value of multiset ``m`` at upper
+    total ``u0 + j`` (row ``M`` stays zero: it pads ``adds``);
+    ``mean[j]``: the turn-start value.  A turn that starts with ``k`` rolls
+    banked has ``k + rolls - 1`` rerolls after its first roll.
+    """
+    rolls = d.rolls
+    top = cur.shape[0] - 1 + rolls - 1
+    row = d.rows[mask]
+    for t in range(top + 1):
+        advance(d, t, mask, u0, L, nxt, cand, zero, work, scored)
+        if t < rolls - 1:
+            continue
+        for j in range(L):                # V: expectation over the first roll
+            mean[j] = 0.0
+        for r in range(len(d.roll_prob)):
+            p = d.roll_prob[r]
+            for j in range(L):
+                mean[j] += p * work[d.first_roll + r, j]
+        k = t - (rolls - 1)
+        for u in range(hi):
+            cur[k, row, u] = mean[max(u, lo) - u0]
+
+
+@njit(cache=True, nogil=True)
+def solve_masks(d, masks, nxt, cur, t, n):
+    """Solve masks ``t, t + n, ...`` of ``masks`` (one layer's masks): piece
+    ``t`` of ``n``.  ``nxt[k, rows[mask], u]`` and ``cur`` alike: the
+    turn-start values of the layer the turns lead to and of this one."""
+    width = cur.shape[2]
+    work = np.zeros((d.adds.shape[0] + 1, width))   # last row: zeros
+    scored = np.empty((len(d.roll_prob), width))
+    cand = np.empty((len(d.cand_box), width))
+    zero = np.empty(width)
+    mean = np.empty(width)
+    for i in range(t, len(masks), n):
+        mask = masks[i]
+        lo, hi = d.start[mask], d.lanes[mask]
+        L = hi - lo
+        if L > LANE_BLOCK // 2:
+            L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
+        u0 = min(lo, width - L)
+        solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean)

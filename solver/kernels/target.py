@@ -1,0 +1,131 @@
+"""The target table's kernels and layout: the largest chance of reaching
+every need from every state.
+
+``Layout`` says where each state's needs are stored in the flat table;
+``fill_needs`` values every way to end a turn for all needs at once,
+``solve_state`` runs the reroll levels of ``solver.kernels.turn`` over the
+need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer.
+``solver.tables.target`` drives them and stores the table.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, score_rolls
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+
+
+class Layout(NamedTuple):
+    """Where each state's needs are: ``off[mask]`` (-1: not reachable),
+    ``width[mask]`` (needs ``0 .. width - 1``), ``start[mask]`` (the lowest
+    upper total stored; lower ones read it)."""
+
+    off: np.ndarray
+    width: np.ndarray
+    start: np.ndarray
+
+
+@lru_cache(maxsize=8)
+def layout(rules: Rules) -> Layout:
+    """The ``Layout`` of the target table of ``rules``."""
+    sp = state_space(rules)
+    best = rules.box_best
+    masks = np.arange(sp.n_masks)
+    bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
+    open_best = ((1 - bits) * best).sum(axis=1)
+    open_upper = ((1 - bits) * rules.is_upper).sum(axis=1) > 0
+    most = open_best + np.where(open_upper & (rules.cap > 0), rules.bonus_points, 0)
+    width = (most + 1).astype(np.int64)
+    start = sp.lane_start.astype(np.int64)
+    size = np.where(np.isin(masks, np.concatenate(sp.layers)),
+                    (sp.upper_lanes - start) * width, 0)
+    off = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+    off[size == 0] = -1
+    return Layout(off, width, start)
+
+
+def table_size(rules: Rules) -> int:
+    """Number of values in the target table of ``rules``."""
+    lay = layout(rules)
+    reached = lay.off >= 0
+    return int(((state_space(rules).upper_lanes - lay.start) * lay.width)[reached].sum())
+
+
+@njit(cache=True, fastmath=FAST)
+def fill_needs(d, lay, mask, u, L, values, cand, zero):
+    """The candidates' values for needs ``0 .. L-1`` at ``(mask, u)``:
+    ``cand[c, n] = P(child, u', n - points - bonus)``, ``zero[n]`` the best
+    scratch (0 points).  ``values``: the target table (flat, ``lay``)."""
+    allowed = d.allowed[mask]
+    cap = d.cap
+    for n in range(L):
+        zero[n] = 0.0
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            child = mask | (1 << b)
+            base = lay.off[child] + (max(u, lay.start[child]) - lay.start[child]) * lay.width[child]
+            for n in range(min(L, lay.width[child])):
+                zero[n] = fmax(zero[n], values[base + n])
+    for k in range(len(d.cand_box)):
+        b = d.cand_box[k]
+        if (allowed >> b) & 1 == 0:
+            continue
+        child = mask | d.cand_bits[k]
+        s = d.cand_score[k]
+        u2, g = u, s
+        if d.is_upper[b] and cap > 0:
+            u2 = min(u + s, cap)
+            if u < cap <= u + s:
+                g += int(d.bonus)
+        w = lay.width[child]
+        base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
+        top = min(L, g + w)
+        for n in range(min(L, g + 1)):         # need met: certain
+            cand[k, n] = 1.0
+        for n in range(g + 1, top):
+            cand[k, n] = values[base + n]
+        for n in range(max(top, g + 1), L):    # more than the child can give
+            cand[k, n] = 0.0
+
+
+@njit(cache=True, fastmath=FAST)
+def solve_state(d, lay, mask, u, L, values, out, cand, zero, work):
+    """``out[n] = P(mask, u, n)`` for ``n < L`` from the states after."""
+    fill_needs(d, lay, mask, u, L, values, cand, zero)
+    score_rolls(d, mask, L, d.first_roll, cand, zero, work)
+    for t in range(1, d.rolls):
+        average_keeps(d, L, work)
+        best_keeps(d, L, work)
+    for n in range(L):
+        out[n] = 0.0
+    for r in range(len(d.roll_prob)):
+        p = d.roll_prob[r]
+        for n in range(L):
+            out[n] += p * work[d.first_roll + r, n]
+
+
+@njit(cache=True, nogil=True)
+def solve_masks(d, lay, masks, values, t, n_threads):
+    """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
+    ``values``, every stored upper total and need."""
+    width = 1
+    for i in range(len(masks)):
+        width = max(width, lay.width[masks[i]])
+    work = np.zeros((d.adds.shape[0] + 1, width))          # last row: zeros
+    cand = np.empty((len(d.cand_box), width))
+    zero = np.empty(width)
+    row = np.empty(width)
+    for i in range(t, len(masks), n_threads):
+        mask = masks[i]
+        L = lay.width[mask]
+        for u in range(lay.start[mask], d.lanes[mask]):
+            solve_state(d, lay, mask, u, L, values, row, cand, zero, work)
+            base = lay.off[mask] + (u - lay.start[mask]) * L
+            for n in range(L):
+                values[base + n] = row[n]

@@ -1,0 +1,276 @@
+r"""Trippel-Yatzy's whole-game player, compiled.
+
+At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
+the maximum over the columns of each column's best box (weighted and
+offset; only the column the last turn changed is recomputed, and with a
+coupling term those whose offsets ``column_offsets`` moved), then
+``keep_levels`` the keep values of every reroll level for ``LANES`` games
+side by side; at each roll every (column, box) and every keep is valued and
+chosen by ``kernels.turn.pick``, so the choices are the advice's
+(``solver.players.triple``).  ``play_games`` plays whole games;
+``solver.research.triple_games`` drives it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.kernels.dice_stream import roll_dice, seed_states
+from solver.kernels.turn import (
+    NEG,
+    average_keeps,
+    best_keeps,
+    fill_candidates,
+    pick,
+    score_rolls,
+)
+
+LANES = 8          # games whose keep values are averaged side by side (vector lanes)
+
+
+@njit(cache=True, nogil=True)
+def column_offsets(masks, w, theta, shift, moved):
+    """``shift[c, b]`` = :math:`(f(s') - f(s)) / w_c` of filling open box
+    ``b`` of column ``c``, for the coupling term
+    :math:`f(s) = \\sum_b \\theta[b, P_b]`, ``P_b`` the set of columns (bit
+    ``c``) in which box ``b`` is open; ``moved[c]``: whether a ``shift[c]``
+    changed."""
+    moved[:] = False
+    for b in range(theta.shape[0]):
+        p = 0
+        for c in range(len(masks)):
+            if (masks[c] >> b) & 1 == 0:
+                p |= 1 << c
+        for c in range(len(masks)):
+            v = (theta[b, p & ~(1 << c)] - theta[b, p]) / w[c] if (p >> c) & 1 else 0.0
+            if v != shift[c, b]:
+                moved[c] = True
+                shift[c, b] = v
+
+
+@njit(cache=True, nogil=True)
+def shift_candidates(d, mask, shift, cand, scratch, shifted, szero):
+    """One column's candidates (``cand``, from ``fill_candidates``) plus
+    ``shift[b]`` of their box into ``shifted``; ``szero[0]``: the best
+    scratch (0 points, ``scratch[b]``) plus its box's ``shift[b]``."""
+    allowed = d.allowed[mask]
+    szero[0] = NEG
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            szero[0] = max(szero[0], scratch[b] + shift[b])
+    for k in range(len(d.cand_box)):
+        b = d.cand_box[k]
+        if (allowed >> b) & 1:
+            shifted[k, 0] = cand[k, 0] + shift[b]
+
+
+@njit(cache=True, nogil=True)
+def best_boxes(d, box_cand, mask, cand, zero, best):
+    """``best[r, 0]``: ``score_rolls`` for one upper total, box by box over
+    all rolls (``box_cand[b, r]``: the candidate of roll ``r`` in box ``b``,
+    -1 for 0 points, which ``zero`` covers; ``box_candidates``).  The same
+    maximum, so the same values."""
+    allowed = d.allowed[mask]
+    n = box_cand.shape[1]
+    for r in range(n):
+        best[r, 0] = zero[0]
+    for b in range(box_cand.shape[0]):
+        if (allowed >> b) & 1:
+            for r in range(n):
+                k = box_cand[b, r]
+                if k >= 0:
+                    best[r, 0] = max(best[r, 0], cand[k, 0])
+
+
+def box_candidates(d, pt) -> np.ndarray:
+    """``box_cand[b, r]`` of ``best_boxes`` (``pt.cand_of`` transposed), or
+    an empty array where ``score_rolls`` is needed (rules with jokers or a
+    yahtzee bonus)."""
+    if d.joker_boxes.any() or d.yahtzee_bonus != 0.0:
+        return np.zeros((0, 0), dtype=np.int64)
+    return np.ascontiguousarray(pt.cand_of.T)
+
+
+@njit(cache=True, nogil=True)
+def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, scratch,
+                  shifted, szero, shift, moved, best, now, work, j):
+    """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
+    into ``work[first_roll + r, j]``: the best over the columns of
+    ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
+
+    ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
+    candidates (``fill_candidates``), ``scratch[c, b]`` the value of
+    filling its open box ``b`` with 0 points, and ``best[c, r]`` its best
+    box for roll ``r`` (``score_rolls``), recomputed only for the columns
+    with ``fresh[c]`` (the others are as the game's last turn left them).
+    With a coupling term (``theta`` not empty) the candidates are first
+    shifted by ``shift[c, b]`` (``column_offsets``) into ``shifted[c]``,
+    ``szero[c]``, and ``best`` is recomputed for the columns whose ``shift``
+    moved too.  ``best_boxes`` stands for ``score_rolls`` where ``box_cand``
+    is not empty.
+    """
+    first = d.first_roll
+    n_rolls = len(d.roll_prob)
+    coupled = theta.shape[0] > 0
+    total = 0.0
+    for c in range(len(masks)):
+        now[c] = values[d.rows[masks[c]], us[c]]
+        total += w[c] * now[c]
+    if coupled:
+        column_offsets(masks, w, theta, shift, moved)
+    for r in range(n_rolls):
+        work[first + r, j] = NEG
+    for c in range(len(masks)):
+        if d.allowed[masks[c]] == 0:
+            continue
+        if fresh[c]:
+            fill_candidates(d, masks[c], us[c], 1, values, cand[c], zero[c])
+            allowed = d.allowed[masks[c]]
+            for b in range(len(d.is_upper)):
+                if (allowed >> b) & 1:
+                    scratch[c, b] = values[d.rows[masks[c] | (1 << b)], us[c]]
+        if coupled and (fresh[c] or moved[c]):
+            shift_candidates(d, masks[c], shift[c], cand[c], scratch[c], shifted[c], szero[c])
+        if fresh[c] or (coupled and moved[c]):
+            src, z = (shifted[c], szero[c]) if coupled else (cand[c], zero[c])
+            if box_cand.shape[0] > 0:
+                best_boxes(d, box_cand, masks[c], src, z, best[c])
+            else:
+                score_rolls(d, masks[c], 1, 0, src, z, best[c])
+        off = total - w[c] * now[c]
+        for r in range(n_rolls):
+            work[first + r, j] = max(work[first + r, j], w[c] * best[c, r, 0] + off)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def keep_levels(d, L, rerolls, work, out):
+    """``out[t - 1, m, j]`` = :math:`W_t(m)` for ``t = 1 .. rerolls`` of the
+    games in lanes ``j < L``, from :math:`X_0` in ``work`` (overwritten)."""
+    M = out.shape[1]
+    for t in range(rerolls):
+        if t > 0:                           # X_t from W_t (rolls: X_{t-1})
+            best_keeps(d, L, work)
+        average_keeps(d, L, work)
+        for m in range(M):
+            for j in range(L):
+                out[t, m, j] = work[m, j]
+
+
+@njit(cache=True, nogil=True)
+def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, score,
+               bonuses, box_points, log_rolls, log_keeps, log_box, log_col, t, n_threads):
+    """Play games ``first_game + i`` for ``i`` in piece ``t`` of
+    ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
+    from ``start[c] = (mask, u, points)`` of each column (points as
+    written, bonus included): ``score[i]`` (weighted, bonuses included),
+    ``bonuses[i]`` (columns with the bonus), ``box_points[i, c, b]``; with
+    logging (``log_rolls.shape[0] > 0``) each turn's rolls, keeps (multiset
+    indices, -1 unused), box and column (0-based)."""
+    nb = len(d.is_upper)
+    C = len(w)
+    n_dice = pt.size[-1]
+    M = d.adds.shape[0]
+    n_rolls = len(d.roll_prob)
+    logging = log_rolls.shape[0] > 0
+    coupled = theta.shape[0] > 0
+    cand = np.empty((LANES, C, len(d.cand_box), 1))
+    zero = np.empty((LANES, C, 1))
+    shifted = np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1))
+    szero = np.empty((LANES, C, 1) if coupled else (1, 1, 1))
+    shift = np.zeros((LANES, C, nb))
+    scratch = np.empty((LANES, C, nb))
+    moved = np.zeros((LANES, C), dtype=np.bool_)
+    src = shifted if coupled else cand
+    best_box = np.empty((LANES, C, n_rolls, 1))
+    fresh = np.ones((LANES, C), dtype=np.bool_)
+    work = np.zeros((M + 1, LANES))
+    now = np.empty((LANES, C))
+    h = np.empty(LANES)
+    out = np.empty((max(d.rolls - 1, 1), M, LANES))
+    masks = np.zeros((LANES, C), dtype=np.int64)
+    us = np.zeros((LANES, C), dtype=np.int64)
+    total = np.zeros(LANES, dtype=np.int64)
+    states = np.zeros(LANES, dtype=np.uint64)
+    turns = 0
+    for c in range(C):
+        for b in range(nb):
+            turns += (start[c, 0] >> b) & 1
+    lo, hi = t * len(score) // n_threads, (t + 1) * len(score) // n_threads
+    for i0 in range(lo, hi, LANES):
+        L = min(LANES, hi - i0)
+        states[:L] = seed_states(seed, first_game + i0, L)
+        for j in range(L):
+            fresh[j, :] = True
+            total[j] = 0
+            for c in range(C):
+                masks[j, c], us[j, c] = start[c, 0], start[c, 1]
+                total[j] += np.int64(w[c]) * start[c, 2]
+        for turn in range(turns, C * nb):
+            for j in range(L):
+                h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, theta,
+                                     fresh[j], cand[j], zero[j], scratch[j],
+                                     shifted[min(j, len(shifted) - 1)],
+                                     szero[min(j, len(szero) - 1)], shift[j], moved[j],
+                                     best_box[j], now[j], work, j)
+            keep_levels(d, L, d.rolls - 1, work, out)
+            for j in range(L):
+                i = i0 + j
+                st = states[j]
+                rerolls = d.rolls - 1
+                r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
+                n = 0
+                while True:
+                    if logging:
+                        log_rolls[i, turn, n] = r
+                    stop = NEG
+                    code = C * nb + M
+                    for c in range(C):
+                        allowed = d.allowed[masks[j, c]]
+                        off = h[j] - w[c] * now[j, c]
+                        for b in range(nb):
+                            if (allowed >> b) & 1:
+                                k = pt.cand_of[r, b]
+                                v = (src[j, c, k, 0] if k >= 0
+                                     else scratch[j, c, b] + shift[j, c, b])
+                                v = w[c] * v + off
+                                code = pick(v, stop, c * nb + b, code, tol)
+                                stop = max(stop, v)
+                    if rerolls:
+                        best = NEG
+                        kcode = C * nb + M
+                        for q in range(pt.kstart[r], pt.kstart[r + 1]):
+                            m = pt.korder[q]
+                            v = out[rerolls - 1, m, j]
+                            kcode = pick(v, best, pt.kcode[m] + (C - 1) * nb, kcode, tol)
+                            best = max(best, v)
+                        code = pick(best, stop, kcode, code, tol)     # scoring wins ties
+                    if code < C * nb:
+                        break
+                    m = pt.by_code[code - C * nb]
+                    if logging:
+                        log_keeps[i, turn, n] = m
+                    r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
+                    rerolls -= 1
+                    n += 1
+                states[j] = st
+                c, b = code // nb, code % nb
+                fresh[j, :] = False
+                fresh[j, c] = True
+                k = pt.cand_of[r, b]
+                points = d.cand_score[k] if k >= 0 else 0
+                masks[j, c] |= d.cand_bits[k] if k >= 0 else 1 << b
+                gain = points
+                if d.is_upper[b] and d.cap > 0:
+                    if us[j, c] < d.cap <= us[j, c] + points:
+                        gain += np.int64(d.bonus)
+                        bonuses[i] += 1
+                    us[j, c] = min(us[j, c] + points, d.cap)
+                total[j] += np.int64(w[c]) * gain
+                box_points[i, c, b] = points
+                if logging:
+                    log_box[i, turn] = b
+                    log_col[i, turn] = c
+        for j in range(L):
+            score[i0 + j] = total[j]
