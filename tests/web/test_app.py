@@ -20,7 +20,7 @@ from solver import Solver  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.openapi import DOCUMENT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"
              "three_of_a_kind=15,four_of_a_kind=20,small_straight=15,large_straight=20,"
              "full_house=28")

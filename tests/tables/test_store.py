@@ -197,7 +197,7 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     from pathlib import Path
 
     path = table_path(SMALL, tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(Path(tables.__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(tables.__file__).resolve().parents[2])}
     procs = []
     try:
         with open(path.with_name(path.name + ".lock"), "w") as lock:

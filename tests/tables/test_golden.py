@@ -11,7 +11,7 @@ from golden import DISTRIBUTIONS, GOLDEN, OPTIMA, rounds_to, run
 from solver.rules.ruleset import parse_rules
 from solver.tables.build import solve
 
-README = Path(__file__).parents[1] / "README.md"
+README = Path(__file__).parents[2] / "README.md"
 
 
 @pytest.mark.parametrize("spec", run(OPTIMA))

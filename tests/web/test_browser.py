@@ -21,7 +21,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the w
 from solver import Solver  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @pytest.fixture(scope="module")
