@@ -127,12 +127,6 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def check_lang(lang: str) -> str:
-    if lang not in LANGS:
-        raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
-    return lang
-
-
 def box_name(name: str, lang: str = "en") -> str:
     """The printed name of the box called ``name`` (its English name) in ``lang``."""
     return BOXES.get(lang, {}).get(name, name.replace("_", " "))
