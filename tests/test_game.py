@@ -6,6 +6,7 @@ yahtzee bonus, and the game as a review log."""
 import json
 
 import pytest
+from small_games import BANKED
 
 from solver import InputError, Solver
 from solver.game import Game, Player
@@ -18,9 +19,6 @@ JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),
               dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5, yahtzee_bonus=30,
               joker="forced")
-BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
-                          groups("pair", (2,)), NORDIC[-1]),
-               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
 
 
 @pytest.fixture(scope="module")
