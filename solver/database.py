@@ -1,5 +1,6 @@
 """SQLite files for state that must last (shared games, ratings): WAL, a
-versioned schema migrated on open, one transaction per change.
+versioned schema migrated on open, one transaction per change; a change
+once committed survives a killed process.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "x.sqlite"
@@ -67,7 +68,9 @@ def open_database(path: str | Path, migrations: Sequence[str], *,
         db = sqlite3.connect(path, timeout=10.0, isolation_level=None,
                              check_same_thread=check_same_thread)
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")       # a committed change survives a crash
+        # WAL with synchronous=NORMAL: a committed change survives a killed
+        # process (kill -9); only a power cut may lose the last ones
+        db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
         version = schema_version(db)
     except sqlite3.DatabaseError as e:
