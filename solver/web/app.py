@@ -46,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 from ..actions import Action, Advice
 from ..api import Solver, check_whole
 from ..errors import InputError, TableError
-from ..game import Game
+from ..game import KINDS, Game
 from ..lang import LANGS, box_name, message
 from ..query import TurnValues, advise, bank_after
 from ..rules import KEYS, PRESETS, Rules, parse_rules
@@ -277,7 +277,8 @@ def upper_par(rules: Rules, card: Scorecard) -> float | None:
     """How far ``card``'s filled upper boxes are ahead of (+) or behind (−)
     the pace of the upper bonus: each against its face times the bonus
     threshold over the sum of the upper faces (3 of each in Nordic Yatzy);
-    None where the rules have no bonus or the bonus is decided.
+    None where the rules have no bonus, no upper box is filled yet or the
+    bonus is decided.
 
     >>> from solver.rules import parse_rules
     >>> r = parse_rules("nordic")
@@ -288,7 +289,8 @@ def upper_par(rules: Rules, card: Scorecard) -> float | None:
     faces = sum(b.face for _, b in upper)
     if not rules.bonus_points or not faces or card.bonus:
         return None
-    if all(card.points[i] is not None for i, _ in upper):
+    filled = [card.points[i] is not None for i, _ in upper]
+    if all(filled) or not any(filled):
         return None
     pace = rules.bonus_threshold / faces
     return round(sum(card.points[i] - pace * b.face for i, b in upper
@@ -374,7 +376,7 @@ async def rules_endpoint(request: Request) -> Response:
                       "presets": [preset_json(state, name) for name in PRESETS],
                       "keys": [{"name": k.name, "type": k.type_name, "presets": k.presets,
                                 "help": k.help} for k in KEYS.values()],
-                      "languages": list(LANGS)})
+                      "languages": list(LANGS), "kinds": list(KINDS)})
     r = state.solvers.rules(arg(request, "spec"))
     return reply({"spec": r.spec, "fingerprint": r.fingerprint, "dice": r.dice,
                   "faces": r.faces, "rolls": r.rolls, "bonus_threshold": r.bonus_threshold,
@@ -622,7 +624,8 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None) -> Starl
 
 class Bounds:
     """ASGI middleware, outermost: a query string longer than ``MAX_QUERY``
-    answers 414 before any route runs, and an exception that escapes a route
+    (``MAX_BODY`` for the page, whose ``?game=`` link holds a game) answers
+    414 before any route runs, and an exception that escapes a route
     answers a JSON 500 (logged) instead of dropping the connection."""
 
     def __init__(self, app):
@@ -631,8 +634,9 @@ class Bounds:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if len(scope.get("query_string", b"")) > MAX_QUERY:
-            response = error_reply(414, f"the query string is longer than {MAX_QUERY} bytes",
+        limit = MAX_QUERY if scope.get("path", "").startswith("/api/") else MAX_BODY
+        if len(scope.get("query_string", b"")) > limit:        # the page's ?game= links are long
+            response = error_reply(414, f"the query string is longer than {limit} bytes",
                                    "body")
             return await response(scope, receive, send)
         started = False
