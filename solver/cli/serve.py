@@ -41,6 +41,9 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
                err=False)
+    if host in ("0.0.0.0", "::", ""):
+        for address in network_addresses():
+            click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
     if workers == 1:
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         server.run(sockets=[sock])
@@ -53,6 +56,16 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
                             log_level="warning", access_log=False)
     Multiprocess(config, sockets=[sock]).run()
+
+
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, from its host name
+    (nothing is sent on the network); empty if the name does not resolve."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
 COMMANDS = (serve,)

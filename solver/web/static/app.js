@@ -422,6 +422,8 @@ function render() {
   $("redo").disabled = !canRedo();
   $("share").disabled = $("export").disabled = !view;
   $("dist-button").disabled = !view || !live || view.is_over;
+  for (const id of ["table", "card", "chart"]) $(id).hidden = !view;
+  $("cancel-new").hidden = !view;
   renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals();
   // for tests and for styles: what the page waits for now
   const b = document.body.dataset;
@@ -728,12 +730,12 @@ function setupNewGame() {
   $("rules-select").value = rulesInfo.default;
   renderNewGame();
 }
-function openPanel(id, open) {
+function openPanel(id, open, focus = true) {
   for (const other of ["new-game", "import", "share-box"]) if (other !== id) $(other).hidden = true;
   $(id).hidden = !open;
   $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
   $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
-  if (open) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
+  if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
 }
 async function startGame(players, rules) {
   verdict = null; keptSlots = null;
@@ -882,6 +884,6 @@ async function start() {
   }
   rulesInfo = await api("/api/rules");
   setupNewGame();
-  if (!(await loadSaved())) { view = null; render(); openPanel("new-game", true); }
+  if (!(await loadSaved())) { view = null; render(); openPanel("new-game", true, false); }
 }
 document.addEventListener("DOMContentLoaded", start);
