@@ -298,6 +298,71 @@ def test_check_mode_names_the_verdict_and_clears_it(make, tables_dir):
     assert p.text_content("#verdict") == ""
 
 
+def test_keyboard_play_and_a_server_that_went_away(make):
+    page = make().open()
+    p = page.page
+    page.start(["Ann", "Bob"])
+    for key in "11256":                              # dice typed
+        p.keyboard.press(key)
+    page.wait("decide")
+    p.keyboard.press("5")                            # keep the fifth die (the 6)
+    assert p.get_attribute("#dice .die[data-index='4']", "aria-pressed") == "true"
+    p.focus("#keep")
+    p.keyboard.press("Enter")
+    page.wait("roll")
+    assert page.view()["kept"] == [6]
+    p.route("**/api/**", lambda route: route.abort())   # the server is away
+    for key in "1234":
+        p.keyboard.press(key)
+    p.wait_for_selector("#net:not([hidden])")
+    assert "server" in p.text_content("#net")
+    p.unroute("**/api/**")                           # back: the move is retried
+    page.wait("decide")
+    assert p.is_hidden("#net") and page.view()["dice"] == [1, 2, 3, 4, 6]
+    p.focus("#advice button.option")
+    p.keyboard.press("Enter")
+    page.wait("roll", "decide")
+    p.keyboard.press("Control+z")                    # undo from the keyboard
+    page.wait("decide")
+    assert page.view()["dice"] == [1, 2, 3, 4, 6]
+
+
+def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, nordic):
+    """The service worker keeps the page; the last answer is kept in the
+    browser: the game shows, its controls off, and the page keeps trying."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app("nordic", tables_dir), host="127.0.0.1",
+                                        port=port, log_level="critical"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.05)
+    context = browser.new_context(**PHONE, bypass_csp=True)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("#new-game:not([hidden])")
+        page.tap("#start")
+        page.wait_for_function("document.body.dataset.state === 'roll'")
+        assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+        page.reload()                                # the worker now serves the page
+        page.wait_for_function("document.body.dataset.state === 'roll'")
+        srv.should_exit = True
+        thread.join(10)
+        page.reload()
+        page.wait_for_selector("#net:not([hidden])")
+        assert page.evaluate("document.body.dataset.state") == "offline"
+        assert "Player 1" in page.text_content("#turn") and page.is_disabled("#roll")
+        assert errors == []
+    finally:
+        srv.should_exit = True
+        context.close()
+
+
 # ------------------------------------------------------------------ phone
 def visible_controls(p):
     return p.evaluate("""sel => [...document.querySelectorAll(sel)].filter(e => {
@@ -482,5 +547,14 @@ def test_screenshots(make, tables_dir):
     page.wait("over")
     page.page.wait_for_selector("#end[open]")
     page.page.screenshot(path=str(SHOTS / "end-nb.png"))
+    page = make(delay=3000).open("?lang=sv")        # six long names, a computer's turn
+    page.start([LONG_NAMES[0], LONG_NAMES[1] + "=optimal", *LONG_NAMES[2:]])
+    page.page.tap("#roll")
+    page.wait("decide")
+    page.page.tap("#protokoll button.cell-btn >> nth=2")
+    page.wait("computer")
+    page.page.evaluate("scrollTo(0, 0)")
+    page.page.screenshot(path=str(SHOTS / "computer-six-sv.png"))
+    page.page.tap("#new-game-button")                # nothing pending once a new game starts
     for shot in SHOTS.glob("*.png"):
         assert shot.stat().st_size < 200_000, shot

@@ -633,6 +633,7 @@ function renderTotals() {
   const bar = $("totals");
   if (!view) { bar.replaceChildren(); return; }
   const now = view.is_over ? -1 : view.turn_player;
+  bar.classList.toggle("many", view.players.length > 4);
   bar.replaceChildren(el("ul", {}, ...view.players.map((p, i) => {
     const ev = view.expected_scores && view.expected_scores[i];
     const evText = ev === null || ev === undefined || view.is_over ? "" : t("expectedAbout", {ev: num(ev, 0)});
