@@ -363,6 +363,20 @@ def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, n
         context.close()
 
 
+def test_two_tabs_follow_each_other(make):
+    first = make().open()
+    first.start(["Ann", "Bob"])
+    second = Page.__new__(Page)                      # a second tab of the same browser
+    second.__dict__.update(first.__dict__, page=first.context.new_page(), errors=first.errors)
+    second.page.on("pageerror", lambda e: first.errors.append(str(e)))
+    second.open()
+    assert second.wait("roll") == "roll"
+    first.page.tap("#roll")
+    first.wait("decide")
+    second.page.wait_for_function("document.body.dataset.state === 'decide'")
+    assert second.view()["dice"] == first.view()["dice"]
+
+
 # ------------------------------------------------------------------ phone
 def visible_controls(p):
     return p.evaluate("""sel => [...document.querySelectorAll(sel)].filter(e => {

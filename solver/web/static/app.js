@@ -46,7 +46,7 @@ const T = {
     points: "points",
     checkHidden: "Choose your move; the check shows after it.",
     verdictBest: "{name}: best choice.", verdictCost: "{name}: that cost {loss} points; best was {best}.",
-    scorecard: "Scorecard", box: "Box", scoreAria: "Score {box}:",
+    scorecard: "Scorecard", box: "Box", column: "Column", scoreAria: "Score {box}:",
     parAria: "{par} against the pace of the bonus", totals: "Totals", expectedAbout: "≈{ev}",
     totalAria: "{name}: {score} points, expected {ev}", toMove: "to move",
     gameOver: "Game over", wins: "{name} wins with {score} points!", tieWin: "A tie: {names}, {score} points each.",
@@ -106,7 +106,7 @@ const T = {
     points: "poeng",
     checkHidden: "Velg trekket ditt; sjekken vises etterpå.",
     verdictBest: "{name}: beste valg.", verdictCost: "{name}: det kostet {loss} poeng; best var {best}.",
-    scorecard: "Protokoll", box: "Rubrikk", scoreAria: "Før {box}:",
+    scorecard: "Protokoll", box: "Rubrikk", column: "Kolonne", scoreAria: "Før {box}:",
     parAria: "{par} mot bonustempoet", totals: "Summer", expectedAbout: "≈{ev}",
     totalAria: "{name}: {score} poeng, forventet {ev}", toMove: "i trekket",
     gameOver: "Spillet er slutt", wins: "{name} vinner med {score} poeng!", tieWin: "Uavgjort: {names}, {score} poeng hver.",
@@ -166,7 +166,7 @@ const T = {
     points: "poäng",
     checkHidden: "Välj ditt drag; kontrollen visas efteråt.",
     verdictBest: "{name}: bästa valet.", verdictCost: "{name}: det kostade {loss} poäng; bäst var {best}.",
-    scorecard: "Protokoll", box: "Ruta", scoreAria: "Skriv {box}:",
+    scorecard: "Protokoll", box: "Ruta", column: "Kolumn", scoreAria: "Skriv {box}:",
     parAria: "{par} mot bonustakten", totals: "Summor", expectedAbout: "≈{ev}",
     totalAria: "{name}: {score} poäng, förväntat {ev}", toMove: "vid draget",
     gameOver: "Spelet är slut", wins: "{name} vinner med {score} poäng!", tieWin: "Oavgjort: {names}, {score} poäng var.",
@@ -588,14 +588,17 @@ function renderCard(busy) {
   const labels = view.labels[lang];
   const now = view.is_over ? -1 : view.turn_player;
   const ncol = view.columns || 1;
-  const open = {};            // box -> points it takes now (for a person to move)
+  // "box@column" -> points it takes now, for a person to move ("score chance (23)",
+  // or with several columns "score chance@2 (46)")
+  const open = {};
   if (humanToMove() && !view.needs_roll) {
     for (const text of view.legal) {
-      const m = /^score (\S+) \((\d+)\)$/.exec(text);
-      if (m) open[m[1]] = +m[2];
+      const m = /^score ([^\s@]+)(?:@(\d+))? \((\d+)\)$/.exec(text);
+      if (m) open[`${m[1]}@${m[2] || 1}`] = +m[3];
     }
   }
-  const best = mode === "full" && view.advice && view.advice[0].action === "score" ? view.advice[0].box : null;
+  const top = mode === "full" && view.advice && view.advice[0].action === "score" ? view.advice[0] : null;
+  const best = top ? `${top.box}@${top.column || 1}` : null;
   const head = el("tr", {}, el("th", {scope: "col", class: "label", text: t("box")}),
     ...view.players.map((p, i) => el("th", {scope: "col", colspan: ncol > 1 ? ncol : undefined,
       class: "name seat" + (i % 6) + (i === now ? " now" : ""), title: p.name},
@@ -612,13 +615,15 @@ function renderCard(busy) {
           par === null || par === undefined ? "" : signed(par)));
         return;
       }
-      const can = row.kind === "box" && seat === now && value === null && row.key in open && col === 0;
+      const key = `${row.key}@${col + 1}`;
+      const can = row.kind === "box" && seat === now && value === null && key in open;
       if (can) {
-        const name = label;
-        cells.push(el("td", {class: cls + " open", dataset: {box: row.key, seat}},
-          el("button", {class: "cell-btn" + (row.key === best ? " best" : ""), dataset: {box: row.key},
-            disabled: busy, onclick: () => { keptSlots = null; move("score " + row.key); }},
-            el("span", {class: "sr", text: t("scoreAria", {box: name}) + " "}), int(open[row.key]),
+        const name = ncol > 1 ? `${label} ×${col + 1}` : label;
+        const target = ncol > 1 ? `${row.key}@${col + 1}` : row.key;
+        cells.push(el("td", {class: cls + " open", dataset: {box: row.key, seat, column: col + 1}},
+          el("button", {class: "cell-btn" + (key === best ? " best" : ""), dataset: {box: target},
+            disabled: busy, onclick: () => { keptSlots = null; move("score " + target); }},
+            el("span", {class: "sr", text: t("scoreAria", {box: name}) + " "}), int(open[key]),
             el("span", {class: "sr", text: " " + t("points")}))));
       } else {
         cells.push(el("td", {class: cls, dataset: {box: row.key, seat}}, value === null ? "" : int(value)));
@@ -626,7 +631,12 @@ function renderCard(busy) {
     }));
     return el("tr", {class: row.kind}, el("th", {scope: "row", class: "label", text: label}), ...cells);
   });
-  table.replaceChildren(el("caption", {class: "sr", text: t("scorecard")}), el("thead", {}, head), el("tbody", {}, ...rows));
+  const heads = [head];
+  if (ncol > 1) heads.push(el("tr", {class: "columns"}, el("th", {scope: "col", class: "label", text: t("column")}),
+    ...view.players.flatMap((p, i) => Array.from({length: ncol}, (_, c) =>
+      el("th", {scope: "col", class: "seat" + (i % 6) + (i === now ? " now" : ""), text: "×" + (c + 1)})))));
+  table.classList.toggle("columns", ncol > 1);
+  table.replaceChildren(el("caption", {class: "sr", text: t("scorecard")}), el("thead", {}, ...heads), el("tbody", {}, ...rows));
 }
 
 function renderTotals() {
