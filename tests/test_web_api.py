@@ -327,3 +327,11 @@ def test_serve_command_prints_its_address(tables_dir, nordic):
     bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--rules", "poker"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown rules preset")
+
+
+def test_docstring_examples_of_the_app():
+    import doctest
+
+    import solver.web.app
+    result = doctest.testmod(solver.web.app)
+    assert result.failed == 0 and result.attempted > 0

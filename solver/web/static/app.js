@@ -214,6 +214,7 @@ let showAll = false;
 let seq = 0;               // bumped by every request and every action; late answers are dropped
 let inflight = 0;          // the seq of the request in flight (0: none)
 let pending = null;        // the timer of the computer's next move
+let autoFailed = false;    // a computer's move was refused: wait for a person before trying again
 let rulesInfo = null;
 let endShownFor = null;    // the game whose end screen was shown
 
@@ -328,6 +329,7 @@ function cancelPending() { if (pending) { clearTimeout(pending); pending = null;
 // came first.  Returns whether it was taken.
 async function send(path, body, opts = {}) {
   cancelPending();
+  if (!opts.auto) autoFailed = false;
   const mine = ++seq;
   inflight = mine;
   render();
@@ -340,6 +342,7 @@ async function send(path, body, opts = {}) {
   } catch (e) {
     if (e instanceof Superseded || mine !== seq) return false;
     showError(errorText(e));
+    if (opts.auto) autoFailed = true;
     if (opts.onError) opts.onError(e);
     return false;
   } finally {
@@ -380,12 +383,12 @@ function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
 // The computer's move: one timer, only on a computer's own turn.
 function schedule() {
   cancelPending();
-  if (!live || inflight || !computerToMove()) return;
+  if (!live || inflight || autoFailed || !computerToMove()) return;
   const mine = seq;
   pending = setTimeout(() => {
     pending = null;
     if (mine !== seq || inflight || !computerToMove()) return;
-    send("/api/game/move", {game: view.game, move: "auto"});
+    send("/api/game/move", {game: view.game, move: "auto"}, {auto: true});
   }, DELAY);
 }
 
