@@ -23,7 +23,8 @@ from .options import Whole, fail, rules_option, tables_option
 @tables_option
 def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str | None) -> None:
     """Serve the advisor as a web page for a phone or a browser: yatzy serve, then open
-    the address it prints."""
+    the address it prints (with --host 0.0.0.0: the address on the local network, and
+    a QR code of it for the phone's camera)."""
     try:
         import uvicorn
 
@@ -42,8 +43,13 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
                err=False)
     if host in ("0.0.0.0", "::", ""):
-        for address in network_addresses():
+        addresses = network_addresses()
+        for address in addresses:
             click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
+        if addresses and click.get_text_stream("stdout").isatty():
+            from ..web.qr import terminal
+
+            click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         server.run(sockets=[sock])
