@@ -63,3 +63,26 @@ def test_a_decoder_reads_it_back(text, tmp_path):
     image.save(path)
     out = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True)
     assert out.stdout.rstrip("\n") == text
+
+
+def test_serve_prints_the_network_address_and_its_qr_code(monkeypatch, nordic, tables_dir):
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    import io
+
+    import click
+    from click.testing import CliRunner
+
+    from solver.cli import serve as command
+    monkeypatch.setattr(command, "network_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(click, "get_text_stream", lambda name: Terminal())
+    result = CliRunner().invoke(command.serve, ["--host", "0.0.0.0", "--port", "0",
+                                                "--tables", str(tables_dir)])
+    assert result.exit_code == 0, result.output
+    address = next(w for w in result.output.split() if w.startswith("http://192.168.1.20:"))
+    assert click.unstyle(terminal(address)) in result.output   # colours: on a real terminal
