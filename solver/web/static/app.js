@@ -377,6 +377,7 @@ function setView(data, opts = {}) {
   store(VIEW_KEY, JSON.stringify(data));
   render();
   if (view.is_over && endShownFor !== gameId(view.game)) showEnd();
+  else if (!view.is_over) closeEnd();
 }
 function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
 
