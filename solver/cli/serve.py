@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 
 import click
 
@@ -46,7 +47,7 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
         addresses = network_addresses()
         for address in addresses:
             click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
-        if addresses and click.get_text_stream("stdout").isatty():
+        if addresses and on_terminal():
             from ..web.qr import terminal
 
             click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
@@ -62,6 +63,11 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
                             log_level="warning", access_log=False)
     Multiprocess(config, sockets=[sock]).run()
+
+
+def on_terminal() -> bool:
+    """Whether the output is a terminal (the QR code is drawn only there)."""
+    return sys.stdout.isatty()
 
 
 def network_addresses() -> list[str]:

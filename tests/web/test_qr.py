@@ -68,8 +68,6 @@ def test_a_decoder_reads_it_back(text, tmp_path):
 def test_serve_prints_the_network_address_and_its_qr_code(monkeypatch, nordic, tables_dir):
     uvicorn = pytest.importorskip("uvicorn")
     pytest.importorskip("starlette")
-    import io
-
     import click
     from click.testing import CliRunner
 
@@ -77,10 +75,7 @@ def test_serve_prints_the_network_address_and_its_qr_code(monkeypatch, nordic, t
     monkeypatch.setattr(command, "network_addresses", lambda: ["192.168.1.20"])
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
 
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-    monkeypatch.setattr(click, "get_text_stream", lambda name: Terminal())
+    monkeypatch.setattr(command, "on_terminal", lambda: True)
     result = CliRunner().invoke(command.serve, ["--host", "0.0.0.0", "--port", "0",
                                                 "--tables", str(tables_dir)])
     assert result.exit_code == 0, result.output
