@@ -111,14 +111,24 @@ class SharedGames:
     def __init__(self, path: str | Path | None = None, ttl: float = TTL):
         self.path = Path(path) if path else data_folder() / "tables.sqlite"
         self.ttl = ttl
-        self.db = open_database(self.path, MIGRATIONS, check_same_thread=False)
+        self._db = None
         self.lock = threading.RLock()          # one reader or writer of this process at a time
         self.games: dict[str, tuple[int, Game]] = {}    # code -> (moves, the game at that count)
         self.views: dict[str, tuple[int, dict]] = {}    # code -> (moves, its state)
 
+    @property
+    def db(self):
+        """The connection, opened (and the schema migrated) on first use."""
+        with self.lock:
+            if self._db is None:
+                self._db = open_database(self.path, MIGRATIONS, check_same_thread=False)
+            return self._db
+
     def close(self) -> None:
         with self.lock:
-            self.db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     # ---------------------------------------------------------------- reading
     def row(self, code: str) -> Row:
@@ -308,11 +318,15 @@ def _text(obj: dict, name: str, most: int = 200) -> str:
     return value.strip()
 
 
+LIMITS = {"create": (0.2, 5), "move": (10.0, 20)}    # per client: a second, at once
+
+
 def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]],
-                 describe: Callable[[Game], dict]) -> list[Route]:
+                 describe: Callable[[Game], dict], limits: dict = LIMITS) -> list[Route]:
     """The routes of shared tables: ``solver_for(spec)`` gives the Solver of a
-    rule set (opening its table), ``describe(game)`` what the page shows."""
-    creating, moving = Limiter(0.2, 5), Limiter(10, 20)
+    rule set (opening its table), ``describe(game)`` what the page shows,
+    ``limits`` the requests a client may make (``LIMITS``)."""
+    creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
     listeners: dict[str, set[asyncio.Event]] = {}
 
     def notify(code: str) -> None:

@@ -1,5 +1,5 @@
 """A server of shared tables alone, for the tests that kill and restart one:
-``python shared_server.py DB TABLES PORT``."""
+``python shared_server.py DB TABLES PORT [--no-limits]``."""
 
 import sys
 
@@ -7,7 +7,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from solver.api import Solver
-from solver.web.shared import SharedGames, table_routes
+from solver.web.shared import LIMITS, SharedGames, table_routes
 
 
 def describe(game) -> dict:
@@ -17,7 +17,7 @@ def describe(game) -> dict:
             "is_over": game.is_over, "a_score": next((str(a) for a in legal if str(a).startswith("score")), None)}
 
 
-def make_app(db: str, tables: str) -> Starlette:
+def make_app(db: str, tables: str, limits: dict = LIMITS) -> Starlette:
     solvers: dict[str, Solver] = {}
 
     async def solver_for(spec: str) -> Solver:
@@ -26,9 +26,12 @@ def make_app(db: str, tables: str) -> Starlette:
             solvers[spec].table
         return solvers[spec]
 
-    return Starlette(routes=table_routes(SharedGames(db), solver_for, describe))
+    return Starlette(routes=table_routes(SharedGames(db), solver_for, describe, limits))
 
 
 if __name__ == "__main__":
     db, tables, port = sys.argv[1:4]
-    uvicorn.run(make_app(db, tables), host="127.0.0.1", port=int(port), log_level="warning")
+    # every test client is 127.0.0.1: the load test lifts the per-client limits
+    limits = {"create": (1e6, 1e6), "move": (1e6, 1e6)} if "--no-limits" in sys.argv else LIMITS
+    uvicorn.run(make_app(db, tables, limits), host="127.0.0.1", port=int(port),
+                log_level="warning")
