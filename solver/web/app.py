@@ -41,7 +41,7 @@ from solver.api import Solver, check_whole
 from solver.errors import InputError, TableError
 from solver.game import Game
 from solver.rules.words import LANGS, box_name, message
-from solver.players.advice import TurnValues, advise, bank_after
+from solver.players.advice import TurnValues, advise, bank_after, turn_values
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.scorecard import Scorecard
 from solver.web.openapi import DOCUMENT
@@ -215,7 +215,7 @@ class Solvers:
         found = self.turns.get(key)
         if found is None:
             card = solver.card(card_text)
-            found = self.turns[key] = (card, TurnValues(solver.table, card))
+            found = self.turns[key] = (card, turn_values(solver.table, card))
             if len(self.turns) > TURNS_KEPT:
                 self.turns.popitem(last=False)
         return found
@@ -232,7 +232,7 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 
 def labels(rules: Rules) -> dict:
     """Box names and the scorecard's other rows in every language."""
-    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank")
+    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
     return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}
 
@@ -247,6 +247,8 @@ def game_json(game: Game, **extra: Any) -> dict:
         "kept": None if game.kept is None else list(game.kept),
         "rerolls": game.rerolls, "needs_roll": game.needs_roll, "is_over": game.is_over,
         "dice_count": game.rules.dice, "faces": game.rules.faces,
+        "columns": game.rules.columns, "column_weights": list(game.rules.column_weights),
+        "values": game.values,
         "scores": list(game.scores()),
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
         "protokoll": game.protokoll(),
