@@ -441,8 +441,9 @@ class Game:
                              + ("@COLUMN" if self.rules.columns > 1 else ""))
         rules = self.rules
         name, at, col = m.group(1).partition("@")
-        column = check_column(rules, int(col.strip()) if col.strip().isdigit() else
-                              (0 if not at else -1), words) or 1
+        if at and not col.strip().isdigit():
+            raise InputError(f"{words.strip()}: the column after @ must be 1..{rules.columns}")
+        column = check_column(rules, int(col) if at else 0, words.strip()) or 1
         box = box_index(rules, name.strip())
         name = rules.boxes[box].name
         card, dice = pos.cards[pos.player], pos.rolls[-1]

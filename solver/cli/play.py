@@ -226,6 +226,8 @@ class Coach:
             best = sorted(self.action_text(a) for a in advice.actions[:3])
             self.say("top3", choices=", ".join(best))
             return
+        head = "bound" if bound else "expected"
+        click.echo(f"{'':>3} {'action':<28} {head:>10} {'loss':>8}")
         for i, a in enumerate(advice.actions[:top], 1):
             loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
             click.echo(f"{i:>3} {self.action_text(a):<28} {a.expected_final_score:>10.3f} "

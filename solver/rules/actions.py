@@ -134,9 +134,11 @@ def check_column(rules: Rules, column: int, what: str) -> int:
         if column > 1:
             raise InputError(f"{what}: rules {rules.spec} have one column")
         return 0
-    if not 1 <= column <= rules.columns:
+    if column == 0:
         raise InputError(f"{what}: name the column, e.g. 'score chance@{rules.columns}' "
                          f"(columns 1..{rules.columns})")
+    if not 1 <= column <= rules.columns:
+        raise InputError(f"{what}: column {column} does not exist (columns 1..{rules.columns})")
     return column
 
 
