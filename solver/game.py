@@ -141,8 +141,8 @@ class Position:
 @dataclass(frozen=True)
 class Move:
     """A move as played: its text (``roll 1 1 2 5 6``, ``keep 5 6``,
-    ``score chance (23)``, ``score chance@3 (23)``), the seat that made it, and whether the dice of a
-    roll were drawn by the game's generator."""
+    ``score chance (23)``, ``score chance@3 (23)``), the seat that made it,
+    and whether the dice of a roll were drawn by the game's generator."""
 
     text: str
     player: int

@@ -168,7 +168,8 @@ def test_save_load_and_the_log(triple, tmp_path):
     review = triple.review(log)
     assert list(review.scores) == list(game.scores())
     assert review.values == LOWER_BOUND
-    assert review.total_loss == pytest.approx(game.review(0).total_loss + game.review(1).total_loss)
+    both = game.review(0).total_loss + game.review(1).total_loss
+    assert review.total_loss == pytest.approx(both)
 
 
 def test_one_card_type_for_one_and_several_columns():

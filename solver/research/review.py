@@ -306,7 +306,7 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
                     kept = turn.kept[i]
                     chosen = next((a for a in adv.actions
                                    if a.kind == "keep" and a.dice == kept), None)
-                    if chosen is None:        # kept every die: worth the same roll, one reroll less
+                    if chosen is None:      # kept every die: the same roll, one reroll less
                         loss, value, label = _keep_all(values_now, card, kept, rerolls, best)
                     else:
                         loss, value, label = chosen.loss, chosen.expected_final_score, str(chosen)

@@ -444,9 +444,10 @@ def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
     ``damping``.  Shape ``(n_boxes, 2 ** columns)``; ``P = 0`` is 0.
 
     LSTD solves :math:`\sum_t \phi_t (\phi_t - \phi_{t+1})^T \kappa =
-    \sum_t \phi_t (y_t - y_{t+1})` for the coupling term :math:`\kappa`, ``y_t`` the excess of ``visits`` (the
-    turn's weighted points plus the change of ``H``): far less noisy than a
-    regression on the whole remaining score."""
+    \sum_t \phi_t (y_t - y_{t+1})` for the coupling term :math:`\kappa`,
+    ``y_t`` the excess of ``visits`` (the turn's weighted points plus the
+    change of ``H``): far less noisy than a regression on the whole
+    remaining score."""
     C, nb = rules.columns, table.rules.n_boxes
     P = 1 << C
     if coupling is None:
