@@ -206,7 +206,7 @@ def test_stopping_early_banks_the_rerolls_left(small_tables):
     assert game.rerolls == 2
     game.play("roll 123")
     game.play("score ones")                               # two rerolls unused: banked
-    assert game.sheets[0].card.bank == 2
+    assert game.cards[0].bank == 2
     game.play("roll 444")
     game.play("score yatzy")
     assert game.rerolls == 4                              # own 2 and banked 2
@@ -214,7 +214,7 @@ def test_stopping_early_banks_the_rerolls_left(small_tables):
         game.play(move)
     assert game.rerolls == 3
     game.play("score pair")
-    assert game.sheets[0].card.bank == 3 and game.turn_player == 1
+    assert game.cards[0].bank == 3 and game.turn_player == 1
 
 
 def test_the_game_is_a_review_log(solver, tmp_path):

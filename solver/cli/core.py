@@ -112,8 +112,10 @@ def _ev_columns(solver, card, as_json: bool) -> None:
                                "expected_final_score": dist.mean, "ci95": [lo, hi],
                                "games": dist.games, "seed": 0, "exact": False}))
         return
-    click.echo(f"current score         {card.score}  (columns count 1, 2, 3 times)")
-    click.echo(f"columns one by one    {bound:.4f}  (exact; a lower bound)")
+    weights = ", ".join(map(str, solver.rules.column_weights))
+    click.echo(f"current score         {card.score}  (columns count {weights} times)")
+    click.echo(f"columns one by one    {bound:.4f}  (exact; a lower bound, the scale of "
+               "advise's values)")
     click.echo(f"expected final score  {dist.mean:.4f}  (estimated from {dist.games} games "
                f"of the strategy, 95% CI {lo:.4f} .. {hi:.4f})")
 
@@ -159,6 +161,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
                                **({"theta": theta, "values": "certainty_equivalent"}
                                   if theta else {}),
                                **({"target": target} if target is not None else {}),
+                               **({"values": advice.values} if rules.columns > 1 else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
@@ -170,6 +173,10 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
         best = advice.best.p_at_least
         risk += (f", target {target}: ranked by the largest chance to reach it"
                  + _reach_note(advice.card, target, best))
+    if rules.columns > 1:
+        risk += (f", columns count {', '.join(map(str, rules.column_weights))} times: "
+                 "ranked by the Trippel strategy, values are lower bounds (yatzy ev estimates "
+                 "the strategy's)")
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
                f"rules {rules.spec}{risk}")
     click.echo(str(replace(advice, actions=actions)))

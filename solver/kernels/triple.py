@@ -30,20 +30,20 @@ LANES = 8          # games whose keep values are averaged side by side (vector l
 
 
 @njit(cache=True, nogil=True)
-def column_offsets(masks, w, theta, shift, moved):
+def column_offsets(masks, w, coupling, shift, moved):
     """``shift[c, b]`` = :math:`(f(s') - f(s)) / w_c` of filling open box
     ``b`` of column ``c``, for the coupling term
-    :math:`f(s) = \\sum_b \\theta[b, P_b]`, ``P_b`` the set of columns (bit
+    :math:`f(s) = \\sum_b \\coupling[b, P_b]`, ``P_b`` the set of columns (bit
     ``c``) in which box ``b`` is open; ``moved[c]``: whether a ``shift[c]``
     changed."""
     moved[:] = False
-    for b in range(theta.shape[0]):
+    for b in range(coupling.shape[0]):
         p = 0
         for c in range(len(masks)):
             if (masks[c] >> b) & 1 == 0:
                 p |= 1 << c
         for c in range(len(masks)):
-            v = (theta[b, p & ~(1 << c)] - theta[b, p]) / w[c] if (p >> c) & 1 else 0.0
+            v = (coupling[b, p & ~(1 << c)] - coupling[b, p]) / w[c] if (p >> c) & 1 else 0.0
             if v != shift[c, b]:
                 moved[c] = True
                 shift[c, b] = v
@@ -93,7 +93,7 @@ def box_candidates(d, pt) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, scratch,
+def scoring_layer(d, box_cand, masks, us, w, values, coupling, fresh, cand, zero, scratch,
                   shifted, szero, shift, moved, best, now, work, j):
     """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
     into ``work[first_roll + r, j]``: the best over the columns of
@@ -104,7 +104,7 @@ def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, s
     filling its open box ``b`` with 0 points, and ``best[c, r]`` its best
     box for roll ``r`` (``score_rolls``), recomputed only for the columns
     with ``fresh[c]`` (the others are as the game's last turn left them).
-    With a coupling term (``theta`` not empty) the candidates are first
+    With a coupling term (``coupling`` not empty) the candidates are first
     shifted by ``shift[c, b]`` (``column_offsets``) into ``shifted[c]``,
     ``szero[c]``, and ``best`` is recomputed for the columns whose ``shift``
     moved too.  ``best_boxes`` stands for ``score_rolls`` where ``box_cand``
@@ -112,13 +112,13 @@ def scoring_layer(d, box_cand, masks, us, w, values, theta, fresh, cand, zero, s
     """
     first = d.first_roll
     n_rolls = len(d.roll_prob)
-    coupled = theta.shape[0] > 0
+    coupled = coupling.shape[0] > 0
     total = 0.0
     for c in range(len(masks)):
         now[c] = values[d.rows[masks[c]], us[c]]
         total += w[c] * now[c]
     if coupled:
-        column_offsets(masks, w, theta, shift, moved)
+        column_offsets(masks, w, coupling, shift, moved)
     for r in range(n_rolls):
         work[first + r, j] = NEG
     for c in range(len(masks)):
@@ -159,7 +159,7 @@ def keep_levels(d, L, rerolls, work, out):
 
 
 @njit(cache=True, nogil=True)
-def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, score,
+def play_games(d, box_cand, pt, values, w, coupling, start, first_game, seed, tol, score,
                bonuses, box_points, log_rolls, log_keeps, log_box, log_col, t, n_threads):
     """Play games ``first_game + i`` for ``i`` in piece ``t`` of
     ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
@@ -174,7 +174,7 @@ def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, 
     M = d.adds.shape[0]
     n_rolls = len(d.roll_prob)
     logging = log_rolls.shape[0] > 0
-    coupled = theta.shape[0] > 0
+    coupled = coupling.shape[0] > 0
     cand = np.empty((LANES, C, len(d.cand_box), 1))
     zero = np.empty((LANES, C, 1))
     shifted = np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1))
@@ -209,7 +209,7 @@ def play_games(d, box_cand, pt, values, w, theta, start, first_game, seed, tol, 
                 total[j] += np.int64(w[c]) * start[c, 2]
         for turn in range(turns, C * nb):
             for j in range(L):
-                h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, theta,
+                h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, coupling,
                                      fresh[j], cand[j], zero[j], scratch[j],
                                      shifted[min(j, len(shifted) - 1)],
                                      szero[min(j, len(szero) - 1)], shift[j], moved[j],

@@ -46,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 from solver.api import Solver, check_whole
 from solver.errors import InputError, TableError
 from solver.game import KINDS, Game
-from solver.players.advice import TurnValues, advise, bank_after
+from solver.players.advice import TurnValues, advise, bank_after, turn_values
 from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
@@ -151,22 +151,9 @@ def solvable_here(rules: Rules) -> bool:
             and rules.bonus_threshold <= rules.dice * rules.faces * 6)
 
 
-def columns_played(rules: Rules) -> bool:
-    """Whether ``Game`` plays every column of ``rules`` (Trippel-Yatzy's
-    three columns are the page's once ``Game`` keeps them)."""
-    if rules.columns == 1:
-        return True
-    try:
-        return len(Game(rules, ["x"], seed=0).sheets[0].columns) == rules.columns
-    except (InputError, TableError, AttributeError, TypeError):
-        return False
-
-
 def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     """Why the page cannot start a game of ``rules`` now (None: it can):
-    ``{"code": "columns"}`` or ``{"code": "no_table", "command": ...}``."""
-    if not columns_played(rules):
-        return {"code": "columns"}
+    ``{"code": "no_table", "command": ...}``."""
     if not Solver(rules, tables=tables).path.exists() and not solvable_here(rules):
         return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}"}
     return None
@@ -252,7 +239,7 @@ class Solvers:
         found = self.turns.get(key)
         if found is None:
             card = solver.card(card_text)
-            found = self.turns[key] = (card, TurnValues(solver.table, card))
+            found = self.turns[key] = (card, turn_values(solver.table, card))
             if len(self.turns) > TURNS_KEPT:
                 self.turns.popitem(last=False)
         return found
@@ -269,7 +256,7 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 
 def labels(rules: Rules) -> dict:
     """Box names and the scorecard's other rows in every language."""
-    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank")
+    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
     return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}
 
@@ -303,6 +290,17 @@ def human_moved(game: Game) -> bool:
     return any(game.players[m.player].is_human for m in game.moves)
 
 
+def protokoll_by_seat(game: Game) -> list[dict]:
+    """``Game.protokoll`` with several columns grouped by seat: each row's
+    ``cells[seat]`` is the list of that seat's columns (one column: the value)."""
+    n = game.rules.columns
+    rows = game.protokoll()
+    if n == 1:
+        return rows
+    return [{**row, "cells": [row["cells"][i:i + n] for i in range(0, len(row["cells"]), n)]}
+            for row in rows]
+
+
 def game_json(game: Game, **extra: Any) -> dict:
     """The game (``Game.to_dict``) and what the page shows of it: the
     advice only when a person is to decide (a computer's turn shows none),
@@ -310,7 +308,7 @@ def game_json(game: Game, **extra: Any) -> dict:
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     rules = game.rules
     expected = []
-    for seat, sheet in enumerate(game.sheets):
+    for seat in range(len(game.players)):
         try:
             expected.append(game.expected_score(seat))
         except (InputError, TableError, AttributeError, TypeError):
@@ -324,12 +322,13 @@ def game_json(game: Game, **extra: Any) -> dict:
         "kept": None if game.kept is None else list(game.kept),
         "rerolls": game.rerolls, "needs_roll": game.needs_roll, "is_over": game.is_over,
         "dice_count": rules.dice, "faces": rules.faces,
-        "columns": len(game.sheets[0].columns),
-        "turns_each": rules.n_boxes * len(game.sheets[0].columns), "turns_played": played,
+        "columns": rules.columns, "column_weights": list(rules.column_weights),
+        "values": game.values,
+        "turns_each": rules.n_boxes * rules.columns, "turns_played": played,
         "scores": list(game.scores()), "expected_scores": expected,
-        "par": [[upper_par(rules, c) for c in s.columns] for s in game.sheets],
+        "par": [[upper_par(c.rules, c) for c in card.columns] for card in game.cards],
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
-        "protokoll": game.protokoll(),
+        "protokoll": protokoll_by_seat(game),
         "legal": [str(a) for a in game.legal_actions()],
         "advice": advice_json(game.advice()) if deciding else None,
         "expected": None if game.is_over else expected[game.turn_player],
@@ -408,9 +407,6 @@ async def ev_endpoint(request: Request) -> Response:
 async def advise_endpoint(request: Request) -> Response:
     state = web(request)
     solver = await state.solvers.get(rules_arg(request))
-    if solver.rules.columns > 1:
-        raise ApiError(422, f"rules {solver.rules.spec}: /api/advise takes one column; "
-                            "play the game through /api/game/...", "columns")
     card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
     rerolls = whole_arg(request, "rerolls", 0, 99)
     top = whole_arg(request, "top", 1, 999, required=False)
@@ -422,7 +418,7 @@ async def advise_endpoint(request: Request) -> Response:
     return reply({"rules": rules.spec, "card": str(card), "dice": list(advice.dice),
                   "rerolls": rerolls, "current_score": card.score,
                   "bank_after_stopping": bank_after(rules, rerolls),
-                  "actions": advice_json(advice, top)})
+                  "values": advice.values, "actions": advice_json(advice, top)})
 
 
 async def distribution_endpoint(request: Request) -> Response:
@@ -447,12 +443,8 @@ async def distribution_endpoint(request: Request) -> Response:
 
 
 async def solver_for_game(state: WebState, spec: str) -> Solver:
-    """The solver of a game's rules, or 422 with the reason the page cannot
-    play them (a table not stored, columns not played yet)."""
-    rules = state.solvers.rules(spec)
-    if not columns_played(rules):
-        raise ApiError(422, f"rules {rules.spec}: this server plays one column per player; "
-                            f"a game of {rules.columns} columns is not available yet", "columns")
+    """The solver of a game's rules (its table opened, or solved on demand
+    where that takes seconds; else 422 with the command that solves it)."""
     return await state.solvers.get(spec)
 
 

@@ -113,7 +113,7 @@ def test_undo_save_and_resume(run, tmp_path):
     assert "game saved to mid.json" in out
     game = Game.load(tmp_path / "mid.json")
     assert [t.box for t in game.turns][:1] == [1]         # twos, after undoing ones
-    assert game.turn_player == 0 and game.sheets[1].card.turn == 1
+    assert game.turn_player == 0 and game.cards[1].turn == 1
     again = run("--resume", "mid.json", input="threes\n")
     assert again.exit_code == 0 and "Ann scores" in again.output
     assert "game saved to mid.json" in again.output        # input end saves where it came from

@@ -136,6 +136,7 @@ def test_an_escaped_error_keeps_a_real_connection(nordic, tables_dir, monkeypatc
     """Over a real socket (uvicorn): after a 500 the same keep-alive
     connection answers the next request."""
     import socket as sockets
+
     import uvicorn
     app = create_app("nordic", tables_dir)
     monkeypatch.setattr(app.state.solvers, "turn", lambda *a, **k: 1 / 0)

@@ -2,7 +2,6 @@
 optimistic concurrency, streamed to every phone, surviving kill -9."""
 
 import json
-import os
 import secrets
 import signal
 import socket
