@@ -221,6 +221,7 @@ class Explanation:
     loss: float
     parts: tuple[Part, ...]
     bonus_chance: float
+    grouped: tuple[Part, ...] = ()     # the same loss per group of boxes (GROUPS)
 
     def as_dict(self) -> dict:
         return {"explanation": [p.as_dict() for p in self.parts],
@@ -235,17 +236,40 @@ class Explanation:
         elif self.action.loss == 0:
             text = w["tie"].format(act=act)
         else:
-            costs = [p for p in self.parts if p.points > 0] or list(self.parts)
-            named = [_part_words(p, self.rules, lang) for p in costs[:2]]
             text = w["costs"].format(act=act, loss=self.action.loss,
-                                     parts=f" {w['and']} ".join(named))
+                                     parts=self._two_largest(lang))
         return text[0].upper() + text[1:]
+
+    def _two_largest(self, lang: str) -> str:
+        """The two largest parts in words: the largest cost, then the next
+        cost or, if larger, the largest gain.  Per group of boxes where the
+        loss is spread over a group's boxes (their two largest parts then
+        say half as much again as the boxes' two largest)."""
+        w = WORDS[lang]
+
+        def top(parts):
+            by_size = sorted(parts, key=lambda p: -abs(p.points))[:2]
+            return sum(abs(p.points) for p in by_size)
+
+        parts = self.parts
+        if self.grouped and top(self.grouped) > 1.5 * top(self.parts):
+            parts = self.grouped
+        costs = [p for p in parts if p.points > 0]
+        gains = [p for p in parts if p.points < 0]
+        if not costs:
+            return _part_words(parts[0], self.rules, lang)
+        first = _part_words(costs[0], self.rules, lang)
+        if gains and (len(costs) < 2 or -gains[-1].points > costs[1].points):
+            return f"{first}{w['while']}{_part_words(gains[-1], self.rules, lang)}"
+        if len(costs) < 2:
+            return first
+        return f"{first} {w['and']} {_part_words(costs[1], self.rules, lang)}"
 
 
 WORDS = {
     "en": {"best": "{act} is the best choice (expected final score {ev:.1f}).",
            "tie": "{act} is as good as the best choice.",
-           "costs": "{act} costs {loss:.2f}: {parts}.", "and": "and",
+           "costs": "{act} costs {loss:.2f}: {parts}.", "and": "and", "while": ", while ",
            "write": "writing {points} in {box}", "keep": "keeping {dice}",
            "reroll": "rerolling all dice",
            "falls": "the bonus chance falls from {best} to {chosen} ({diff})",
@@ -255,7 +279,7 @@ WORDS = {
                             "{best:.1f} ({diff})"},
     "nb": {"best": "{act} er det beste valget (forventet sluttsum {ev:.1f}).",
            "tie": "{act} er like godt som det beste valget.",
-           "costs": "{act} koster {loss:.2f}: {parts}.", "and": "og",
+           "costs": "{act} koster {loss:.2f}: {parts}.", "and": "og", "while": ", mens ",
            "write": "å føre {points} på {box}", "keep": "å beholde {dice}",
            "reroll": "å kaste alle terningene på nytt",
            "falls": "sjansen for bonus faller fra {best} til {chosen} ({diff})",
@@ -265,7 +289,7 @@ WORDS = {
                             "{best:.1f} ({diff})"},
     "sv": {"best": "{act} är det bästa valet (förväntad slutsumma {ev:.1f}).",
            "tie": "{act} är lika bra som det bästa valet.",
-           "costs": "{act} kostar {loss:.2f}: {parts}.", "and": "och",
+           "costs": "{act} kostar {loss:.2f}: {parts}.", "and": "och", "while": ", medan ",
            "write": "att skriva {points} på {box}", "keep": "att behålla {dice}",
            "reroll": "att slå om alla tärningar",
            "falls": "chansen till bonus sjunker från {best} till {chosen} ({diff})",
@@ -408,6 +432,19 @@ def explain(turn: TurnParts, advice: Advice, action: Action | None = None,
     best = advice.best
     mine = turn.action_parts(advice.dice, advice.rerolls, action)
     top = turn.action_parts(advice.dice, advice.rerolls, best)
+    by_box = _parts(card, mine, top, False)
+    by_group = _parts(card, mine, top, True)
+    parts = by_group if groups else by_box
+    chance = 1.0 if card.bonus > 0 else float(mine[rules.n_boxes])
+    return Explanation(rules, action, best, float(sum(p.points for p in parts)), parts,
+                       chance, by_group)
+
+
+def _parts(card: Scorecard, mine: np.ndarray, top: np.ndarray, groups: bool
+           ) -> tuple[Part, ...]:
+    """The parts of the loss of ``mine`` against ``top`` (parts vectors),
+    per box or per group, the largest cost first."""
+    rules = card.rules
     nb = rules.n_boxes
     names = [group_of(rules, b) if groups else rules.boxes[b].name for b in range(nb)]
     chosen: dict[str, float] = {}
@@ -422,10 +459,8 @@ def explain(turn: TurnParts, advice: Advice, action: Action | None = None,
     scale = {BONUS: float(rules.bonus_points)}
     parts = [Part(n, float(scale.get(n, 1.0) * (ideal[n] - chosen[n])), float(chosen[n]),
                   float(ideal[n])) for n in chosen]
-    parts = tuple(sorted((p for p in parts if abs(p.points) > SHOWN),
-                         key=lambda p: -p.points))           # the largest costs first
-    return Explanation(rules, action, best, float(sum(p.points for p in parts)), parts,
-                       float(chosen[BONUS]))
+    return tuple(sorted((p for p in parts if abs(p.points) > SHOWN),
+                        key=lambda p: -p.points))           # the largest costs first
 
 
 @dataclass(frozen=True)
