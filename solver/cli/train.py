@@ -243,7 +243,8 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool)
 @click.option("--daily", is_flag=True, help="Today's puzzles (UTC): the same for everyone.")
 @click.option("--date", "date_text", metavar="YYYY-MM-DD", help="The daily puzzles of this date.")
 @click.option("--from", "log", metavar="LOG", help="Puzzles from your own logged games "
-                                                   "(yatzy play / review log), costliest first.")
+                                                   "(yatzy review's log format), costliest "
+                                                   "first.")
 @click.option("--db", "db_path", metavar="FILE",
               help="The ratings database [default: $XDG_DATA_HOME/yatzy/ratings.sqlite].")
 @click.option("--lang", type=Choice(LANGS), default="en", show_default=True, metavar="LANG",

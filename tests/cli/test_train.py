@@ -100,3 +100,13 @@ def test_answers_parse_like_the_coach():
 def test_bad_options_are_one_line_errors(run, tmp_path, args, words):
     r = run("train", "--db", str(tmp_path / "e.sqlite"), *args, input="")
     assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_puzzles_from_a_log_of_simulated_games(run, tmp_path):
+    log = tmp_path / "games.jsonl"
+    r = run("simulate", "--games", "2", "--policy", "greedy", "--log", str(log))
+    assert r.exit_code == 0, r.output
+    r = run("train", "--from", str(log), "--count", "2", "--db", str(tmp_path / "l.sqlite"),
+            input="skip\nskip\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("puzzle ") == 2 and "from " + str(log) in r.output
