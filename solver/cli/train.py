@@ -153,7 +153,7 @@ class Session:
                 want = parse_answer(line, self.solver.rules)
                 chosen = next((e for e in why if e.action == want), None)
                 if chosen is None:
-                    raise InputError(f"{want} is not possible with dice {dice} here")
+                    raise InputError(self.impossible(want, puzzle))
             except InputError as e:
                 click.echo(click.style(f"error: {e}", fg="red"))
                 continue
@@ -165,6 +165,19 @@ class Session:
                               "review" if review else self.source, seconds))
         self.losses.append(chosen.action.loss)
         return True
+
+    def impossible(self, want: Action, puzzle: pz.Puzzle) -> str:
+        """Why an answer is not among the actions of the puzzle."""
+        dice = " ".join(map(str, puzzle.dice))
+        if want.kind == "score":
+            rules = puzzle.card.rules
+            name = box_name(want.box, self.lang)
+            if puzzle.card.points[rules.box_index(want.box)] is not None:
+                return f"{name} is already filled"
+            return f"{name} may not be filled now"
+        if puzzle.rerolls == 0:
+            return "no rerolls left: choose a box"
+        return f"{want} is not possible with dice {dice}"
 
     def feedback(self, chosen, why) -> None:
         lang = self.lang
@@ -285,7 +298,7 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
         else:
             if seed is None:
                 seed = secrets.randbelow(1 << 62)
-            reviews = [pz.Puzzle.parse(k, table) for k in db.due(solver.rules.spec, limit=count)]
+            reviews = _reviews(table, db.due(solver.rules.spec, limit=count))
             found, source = pz.draw(table, count - len(reviews), seed, level), "train"
             what = WORDS[lang]["seed"].format(seed=seed)
         todo = [(p, True) for p in reviews] + [(p, False) for p in found]
@@ -295,6 +308,17 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
             if not session.ask(i, len(todo), puzzle, review):
                 break
         session.summary()
+
+
+def _reviews(table, keys: list[str]) -> list[pz.Puzzle]:
+    """The positions due for review that these rules can still read."""
+    out = []
+    for key in keys:
+        try:
+            out.append(pz.Puzzle.parse(key, table))
+        except InputError:
+            pass                               # from other rules of the same spec: skip
+    return out
 
 
 def _date(text: str | None) -> dt.date:

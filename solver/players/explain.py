@@ -365,8 +365,8 @@ class TurnParts:
         child = card.mask | 1 << cols
         if sp.flag_bit:
             child = np.where((cols == rules.yatzy_box) & (points > 0), child | sp.flag_bit, child)
-        ok = np.isfinite(sc.now)
-        comps = parts.lookup(np.where(ok, child, card.mask | 1 << cols[None, :]), reached)
+        ok = np.isfinite(sc.now)                                 # a joker may not go there
+        comps = parts.lookup(np.broadcast_to(child, points.shape), reached)
         nb = rules.n_boxes
         comps[:, np.arange(len(cols)), cols] += points            # the points written now
         comps[..., nb] += crossed

@@ -95,6 +95,8 @@ class Rating:
     ci95: tuple[float, float]
 
     def as_dict(self) -> dict:
+        if self.n == 0:                       # no answers: no mean (JSON has no NaN)
+            return {"label": self.label, "n": 0, "mean": None, "ci95": None}
         return {"label": self.label, "n": self.n, "mean": self.mean, "ci95": list(self.ci95)}
 
 
