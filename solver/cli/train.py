@@ -259,7 +259,8 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool)
                                                    "(yatzy review's log format), costliest "
                                                    "first.")
 @click.option("--db", "db_path", metavar="FILE",
-              help="The ratings database [default: $XDG_DATA_HOME/yatzy/ratings.sqlite].")
+              help="The ratings database [default: ratings.sqlite in $YATZY_DATA, else "
+                   "$XDG_DATA_HOME/yatzy, else ~/.local/share/yatzy].")
 @click.option("--lang", type=Choice(LANGS), default="en", show_default=True, metavar="LANG",
               help="Box names and messages: en | nb | sv.")
 @click.option("--stats", "stats", is_flag=True, help="Print the rating instead of training.")

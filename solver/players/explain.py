@@ -66,7 +66,7 @@ from solver.position.scorecard import Scorecard
 from solver.rules.boxes import BoxKind
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks, tolerance
-from solver.rules.words import box_name, check_lang
+from solver.rules.words import LANGS, box_name
 from solver.space import state_space
 from solver.tables.store import (
     Table,
@@ -229,7 +229,9 @@ class Explanation:
 
     def sentence(self, lang: str = "en") -> str:
         """One sentence naming the two largest parts (``en``, ``nb``, ``sv``)."""
-        w = WORDS[check_lang(lang)]
+        if lang not in LANGS:
+            raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
+        w = WORDS[lang]
         act = _action_words(self.action, lang)
         if self.action == self.best:
             text = w["best"].format(act=act, ev=self.action.expected_final_score)

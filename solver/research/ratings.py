@@ -1,12 +1,12 @@
 """A rating that follows the player: every answer in a small SQLite database.
 
-One file (``default_path()``: ``$XDG_DATA_HOME/yatzy/ratings.sqlite``, else
-``~/.local/share/yatzy/ratings.sqlite``; or any file given), opened in WAL
-mode so that a process killed mid-write leaves the last committed answer
-and a valid file.  Every write is one transaction.  The schema is
-versioned (``PRAGMA user_version``) and ``MIGRATIONS`` bring an older file
-up to date, each step in its own transaction; a file from a newer program
-is refused.
+One file (``default_path()``: ``ratings.sqlite`` in the user's data folder,
+``$XDG_DATA_HOME/yatzy`` by default; or any file given), opened by
+``solver.database`` in WAL mode, so that a process killed mid-write leaves
+every committed answer and a valid file.  Every write is one transaction.
+The schema is versioned (``PRAGMA user_version``) and ``MIGRATIONS`` bring
+an older file up to date, each step in its own transaction; a file from a
+newer program is refused.
 
 Tables:
 
@@ -29,37 +29,37 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from solver.database import data_folder, open_database, schema_version, transaction
 from solver.errors import InputError
 from solver.research.puzzles import KINDS, Anchor, loss_summary
 
-SCHEMA_VERSION = 2
-MIGRATIONS = {            # version -> the statements that reach it from the one before
-    1: ["CREATE TABLE answers (id INTEGER PRIMARY KEY, at TEXT NOT NULL, rules TEXT NOT NULL, "
-        "puzzle TEXT NOT NULL, kind TEXT NOT NULL, answer TEXT NOT NULL, best TEXT NOT NULL, "
-        "loss REAL NOT NULL, source TEXT NOT NULL)",
-        "CREATE INDEX answers_by_time ON answers (rules, at)",
-        "CREATE TABLE reviews (rules TEXT NOT NULL, puzzle TEXT NOT NULL, due TEXT NOT NULL, "
-        "interval_days REAL NOT NULL, PRIMARY KEY (rules, puzzle))"],
-    2: ["ALTER TABLE answers ADD COLUMN seconds REAL",
-        "CREATE TABLE calibration (rules TEXT NOT NULL, fingerprint TEXT NOT NULL, "
-        "games INTEGER NOT NULL, seed INTEGER NOT NULL, anchors TEXT NOT NULL, "
-        "PRIMARY KEY (rules, fingerprint, games, seed))"],
-}
+MIGRATIONS = (            # step i takes the schema from version i to i + 1
+    "CREATE TABLE answers (id INTEGER PRIMARY KEY, at TEXT NOT NULL, rules TEXT NOT NULL, "
+    "puzzle TEXT NOT NULL, kind TEXT NOT NULL, answer TEXT NOT NULL, best TEXT NOT NULL, "
+    "loss REAL NOT NULL, source TEXT NOT NULL);"
+    "CREATE INDEX answers_by_time ON answers (rules, at);"
+    "CREATE TABLE reviews (rules TEXT NOT NULL, puzzle TEXT NOT NULL, due TEXT NOT NULL, "
+    "interval_days REAL NOT NULL, PRIMARY KEY (rules, puzzle))",
+    "ALTER TABLE answers ADD COLUMN seconds REAL;"
+    "CREATE TABLE calibration (rules TEXT NOT NULL, fingerprint TEXT NOT NULL, "
+    "games INTEGER NOT NULL, seed INTEGER NOT NULL, anchors TEXT NOT NULL, "
+    "PRIMARY KEY (rules, fingerprint, games, seed))",
+)
+SCHEMA_VERSION = len(MIGRATIONS)
 RETRY = dt.timedelta(minutes=10)     # a wrong answer's position comes back after this
 STEPS_DAYS = (1, 3, 9, 27)           # then after these, one step per right answer
 WRONG = 1e-9                         # answers losing more than this are wrong
 
 
 def default_path() -> Path:
-    """``$XDG_DATA_HOME/yatzy/ratings.sqlite`` (default ``~/.local/share``)."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "yatzy" / "ratings.sqlite"
+    """``ratings.sqlite`` in the data folder (``solver.database.data_folder``:
+    ``$YATZY_DATA``, else ``$XDG_DATA_HOME/yatzy``, else ``~/.local/share/yatzy``)."""
+    return data_folder() / "ratings.sqlite"
 
 
 def now_utc() -> dt.datetime:
@@ -126,18 +126,7 @@ class Ratings:
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_path()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        except (OSError, sqlite3.Error) as e:
-            raise InputError(f"{self.path}: cannot open the ratings database ({e})") from None
-        try:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate()
-        except sqlite3.DatabaseError as e:
-            self.db.close()
-            raise InputError(f"{self.path}: not a ratings database ({e})") from None
+        self.db = open_database(self.path, MIGRATIONS)
 
     def close(self) -> None:
         self.db.close()
@@ -150,30 +139,13 @@ class Ratings:
 
     @property
     def version(self) -> int:
-        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
-
-    def _migrate(self) -> None:
-        if self.version > SCHEMA_VERSION:
-            raise InputError(f"{self.path}: schema version {self.version} is newer than "
-                             f"this program's ({SCHEMA_VERSION}); update yatzy")
-        while self.version < SCHEMA_VERSION:
-            target = self.version + 1
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                if self.version < target:           # another process may have done it
-                    for statement in MIGRATIONS[target]:
-                        self.db.execute(statement)
-                    self.db.execute(f"PRAGMA user_version = {target}")
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        return schema_version(self.db)
 
     # ------------------------------------------------------------ answers
     def record(self, a: Answer) -> None:
         """Store an answer and update the review list, in one transaction."""
         at = a.at or now_utc()
-        with self._transaction():
+        with transaction(self.db):
             self.db.execute(
                 "INSERT INTO answers (at, rules, puzzle, kind, answer, best, loss, source, "
                 "seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -194,18 +166,6 @@ class Ratings:
                                     "rules = ? AND puzzle = ?",
                                     (_stamp(at + dt.timedelta(days=later[0])), later[0],
                                      a.rules, a.puzzle))
-
-    def _transaction(self):
-        db = self.db
-
-        class Tx:
-            def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
-
-            def __exit__(self, kind, *rest):
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-        return Tx()
 
     def answers(self, rules: str) -> list[tuple[str, str, float]]:
         """``(at, kind, loss)`` of every answer under ``rules``, oldest first."""
@@ -248,7 +208,7 @@ class Ratings:
 
     def store_anchors(self, rules: str, fingerprint: str, games: int, seed: int,
                       anchors: Sequence[Anchor]) -> None:
-        with self._transaction():
+        with transaction(self.db):
             self.db.execute("INSERT OR REPLACE INTO calibration VALUES (?, ?, ?, ?, ?)",
                             (rules, fingerprint, games, seed,
                              json.dumps([a.as_dict() for a in anchors])))

@@ -71,7 +71,7 @@ def test_a_wrong_answer_comes_back_later_and_leaves_after_right_answers(tmp_path
 def test_a_version_1_file_is_migrated_and_keeps_its_answers(tmp_path):
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)
-    for statement in MIGRATIONS[1]:
+    for statement in MIGRATIONS[0].split(";"):
         old.execute(statement)
     old.execute("INSERT INTO answers (at, rules, puzzle, kind, answer, best, loss, source) "
                 "VALUES ('2026-11-30T10:00:00+00:00', 'nordic', 'x', 'box choice', 'a', 'b', "
@@ -100,11 +100,12 @@ def test_a_newer_file_or_not_a_database_is_a_one_line_error(tmp_path):
         Ratings(newer)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all" * 100)
-    with pytest.raises(InputError, match="not a ratings database"):
+    with pytest.raises(InputError, match="not a usable database"):
         Ratings(junk)
 
 
 def test_the_default_file_is_under_the_users_data_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("YATZY_DATA", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_path() == tmp_path / "yatzy" / "ratings.sqlite"
 
