@@ -59,6 +59,7 @@ from solver.tables.store import Progress, Table, open_table, table_path
 from solver.tables.values import check_theta
 
 if TYPE_CHECKING:
+    from solver.players.explain import Explanation, Outlook, PartsTable
     from solver.players.futures import FuturesTable
     from solver.players.win import WinAdvice
     from solver.research.distribution import Distribution
@@ -134,6 +135,7 @@ class Solver:
         self._table: Table | None = None
         self._target: TargetTable | None = None
         self._futures: FuturesTable | None = None
+        self._parts: PartsTable | None = None
 
     def __repr__(self) -> str:
         return f"Solver({self.rules.spec!r}" + (f", theta={self.theta!r})" if self.theta else ")")
@@ -246,6 +248,38 @@ class Solver:
             from solver.players.futures import open_futures
             self._futures = open_futures(self.rules, self.tables)
         return self._futures
+
+    # ------------------------------------------------------------ explanations
+    def parts(self) -> PartsTable:
+        """The parts table (``solver.players.explain``): each box's expected
+        points, the chance of the upper bonus and the yahtzee bonuses to
+        come under optimal play from every state, solved and stored on first
+        use."""
+        if self._parts is None:
+            from solver.players.explain import check_supported, open_parts
+            check_supported(self.rules)
+            if self.theta:
+                raise InputError("explanations are for the expected score "
+                                 "(no risk parameter)")
+            self._parts = open_parts(self.rules, self.tables)
+        return self._parts
+
+    def explain(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
+                groups: bool = False) -> tuple[Explanation, ...]:
+        """Why each action of ``advise`` (same order) costs what it does:
+        its loss split into exact parts per box (``groups``: per group of
+        boxes), the upper bonus and the yahtzee bonus."""
+        from solver.players.explain import TurnParts, explain
+        advice = self.advise(card, dice, rerolls)
+        turn = TurnParts(self.table, self.parts(), advice.card)
+        return tuple(explain(turn, advice, a, groups) for a in advice.actions)
+
+    def outlook(self, card: Scorecard | str = "") -> Outlook:
+        """The chance of the upper bonus and each open box's expected points
+        from the start of the next turn at ``card`` under optimal play."""
+        from solver.players.explain import outlook
+        sc = self.card(card)
+        return outlook(self.parts(), sc)
 
     def advise_win(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
                    opponents: Iterable[Scorecard | str] = (),

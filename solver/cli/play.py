@@ -213,7 +213,17 @@ class Coach:
                 self.say("best")
             else:
                 self.say("cost", loss=chosen.loss, best=self.action_text(before.best))
+                self.why(before, chosen)
         self.after_score()
+
+    def why(self, advice, chosen) -> None:
+        """The sentence saying why a choice cost what it did, where the rules
+        have explanations (``Solver.explain``)."""
+        try:
+            why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
+        except InputError:
+            return
+        click.echo(next(e for e in why if e.action == chosen).sentence(self.lang))
 
     def hint(self, top: int) -> None:
         game = self.game

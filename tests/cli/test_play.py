@@ -197,3 +197,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
             "score full_house (28)"
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def test_check_mode_says_why_a_choice_cost_what_it_did(run):
+    result = run("--player", "Ann", "--seed", "1", "--hints", "check", input="ones\n")
+    assert "that cost" in result.output and "Writing 1 in ones costs" in result.output
