@@ -64,6 +64,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from solver.bounds import check_text, parse_json, shown, whole_text
 from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
 from solver.errors import InputError
 from solver.files import write_text
@@ -384,7 +385,7 @@ class Game:
         """The move ``text`` made at ``pos`` and the position it leads to."""
         if self.is_over_at(pos):
             raise InputError("the game is over")
-        words = " ".join(text.strip().lower().split())
+        words = " ".join(check_text(text, "move").strip().lower().split())
         if words == "roll" or words.startswith("roll "):
             return self._roll(pos, words[4:].strip(), drawn)
         if not pos.rolls or len(pos.kept) == len(pos.rolls):
@@ -456,7 +457,7 @@ class Game:
             raise InputError(f"box {where} {why}")
         points = scores[column, box]
         said = m.group(2) or m.group(3)
-        if said is not None and int(said) != points:
+        if said is not None and whole_text(said, "points") != points:
             raise InputError(f"{_dice_text(dice)} scores {points} in {where}, not {said}")
         after = end_turn(card, box, points, dice, self._rerolls_at(pos), column)
         cards = list(pos.cards)
@@ -610,8 +611,10 @@ class Game:
             raise bad("moves must be a list of strings")
         if not isinstance(played, int) or isinstance(played, bool) or not 0 <= played <= len(moves):
             raise bad(f"played must be a whole number 0..{len(moves)}")
-        if not isinstance(drawn, list) or not all(isinstance(i, int) for i in drawn):
-            raise bad("drawn must be a list of move numbers")
+        if not isinstance(drawn, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(moves)
+                for i in drawn):
+            raise bad(f"drawn must be a list of move numbers 0..{len(moves) - 1}")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed must be a whole number")
         try:
@@ -623,11 +626,19 @@ class Game:
                                for p in players], seed=seed, tables=tables)
         except InputError as e:
             raise bad(str(e)) from None
+        drawn = set(drawn)
         for i, text in enumerate(moves):
             try:
                 done, after = game._apply(game._position, text, i in drawn)
+                if i in drawn:              # the generator's roll: drawn again from the seed
+                    if not done.text.startswith("roll"):
+                        raise InputError("only a roll can be drawn by the generator")
+                    again, _ = game._apply(game._position, "roll", True)
+                    if again.text != done.text:
+                        raise InputError(f"the generator (seed {game.seed}) rolled "
+                                         f"{again.text[5:]!r} here, not {done.text[5:]!r}")
             except InputError as e:
-                raise bad(f"move {i + 1} {text!r}: {e}") from None
+                raise bad(f"move {i + 1} {shown(text, 40)}: {e}") from None
             game._stack.append((done, game._position))
             game._position = after
         for _ in range(len(moves) - played):
@@ -639,10 +650,10 @@ class Game:
              tables: str | Path | None = None) -> "Game":
         """The game saved at ``path``; a malformed file is one InputError."""
         try:
-            obj = json.loads(Path(path).read_text())
+            obj = parse_json(Path(path).read_text(), str(path))
         except OSError as e:
             raise InputError(f"{path}: cannot read ({e.strerror})") from None
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, InputError):   # bad JSON, too deep, too long, huge numbers
             raise InputError(f"{path}: not a JSON document") from None
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 

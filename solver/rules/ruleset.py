@@ -24,9 +24,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from solver.bounds import MAX_DIGITS, check_text, check_whole, shown, whole_text
 from solver.errors import InputError
 from solver.rules.boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from solver.rules.dice import DiceSpace, dice_space
+
+MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are sized before a solve)
 
 
 class Order(StrEnum):
@@ -78,6 +81,9 @@ class Rules:
         object.__setattr__(self, "joker", _enum(Joker, "joker", self.joker))
         if not 1 <= self.rolls <= 9:
             raise InputError(f"rolls={self.rolls}: expected 1..9 rolls per turn")
+        for name in ("dice", "faces", "rolls", "bonus_threshold", "bonus_points",
+                     "yahtzee_bonus", "bank_cap", "columns"):
+            check_whole(getattr(self, name), name, None, MAX_FIELD)
         if self.bonus_threshold < 0:
             raise InputError(f"bonus_threshold={self.bonus_threshold}: must be >= 0")
         if not 1 <= len(self.boxes) <= 24:
@@ -346,10 +352,11 @@ class Key:
             raise InputError(f"rules {spec!r}: {self.name} must be true or false, not {raw!r}")
         if self.type is int:
             try:
-                return int(raw)
-            except ValueError:
-                raise InputError(f"rules {spec!r}: {self.name} must be a whole number, "
-                                 f"not {raw!r}") from None
+                return whole_text(raw, self.name)
+            except InputError:
+                raise InputError(f"rules {shown(spec, 60)}: {self.name} must be a whole "
+                                 f"number of at most {MAX_DIGITS} digits, not {shown(raw)}"
+                                 ) from None
         try:
             return self.type(raw.lower())
         except ValueError:
@@ -379,8 +386,10 @@ KEYS = {k.name: k for k in (
 
 
 def parse_rules(spec: str) -> Rules:
-    """Build rules from ``PRESET[:key=value,...]``; raises InputError."""
-    preset, _, rest = spec.strip().partition(":")
+    """Build rules from ``PRESET[:key=value,...]``; raises InputError (and
+    ``solver.bounds.WrongType``, a TypeError, for a spec that is not text).
+    The bonus threshold may be at most the rules' largest score."""
+    preset, _, rest = check_text(spec, "rules").strip().partition(":")
     preset = preset.strip().lower()
     if preset not in PRESETS:
         raise InputError(f"unknown rules preset {preset!r}: expected one of {', '.join(PRESETS)}")
@@ -405,6 +414,9 @@ def parse_rules(spec: str) -> Rules:
                 rules = KEYS[name].write(rules, settings[name])
     except InputError as e:
         raise InputError(f"rules {spec!r}: {e}") from None
+    if rules.bonus_threshold > rules.max_score:
+        raise InputError(f"rules {shown(spec, 60)}: bonus_threshold={rules.bonus_threshold} is "
+                         f"more than a game can score ({rules.max_score})")
     canonical = tuple((k, _fmt(settings[k])) for k in KEYS if k in settings)
     return replace(rules, settings=canonical)
 
