@@ -83,6 +83,16 @@ def shown(text: str, most: int = 20) -> str:
     return f"{text[:most]!r}"[:-1] + f"...' ({len(text)} characters)"
 
 
+def brief(value: object, most: int = 40) -> str:
+    """``repr(value)`` cut to about ``most`` characters, for an error line.
+
+    >>> brief("9" * 5000)
+    "'9999999999999999999999999999999999999999... (5002 characters)"
+    """
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
 def check_text(value: object, name: str, most: int = MAX_TEXT, *,
                optional: bool = False) -> str:
     """``value`` if it is a ``str`` of at most ``most`` characters (None as ""
@@ -124,8 +134,7 @@ def check_whole(value: object, name: str, low: int | None = 0, high: int | None 
         raise WrongType(f"{name} must be a whole number, not {_kind(value)}")
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
-        shown_value = str(value) if abs(value) < 10**30 else f"a number of {len(str(value))} digits"
-        raise InputError(f"{name} must be {whole_range(low, high)}, not {shown_value}")
+        raise InputError(f"{name} must be {whole_range(low, high)}, not {_number(value)}")
     return value
 
 
@@ -170,8 +179,7 @@ def check_target(target: object, max_score: int, name: str = "target") -> int:
         raise WrongType(f"{name} must be a whole number, not {_kind(target)}")
     target = int(target)
     if not 0 <= target <= max_score:
-        shown_value = str(target) if abs(target) < 10**30 else f"a number of {len(str(target))} digits"
-        raise InputError(f"{name} {shown_value}: must be between 0 and {max_score}, "
+        raise InputError(f"{name} {_number(target)}: must be between 0 and {max_score}, "
                          "the most a game can score")
     return target
 
@@ -197,6 +205,14 @@ def parse_json(text: str, where: str) -> object:
         raise InputError(f"{where}: not JSON ({str(e).split(';')[0]})") from None
 
 
+def _number(value: int) -> str:
+    """A whole number for an error line: itself, or its size when huge (no
+    ``str()`` of thousands of digits, which Python refuses)."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+
+
 def _kind(value: object) -> str:
     """What a wrongly typed value is, briefly: ``None``, ``a list``."""
     if value is None:
@@ -207,7 +223,7 @@ def _kind(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-__all__ = ["EXP_LIMIT", "MAX_DIGITS", "MAX_DOCUMENT", "MAX_GAMES", "MAX_LINE", "MAX_SEED",
+__all__ = ["EXP_LIMIT", "brief", "MAX_DIGITS", "MAX_DOCUMENT", "MAX_GAMES", "MAX_LINE", "MAX_SEED",
            "MAX_TEXT", "MAX_WORKERS", "THETA_MAX", "THETA_MIN", "WrongType", "check_games",
            "check_seed", "check_target", "check_text", "check_theta", "check_whole",
            "check_workers", "parse_json", "shown", "whole_range", "whole_text"]

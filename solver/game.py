@@ -64,8 +64,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.bounds import check_text, parse_json, shown, whole_text
 from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
+from solver.bounds import brief, check_text, parse_json, shown, whole_text
 from solver.errors import InputError
 from solver.files import write_text
 from solver.players.advice import advise, end_turn, turn_values
@@ -98,9 +98,9 @@ class Player:
         name, eq, kind = text.partition("=")
         name, kind = name.strip(), (kind.strip().lower() if eq else "human")
         if not name:
-            raise InputError(f"player {text!r}: the name is empty")
+            raise InputError(f"player {brief(text)}: the name is empty")
         if kind not in KINDS:
-            raise InputError(f"player {text!r}: expected NAME or NAME=KIND with KIND one of "
+            raise InputError(f"player {brief(text)}: expected NAME or NAME=KIND with KIND one of "
                              f"{', '.join(KINDS)}")
         return cls(name, kind)
 
@@ -389,7 +389,7 @@ class Game:
         if words == "roll" or words.startswith("roll "):
             return self._roll(pos, words[4:].strip(), drawn)
         if not pos.rolls or len(pos.kept) == len(pos.rolls):
-            raise InputError(f"{text.strip()!r}: roll the dice first")
+            raise InputError(f"{brief(text.strip())}: roll the dice first")
         if words.startswith("score "):
             return self._score(pos, words)
         return self._keep(pos, Action.parse(words, self.rules))
@@ -422,7 +422,8 @@ class Game:
             else:
                 wanted = (f"{fresh} dice (the ones rerolled) or all {rules.dice} "
                           f"with the kept {_dice_text(kept)}" if kept else f"{rules.dice} dice")
-                raise InputError(f"roll {given}: expected {wanted}")
+                raise InputError(f"roll {given if len(given) <= 40 else brief(given)}: "
+                                 f"expected {wanted}")
             draws += drawn
         roll = tuple(sorted(kept + new))
         move = Move(f"roll {_dice_text(sorted(new))}", pos.player, drawn)
@@ -439,12 +440,12 @@ class Game:
     def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
         m = _SCORE.fullmatch(words)
         if not m:
-            raise InputError(f"{words!r}: expected 'score BOX'"
+            raise InputError(f"{brief(words)}: expected 'score BOX'"
                              + ("@COLUMN" if self.rules.columns > 1 else ""))
         rules = self.rules
         name, at, col = m.group(1).partition("@")
         if at and not col.strip().isdigit():
-            raise InputError(f"{words.strip()}: the column after @ must be 1..{rules.columns}")
+            raise InputError(f"{brief(words.strip())}: the column after @ must be 1..{rules.columns}")
         column = check_column(rules, int(col) if at else 0, words.strip()) or 1
         box = box_index(rules, name.strip())
         name = rules.boxes[box].name
@@ -598,7 +599,7 @@ class Game:
         if not isinstance(obj, dict) or "yatzy_game" not in obj:
             raise bad("not a yatzy game (expected a JSON object with \"yatzy_game\")")
         if obj["yatzy_game"] != GAME_VERSION:
-            raise bad(f"version {obj['yatzy_game']!r}, expected {GAME_VERSION}")
+            raise bad(f"version {brief(obj['yatzy_game'])}, expected {GAME_VERSION}")
         spec, seed, players = obj.get("rules"), obj.get("seed"), obj.get("players")
         moves, played, drawn = obj.get("moves", []), obj.get("played"), obj.get("drawn", [])
         if not isinstance(spec, str):
@@ -621,7 +622,7 @@ class Game:
             if rules is None:
                 rules = spec
             elif (rules.rules if isinstance(rules, Solver) else rules).spec != spec:
-                raise InputError(f"the game is for rules {spec}")
+                raise InputError(f"the game is for rules {shown(spec, 60)}")
             game = cls(rules, [Player.parse(f"{p['name']}={p.get('kind', 'human')}")
                                for p in players], seed=seed, tables=tables)
         except InputError as e:

@@ -63,7 +63,7 @@ class Group(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
-        plan.set_confirm(ask_to_build)
+        before = plan.set_confirm(ask_to_build)        # big builds: --yes or a question
         try:
             with friendly_errors():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False,
@@ -76,6 +76,8 @@ class Group(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        finally:
+            plan.set_confirm(before)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
@@ -303,6 +305,7 @@ def pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-__all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build", "at_least_option", "card_option", "check_plot", "fail",
+__all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build",
+           "at_least_option", "card_option", "check_plot", "fail",
            "friendly_errors", "json_option", "open_solver", "out_option", "pct", "plot_option",
            "policy_option", "rules_option", "seed_option", "solve_progress", "tables_option"]

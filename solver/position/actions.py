@@ -84,8 +84,8 @@ class Action:
         if words.startswith("keep "):
             dice = parse_dice(words[5:], None, faces, most)
             if rules is not None and len(dice) >= rules.dice:
-                raise InputError(f"action {shown(text, 40)}: keeping all {rules.dice} dice is stopping; "
-                                 "score them instead")
+                raise InputError(f"action {shown(text, 40)}: keeping all {rules.dice} dice is "
+                                 "stopping; score them instead")
             return cls.keep(dice)
         m = re.fullmatch(r"score\s+([^\s(@]+)\s*(?:@\s*(\d+))?\s*"
                          r"(?:\(\s*(\d+)\s*\)|(\d+))?", words)

@@ -155,8 +155,8 @@ def parse_dice(text: str, n: int | None, faces: int = 6, most: int | None = None
         raise InputError(f"dice {shown(text, 40)}: expected numbers like 1,1,2,5,6 or 11256")
     bad = [p for p in parts if len(p) > len(str(faces)) or not 1 <= int(p) <= faces]
     if bad:
-        raise InputError(f"dice {shown(text, 40)}: {bad[0] if len(bad[0]) <= 10 else 'a number of ' + str(len(bad[0])) + ' digits'} is not a face "
-                         f"of a {faces}-sided die")
+        face = bad[0] if len(bad[0]) <= 10 else f"a number of {len(bad[0])} digits"
+        raise InputError(f"dice {shown(text, 40)}: {face} is not a face of a {faces}-sided die")
     dice = [int(p) for p in parts]
     if n is not None and len(dice) != n:
         raise InputError(f"dice {shown(text, 40)}: {len(dice)} dice given, this game uses {n}")
