@@ -49,7 +49,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Sequence
 from solver import bounds
 from solver.bounds import MAX_SEED, check_games, check_seed, check_whole, whole_range
 from solver.errors import InputError
-from solver.files import atomic_text
+from solver.files import atomic_text, check_writable
 from solver.players import triple
 from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
@@ -440,6 +440,8 @@ class Solver:
             check_whole(max_bank, "max_bank")
         path = str(out) if isinstance(out, (str, Path)) else None
         check_format(fmt, path)              # before any solve
+        if path is not None:
+            check_writable(path)             # a folder, a missing or read-only folder
         return write_states(self.table, fmt, path, None if path else out, max_bank)
 
 

@@ -87,7 +87,7 @@ def brief(value: object, most: int = 40) -> str:
     """``repr(value)`` cut to about ``most`` characters, for an error line.
 
     >>> brief("9" * 5000)
-    "'9999999999999999999999999999999999999999... (5002 characters)"
+    "'999999999999999999999999999999999999999... (5002 characters)"
     """
     text = repr(value)
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
