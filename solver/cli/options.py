@@ -178,8 +178,8 @@ def card_option(f):
 
 
 THETA_HELP = ("Risk: play for the expected utility -exp(-θx)/θ of the final score x "
-              "(θ > 0 cautious, θ < 0 bold, 0 the expected score); values are then "
-              "certainty equivalents.")
+              "(θ > 0 cautious, θ < 0 bold, 0 the expected score; otherwise 1e-6 <= |θ| "
+              "<= 1); values are then certainty equivalents.")
 
 
 def theta_option(f):
@@ -189,9 +189,9 @@ def theta_option(f):
 
 def target_option(f):
     return click.option("--target", type=Whole(0), default=None, metavar="T",
-                        help="Play for a final score of at least T: the largest chance "
-                             "to reach it (exact target tables; solved once, a few "
-                             "minutes for nordic).")(f)
+                        help="Play for a final score of at least T (up to the rules' "
+                             "largest score): the largest chance to reach it (exact target "
+                             "tables; solved once, a few minutes for nordic).")(f)
 
 
 def value_name(theta: float) -> str:
