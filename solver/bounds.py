@@ -32,7 +32,7 @@ the server); a value of the right type out of its range raises
     >>> check_theta(1e-20)
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: theta must be between 1e-06 and 1 in size (or 0), not 1e-20
+    solver.errors.InputError: theta must be between -1 and 1, and 0 or at least 1e-06 in size, not 1e-20
     >>> whole_text("9" * 500, "points")
     Traceback (most recent call last):
     ...
@@ -165,8 +165,8 @@ def check_theta(theta: object, max_score: int | None = None, name: str = "theta"
     if theta == 0:
         return 0.0
     if not THETA_MIN <= abs(theta) <= THETA_MAX:
-        raise InputError(f"{name} must be between {THETA_MIN:g} and {THETA_MAX:g} in size "
-                         f"(or 0), not {theta:g}")
+        raise InputError(f"{name} must be between -{THETA_MAX:g} and {THETA_MAX:g}, and 0 or "
+                         f"at least {THETA_MIN:g} in size, not {theta:g}")
     if max_score and abs(theta) * max_score > EXP_LIMIT:
         raise InputError(f"{name} {theta:g}: with up to {max_score} points |{name}| must be "
                          f"at most {EXP_LIMIT / max_score:.3f}")

@@ -17,9 +17,9 @@ from solver.cli import main
 from solver.errors import InputError, TableError
 from solver.game import Game
 from solver.research.match import chunks
-from solver.rules.actions import Action
+from solver.position.actions import Action
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.scorecard import Scorecard
 from solver.tables import plan
 from solver.tables.store import TableWarning, load, open_table, table_path
 

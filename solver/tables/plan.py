@@ -38,6 +38,7 @@ from typing import Callable
 
 from solver.errors import InputError
 from solver.rules.ruleset import Rules
+from solver.space import state_space
 
 BIG_BYTES = 2 << 30          # above this on disk or in memory: confirm first
 BIG_SECONDS = 300.0          # above this: confirm first
@@ -109,7 +110,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Pl
     from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 
     what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
-    sp = rules.space
+    sp = state_space(rules)
     if not rules.saved_rolls:
         values = sp.n_masks * (rules.cap + 1)
         disk = 8 * values + 4096
@@ -143,7 +144,7 @@ def futures_plan(rules: Rules, path: Path | None = None) -> Plan:
     """The build of the futures table of ``rules`` (held in memory, with the
     value table it is solved from)."""
     values = _need_values(rules)
-    dense = 8 * rules.space.n_masks * (rules.cap + 1)
+    dense = 8 * state_space(rules).n_masks * (rules.cap + 1)
     return Plan(f"futures table of {rules.spec}", path, values, 8 * values + 4096,
                 8 * values + dense, values * _turn_cost(rules) * RATES["futures"])
 
