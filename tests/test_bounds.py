@@ -293,3 +293,11 @@ def test_a_full_disk_is_one_line_and_the_old_file_stays(run, tmp_path, monkeypat
     with pytest.raises(InputError, match="disk is full"):
         files.write_text(tmp_path / "new.txt", "x")
     assert not (tmp_path / "new.txt").exists()
+
+
+def test_a_long_build_is_announced_with_its_size(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    with pytest.warns(TableWarning, match=r"building the value table of small: [\d,]+ values, "
+                                          r".* on disk, .* in memory, about \d+ s"):
+        open_table(SMALL, tmp_path, progress=False)
+    assert capsys.readouterr() == ("", "")                 # the library prints nothing
