@@ -75,7 +75,7 @@ DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
 
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
+        raise InputError(f"policy {bounds.brief(policy)}: expected one of {', '.join(POLICIES)}")
     return policy
 
 
@@ -285,7 +285,7 @@ class Solver:
         try:
             return self.card(card)
         except InputError as e:
-            raise InputError(f"opponent card {str(card)!r}: {e}") from None
+            raise InputError(f"opponent card {bounds.brief(str(card))}: {e}") from None
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s

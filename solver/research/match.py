@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.bounds import brief
 from solver.errors import InputError, missing_extra
 from solver.research import stats
 from solver.rules.ruleset import Rules
@@ -55,7 +56,7 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     if rules.columns > 1:
         if text in POLICIES:
             return text, 0.0
-        raise InputError(f"policy {text!r}: rules {rules.spec} seat {', '.join(POLICIES)} "
+        raise InputError(f"policy {brief(text)}: rules {rules.spec} seat {', '.join(POLICIES)} "
                          "(the win seat and theta need one column)")
     if text in SIMPLE or text == "win":
         return text, 0.0
@@ -64,9 +65,9 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
         try:
             theta = float(value)
         except ValueError:
-            raise InputError(f"policy {text!r}: theta must be a number") from None
+            raise InputError(f"policy {brief(text)}: theta must be a number") from None
         return "optimal", check_theta(rules, theta)
-    raise InputError(f"unknown policy {text!r}: expected optimal, win, theta=X, greedy or simple")
+    raise InputError(f"unknown policy {brief(text)}: expected optimal, win, theta=X, greedy or simple")
 
 
 def parse_players(text: str | list[str], rules: Rules) -> tuple[tuple[str, float], ...]:

@@ -88,7 +88,7 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     InputError naming the line of the first problem.  ``rules_spec`` may also
     be a ``Rules`` (for rules no preset makes): the header's rules are then
     not read."""
-    from solver.bounds import MAX_LINE, parse_json
+    from solver.bounds import MAX_LINE, brief, parse_json
     from solver.rules.ruleset import parse_rules
 
     fixed = rules_spec if isinstance(rules_spec, Rules) else None
@@ -140,7 +140,8 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
             raise InputError(f"{path}:{n}: game {turn.game} has more than "
                              f"{rules.n_boxes * rules.columns} turns")
         if "turn" in obj and obj["turn"] != len(games[-1]) + 1:
-            raise InputError(f"{path}:{n}: turn {obj['turn']!r}, expected {len(games[-1]) + 1}")
+            raise InputError(f"{path}:{n}: turn {brief(obj['turn'])}, "
+                             f"expected {len(games[-1]) + 1}")
         games[-1].append(turn)
     if not games:
         raise InputError(f"{path}: no turns in the log")
