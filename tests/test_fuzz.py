@@ -250,20 +250,12 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from solver.web.app import create_app          # noqa: E402
 
-KNOWN_SERVER_FAULTS = ("issue 21 item 5 (web): rerolls=--1, top=--3 and rules=triple give "
-                       "500 on /api/advise")
 
 
 @pytest.fixture(scope="module")
 def http(nordic, tables_dir):
     with TestClient(create_app("nordic", tables_dir), raise_server_exceptions=False) as c:
         yield c
-
-
-def server_fault(query) -> bool:
-    """Queries the server is known to answer with a 500 (left to the web's own fix)."""
-    return (query.get("rerolls", "").startswith("--") or query.get("top", "").startswith("--")
-            or query.get("rules", "").strip().lower().startswith("triple"))
 
 
 queries = st.fixed_dictionaries({}, optional={
@@ -274,8 +266,6 @@ queries = st.fixed_dictionaries({}, optional={
 def _http_get(http, path, query):
     query = {k: v[:1500] for k, v in query.items()}
     r = http.get(path, params=query)
-    if r.status_code >= 500 and path == "/api/advise" and server_fault(query):
-        return                      # known, see test_known_server_faults
     assert r.status_code < 500, (path, query, r.status_code, r.text[:300])
     if r.status_code >= 400:
         error = r.json()["error"]
@@ -310,10 +300,9 @@ test_http_game_quick, test_http_game_long = profiles(
     drawn=st.one_of(st.none(), st.lists(st.integers(-1, 8), max_size=4)))
 
 
-@pytest.mark.xfail(reason=KNOWN_SERVER_FAULTS, strict=False)
 @pytest.mark.parametrize("query", ["dice=11256&rerolls=--1", "dice=11256&rerolls=2&top=--3",
                                    "dice=11256&rerolls=2&rules=triple"])
-def test_known_server_faults(http, query):
+def test_the_server_500s_of_issue_21_are_4xx(http, query):
     assert http.get(f"/api/advise?{query}").status_code < 500
 
 
