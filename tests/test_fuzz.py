@@ -251,7 +251,6 @@ from starlette.testclient import TestClient  # noqa: E402
 from solver.web.app import create_app          # noqa: E402
 
 
-
 @pytest.fixture(scope="module")
 def http(nordic, tables_dir):
     with TestClient(create_app("nordic", tables_dir), raise_server_exceptions=False) as c:
