@@ -42,13 +42,14 @@ that need them.
 from __future__ import annotations
 
 import contextlib
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
+from solver import bounds
+from solver.bounds import MAX_SEED, check_games, check_seed, check_whole, whole_range
 from solver.errors import InputError
-from solver.files import atomic_text
+from solver.files import atomic_text, check_writable
 from solver.players import triple
 from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
@@ -70,39 +71,11 @@ if TYPE_CHECKING:
 POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
 SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
 DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
-MAX_SEED = 2**63 - 1
-
-
-def whole_range(low: int, high: int | None = None) -> str:
-    """``at least 1``, ``between 0 and 2**63-1``: the numbers ``low .. high``."""
-    if high is None:
-        return f"at least {low}"
-    return f"between {low} and {'2**63-1' if high == MAX_SEED else high}"
-
-
-def check_whole(value: object, name: str, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int in ``low .. high``, else InputError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"{name} must be a whole number, not {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        raise InputError(f"{name} must be {whole_range(low, high)}, not {value}")
-    return value
-
-
-def check_games(games: object) -> int:
-    return check_whole(games, "games", 1)
-
-
-def check_seed(seed: object) -> int:
-    return check_whole(seed, "seed", 0, MAX_SEED)
-
-
 
 
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
+        raise InputError(f"policy {bounds.brief(policy)}: expected one of {', '.join(POLICIES)}")
     return policy
 
 
@@ -216,7 +189,7 @@ class Solver:
     # ------------------------------------------------------------ targets
     def _check_target(self, target: object) -> int:
         from solver.tables.target import check_supported
-        goal = check_whole(target, "target", 0)
+        goal = bounds.check_target(target, self.rules.max_score)
         if self.theta:
             raise InputError("a target and a risk parameter do not go together: "
                              "the target tables maximise the chance itself")
@@ -293,7 +266,11 @@ class Solver:
         hand = self.dice(dice)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
         opps = [Opponent(self._opponent(c), False) for c in opponents]
-        opps += [Opponent(self._opponent(c), True) for c in done]
+        finished = [self._opponent(c) for c in done]
+        if any(c.turn == 0 for c in finished):
+            raise InputError("an opponent whose game is over needs the card they finished "
+                             "with (box=points,...), not an empty card")
+        opps += [Opponent(c, True) for c in finished]
         if not 1 <= len(opps) <= MAX_OPPONENTS:
             raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opps)}")
         if sc.is_full:
@@ -308,7 +285,7 @@ class Solver:
         try:
             return self.card(card)
         except InputError as e:
-            raise InputError(f"opponent card {str(card)!r}: {e}") from None
+            raise InputError(f"opponent card {bounds.brief(str(card))}: {e}") from None
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s
@@ -463,6 +440,8 @@ class Solver:
             check_whole(max_bank, "max_bank")
         path = str(out) if isinstance(out, (str, Path)) else None
         check_format(fmt, path)              # before any solve
+        if path is not None:
+            check_writable(path)             # a folder, a missing or read-only folder
         return write_states(self.table, fmt, path, None if path else out, max_bank)
 
 

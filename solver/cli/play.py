@@ -15,6 +15,7 @@ import click
 
 from solver.cli.options import SEED, Choice, rules_option, tables_option
 from solver.errors import InputError
+from solver.files import check_writable
 from solver.game import Game, Move
 from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.words import LANGS, box_index, box_name, message
@@ -309,6 +310,7 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     else:
         game = Game(rules_spec, players or ("Player",), seed=seed, tables=tables_dir)
     autosave = autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json")
+    check_writable(autosave)             # a folder or read-only place: refused before the game
     coach = Coach(game, table_mode, hints, lang, autosave)
     try:
         coach.run()

@@ -133,5 +133,7 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
         values, header = load_array(rules, path, "futures", (table_size(rules),))
         return FuturesTable(rules, values, path, header)
 
+    from solver.tables.plan import futures_plan
     return open_or_solve(path, load,
-                         lambda: solve_and_store(rules, path, directory), force=force)
+                         lambda: solve_and_store(rules, path, directory), force=force,
+                         plan=lambda: futures_plan(rules, path))

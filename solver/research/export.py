@@ -27,6 +27,7 @@ import json
 
 import numpy as np
 
+from solver.bounds import brief
 from solver.errors import InputError, missing_extra
 from solver.files import atomic_path, atomic_text
 from solver.players.advice import advise
@@ -101,7 +102,7 @@ def _upper_totals(rules) -> dict[int, np.ndarray]:
 def check_format(fmt: str, out: str | None) -> None:
     """Raise InputError unless states can be written as ``fmt`` to ``out``."""
     if fmt not in FORMATS:
-        raise InputError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise InputError(f"format {brief(fmt)}: expected one of {', '.join(FORMATS)}")
     if fmt == "parquet":
         try:
             import pyarrow  # noqa: F401

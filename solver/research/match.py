@@ -25,14 +25,18 @@ is run again by Dask, and the results are gathered once per chunk id.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from functools import lru_cache
+
 from pathlib import Path
 
 import numpy as np
 
+from solver.bounds import brief
 from solver.errors import InputError, missing_extra
 from solver.research import stats
 from solver.rules.ruleset import Rules
@@ -52,7 +56,7 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     if rules.columns > 1:
         if text in POLICIES:
             return text, 0.0
-        raise InputError(f"policy {text!r}: rules {rules.spec} seat {', '.join(POLICIES)} "
+        raise InputError(f"policy {brief(text)}: rules {rules.spec} seat {', '.join(POLICIES)} "
                          "(the win seat and theta need one column)")
     if text in SIMPLE or text == "win":
         return text, 0.0
@@ -61,9 +65,9 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
         try:
             theta = float(value)
         except ValueError:
-            raise InputError(f"policy {text!r}: theta must be a number") from None
+            raise InputError(f"policy {brief(text)}: theta must be a number") from None
         return "optimal", check_theta(rules, theta)
-    raise InputError(f"unknown policy {text!r}: expected optimal, win, theta=X, greedy or simple")
+    raise InputError(f"unknown policy {brief(text)}: expected optimal, win, theta=X, greedy or simple")
 
 
 def parse_players(text: str | list[str], rules: Rules) -> tuple[tuple[str, float], ...]:
@@ -238,10 +242,32 @@ class Match:
                 "seconds": self.seconds}
 
 
-def chunks(games: int, chunk_size: int = CHUNK) -> list[tuple[int, int]]:
-    """``(chunk id, games)`` of every chunk."""
-    return [(c, min(chunk_size, games - c * chunk_size))
-            for c in range(-(-games // chunk_size))]
+class Chunks(Sequence):
+    """``(chunk id, games)`` of every chunk, computed when asked for (a study
+    of 10**12 games has 5 * 10**7 chunks: never held as a list)."""
+
+    def __init__(self, games: int, chunk_size: int = CHUNK):
+        self.games, self.size = games, chunk_size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    def __getitem__(self, c):
+        if isinstance(c, slice):
+            return [self[i] for i in range(*c.indices(len(self)))]
+        if c < 0:
+            c += len(self)
+        if not 0 <= c < len(self):
+            raise IndexError(c)
+        return c, min(self.size, self.games - c * self.size)
+
+
+def chunks(games: int, chunk_size: int = CHUNK) -> Chunks:
+    """``(chunk id, games)`` of every chunk (a lazy sequence)."""
+    return Chunks(games, chunk_size)
+
+
+IN_FLIGHT = 256           # chunks submitted to Dask at a time
 
 
 def prepare(rules: Rules, tables, players) -> None:
@@ -261,21 +287,29 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     else ``workers`` processes of a local Dask cluster (default: this
     machine's cores; 0, or a single chunk, plays in this process)."""
     import time
+
+    from solver.bounds import check_games, check_seed, check_workers
+    games, seed = check_games(games), check_seed(seed)
+    workers = None if workers is None else check_workers(workers)
     start = time.perf_counter()
     tables = str(tables) if tables is not None else None
     prepare(rules, tables, players)
     todo = chunks(games, chunk_size)
     args = (rules, tables, tuple(players), seed)
     if scheduler is None and (workers == 0 or (workers is None and len(todo) == 1)):
-        results = [play_chunk(*args, c, n, chunk_size) for c, n in todo]
+        results = (play_chunk(*args, c, n, chunk_size) for c, n in todo)
     else:
         results = _on_dask(args, todo, chunk_size, scheduler, workers)
-    got = {r.chunk: r for r in results}                # one result per chunk id
-    if sorted(got) != [c for c, _ in todo]:
+    got: dict[int, Tally] = {}        # one result per chunk id, summed in chunk order
+    total, following = None, 0
+    for r in results:
+        got.setdefault(r.chunk, r.tally)
+        while following in got:       # sum in chunk order: the same float sums every run
+            tally = got.pop(following)
+            total = tally if total is None else total + tally
+            following += 1
+    if following != len(todo):
         raise RuntimeError("some chunks are missing from the results")
-    total = got[0].tally
-    for c, _ in todo[1:]:
-        total = total + got[c].tally
     return Match(rules, tuple(players), games, seed, total, time.perf_counter() - start)
 
 
@@ -293,11 +327,19 @@ def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                processes=True, dashboard_address=":0")
         client = Client(cluster)
+    from distributed import as_completed
+
+    def submit(c: int, n: int):
+        return client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,
+                             key=f"yatzy-match-{args[3]}-{c}-{os.getpid()}")
+
     try:
-        futures = [client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,
-                                 key=f"yatzy-match-{args[3]}-{c}-{os.getpid()}")
-                   for c, n in todo]
-        return client.gather(futures)
+        pending = iter(todo)
+        running = as_completed([submit(c, n) for c, n in itertools.islice(pending, IN_FLIGHT)])
+        for future in running:                    # a window of chunks in flight at a time
+            yield future.result()
+            for c, n in itertools.islice(pending, 1):
+                running.add(submit(c, n))
     finally:
         client.close()
         if cluster is not None:

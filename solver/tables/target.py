@@ -192,6 +192,9 @@ def open_target(rules: Rules, directory: Path | str | None = None, *,
     """The target table of ``rules``, solved and stored first if needed
     (one process solves it; others wait and use its result)."""
     check_supported(rules)
+    from solver.tables.plan import target_plan
+
     path = target_path(rules, directory)
     return open_or_solve(path, lambda: load(rules, path),
-                         lambda: solve_and_store(rules, path, progress), force=force)
+                         lambda: solve_and_store(rules, path, progress), force=force,
+                         plan=lambda: target_plan(rules, path))
