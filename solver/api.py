@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from solver import bounds
-from solver.bounds import MAX_SEED, check_games, check_seed, check_whole, whole_range
+from solver.bounds import check_games, check_seed, check_whole
 from solver.errors import InputError
 from solver.files import atomic_text, check_writable
 from solver.players import triple
@@ -55,6 +55,7 @@ from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
 from solver.position.actions import Advice
 from solver.position.scorecard import Scorecard
+from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
 from solver.rules.ruleset import Rules, parse_rules
 from solver.tables.store import Progress, Table, open_table, table_path
 from solver.tables.values import check_theta
@@ -68,8 +69,8 @@ if TYPE_CHECKING:
     from solver.research.simulate import Simulation
     from solver.tables.target import TargetTable
 
-POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
-SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
+POLICIES = ALL_POLICY_NAMES      # declared in solver.rules.objectives
+SIMPLE_POLICIES = tuple(p for p in POLICIES if p != "step")   # the policies of one column
 DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
 
 
@@ -304,14 +305,10 @@ class Solver:
         from solver.kernels.policy import check_supported
         check_policy(policy)
         if self.rules.columns > 1:
-            if policy not in triple.POLICIES:
-                raise InputError(f"policy {policy!r}: rules {self.rules.spec} are played "
-                                 f"by {', '.join(triple.POLICIES)}")
+            policy_for(policy, self.rules)
             return False
-        if policy not in SIMPLE_POLICIES:
-            raise InputError(f"policy {policy!r} is for several columns (e.g. --rules triple); "
-                             f"rules {self.rules.spec} are played by "
-                             f"{', '.join(SIMPLE_POLICIES)}")
+        if policy == "step":
+            policy_for(policy, self.rules)           # one line: what these rules play
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")

@@ -64,8 +64,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
-from solver.bounds import brief, check_text, parse_json, shown, whole_text
+from solver.api import SIMPLE_POLICIES, Solver, check_seed
+from solver.bounds import MAX_SEED, brief, check_text, parse_json, shown, whole_text
 from solver.errors import InputError
 from solver.files import write_text
 from solver.players.advice import advise, end_turn, turn_values

@@ -14,7 +14,8 @@ from typing import Iterator
 import click
 
 from solver import bounds
-from solver.api import MAX_SEED, POLICIES, Solver, whole_range
+from solver.api import POLICIES, Solver
+from solver.bounds import MAX_SEED, whole_range
 from solver.errors import InputError, TableError
 from solver.rules.ruleset import Rules, parse_rules
 from solver.tables import plan

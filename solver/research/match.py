@@ -31,7 +31,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from functools import lru_cache
-
 from pathlib import Path
 
 import numpy as np
@@ -43,23 +42,21 @@ from solver.rules.ruleset import Rules
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
-SIMPLE = ("optimal", "greedy", "simple")
 
 
 def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
     ``solver.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from solver.players.triple import POLICIES
+    from solver.rules.objectives import policy_for, policy_names
     from solver.tables.values import check_theta
     text = text.strip()
+    if text in policy_names(rules, match=True):
+        return policy_for(text, rules, match=True).name, 0.0
     if rules.columns > 1:
-        if text in POLICIES:
-            return text, 0.0
-        raise InputError(f"policy {brief(text)}: rules {rules.spec} seat {', '.join(POLICIES)} "
+        raise InputError(f"policy {brief(text)}: rules {rules.spec} seat "
+                         f"{', '.join(policy_names(rules, match=True))} "
                          "(the win seat and theta need one column)")
-    if text in SIMPLE or text == "win":
-        return text, 0.0
     name, eq, value = text.partition("=")
     if name.strip() == "theta" and eq:
         try:

@@ -36,9 +36,10 @@ from solver.kernels.triple import (
 from solver.kernels.turn import (
     turn_data,
 )
-from solver.players.triple import POLICIES, coupling_of, lower_bound, no_coupling
+from solver.players.triple import coupling_of, lower_bound, no_coupling
 from solver.position.scorecard import Scorecard
 from solver.research.review import turn_line
+from solver.rules.objectives import policy_for
 from solver.rules.ruleset import Rules
 from solver.rules.ties import tolerance
 from solver.space import state_space
@@ -92,9 +93,7 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     ``triple.coupling_of(rules)``; an empty ``(0, 2 ** columns)`` array plays
     the plain improvement step on ``H``, as policy ``step`` does);
     ``scores``: if given, game ``i``'s final score goes in ``scores[i]``."""
-    if policy not in POLICIES:
-        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)} "
-                         f"under rules {rules.spec}")
+    policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
     ds = one.dice_space
     C, nb = rules.columns, one.n_boxes

@@ -272,8 +272,8 @@ def _yatzy(*args, tables):
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "3"), "rerolls=3"),
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "1", "--theta", "0.01"),
      "theta is not available"),
-    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal, step, greedy"),
-    (("simulate", "--rules", "nordic", "--policy", "step", "--games", "5"), "is for several columns"),
+    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal, greedy, step"),
+    (("simulate", "--rules", "nordic", "--policy", "step", "--games", "5"), "step needs several columns"),
     (("export", "--rules", "triple", "--format", "csv"), "covers one column"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
