@@ -250,7 +250,10 @@ def solve_progress(rules: Rules):
     """The progress of a solve of ``rules`` on stderr: click's bar, or one
     line per layer for a long solve (saved rolls) when stderr is not a
     terminal (a log file: the bar draws only on a terminal)."""
-    label = f"solving {rules.spec}"
+    from solver.tables.plan import describe_bytes, describe_seconds, value_plan
+    plan = value_plan(rules)
+    label = (f"solving {rules.spec} ({plan.values:,} values, {describe_bytes(plan.disk_bytes)}, "
+             f"about {describe_seconds(plan.seconds)})")
     if not sys.stderr.isatty() and rules.saved_rolls:
         return LineProgress(label)
     return BarProgress(label)

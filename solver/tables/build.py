@@ -77,6 +77,13 @@ def run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
         run_pieces(solve_masks, d, layer, nxt, cur)
 
 
+def kernels_ready() -> bool:
+    """Whether the solve's kernels are in Numba's cache (else the first
+    solve compiles them, once: some seconds)."""
+    from solver.kernels.cache import compiled
+    return compiled(solve_masks)
+
+
 def compile_kernels(rules: Rules) -> float:
     """Compile the solve kernels (or load them from Numba's disk cache);
     returns the seconds it took."""

@@ -462,6 +462,18 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
 
 
+COMPILE_SECONDS = 20      # about how long the first compile takes on a 2-core machine
+
+
+def _compile(engine, rules: Rules) -> float:
+    """Compile the solve's kernels (or load them), saying so first when it
+    is a real compile; returns the seconds it took."""
+    if not engine.kernels_ready():
+        _warn(f"compiling the solver (once after an install or an update, about "
+              f"{COMPILE_SECONDS} s)")
+    return engine.compile_kernels(rules)
+
+
 def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
                  theta: float) -> float:
     shape = (1, state_space(rules).n_masks, rules.cap + 1)
@@ -470,13 +482,14 @@ def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
         out, resume, checkpoint = checkpoint_array(rules, path, shape)
         if resume:
             _warn(f"resuming {path.name} after layer {resume}")
+    compile_seconds = _compile(engine, rules)    # before the clock of the progress starts
     if counter is not None:
         counter.start(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
     solution = engine.solve(rules, progress=counter, out=out, resume=resume,
                             checkpoint=checkpoint, theta=theta)
     save(solution.dense, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
-          "compile_seconds": solution.compile_seconds, "theta": theta})
+          "compile_seconds": compile_seconds, "theta": theta})
     if out is not None:
         for leftover in (partial_path(path), partial_path(path, ".json")):
             leftover.unlink(missing_ok=True)
@@ -489,10 +502,10 @@ def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None,
     resume = writer.resume()
     if resume is not None:
         _warn(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved")
+    compile_seconds = _compile(engine, rules)
     if counter is not None:
         counter.start(0 if resume is None else
                       sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
-    compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
     layers = engine.solve_layers(rules, counter, resume, theta)
