@@ -43,9 +43,12 @@ class TurnLog(NamedTuple):
     column: np.ndarray
 
 
-def turn_log(games: int, turns: int, steps: int, dtype=np.int64, logging: bool = True) -> TurnLog:
+def turn_log(games: int, turns: int, steps: int, dtype=np.int64, logging: bool = True,
+             columns: bool = False) -> TurnLog:
     """A ``TurnLog`` of ``games`` games of ``turns`` turns and at most
-    ``steps`` rolls a turn, filled with -1 (``logging=False``: the empty one)."""
+    ``steps`` rolls a turn, filled with -1 (``logging=False``: the empty
+    one; ``columns``: with the column of each turn, else that one empty)."""
     shape = (games, turns, steps) if logging else (0, 1, 1)
     return TurnLog(np.full(shape, -1, dtype=dtype), np.full(shape, -1, dtype=dtype),
-                   np.full(shape[:2], -1, dtype=dtype), np.full(shape[:2], -1, dtype=dtype))
+                   np.full(shape[:2], -1, dtype=dtype),
+                   np.full(shape[:2] if columns else (0, 0), -1, dtype=dtype))
