@@ -136,9 +136,9 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
-            run_pieces(play_turn, g, size, Layer(dec.rows, game_row, mask, upper, score, state, gid),
-                       out, log, turn)
-            del dec, game_row, order
+            layer = Layer(dec.rows, game_row, mask, upper, score, state, gid)
+            run_pieces(play_turn, g, size, layer, out, log, turn)
+            del dec, game_row, order, layer
             if on_log:
                 log_points[gid, turn] = points_of
             box_sum += np.bincount(box_of, weights=points_of,

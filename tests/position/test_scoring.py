@@ -84,7 +84,7 @@ def test_numpy_compiled_and_oracle_agree_for_every_roll(spec):
                 got = score_turn(rules, state, b, dice, rerolls_left=rerolls, column=column)
                 points, earned, extra, upper, bank = want
                 assert (got.points, got.upper_bonus, got.yahtzee_bonus, got.after.upper,
-                        got.after.bank) == (points, earned, extra, upper, bank), (spec, state, dice, b)
+                        got.after.bank) == (points, earned, extra, upper, bank), (state, dice, b)
                 assert got.after.mask == sp.child_mask(state.mask, b, points)
                 assert got.weight == column + 1 and got.weighted == (column + 1) * got.gain
                 room = sp.bank_limit(len(filled) + 1)
@@ -102,7 +102,8 @@ def test_numpy_compiled_and_oracle_agree_for_every_roll(spec):
         assert checked["bank"]
 
 
-@pytest.mark.parametrize("spec", ["nordic", "forced", "yahtzee", "maxi", "nordic:bonus_threshold=0"])
+@pytest.mark.parametrize("spec", ["nordic", "forced", "yahtzee", "maxi",
+                                  "nordic:bonus_threshold=0"])
 def test_the_lane_form_and_the_arrays_follow_the_one_rule(spec):
     """``bonus_lanes`` (the solve's form) and ``upper_after`` on arrays give
     the compiled ``upper_after`` lane by lane, for every box, points and run."""
