@@ -9,7 +9,9 @@ checks the two against each other).
 * ``end_turn``: a whole turn's end from the roll (joker, yahtzee bonus, the
   next mask and the bank), as a ``TurnEnd``.
 
-The rule set is read from ``kernels.turn.TurnData``.
+The rule set is read from ``kernels.turn.TurnData``.  The three are
+inlined into their callers (Numba's ``inline="always"``): a call would pass
+the whole ``TurnData`` in the innermost loops of the distribution.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class TurnEnd(NamedTuple):
     bank: np.int64
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def upper_after(d, box, u, points):
     """``(u', bonus)``: the capped upper total after writing ``points`` in
     ``box`` at upper total ``u``, and the upper bonus that earns (the
@@ -52,7 +54,7 @@ def upper_after(d, box, u, points):
     return np.int64(u), np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bonus_lanes(d, box, points, u0, L):
     """``upper_after`` for the upper totals ``u = u0 + j``, ``j < L``, as
     two lane counts ``(below, reach)``: lanes ``j < below`` stay under the
@@ -67,7 +69,7 @@ def bonus_lanes(d, box, points, u0, L):
     return below, max(min(L, d.cap - u0), below)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_turn(d, mask, u, box, r, rerolls_left, bank_room):
     """The ``TurnEnd`` of writing roll ``r`` in ``box`` at ``(mask, u)``
     with ``rerolls_left`` rerolls unused, of which the next state's bank
