@@ -30,7 +30,7 @@ def main(games: int, runs: int) -> None:
     import numba
 
     from solver import Solver
-    from solver.position.triple_card import TripleCard
+    from solver.position.scorecard import Scorecard
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     solver = Solver("triple")
@@ -40,13 +40,12 @@ def main(games: int, runs: int) -> None:
     one = table.rules
     positions = []
     for _ in range(4):
-        card = TripleCard.empty(solver.rules)
+        card = Scorecard.empty(solver.rules)
         while not card.is_full:
             dice = tuple(sorted(rng.randint(1, 6) for _ in range(5)))
             positions.append((card, dice, rng.choice((0, 1, 2))))
-            c, b = rng.choice([(c + 1, b) for c, sc in enumerate(card.cards)
-                               for b in sc.allowed_boxes()])
-            card = card.fill(c, b, int(one.scores[one.dice_space.roll_index(dice), b]))
+            c, b = rng.choice(card.allowed())
+            card = card.fill(b, int(one.scores[one.dice_space.roll_index(dice), b]), column=c)
     solver.advise(*positions[0])
     times = []
     for card, dice, rerolls in positions:
@@ -70,9 +69,9 @@ def main(games: int, runs: int) -> None:
     from solver.research.triple_games import play
     play(table, solver.rules, 200, 99)
     step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
-    for name, policy, theta in (("optimal", "optimal", None), ("step", "optimal", step),
+    for name, policy, coupling in (("optimal", "optimal", None), ("step", "optimal", step),
                                 ("greedy", "greedy", None)):
-        rates = [games / play(table, solver.rules, games, seed, policy, theta=theta).seconds
+        rates = [games / play(table, solver.rules, games, seed, policy, coupling=coupling).seconds
                  for seed in range(runs)]
         print(f"games/s ({name:<7})     median {statistics.median(rates):,.0f} "
               f"(runs: {', '.join(f'{r:,.0f}' for r in rates)})")

@@ -48,12 +48,15 @@ def main(against: str, games: int, runs: int) -> None:
         step = np.zeros((0, 1 << rules.columns))
         label = f"old ({against[:10]})"
         players = {}
-        if "theta" in inspect.signature(old.play).parameters:
-            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed, theta=step)
+        params = inspect.signature(old.play).parameters
+        if "coupling" in params or "theta" in params:     # the coupling term was once "theta"
+            key = "coupling" if "coupling" in params else "theta"
+            players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed,
+                                                              **{key: step})
             players[f"{label}, default"] = lambda seed: old.play(table, rules, games, seed)
         else:
             players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed)
-        players["new, step"] = lambda seed: new.play(table, rules, games, seed, theta=step)
+        players["new, step"] = lambda seed: new.play(table, rules, games, seed, coupling=step)
         players["new, default"] = lambda seed: new.play(table, rules, games, seed)
         for play in players.values():                  # compile, page the table in
             play(99)

@@ -30,18 +30,18 @@ def main(spec: str, games: int, rounds: int, seed: int, save: str | None) -> Non
     from solver.research.triple_games import fit_coupling
 
     solver = Solver(spec)
-    theta = np.zeros((0, 1 << solver.rules.columns))
+    coupling = np.zeros((0, 1 << solver.rules.columns))
     for k in range(rounds):
         start = time.perf_counter()
-        theta = fit_coupling(solver.table, solver.rules, games, seed + k, theta)
+        coupling = fit_coupling(solver.table, solver.rules, games, seed + k, coupling)
         print(f"# round {k + 1}: {games:,} games, seed {seed + k}, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
         if save:
-            np.save(f"{save}-{k + 1}.npy", theta)
+            np.save(f"{save}-{k + 1}.npy", coupling)
     print(f"# {spec}: python benchmarks/triple_fit.py --rules {spec} --games {games} "
           f"--rounds {rounds} --seed {seed}")
     print(f'"{solver.rules.fingerprint}": (')
-    for row in theta:
+    for row in coupling:
         print("    (" + ", ".join(f"{v:.3f}" for v in row) + "),")
     print("),")
 

@@ -13,19 +13,41 @@
     232.955
 
 ``Solver`` (``solver.api``) answers every question about one rule set;
-``open_table`` gives the stored table itself.  The solver kernels
-(``solver.tables.build``) are imported only when a table has to be solved or a
-research method needs them, so advice starts without Numba.
+``Game`` (``solver.game``) keeps a game at the table; ``open_table`` gives
+the stored table itself.  The names below are imported on first use, so
+``import solver`` is fast, and the solver kernels (``solver.tables.build``)
+are imported only when a table has to be solved or a research method needs
+them, so advice starts without Numba.
 """
 
-from solver.api import Comparison, Solver, compare
-from solver.errors import InputError, TableError
-from solver.players.advice import advise, expected_final_score
-from solver.position.actions import Action, ActionKind, Advice
-from solver.position.scorecard import Scorecard
-from solver.rules.ruleset import Rules, parse_rules
-from solver.tables.store import Table, TableWarning, open_table
+from importlib import import_module
 
-__all__ = ["Action", "ActionKind", "Advice", "Comparison", "InputError", "Rules", "Scorecard",
-           "Solver", "Table", "TableError", "TableWarning", "advise", "compare",
-           "expected_final_score", "open_table", "parse_rules"]
+# public name -> the module that defines it
+_WHERE = {
+    "InputError": "solver.errors", "TableError": "solver.errors",
+    "Rules": "solver.rules.ruleset", "parse_rules": "solver.rules.ruleset",
+    "Scorecard": "solver.position.scorecard",
+    "Action": "solver.position.actions", "ActionKind": "solver.position.actions",
+    "Advice": "solver.position.actions",
+    "Table": "solver.tables.store", "TableWarning": "solver.tables.store",
+    "open_table": "solver.tables.store",
+    "advise": "solver.players.advice", "expected_final_score": "solver.players.advice",
+    "WinAdvice": "solver.players.win",
+    "Distribution": "solver.research.distribution", "Simulation": "solver.research.simulate",
+    "Review": "solver.research.review",
+    "Solver": "solver.api", "Comparison": "solver.api", "compare": "solver.api",
+    "Game": "solver.game",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    value = getattr(import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

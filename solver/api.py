@@ -20,6 +20,10 @@ Rules with several columns (``triple``) are played by the strategy of
 ``solver.players.triple`` from the one-column table (``Rules.column_rules``): their
 advice, values and distributions come from it, the distributions estimated
 from played games (policies ``optimal`` -- the strategy -- and ``greedy``).
+Cards are the same ``Scorecard`` (``ones@1=3,yatzy@3=50``), advice the same
+``Advice`` (``score yatzy@3``), whose values are then labelled
+``LOWER_BOUND`` (``Advice.values``): exact for the columns played one by
+one after the turn, below what the strategy scores.
 
 The choices the research tools make live here: a final-score distribution is
 exact where ``solver.research.distribution`` models the rules (every five-dice rule
@@ -50,12 +54,12 @@ from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
 from solver.position.actions import Advice
 from solver.position.scorecard import Scorecard
-from solver.position.triple_card import TripleCard
 from solver.rules.ruleset import Rules, parse_rules
 from solver.tables.store import Progress, Table, open_table, table_path
 from solver.tables.values import check_theta
 
 if TYPE_CHECKING:
+    from solver.players.explain import Explanation, Outlook, PartsTable
     from solver.players.futures import FuturesTable
     from solver.players.win import WinAdvice
     from solver.research.distribution import Distribution
@@ -131,6 +135,7 @@ class Solver:
         self._table: Table | None = None
         self._target: TargetTable | None = None
         self._futures: FuturesTable | None = None
+        self._parts: PartsTable | None = None
 
     def __repr__(self) -> str:
         return f"Solver({self.rules.spec!r}" + (f", theta={self.theta!r})" if self.theta else ")")
@@ -158,16 +163,14 @@ class Solver:
         return self._table
 
     # ------------------------------------------------------------- inputs
-    def card(self, card: Scorecard | TripleCard | str = "") -> Scorecard | TripleCard:
+    def card(self, card: Scorecard | str = "") -> Scorecard:
         """A scorecard of these rules from its text (empty: a new game); with
-        several columns a ``TripleCard`` (``ones@1=3,...``)."""
-        if isinstance(card, (Scorecard, TripleCard)):
+        several columns ``BOX@COLUMN=POINTS`` (``ones@1=3,...``)."""
+        if isinstance(card, Scorecard):
             if card.rules != self.rules:
                 raise InputError(f"the card is for rules {card.rules.spec}, "
                                  f"not {self.rules.spec}")
             return card
-        if self.rules.columns > 1:
-            return TripleCard.parse(card, self.rules)
         return Scorecard.parse(card, self.rules)
 
     def dice(self, dice: str | Iterable[int]) -> tuple[int, ...]:
@@ -192,14 +195,16 @@ class Solver:
         left (2 after the first roll of three, then 1, then 0; with saved
         rolls, own and banked together), best first.  With a ``target``
         score: ranked by the largest chance to finish at or above it
-        (``Action.p_at_least``), each with its expected final score too."""
+        (``Action.p_at_least``), each with its expected final score too.
+        With several columns a score names its column and the values are
+        lower bounds (``Advice.values``; the order is the strategy's)."""
         sc = self.card(card)
         hand = self.dice(dice)
         if target is not None:
             self._check_target(target)
         if self.rules.columns > 1:
             triple.check_position(self.rules, sc, check_whole(rerolls, "rerolls", 0))
-            return triple.advise(self.table, sc, hand, rerolls)
+            return advise_position(self.table, sc, hand, rerolls)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
         if sc.is_full:
             raise InputError("the card is full: there is nothing left to decide")
@@ -243,6 +248,38 @@ class Solver:
             from solver.players.futures import open_futures
             self._futures = open_futures(self.rules, self.tables)
         return self._futures
+
+    # ------------------------------------------------------------ explanations
+    def parts(self) -> PartsTable:
+        """The parts table (``solver.players.explain``): each box's expected
+        points, the chance of the upper bonus and the yahtzee bonuses to
+        come under optimal play from every state, solved and stored on first
+        use."""
+        if self._parts is None:
+            from solver.players.explain import check_supported, open_parts
+            check_supported(self.rules)
+            if self.theta:
+                raise InputError("explanations are for the expected score "
+                                 "(no risk parameter)")
+            self._parts = open_parts(self.rules, self.tables)
+        return self._parts
+
+    def explain(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
+                groups: bool = False) -> tuple[Explanation, ...]:
+        """Why each action of ``advise`` (same order) costs what it does:
+        its loss split into exact parts per box (``groups``: per group of
+        boxes), the upper bonus and the yahtzee bonus."""
+        from solver.players.explain import TurnParts, explain
+        advice = self.advise(card, dice, rerolls)
+        turn = TurnParts(self.table, self.parts(), advice.card)
+        return tuple(explain(turn, advice, a, groups) for a in advice.actions)
+
+    def outlook(self, card: Scorecard | str = "") -> Outlook:
+        """The chance of the upper bonus and each open box's expected points
+        from the start of the next turn at ``card`` under optimal play."""
+        from solver.players.explain import outlook
+        sc = self.card(card)
+        return outlook(self.parts(), sc)
 
     def advise_win(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
                    opponents: Iterable[Scorecard | str] = (),
@@ -403,9 +440,7 @@ class Solver:
         from solver.research.review import read_log, review
         if isinstance(log, (str, Path)):
             log = read_log(log, self._log_rules())[1]
-        if self.rules.columns > 1:
-            return triple.review(self.table, self.rules, log)
-        return review(self.table, log)
+        return review(self.table, log, self.rules)
 
     def _log_rules(self) -> str | Rules:
         """What ``read_log`` is given: the spec, so that a header for other

@@ -33,11 +33,24 @@ use).  Under saved rolls, stopping banks the rerolls left
 (``query.end_turn``); under American rules a further yahtzee earns the
 yahtzee bonus and may go only where the joker rule allows.
 
-Each player has a ``Sheet`` of columns (one Scorecard each); every rule set
-today has one column per player, and a game of several columns (Trippel
-Yatzy) would extend ``Sheet``.  ``save``/``load`` write and read a small
-versioned JSON document (the moves, replayed and so checked on load);
-``log_lines()`` is the game as a ``solver.research.review`` log.
+Each player has one ``Scorecard``; under rules with several columns
+(Trippel-Yatzy: three, 45 turns, column ``c`` counting ``c`` times with its
+own bonus) a score names its column, and the advice is the Trippel
+strategy's (``solver.players.triple``), its values lower bounds
+(``Game.values``)::
+
+    >>> game = Game("triple", ["Ann"], seed=3)
+    >>> game.play("roll 66666")
+    Move('roll 6 6 6 6 6', player=0)
+    >>> game.play("score yatzy@3")
+    Move('score yatzy@3 (50)', player=0)
+    >>> game.score_total(0), len(game.protokoll()[0]["cells"])
+    (150, 3)
+
+``save``/``load`` write and read a small versioned JSON document (the
+moves, replayed and so checked on load); ``log_lines()`` is the game as a
+``solver.research.review`` log (with a ``column`` per turn where the rules
+have several).
 """
 
 from __future__ import annotations
@@ -54,8 +67,8 @@ import numpy as np
 from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
 from solver.errors import InputError
 from solver.files import write_text
-from solver.players.advice import TurnValues, advise, end_turn
-from solver.position.actions import Action, Advice
+from solver.players.advice import advise, end_turn, turn_values
+from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_column
 from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
 from solver.rules.dice import parse_dice
@@ -65,13 +78,15 @@ from solver.space import state_space
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
-KINDS = ("human", *SIMPLE_POLICIES)   # a person, or a computer playing a policy
+COLUMN_KINDS = ("optimal", "step")    # the computers of several columns (solver.players.triple)
+KINDS = ("human", *SIMPLE_POLICIES, "step")   # a person, or a computer playing a policy
 
 
 @dataclass(frozen=True)
 class Player:
     """A seat at the table: ``kind`` is ``human`` or the policy a computer
-    plays (``optimal``, ``greedy``, ``simple``)."""
+    plays (``optimal``, ``greedy``, ``simple``; with several columns
+    ``optimal`` or ``step``)."""
 
     name: str
     kind: str = "human"
@@ -97,38 +112,17 @@ class Player:
 
 
 @dataclass(frozen=True)
-class Sheet:
-    """One player's scorecard columns (one column in every rule set so far)."""
-
-    columns: tuple[Scorecard, ...]
-
-    @property
-    def card(self) -> Scorecard:
-        """The column being played (the only one)."""
-        return self.columns[0]
-
-    @property
-    def score(self) -> int:
-        return sum(c.score for c in self.columns)
-
-    @property
-    def is_full(self) -> bool:
-        return all(c.is_full for c in self.columns)
-
-    def with_card(self, card: Scorecard) -> "Sheet":
-        return Sheet((card, *self.columns[1:]))
-
-
-@dataclass(frozen=True)
 class Played:
     """One finished turn: the dice after each roll, the dice kept before
-    each reroll, the box written and its points (bonuses excluded)."""
+    each reroll, the box written, its points (bonuses excluded) and its
+    column (from 1)."""
 
     player: int
     rolls: tuple[tuple[int, ...], ...]
     kept: tuple[tuple[int, ...], ...]
     box: int
     points: int
+    column: int = 1
 
 
 @dataclass(frozen=True)
@@ -137,7 +131,7 @@ class Position:
     so far: after a keep, ``kept`` has as many entries as ``rolls`` and a
     roll is due.  ``draws`` counts the dice drawn from the generator."""
 
-    sheets: tuple[Sheet, ...]
+    cards: tuple[Scorecard, ...]
     player: int = 0
     rolls: tuple[tuple[int, ...], ...] = ()
     kept: tuple[tuple[int, ...], ...] = ()
@@ -148,8 +142,8 @@ class Position:
 @dataclass(frozen=True)
 class Move:
     """A move as played: its text (``roll 1 1 2 5 6``, ``keep 5 6``,
-    ``score chance (23)``), the seat that made it, and whether the dice of a
-    roll were drawn by the game's generator."""
+    ``score chance (23)``, ``score chance@3 (23)``), the seat that made it,
+    and whether the dice of a roll were drawn by the game's generator."""
 
     text: str
     player: int
@@ -199,16 +193,23 @@ class Game:
         names = [p.name.lower() for p in seats]
         if len(set(names)) != len(names):
             raise InputError("two players share a name")
-        if self.rules.saved_rolls and any(p.kind in ("greedy", "simple") for p in seats):
+        computers = {p.kind for p in seats if not p.is_human}
+        if self.rules.columns > 1 and computers - set(COLUMN_KINDS):
+            raise InputError(f"rules {self.rules.spec}: computer players of several columns "
+                             f"play {' or '.join(COLUMN_KINDS)}")
+        if self.rules.columns == 1 and "step" in computers:
+            raise InputError(f"rules {self.rules.spec}: step is a policy of several columns "
+                             "(e.g. triple)")
+        if self.rules.saved_rolls and computers & {"greedy", "simple"}:
             raise InputError(f"rules {self.rules.spec}: computer players under saved rolls "
                              "play the optimal policy only")
         self.players = seats
         self.seed = check_seed(secrets.randbelow(MAX_SEED) if seed is None else seed)
-        empty = Sheet((Scorecard.empty(self.rules),))
+        empty = Scorecard.empty(self.rules)
         self._position = Position(tuple(empty for _ in seats))
         self._stack: list[tuple[Move, Position]] = []     # each move and the position before it
         self._redo: list[Move] = []                       # undone moves, the next one last
-        self._turn: tuple[Scorecard, TurnValues] | None = None
+        self._turn: tuple[Scorecard, object] | None = None     # the card and its turn values
 
     def __repr__(self) -> str:
         return (f"Game({self.rules.spec!r}, {[str(p) for p in self.players]!r}, "
@@ -230,13 +231,26 @@ class Game:
         return self.players[self._position.player]
 
     @property
-    def sheets(self) -> tuple[Sheet, ...]:
-        return self._position.sheets
+    def cards(self) -> tuple[Scorecard, ...]:
+        """Each seat's card (with all its columns)."""
+        return self._position.cards
 
     @property
     def card(self) -> Scorecard:
         """The card of the player to move."""
-        return self.sheets[self._position.player].card
+        return self.cards[self._position.player]
+
+    @property
+    def turns_per_player(self) -> int:
+        """Turns each player plays: every box of every column."""
+        return self.rules.n_boxes * self.rules.columns
+
+    @property
+    def values(self) -> str:
+        """What ``advice()`` and ``expected_score()`` give: ``EXACT``, or
+        with several columns ``LOWER_BOUND`` (exact for the columns played
+        one by one after the turn; the strategy scores more)."""
+        return EXACT if self.rules.columns == 1 else LOWER_BOUND
 
     @property
     def dice(self) -> tuple[int, ...] | None:
@@ -265,7 +279,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return all(s.is_full for s in self.sheets)
+        return all(c.is_full for c in self.cards)
 
     @property
     def turns(self) -> tuple[Played, ...]:
@@ -283,14 +297,18 @@ class Game:
         return tuple(reversed(self._redo))
 
     def scores(self) -> tuple[int, ...]:
-        return tuple(s.score for s in self.sheets)
+        """Each seat's score (several columns: each column's times its weight)."""
+        return tuple(c.score for c in self.cards)
+
+    def score_total(self, seat: int) -> int:
+        return self.cards[seat].score
 
     def ranking(self) -> list[tuple[int, int, int]]:
         """``(place, seat, score)`` best first; equal scores share a place."""
-        order = sorted(range(len(self.players)), key=lambda i: -self.sheets[i].score)
+        order = sorted(range(len(self.players)), key=lambda i: -self.cards[i].score)
         out: list[tuple[int, int, int]] = []
         for n, i in enumerate(order):
-            score = self.sheets[i].score
+            score = self.cards[i].score
             place = out[-1][0] if out and out[-1][2] == score else n + 1
             out.append((place, i, score))
         return out
@@ -300,28 +318,37 @@ class Game:
         """The scorecard as rows, as the source texts' protokoll: each box
         (``kind`` box, ``key`` its name), Sum and Bonus after the upper
         boxes, the yahtzee bonus and the bank where the rules have them,
-        Total last; one cell per player, None for an open box (or a bonus
-        still undecided)."""
+        Total last; one cell per player and column (player by player, its
+        columns in order: one per player with one column), None for an
+        open box (or a bonus still undecided).  With several columns the
+        Total cells are each column's own total and a last row
+        ``weighted`` (kind total) gives it times the column's weight; a
+        player's score is the sum of those (``scores()``)."""
         rules = self.rules
-        cards = [s.card for s in self.sheets]
+        cols = [col for card in self.cards for col in card.columns]
+        one = cols[0].rules
         rows: list[dict] = []
-        last_upper = max((i for i, b in enumerate(rules.boxes) if b.is_upper), default=-1)
-        for i, box in enumerate(rules.boxes):
-            rows.append({"key": box.name, "kind": "box", "cells": [c.points[i] for c in cards]})
+        last_upper = max((i for i, b in enumerate(one.boxes) if b.is_upper), default=-1)
+        for i, box in enumerate(one.boxes):
+            rows.append({"key": box.name, "kind": "box", "cells": [c.points[i] for c in cols]})
             if i == last_upper:
-                rows.append({"key": "sum", "kind": "sum", "cells": [c.upper_total for c in cards]})
-                if rules.bonus_points:
-                    done = [all(p is not None for b, p in zip(rules.boxes, c.points)
-                                if b.is_upper) for c in cards]
+                rows.append({"key": "sum", "kind": "sum", "cells": [c.upper_total for c in cols]})
+                if one.bonus_points:
+                    done = [all(p is not None for b, p in zip(one.boxes, c.points)
+                                if b.is_upper) for c in cols]
                     rows.append({"key": "bonus", "kind": "sum",
                                  "cells": [c.bonus if c.bonus or d else None
-                                           for c, d in zip(cards, done)]})
+                                           for c, d in zip(cols, done)]})
         if rules.yahtzee_bonus:
             rows.append({"key": "yahtzee_bonus", "kind": "sum",
-                         "cells": [c.yahtzee_bonus for c in cards]})
+                         "cells": [c.yahtzee_bonus for c in cols]})
         if rules.saved_rolls:
-            rows.append({"key": "bank", "kind": "sum", "cells": [c.bank for c in cards]})
-        rows.append({"key": "total", "kind": "total", "cells": [s.score for s in self.sheets]})
+            rows.append({"key": "bank", "kind": "sum", "cells": [c.bank for c in cols]})
+        rows.append({"key": "total", "kind": "total", "cells": [c.score for c in cols]})
+        if rules.columns > 1:
+            weights = rules.column_weights * len(self.cards)
+            rows.append({"key": "weighted", "kind": "total",
+                         "cells": [w * c.score for w, c in zip(weights, cols)]})
         return rows
 
     def play(self, move: str) -> Move:
@@ -368,10 +395,10 @@ class Game:
 
     @staticmethod
     def is_over_at(pos: Position) -> bool:
-        return all(s.is_full for s in pos.sheets)
+        return all(c.is_full for c in pos.cards)
 
     def _rerolls_at(self, pos: Position) -> int:
-        return pos.sheets[pos.player].card.max_rerolls - max(len(pos.rolls) - 1, 0)
+        return pos.cards[pos.player].max_rerolls - max(len(pos.rolls) - 1, 0)
 
     def _roll(self, pos: Position, given: str, drawn: bool) -> tuple[Move, Position]:
         rules = self.rules
@@ -411,49 +438,62 @@ class Game:
     def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
         m = _SCORE.fullmatch(words)
         if not m:
-            raise InputError(f"{words!r}: expected 'score BOX'")
-        box = box_index(self.rules, m.group(1))
-        name = self.rules.boxes[box].name
-        card, dice = pos.sheets[pos.player].card, pos.rolls[-1]
-        scores = dict(self.score_options(card, dice))
-        if box not in scores:
-            why = ("is already filled" if card.points[box] is not None
+            raise InputError(f"{words!r}: expected 'score BOX'"
+                             + ("@COLUMN" if self.rules.columns > 1 else ""))
+        rules = self.rules
+        name, at, col = m.group(1).partition("@")
+        if at and not col.strip().isdigit():
+            raise InputError(f"{words.strip()}: the column after @ must be 1..{rules.columns}")
+        column = check_column(rules, int(col) if at else 0, words.strip()) or 1
+        box = box_index(rules, name.strip())
+        name = rules.boxes[box].name
+        card, dice = pos.cards[pos.player], pos.rolls[-1]
+        scores = {(c, b): p for c, b, p in self.score_options(card, dice)}
+        where = f"{name}@{column}" if rules.columns > 1 else name
+        if (column, box) not in scores:
+            why = ("is already filled" if card.column(column).points[box] is not None
                    else f"may not take {_dice_text(dice)} now")
-            raise InputError(f"box {name} {why}")
-        points = scores[box]
+            raise InputError(f"box {where} {why}")
+        points = scores[column, box]
         said = m.group(2) or m.group(3)
         if said is not None and int(said) != points:
-            raise InputError(f"{_dice_text(dice)} scores {points} in {name}, not {said}")
-        after = end_turn(card, box, points, dice, self._rerolls_at(pos))
-        sheets = list(pos.sheets)
-        sheets[pos.player] = sheets[pos.player].with_card(after)
-        played = Played(pos.player, pos.rolls, pos.kept, box, points)
-        move = Move(f"score {name} ({points})", pos.player)
-        return move, replace(pos, sheets=tuple(sheets), player=(pos.player + 1) % len(sheets),
+            raise InputError(f"{_dice_text(dice)} scores {points} in {where}, not {said}")
+        after = end_turn(card, box, points, dice, self._rerolls_at(pos), column)
+        cards = list(pos.cards)
+        cards[pos.player] = after
+        played = Played(pos.player, pos.rolls, pos.kept, box, points, column)
+        move = Move(f"score {where} ({points})", pos.player)
+        return move, replace(pos, cards=tuple(cards), player=(pos.player + 1) % len(cards),
                              rolls=(), kept=(), turns=pos.turns + (played,))
 
-    def score_options(self, card: Scorecard, dice: tuple[int, ...]) -> list[tuple[int, int]]:
-        """``(box, points)`` for every box ``dice`` may be written in at
-        ``card``: the open boxes the order allows, and for a roll that must
-        go in as a joker only the joker boxes, at joker points."""
+    def score_options(self, card: Scorecard, dice: tuple[int, ...]
+                      ) -> list[tuple[int, int, int]]:
+        """``(column, box, points)`` for every box ``dice`` may be written in
+        at ``card`` (the column from 1): the open boxes the order allows,
+        and for a roll that must go in as a joker only the joker boxes, at
+        joker points."""
         rules = self.rules
         r = rules.dice_space.roll_index(dice)
+        if rules.columns > 1:              # no jokers with several columns
+            return [(c, b, int(rules.scores[r, b])) for c, b in card.allowed()]
         allowed = card.allowed_boxes()
         face = int(rules.yahtzee_face[r])
         joker = int(state_space(rules).jokers(card.mask)[0, face]) if face >= 0 else 0
         if joker:
-            return [(b, int(rules.joker_points[face, b])) for b in allowed if joker >> b & 1]
-        return [(b, int(rules.scores[r, b])) for b in allowed]
+            return [(1, b, int(rules.joker_points[face, b])) for b in allowed if joker >> b & 1]
+        return [(1, b, int(rules.scores[r, b])) for b in allowed]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The keeps (when rerolls are left; keeping all is not a keep) and
-        scores allowed now, keeps largest first; empty while a roll is due."""
+        scores allowed now (naming their column where the rules have
+        several), keeps largest first; empty while a roll is due."""
         if self.needs_roll or self.is_over:
             return ()
         ds = self.rules.dice_space
         dice = self.dice
-        out = [Action.score(self.rules.boxes[b].name, p)
-               for b, p in self.score_options(self.card, dice)]
+        several = self.rules.columns > 1
+        out = [Action.score(self.rules.boxes[b].name, p, c if several else 0)
+               for c, b, p in self.score_options(self.card, dice)]
         if self.rerolls:
             r = ds.roll_index(dice)
             keeps = {ds.dice_of(int(m)) for m in ds.subsets[r]} - {dice}
@@ -463,21 +503,23 @@ class Game:
     # --------------------------------------------------------------- advice
     def advice(self) -> Advice:
         """Every action of the player to move, valued with the optimal
-        strategy, best first (InputError while a roll is due)."""
+        strategy (several columns: the Trippel strategy, values labelled
+        ``Advice.values``), best first (InputError while a roll is due)."""
         if self.is_over:
             raise InputError("the game is over")
         if self.needs_roll:
             raise InputError("roll the dice first")
         card = self.card
         if self._turn is None or self._turn[0] != card:
-            self._turn = (card, TurnValues(self.solver.table, card))
+            self._turn = (card, turn_values(self.solver.table, card))
         return advise(self.solver.table, card, self.dice, self.rerolls, self._turn[1])
 
     def expected_score(self, seat: int | None = None) -> float:
         """Expected final score of a player (default: the one to move) from
-        the start of their next turn."""
-        sheet = self.sheets[self.turn_player if seat is None else seat]
-        return float(sheet.score) if sheet.is_full else self.solver.ev(sheet.card)
+        the start of their next turn (several columns: of the columns
+        played one by one, a lower bound; ``values``)."""
+        card = self.cards[self.turn_player if seat is None else seat]
+        return float(card.score) if card.is_full else self.solver.ev(card)
 
     def computer_move(self) -> str:
         """The move the player to move would make under its policy
@@ -487,6 +529,12 @@ class Game:
         kind = "optimal" if self.player.is_human else self.player.kind
         if kind == "optimal":
             return str(self.advice().best)
+        if kind == "step":                  # several columns, without the coupling term
+            from solver.players.triple import TripleTurn, no_coupling
+            from solver.players.triple import advise as advise_columns
+            table = self.solver.table
+            turn = TripleTurn(table, self.card, no_coupling(self.rules))
+            return str(advise_columns(table, self.card, self.dice, self.rerolls, turn).best)
         from solver.kernels.policy import policy_tables as policy_game
         from solver.players.policy import decide
         rules, card = self.rules, self.card
@@ -504,15 +552,19 @@ class Game:
         line per turn; each seat is a game of its own (game = seat + 1),
         its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
+        several = self.rules.columns > 1
         for seat in range(len(self.players)):
             mine = [t for t in self.turns if t.player == seat]
             out += [turn_line(self.rules, seat + 1, n, list(t.rolls), list(t.kept), t.box,
-                              t.points) for n, t in enumerate(mine, 1)]
+                              t.points, t.column if several else None)
+                    for n, t in enumerate(mine, 1)]
         return out
 
     def log_turns(self, seat: int) -> list[Turn]:
         """One seat's finished turns, as ``solver.research.review.read_log`` gives them."""
-        return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points)
+        several = self.rules.columns > 1
+        return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points,
+                     t.column if several else 0)
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
 
     def review(self, seat: int):
@@ -595,5 +647,5 @@ class Game:
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 
 
-__all__ = ["GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played", "Player",
-           "Position", "Sheet"]
+__all__ = ["COLUMN_KINDS", "GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played",
+           "Player", "Position"]

@@ -19,7 +19,7 @@ import scoring_oracle as oracle
 
 from solver.players.advice import advise
 from solver.position.scorecard import Scorecard
-from solver.rules.boxes import Box, BoxKind, groups, straight, upper
+from solver.rules.boxes import NORDIC, Box, BoxKind, groups, straight, upper
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 
@@ -32,6 +32,14 @@ SMALL = Rules("small", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         groups("one_pair", (2,)), Box("chance", BoxKind.CHANCE),
                         groups("yatzy", (3,), points=30)), dice=3, rolls=3,
               bonus_threshold=12, bonus_points=20)
+
+
+# Three dice, the three lowest upper boxes and yatzy (Nordic points), bonus 50 at 6.
+THREE_UPPER = Rules("three_upper", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
+# Three four-faced dice, five boxes, bonus 9 at 6, rolls saved (banked).
+BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
+                          groups("pair", (2,)), NORDIC[-1]),
+               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
 
 
 def joker_game(joker: str = "forced", bonus: int = 30) -> Rules:

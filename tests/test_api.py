@@ -9,16 +9,10 @@ import sys
 
 import numpy as np
 import pytest
+from small_games import BANKED, THREE_UPPER
 
 from solver import InputError, Scorecard, Solver, compare
-from solver.rules.boxes import NORDIC, groups, upper
-from solver.rules.ruleset import Rules
 from solver.tables.store import open_table
-
-SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
-BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
-                          groups("pair", (2,)), NORDIC[-1]),
-               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +22,7 @@ def folder(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def small(folder):
-    return Solver(SMALL, tables=folder)
+    return Solver(THREE_UPPER, tables=folder)
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +31,13 @@ def banked(folder):
 
 
 def test_the_table_is_opened_on_first_use(tmp_path):
-    s = Solver(SMALL, tables=tmp_path)
-    assert repr(s) == "Solver('small')" and not s.path.exists()
+    s = Solver(THREE_UPPER, tables=tmp_path)
+    assert repr(s) == "Solver('three_upper')" and not s.path.exists()
     with pytest.raises(InputError, match="impossible"):
         s.ev("ones=7")                        # bad input: nothing is solved
     assert not s.path.exists()
     calls = []
-    s = Solver(SMALL, tables=tmp_path, progress=lambda done, total: calls.append(done))
+    s = Solver(THREE_UPPER, tables=tmp_path, progress=lambda done, total: calls.append(done))
     assert s.solve() is s.table and s.path.exists() and calls
     assert Solver("forced", tables=tmp_path).rules.spec == "forced"
 
@@ -51,8 +45,8 @@ def test_the_table_is_opened_on_first_use(tmp_path):
 def test_ev_and_advise_are_the_query_layer(small, folder):
     from solver.players.advice import advise, expected_final_score
 
-    table = open_table(SMALL, folder)
-    card = Scorecard.parse("ones=2", SMALL)
+    table = open_table(THREE_UPPER, folder)
+    card = Scorecard.parse("ones=2", THREE_UPPER)
     assert small.ev("ones=2") == small.ev(card) == expected_final_score(table, card)
     got = small.advise("ones=2", "136", 1)
     assert got == small.advise(card, (6, 3, 1), 1) == advise(table, card, (1, 3, 6), 1)
@@ -85,10 +79,10 @@ def test_errors_name_the_problem_not_an_option(small, call, message):
 def test_exact_distribution_is_solver_distribution(small, folder):
     from solver.research.distribution import distribution
 
-    table = open_table(SMALL, folder)
+    table = open_table(THREE_UPPER, folder)
     for policy in ("optimal", "greedy"):
         got = small.distribution("ones=1", policy)
-        want = distribution(SMALL, Scorecard.parse("ones=1", SMALL), table.values, policy)
+        want = distribution(THREE_UPPER, Scorecard.parse("ones=1", THREE_UPPER), table.values, policy)
         assert small.is_exact(policy) and not got.games
         np.testing.assert_array_equal(got.pmf, want.pmf)
 
@@ -111,12 +105,12 @@ def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
     from solver.research.simulate import simulate
 
     sim = small.simulate(300, seed=4, log=tmp_path / "a.jsonl")
-    want = simulate(SMALL, open_table(SMALL, folder).values, 300, 4)
+    want = simulate(THREE_UPPER, open_table(THREE_UPPER, folder).values, 300, 4)
     np.testing.assert_array_equal(sim.hist, want.hist)
     stream = io.StringIO()
     small.simulate(300, seed=4, log=stream)
     lines = (tmp_path / "a.jsonl").read_text().splitlines()
-    assert lines == stream.getvalue().splitlines() and len(lines) == 1 + 300 * SMALL.n_boxes
+    assert lines == stream.getvalue().splitlines() and len(lines) == 1 + 300 * THREE_UPPER.n_boxes
     assert json.loads(lines[0])["seed"] == 4
     review = small.review(tmp_path / "a.jsonl")
     assert review.total_loss == 0 and len(review.scores) == 300
@@ -147,14 +141,14 @@ def test_review_of_a_log_for_other_rules_is_refused(tmp_path, folder):
 def test_export_and_strategy_are_the_export_module(small, folder, tmp_path):
     from solver.research.export import states, strategy
 
-    table = open_table(SMALL, folder)
+    table = open_table(THREE_UPPER, folder)
     out = io.StringIO()
     n = small.export("csv", out)
     assert n == len(states(table)["upper_total"]) == len(out.getvalue().splitlines()) - 1
     assert small.export("json", tmp_path / "s.json") == n
-    assert json.loads((tmp_path / "s.json").read_text())["rules"] == "small"
+    assert json.loads((tmp_path / "s.json").read_text())["rules"] == "three_upper"
     rows = small.strategy("ones=1")
-    assert rows == strategy(table, Scorecard.parse("ones=1", SMALL))
+    assert rows == strategy(table, Scorecard.parse("ones=1", THREE_UPPER))
 
 
 def test_compare_checks_every_pair_first_and_ranks_against_the_first(small, banked):

@@ -6,6 +6,7 @@ yahtzee bonus, and the game as a review log."""
 import json
 
 import pytest
+from small_games import BANKED
 
 from solver import InputError, Solver
 from solver.game import Game, Player
@@ -18,9 +19,6 @@ JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),
               dice=2, faces=3, rolls=2, bonus_threshold=4, bonus_points=5, yahtzee_bonus=30,
               joker="forced")
-BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
-                          groups("pair", (2,)), NORDIC[-1]),
-               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +206,7 @@ def test_stopping_early_banks_the_rerolls_left(small_tables):
     assert game.rerolls == 2
     game.play("roll 123")
     game.play("score ones")                               # two rerolls unused: banked
-    assert game.sheets[0].card.bank == 2
+    assert game.cards[0].bank == 2
     game.play("roll 444")
     game.play("score yatzy")
     assert game.rerolls == 4                              # own 2 and banked 2
@@ -216,7 +214,7 @@ def test_stopping_early_banks_the_rerolls_left(small_tables):
         game.play(move)
     assert game.rerolls == 3
     game.play("score pair")
-    assert game.sheets[0].card.bank == 3 and game.turn_player == 1
+    assert game.cards[0].bank == 3 and game.turn_player == 1
 
 
 def test_the_game_is_a_review_log(solver, tmp_path):

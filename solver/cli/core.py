@@ -79,7 +79,8 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target:
                                "expected_remaining": value - sc.score,
                                "upper_total": sc.upper_total, "card": str(sc),
                                "rules": rules.spec, **({"theta": theta} if theta else {}),
-                               **({"bank": sc.bank} if rules.saved_rolls else {})}))
+                               **({"bank": sc.bank} if rules.saved_rolls else {}),
+                               **_outlook(solver, sc)}))
         return
     click.echo(f"current score         {sc.score}  (upper total {sc.upper_total})")
     if rules.saved_rolls:
@@ -89,6 +90,16 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target:
     click.echo(f"{value_name(theta):<22}{value:.4f}")
     if target is not None:
         click.echo(f"{f'P(final >= {target})':<22}{chance:.6f}" + _reach_note(sc, target, chance))
+
+
+def _outlook(solver, card) -> dict:
+    """``bonus_chance`` and each open box's expected points, where the rules
+    have explanations (expected score, one column, no saved rolls)."""
+    try:
+        solver.parts()
+    except InputError:
+        return {}
+    return solver.outlook(card).as_dict()
 
 
 def _reach_note(card, target: int, chance: float) -> str:
@@ -112,8 +123,10 @@ def _ev_columns(solver, card, as_json: bool) -> None:
                                "expected_final_score": dist.mean, "ci95": [lo, hi],
                                "games": dist.games, "seed": 0, "exact": False}))
         return
-    click.echo(f"current score         {card.score}  (columns count 1, 2, 3 times)")
-    click.echo(f"columns one by one    {bound:.4f}  (exact; a lower bound)")
+    weights = ", ".join(map(str, solver.rules.column_weights))
+    click.echo(f"current score         {card.score}  (columns count {weights} times)")
+    click.echo(f"columns one by one    {bound:.4f}  (exact; a lower bound, the scale of "
+               "advise's values)")
     click.echo(f"expected final score  {dist.mean:.4f}  (estimated from {dist.games} games "
                f"of the strategy, 95% CI {lo:.4f} .. {hi:.4f})")
 
@@ -135,16 +148,24 @@ def _ev_columns(solver, card, as_json: bool) -> None:
                    "to finish above every opponent, who play for expected score.")
 @click.option("--opponent-done", "done", multiple=True, metavar="CARD",
               help="The card of an opponent whose game is over.")
+@click.option("--explain", "explained", is_flag=True,
+              help="Split each action's loss into exact parts (boxes, bonus) and say why.")
 @json_option
 def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
            top: int | None, theta: float, target: int | None, opponents: tuple[str, ...],
-           done: tuple[str, ...], as_json: bool) -> None:
+           done: tuple[str, ...], explained: bool, as_json: bool) -> None:
     """Every action for a position, ranked by expected final score (with
     --theta: by the certainty equivalent under that risk; with --target: by
     the largest chance to reach the target; with --opponent: by the chance
     to win)."""
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
+    if explained:
+        if opponents or done or target is not None or theta:
+            raise InputError("--explain goes with the expected score only "
+                             "(not with --target, --opponent or --theta)")
+        _advise_explained(solver, card, dice, rerolls, top, as_json)
+        return
     if opponents or done:
         if target is not None:
             raise InputError("--target and --opponent do not go together")
@@ -159,6 +180,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
                                **({"theta": theta, "values": "certainty_equivalent"}
                                   if theta else {}),
                                **({"target": target} if target is not None else {}),
+                               **({"values": advice.values} if rules.columns > 1 else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
@@ -170,9 +192,30 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
         best = advice.best.p_at_least
         risk += (f", target {target}: ranked by the largest chance to reach it"
                  + _reach_note(advice.card, target, best))
+    if rules.columns > 1:
+        risk += (f", columns count {', '.join(map(str, rules.column_weights))} times: "
+                 "ranked by the Trippel strategy, values are lower bounds (yatzy ev estimates "
+                 "the strategy's)")
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
                f"rules {rules.spec}{risk}")
     click.echo(str(replace(advice, actions=actions)))
+
+
+def _advise_explained(solver, card: str, dice: str, rerolls: int, top: int | None,
+                      as_json: bool) -> None:
+    """``advise --explain``: the advice, each action's loss in exact parts."""
+    why = solver.explain(card, dice, rerolls)
+    why = why[:top] if top else why
+    sc = solver.card(card)
+    if as_json:
+        click.echo(json.dumps({"rules": solver.rules.spec, "card": str(sc),
+                               "dice": list(solver.dice(dice)), "rerolls": rerolls,
+                               "current_score": sc.score,
+                               "actions": [{**e.action.as_dict(), **e.as_dict()} for e in why]}))
+        return
+    for i, e in enumerate(why, 1):
+        click.echo(f"{i:>3} {str(e.action):<28} {e.action.expected_final_score:>10.3f}  "
+                   f"bonus {100 * e.bonus_chance:5.1f} %  {e.sentence()}")
 
 
 def _advise_win(solver, card: str, dice: str, rerolls: int, top: int | None,

@@ -16,7 +16,7 @@ import click
 from solver.cli.options import SEED, Choice, rules_option, tables_option
 from solver.errors import InputError
 from solver.game import Game, Move
-from solver.position.actions import Action
+from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.words import LANGS, box_index, box_name, message
 
 HINTS = ("off", "check", "top3", "full")
@@ -26,15 +26,26 @@ FULL_HINT = 10                         # actions shown by `hint` and --hints ful
 # ------------------------------------------------------------------ the card
 def protokoll(game: Game, lang: str = "en") -> str:
     """The scorecard as the source texts print it: box rows in card order,
-    Sum and Bonus after the upper boxes, Total last; one column per player,
-    the player to move marked ``*``; ``-`` is an open box."""
+    Sum and Bonus after the upper boxes, Total last; one column per player
+    (with several columns per player, a second header line numbers them
+    ``x1 x2 x3`` and a last row gives each column's total times its
+    weight), the player to move marked ``*``; ``-`` is an open box."""
     mark = None if game.is_over else game.turn_player
-    heads = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
+    cols = game.rules.columns
+    names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
     rows = [(box_name(row["key"], lang) if row["kind"] == "box" else message(row["key"], lang),
              ["-" if v is None else str(v) for v in row["cells"]]) for row in game.protokoll()]
     label = max(len(r[0]) for r in rows) + 2
-    widths = [max(len(h), 3) + 2 for h in heads]
-    lines = [" " * label + "".join(f"{h:>{w}}" for h, w in zip(heads, widths))]
+    if cols == 1:
+        widths = [max(len(h), 3) + 2 for h in names]
+        lines = [" " * label + "".join(f"{h:>{w}}" for h, w in zip(names, widths))]
+    else:
+        cell = max(max(len(v) for _, cells in rows for v in cells), 3) + 2
+        group = [max(cell * cols, len(h) + 2) // cols for h in names]
+        widths = [w for w in group for _ in range(cols)]
+        lines = [" " * label + "".join(f"{h:>{w * cols}}" for h, w in zip(names, group)),
+                 " " * label + "".join(f"{'x' + str(c):>{w}}" for w in group
+                                       for c in game.rules.column_weights)]
     lines += [f"{name:<{label}}" + "".join(f"{v:>{w}}" for v, w in zip(cells, widths))
               for name, cells in rows]
     return "\n".join(line.rstrip() for line in lines)
@@ -60,7 +71,8 @@ class Coach:
     def action_text(self, action) -> str:
         """An action with the box name in the game's language."""
         if action.kind == "score":
-            return f"score {box_name(action.box, self.lang)} ({action.points})"
+            column = f"@{action.column}" if action.column else ""
+            return f"score {box_name(action.box, self.lang)}{column} ({action.points})"
         return str(action)
 
     def typed(self, move: Move) -> bool:
@@ -92,9 +104,8 @@ class Coach:
             self.announced = key
             if game.player.is_human:
                 click.echo(protokoll(game, self.lang))
-            sheet = game.sheets[game.turn_player]
             self.say("turn", name=click.style(game.player.name, bold=True),
-                     n=sheet.card.turn + 1, of=game.rules.n_boxes)
+                     n=game.card.turn + 1, of=game.turns_per_player)
 
     def show_roll(self, move: Move) -> None:
         game = self.game
@@ -113,8 +124,9 @@ class Coach:
         last = game.moves[-1]
         if last.text.startswith("score"):
             t = game.turns[-1]
+            box = box_name(game.rules.boxes[t.box].name, self.lang)
             self.say("scored", name=game.players[last.player].name, points=t.points,
-                     box=box_name(game.rules.boxes[t.box].name, self.lang))
+                     box=box + (f"@{t.column}" if game.rules.columns > 1 else ""))
 
     def ask(self) -> None:
         game = self.game
@@ -145,6 +157,8 @@ class Coach:
         game = self.game
         if word in ("help", "?"):
             self.say("help")
+            if game.rules.columns > 1:
+                self.say("help_columns")
         elif word == "card":
             click.echo(protokoll(game, self.lang))
         elif word == "hint":
@@ -189,7 +203,7 @@ class Coach:
         if re.fullmatch(r"[\d\s,]+", text):
             text = "keep " + text                     # 56: keep 5 6
         elif not re.match(r"(keep|score|reroll)\b", text):
-            box_index(game.rules, text)               # a box name alone: score it
+            box_index(game.rules, text.partition("@")[0].strip())   # a box alone: score it
             text = "score " + text
         before = game.advice() if self.hints == "check" else None
         game.play(text)
@@ -199,22 +213,37 @@ class Coach:
                 self.say("best")
             else:
                 self.say("cost", loss=chosen.loss, best=self.action_text(before.best))
+                self.why(before, chosen)
         self.after_score()
+
+    def why(self, advice, chosen) -> None:
+        """The sentence saying why a choice cost what it did, where the rules
+        have explanations (``Solver.explain``)."""
+        try:
+            why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
+        except InputError:
+            return
+        click.echo(next(e for e in why if e.action == chosen).sentence(self.lang))
 
     def hint(self, top: int) -> None:
         game = self.game
+        bound = game.values == LOWER_BOUND
         if game.needs_roll:
-            self.say("expected", ev=game.expected_score())
+            self.say("expected_bound" if bound else "expected", ev=game.expected_score())
             return
         advice = game.advice()
         if top == 3:
             best = sorted(self.action_text(a) for a in advice.actions[:3])
             self.say("top3", choices=", ".join(best))
             return
+        head = "bound" if bound else "expected"
+        click.echo(f"{'':>3} {'action':<28} {head:>10} {'loss':>8}")
         for i, a in enumerate(advice.actions[:top], 1):
             loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
             click.echo(f"{i:>3} {self.action_text(a):<28} {a.expected_final_score:>10.3f} "
                        f"{loss:>8}")
+        if bound:
+            self.say("bound_note")
 
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
@@ -256,7 +285,8 @@ class Coach:
 @tables_option
 @click.option("--player", "players", multiple=True, metavar="NAME[=KIND]",
               help="A seat, in playing order (repeat, up to 6): NAME for a person, "
-                   "NAME=optimal|greedy|simple for a computer [default: one person].")
+                   "NAME=optimal|greedy|simple for a computer (several columns: "
+                   "NAME=optimal|step) [default: one person].")
 @click.option("--seed", type=SEED, default=None, metavar="S",
               help="Seed of the dice the program rolls [default: random].")
 @click.option("--dice-from-table", "table_mode", is_flag=True,

@@ -203,6 +203,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
 def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
            as_json: bool) -> None:
     """Value every decision of a game log against the optimal strategy."""
+    from solver.position.actions import EXACT, LOWER_BOUND_NOTE
     from solver.research.review import read_log
 
     rules, games = read_log(log_file, rules_spec)
@@ -212,12 +213,13 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
         return
     game = None
     width = 2 * rules.dice + 1                  # the dice column
+    head = "expected" if result.values == EXACT else "bound"   # several columns: lower bounds
     for d in result.decisions:
         if d.game != game:
             game = d.game
             click.echo(f"game {game}")
-            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<{width}}{'chosen':<26}{'expected':>10}  "
-                       f"{'best':<26}{'expected':>10}{'loss':>9}")
+            click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<{width}}{'chosen':<26}{head:>10}  "
+                       f"{'best':<26}{head:>10}{'loss':>9}")
         dice = " ".join(map(str, d.dice))
         loss = f"{d.loss:.4f}" if d.loss else "-"
         click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<{width}}{d.chosen:<26}{d.chosen_value:>10.3f}  "
@@ -226,6 +228,8 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
     click.echo(f"decisions     {len(result.decisions)}")
     click.echo(f"total loss    {result.total_loss:.4f}")
     click.echo(f"mean loss     {result.mean_loss:.4f} per decision (below 0.2 is very good)")
+    if result.values != EXACT:
+        click.echo(f"values        {LOWER_BOUND_NOTE}")
     for d in result.costliest():
         if d.loss > 0:
             click.echo(f"costly        game {d.game} turn {d.turn} roll {d.roll} (line {d.line}): "

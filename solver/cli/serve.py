@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 
 import click
 
 from solver.cli.options import Whole, fail, rules_option, tables_option
+from solver.errors import missing_extra
 
 
 @click.command()
@@ -19,18 +21,22 @@ from solver.cli.options import Whole, fail, rules_option, tables_option
               help="Port to listen on (0: any free port).")
 @click.option("--workers", type=Whole(1, 32), default=1, show_default=True, metavar="N",
               help="Server processes sharing the port (each maps the same table files).")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="SQLite file of the shared tables (default: the user's data folder).")
 @rules_option
 @tables_option
-def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str | None) -> None:
+def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
+          tables_dir: str | None) -> None:
     """Serve the advisor as a web page for a phone or a browser: yatzy serve, then open
-    the address it prints."""
+    the address it prints (with --host 0.0.0.0: the address on the local network, and
+    a QR code of it for the phone's camera)."""
     try:
         import uvicorn
 
         from solver.web.app import create_app
     except ImportError as e:
-        fail(f"yatzy serve needs the web extra: pip install 'yatzy[web]' ({e.name} is missing)")
-    app = create_app(rules_spec, tables_dir)        # bad rules fail here, before listening
+        fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
+    app = create_app(rules_spec, tables_dir, db)    # bad rules fail here, before listening
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -41,6 +47,14 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
                err=False)
+    if host in ("0.0.0.0", "::", ""):
+        addresses = network_addresses()
+        for address in addresses:
+            click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
+        if addresses and on_terminal():
+            from solver.web.qr import terminal
+
+            click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         server.run(sockets=[sock])
@@ -50,9 +64,26 @@ def serve(host: str, port: int, workers: int, rules_spec: str, tables_dir: str |
     os.environ["YATZY_SERVE_RULES"] = rules_spec      # read by each worker's app_from_env
     if tables_dir:
         os.environ["YATZY_TABLES"] = str(tables_dir)
+    if db:
+        os.environ["YATZY_SERVE_DB"] = str(db)
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
                             log_level="warning", access_log=False)
     Multiprocess(config, sockets=[sock]).run()
+
+
+def on_terminal() -> bool:
+    """Whether the output is a terminal (the QR code is drawn only there)."""
+    return sys.stdout.isatty()
+
+
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, from its host name
+    (nothing is sent on the network); empty if the name does not resolve."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
 COMMANDS = (serve,)

@@ -11,6 +11,11 @@ The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
 ``solver.tables.build``.
 
+With several columns (``triple``) ``advise`` and ``turn_values`` hand the
+position to the strategy of ``solver.players.triple``: one entry point, the
+same ``Advice`` and ``Action`` types (a score names its column), the values
+labelled by ``Advice.values``.
+
 Ties follow the one rule of ``solver.rules.ties``.  This module is written
 without the compiled kernels (numpy only, so ``yatzy advise`` starts without
 Numba) and is the tests' independent check of them.
@@ -43,11 +48,14 @@ def bank_after(rules: Rules, rerolls: int) -> int:
 
 
 def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
-             rerolls: int) -> Scorecard:
-    """The card after scoring ``dice`` as ``points`` in ``box`` with
-    ``rerolls`` left: a yahtzee bonus if all dice are alike after a scored
-    yahtzee, and (saved rolls) the rerolls left banked."""
+             rerolls: int, column: int = 1) -> Scorecard:
+    """The card after scoring ``dice`` as ``points`` in ``box`` (of
+    ``column``, from 1) with ``rerolls`` left: a yahtzee bonus if all dice
+    are alike after a scored yahtzee, and (saved rolls) the rerolls left
+    banked.  Several columns have neither."""
     rules = card.rules
+    if rules.columns > 1:
+        return card.fill(box, points, column=column)
     bonus = rules.yahtzee_bonus if card.mask & state_space(rules).flag_bit and len(set(dice)) == 1 else 0
     return card.fill(box, points, bonus, bank_after(rules, rerolls))
 
@@ -162,15 +170,31 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
     return best[ds.first_roll:]
 
 
+def turn_values(table: StateValues, card: Scorecard):
+    """The values of the turn starting at ``card``, to reuse within the turn:
+    ``TurnValues``, or with several columns ``solver.players.triple.TripleTurn``."""
+    if card.rules.columns > 1:
+        from solver.players.triple import TripleTurn
+        return TripleTurn(table, card)
+    return TurnValues(table, card)
+
+
 def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
-           turn: TurnValues | None = None, *, target=None, goal: int | None = None) -> Advice:
+           turn=None, *, target=None, goal: int | None = None) -> Advice:
     """Every distinct action for the position, best first, with losses
-    (``turn``: the turn's values so far, to reuse within a turn).
+    (``turn``: the turn's values so far, ``turn_values``, to reuse within
+    a turn).  With several columns: ``solver.players.triple.advise``
+    (no target).
 
     With a ``target`` table (``solver.tables.target.TargetTable``) and a ``goal``
     score, the actions are ranked by the largest probability of finishing
     at or above the goal (``Action.p_at_least``), and still carry their
     expected final score and its loss against the best expected score."""
+    if card.rules.columns > 1:
+        if target is not None:
+            raise InputError(f"rules {card.rules.spec}: a target is for one column")
+        from solver.players.triple import advise as advise_columns
+        return advise_columns(table, card, dice, rerolls, turn)
     rules = table.rules
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")

@@ -15,11 +15,13 @@ policy-improvement step: never worse (docs/triple.md gives the argument).
 
 Where a coupling term is stored for the rules (``COUPLING``; ``triple``),
 the strategy values what follows a turn by ``H + f`` instead, with
-:math:`f(s) = \sum_b \theta[b, P_b]`, ``P_b`` the columns in which box ``b``
-is still open: an estimate of what being able to choose the column is
-worth, fitted to played games (``solver.research.triple_games.fit_coupling``).  It
-changes the value of filling box ``b`` in column ``c`` by a constant of the
-turn, ``offsets(theta, card)[c, b]``.  This step has no proof; it is kept
+:math:`f(s) = \sum_b \kappa[b, P_b]`, ``P_b`` the columns in which box ``b``
+is still open and ``\kappa`` the coupling term (``coupling`` in code; θ is
+the risk parameter's name): an estimate of what being able to choose the
+column is worth, fitted to played games
+(``solver.research.triple_games.fit_coupling``).  It changes the value of
+filling box ``b`` in column ``c`` by a constant of the turn,
+``offsets(coupling, card)[c, b]``.  This step has no proof; it is kept
 because it measures better (docs/triple.md).
 
 Within a turn, with roll ``R``:
@@ -34,6 +36,14 @@ Within a turn, with roll ``R``:
   (``turn.average_keeps``) and :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`
   (``turn.best_keeps``), exactly as for one card.
 
+What the advice shows (``Advice.values == LOWER_BOUND``): the strategy
+ranks by these values, but ``H + f`` is no expectation of anything, so each
+action's ``expected_final_score`` is instead the exact expectation of
+taking it, playing the rest of the turn as the strategy does, then the
+columns one after another (``TripleTurn.bound_rolls``): a scored action's
+value is ``lower_bound`` of the card it leaves, the number ``yatzy ev``
+prints as "columns one by one"; the losses are the strategy's.
+
 ``advise`` computes these with numpy for one position (no compiled code, so
 ``yatzy advise`` starts quickly); ``solver.research.triple_games.play`` plays whole games in one compiled
 call per piece of games, with the same values and the same tie rule
@@ -45,15 +55,12 @@ weighted points of the turn (bonus included).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
-
 import numpy as np
 
 from solver.errors import InputError
 from solver.players.advice import Scoring
-from solver.position.actions import Action, ActionKind, Advice
-from solver.position.triple_card import TripleCard
+from solver.position.actions import LOWER_BOUND, Action, Advice
+from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks, ranking, tolerance
 from solver.tables.values import StateValues
@@ -62,7 +69,7 @@ from solver.tables.values import StateValues
 # improvement step on H (never worse than column by column: docs/triple.md)
 POLICIES = ("optimal", "step", "greedy")
 
-# The coupling term f(s) = sum_b COUPLING[b, P_b] of the rule sets it was
+# The coupling term f(s) = sum_b coupling[b, P_b] of the rule sets it was
 # fitted for (by fingerprint; ``benchmarks/triple_fit.py`` fits and prints
 # it): ``P_b`` the columns (bit c - 1) in which box b is open, P_b = 0 worth 0.
 COUPLING: dict[str, tuple[tuple[float, ...], ...]] = {
@@ -87,34 +94,9 @@ COUPLING: dict[str, tuple[tuple[float, ...], ...]] = {
 }
 
 
-# ------------------------------------------------------------------ actions
-@dataclass(frozen=True)
-class ColumnAction(Action):
-    """An ``Action`` that scores in a named column (``column`` from 1; 0 for
-    a keep).  Prints as ``score ones@2 (3)``."""
-
-    column: int = field(default=0)
-
-    def __str__(self) -> str:
-        if self.kind is ActionKind.SCORE:
-            return (f"score {self.box}@{self.column}"
-                    + ("" if self.points is None else f" ({self.points})"))
-        return super().__str__()
-
-    def __repr__(self) -> str:
-        return f"ColumnAction({str(self)!r})"
-
-    def as_dict(self) -> dict:
-        out = super().as_dict()
-        if self.kind is ActionKind.SCORE:
-            out = {"action": out.pop("action"), "box": out.pop("box"),
-                   "column": self.column, **out}
-        return out
-
-
 # ------------------------------------------------------------------ values
-def coupling(rules: Rules) -> np.ndarray:
-    """``theta[b, P]`` of the coupling term stored for ``rules`` (shape
+def coupling_of(rules: Rules) -> np.ndarray:
+    """``coupling[b, P]`` of the coupling term stored for ``rules`` (shape
     ``(n_boxes, 2 ** columns)``), or an empty ``(0, 2 ** columns)`` array
     where none is stored (the plain improvement step on ``H``)."""
     stored = COUPLING.get(rules.fingerprint)
@@ -123,29 +105,34 @@ def coupling(rules: Rules) -> np.ndarray:
     return np.array(stored, dtype=np.float64)
 
 
-def offsets(theta: np.ndarray, card: TripleCard) -> np.ndarray:
+def no_coupling(rules: Rules) -> np.ndarray:
+    """The empty coupling term: the plain improvement step (policy ``step``)."""
+    return np.zeros((0, 1 << rules.columns))
+
+
+def offsets(coupling: np.ndarray, card: Scorecard) -> np.ndarray:
     """``delta[c, b]``: :math:`f(s') - f(s)` of filling open box ``b`` of
-    column ``c`` (from 0), ``f(s) = sum_b theta[b, P_b]``; zeros without a
+    column ``c`` (from 0), ``f(s) = sum_b coupling[b, P_b]``; zeros without a
     coupling term."""
     nb = card.rules.column_rules.n_boxes
     delta = np.zeros((card.rules.columns, nb))
-    for b in range(len(theta)):
-        p = sum(1 << c for c, sc in enumerate(card.cards) if sc.points[b] is None)
-        for c in range(len(card.cards)):
+    for b in range(len(coupling)):
+        p = sum(1 << c for c, sc in enumerate(card.columns) if sc.points[b] is None)
+        for c in range(len(card.columns)):
             if p >> c & 1:
-                delta[c, b] = theta[b, p & ~(1 << c)] - theta[b, p]
+                delta[c, b] = coupling[b, p & ~(1 << c)] - coupling[b, p]
     return delta
 
 
-def lower_bound(table: StateValues, card: TripleCard) -> float:
+def lower_bound(table: StateValues, card: Scorecard) -> float:
     """Expected final score of playing the columns one after another from
     the next turn start: the card's score plus :math:`H`."""
     return card.score + _future(table, card)[0]
 
 
-def _future(table: StateValues, card: TripleCard) -> tuple[float, np.ndarray]:
+def _future(table: StateValues, card: Scorecard) -> tuple[float, np.ndarray]:
     """``H`` and each column's ``V``."""
-    now = np.array([table.value(c.mask, c.upper_state) for c in card.cards])
+    now = np.array([table.value(c.mask, c.upper_state) for c in card.columns])
     return float(np.dot(card.rules.column_weights, now)), now
 
 
@@ -153,34 +140,46 @@ class TripleTurn:
     """One turn's values at ``card`` (numpy): ``score[r, j]`` of scoring roll
     ``r`` as ``choices[j] = (column, box)`` and the levels ``X_t[r]``,
     computed once and reused within the turn; excluding the card's score.
-    ``theta``: the coupling term (default: ``coupling(card.rules)``); the
-    value of filling box ``b`` of column ``c`` gains ``offsets()[c, b]``."""
+    ``coupling``: the coupling term (default: ``coupling_of(card.rules)``);
+    the value of filling box ``b`` of column ``c`` gains ``offsets()[c, b]``.
 
-    def __init__(self, table: StateValues, card: TripleCard, theta: np.ndarray | None = None):
+    Beside the strategy's values, ``bound_rolls``/``bound_keeps`` give the
+    exact expectation of the strategy's play for the rest of the turn
+    followed by the columns one by one (``exact[r, j]``: scoring without
+    the offsets)."""
+
+    def __init__(self, table: StateValues, card: Scorecard, coupling: np.ndarray | None = None):
         self.table, self.card = table, card
-        theta = coupling(card.rules) if theta is None else theta
-        delta = offsets(theta, card)
+        coupling = coupling_of(card.rules) if coupling is None else coupling
+        delta = offsets(coupling, card)
         total, now = _future(table, card)
-        choices, cols, points = [], [], []
-        for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.cards)):
+        choices, cols, exact, points = [], [], [], []
+        for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.columns)):
             if sc.is_full:
                 continue
             scoring = Scoring(table, sc)
             choices += [(c + 1, b) for b in scoring.boxes]
-            cols.append(w * (scoring.values(0) + delta[c, scoring.boxes] / w)
-                        + (total - w * now[c]))
+            plain = w * scoring.values(0) + (total - w * now[c])
+            exact.append(plain)
+            cols.append(plain + delta[c, scoring.boxes])
             points.append(scoring.points)
         self.choices = choices
         self.score = np.concatenate(cols, axis=1)           # [roll, choice]
+        self.exact = np.concatenate(exact, axis=1)
         self.points = np.concatenate(points, axis=1)
+        pick = self.score.argmax(axis=1)
         self.levels = [self.score.max(axis=1)]
+        self.bounds = [self.exact[np.arange(len(pick)), pick]]
 
     def rolls(self, rerolls: int) -> np.ndarray:
         """``X[r]`` with ``rerolls`` rerolls left."""
         ds = self.table.rules.dice_space
         while len(self.levels) <= rerolls:
-            keep = ds.reroll @ self.levels[-1]
-            self.levels.append(keep[ds.subsets].max(axis=1))
+            keep = (ds.reroll @ self.levels[-1])[ds.subsets]
+            pick = keep.argmax(axis=1)
+            rows = np.arange(len(pick))
+            self.bounds.append((ds.reroll @ self.bounds[-1])[ds.subsets[rows, pick]])
+            self.levels.append(keep[rows, pick])
         return self.levels[rerolls]
 
     def keeps(self, rerolls: int, keeps: np.ndarray | None = None) -> np.ndarray:
@@ -189,8 +188,21 @@ class TripleTurn:
         reroll = ds.reroll if keeps is None else ds.reroll[keeps]
         return reroll @ self.rolls(rerolls - 1)
 
+    def bound_rolls(self, rerolls: int) -> np.ndarray:
+        """The exact value of roll ``r`` with ``rerolls`` left when the
+        strategy plays the rest of the turn and the columns are then played
+        one by one (excluding the card's score)."""
+        self.rolls(rerolls)
+        return self.bounds[rerolls]
 
-def check_position(rules: Rules, card: TripleCard, rerolls: int) -> None:
+    def bound_keeps(self, rerolls: int, keeps: np.ndarray | None = None) -> np.ndarray:
+        """``bound_rolls`` of keeping multiset ``m`` with ``rerolls`` >= 1 left."""
+        ds = self.table.rules.dice_space
+        reroll = ds.reroll if keeps is None else ds.reroll[keeps]
+        return reroll @ self.bound_rolls(rerolls - 1)
+
+
+def check_position(rules: Rules, card: Scorecard, rerolls: int) -> None:
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
     if not 0 <= rerolls <= rules.rolls - 1:
@@ -198,10 +210,11 @@ def check_position(rules: Rules, card: TripleCard, rerolls: int) -> None:
                          f"({rules.rolls} rolls per turn)")
 
 
-def advise(table: StateValues, card: TripleCard, dice: tuple[int, ...], rerolls: int,
+def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
            turn: TripleTurn | None = None) -> Advice:
-    """Every distinct action for the position, best first, valued by the
-    strategy (``H`` after the turn); ``turn``: the turn's values so far."""
+    """Every distinct action for the position, best first by the strategy,
+    each valued by ``TripleTurn.bound_rolls`` (``Advice.values`` is
+    ``LOWER_BOUND``); ``turn``: the turn's values so far."""
     rules = card.rules
     check_position(rules, card, rerolls)
     one = table.rules
@@ -210,69 +223,18 @@ def advise(table: StateValues, card: TripleCard, dice: tuple[int, ...], rerolls:
     nb = one.n_boxes
     turn = turn or TripleTurn(table, card)
     base = card.score
-    acts = [(ColumnAction(ActionKind.SCORE, box=one.boxes[b].name,
-                          points=int(turn.points[r, j]), column=c),
-             (c - 1) * nb + b, base + float(turn.score[r, j]))
+    acts = [(Action.score(one.boxes[b].name, int(turn.points[r, j]), c),
+             (c - 1) * nb + b, float(turn.score[r, j]), float(turn.exact[r, j]))
             for j, (c, b) in enumerate(turn.choices)]
     if rerolls:
-        keeps = np.array(sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r}))
+        keeps = ds.keeps[r]
         rank = keep_ranks(one)
-        acts += [(ColumnAction(ActionKind.KEEP, dice=ds.dice_of(m)),
-                  rules.columns * nb + int(rank[m]), base + float(v))
-                 for m, v in zip(keeps.tolist(), turn.keeps(rerolls, keeps).tolist())]
+        acts += [(Action.keep(ds.dice_of(m)), rules.columns * nb + int(rank[m]), v, x)
+                 for m, v, x in zip(keeps.tolist(), turn.keeps(rerolls, keeps).tolist(),
+                                    turn.bound_keeps(rerolls, keeps).tolist())]
     tol = tolerance(table)
-    order = ranking([v for _, _, v in acts], [c for _, c, _ in acts], tol)
+    order = ranking([a[2] for a in acts], [a[1] for a in acts], tol)
     best = acts[order[0]][2]
-    ranked = tuple(acts[i][0].with_value(acts[i][2], 0.0 if best - acts[i][2] <= tol
+    ranked = tuple(acts[i][0].with_value(base + acts[i][3], 0.0 if best - acts[i][2] <= tol
                                          else best - acts[i][2]) for i in order)
-    return Advice(card, dice, rerolls, ranked)
-
-
-# ------------------------------------------------------------------ review
-def review(table: StateValues, rules: Rules, games: Sequence[Sequence]):
-    """Every decision of logged games (``review.read_log``: turns with a
-    ``column``) valued by the strategy: the action chosen, the best one,
-    their values and the loss."""
-    from solver.research.review import Decision, Review
-
-    one = table.rules
-    ds = one.dice_space
-    tol = tolerance(table)
-    out, scores = [], []
-    for turns in games:
-        card = TripleCard.empty(rules)
-        for t, turn in enumerate(turns, 1):
-            where = f"{turn.path}:{turn.line}"
-            sc = card.cards[turn.column - 1]
-            name = one.boxes[turn.box].name
-            if turn.box not in sc.allowed_boxes():
-                state = "already filled" if sc.points[turn.box] is not None else "not allowed now"
-                raise InputError(f"{where}: box {name} of column {turn.column} is {state}")
-            if len(turn.rolls) > one.rolls:
-                raise InputError(f"{where}: {len(turn.rolls)} rolls, but a turn has {one.rolls}")
-            values = TripleTurn(table, card)
-            for i, dice in enumerate(turn.rolls):
-                rerolls = one.rolls - 1 - i
-                adv = advise(table, card, dice, rerolls, values)
-                if i < len(turn.kept):
-                    kept = turn.kept[i]
-                    label = "keep " + " ".join(map(str, kept)) if kept else "reroll all"
-                    value = card.score + float(values.keeps(rerolls)[ds.multiset_index(kept)])
-                else:
-                    chosen = next(a for a in adv.actions if a.kind == "score"
-                                  and a.box == name and a.column == turn.column)
-                    if turn.points is not None and turn.points != chosen.points:
-                        raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
-                                         f"scores {chosen.points} in {name}")
-                    value, label = chosen.expected_final_score, str(chosen)
-                best = adv.best
-                loss = best.expected_final_score - value
-                out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
-                                    str(best), best.expected_final_score,
-                                    0.0 if loss <= tol else loss))
-            points = int(one.scores[ds.roll_index(turn.rolls[-1]), turn.box])
-            card = card.fill(turn.column, turn.box, points)
-        scores.append(card.score)
-    return Review(rules, tuple(out), tuple(scores))
-
-
+    return Advice(card, dice, rerolls, ranked, LOWER_BOUND)

@@ -11,6 +11,10 @@ dice in a box.  It prints and parses as text::
     >>> Action.parse("keep 56") == Action.parse("keep 5,6")
     True
 
+Under rules with several columns (``triple``) a score names its column
+(from 1): ``score yatzy@3 (50)``; with one column the column is 0 and not
+printed.
+
 Keeping nothing prints as ``reroll all``.  A scored action carries its
 points when known (``score chance (23)``); they do not take part in
 comparisons, which are about the move.  Actions from advice also carry the
@@ -46,6 +50,7 @@ class Action:
     kind: ActionKind
     dice: tuple[int, ...] = ()      # dice kept (keep)
     box: str = ""                   # box name (score)
+    column: int = 0                 # the column scored in, from 1 (several columns); else 0
     points: int | None = field(default=None, compare=False)     # written (score), bonus excluded
     expected_final_score: float = field(default=math.nan, compare=False)
     loss: float = field(default=math.nan, compare=False)          # best value minus this one
@@ -60,15 +65,16 @@ class Action:
         return cls(ActionKind.KEEP, dice=tuple(sorted(dice)))
 
     @classmethod
-    def score(cls, box: str, points: int | None = None) -> "Action":
-        return cls(ActionKind.SCORE, box=box, points=points)
+    def score(cls, box: str, points: int | None = None, column: int = 0) -> "Action":
+        return cls(ActionKind.SCORE, box=box, points=points, column=column)
 
     @classmethod
     def parse(cls, text: str, rules: Rules | None = None) -> "Action":
         """``keep 5 6`` (or ``keep 56``, ``keep 5,6``), ``reroll all``,
-        ``score chance`` or ``score chance (23)``.  With ``rules``, box
-        names may be aliases (``sjanse``) and dice are checked against the
-        game's dice."""
+        ``score chance`` or ``score chance (23)``; ``score chance@3`` in
+        column 3.  With ``rules``, box names may be aliases (``sjanse``),
+        dice are checked against the game's dice, and a score must name a
+        column exactly when the rules have several."""
         words = text.strip().lower()
         faces, most = (rules.faces, rules.dice - 1) if rules is not None else (9, None)
         if words in ("reroll all", "reroll", "keep", "keep none"):
@@ -79,19 +85,22 @@ class Action:
                 raise InputError(f"action {text!r}: keeping all {rules.dice} dice is stopping; "
                                  "score them instead")
             return cls.keep(dice)
-        m = re.fullmatch(r"score\s+([^\s(]+)\s*(?:\(\s*(\d+)\s*\)|(\d+))?", words)
+        m = re.fullmatch(r"score\s+([^\s(@]+)\s*(?:@\s*(\d+))?\s*"
+                         r"(?:\(\s*(\d+)\s*\)|(\d+))?", words)
         if m:
-            box = m.group(1)
+            box, column = m.group(1), int(m.group(2) or 0)
             if rules is not None:
                 box = rules.boxes[rules.box_index(box)].name
-            points = m.group(2) or m.group(3)
-            return cls.score(box, None if points is None else int(points))
+                column = check_column(rules, column, text.strip())
+            points = m.group(3) or m.group(4)
+            return cls.score(box, None if points is None else int(points), column)
         raise InputError(f"action {text!r}: expected 'keep 5 6', 'reroll all' or "
                          "'score BOX'")
 
     def __str__(self) -> str:
         if self.kind is ActionKind.SCORE:
-            return f"score {self.box}" + ("" if self.points is None else f" ({self.points})")
+            return (f"score {self.box}" + (f"@{self.column}" if self.column else "")
+                    + ("" if self.points is None else f" ({self.points})"))
         return "reroll all" if not self.dice else "keep " + " ".join(map(str, self.dice))
 
     def __repr__(self) -> str:
@@ -105,7 +114,10 @@ class Action:
         if self.kind is ActionKind.KEEP:
             out["dice"] = list(self.dice)
         else:
-            out.update(box=self.box, points=self.points)
+            out["box"] = self.box
+            if self.column:
+                out["column"] = self.column
+            out["points"] = self.points
         if not math.isnan(self.expected_final_score):
             out["expected_final_score"] = self.expected_final_score
         if not math.isnan(self.loss):
@@ -115,14 +127,44 @@ class Action:
         return out
 
 
+def check_column(rules: Rules, column: int, what: str) -> int:
+    """The column of a score under ``rules``: 1..columns with several
+    columns (0, not named, is an error), 0 with one (``@1`` accepted)."""
+    if rules.columns == 1:
+        if column > 1:
+            raise InputError(f"{what}: rules {rules.spec} have one column")
+        return 0
+    if column == 0:
+        raise InputError(f"{what}: name the column, e.g. 'score chance@{rules.columns}' "
+                         f"(columns 1..{rules.columns})")
+    if not 1 <= column <= rules.columns:
+        raise InputError(f"{what}: column {column} does not exist (columns 1..{rules.columns})")
+    return column
+
+
+# What an advice's ``expected_final_score`` values are (``Advice.values``).
+EXACT = "exact"                # the optimal strategy's expectation, from the solved table
+LOWER_BOUND = "lower_bound"    # several columns: exact if the columns are played one by
+                               # one after this turn; the strategy itself scores more
+
+
 @dataclass(frozen=True)
 class Advice:
-    """Every distinct action in a position, best first, with values and losses."""
+    """Every distinct action in a position, best first, with values and
+    losses.  ``values`` says what the values are: ``EXACT`` (one column),
+    or ``LOWER_BOUND`` with several columns -- then each action's
+    ``expected_final_score`` is the exact expectation of taking it, playing
+    the rest of the turn as the strategy does, then the columns one after
+    another (a lower bound of what the strategy scores; ``yatzy ev``
+    estimates that from played games), while the order and the ``loss``
+    are the strategy's own (its values include the coupling term between
+    the columns, ``solver.players.triple``)."""
 
     card: Scorecard
     dice: tuple[int, ...]
     rerolls: int
     actions: tuple[Action, ...]     # best first; ties in the order of preference
+    values: str = EXACT
 
     @property
     def best(self) -> Action:
@@ -145,8 +187,9 @@ class Advice:
 
     def __str__(self) -> str:
         chance = bool(self.actions) and self.actions[0].p_at_least is not None
+        head = "expected" if self.values == EXACT else "bound"
         lines = [f"{'':>3} {'action':<28}" + (f" {'P(>=T)':>9}" if chance else "")
-                 + f" {'expected':>10} {'loss':>8}"]
+                 + f" {head:>10} {'loss':>8}"]
         best = self.actions[0] if self.actions else None
         for i, a in enumerate(self.actions, 1):
             if chance:              # ranked by the chance; the loss is in expected points
@@ -155,4 +198,10 @@ class Advice:
                 loss = "best" if a is best else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
             lines.append(f"{i:>3} {str(a):<28}" + (f" {a.p_at_least:>9.5f}" if chance else "")
                          + f" {a.expected_final_score:>10.3f} {loss:>8}")
+        if self.values == LOWER_BOUND:
+            lines.append(LOWER_BOUND_NOTE)
         return "\n".join(lines)
+
+
+LOWER_BOUND_NOTE = ("bound: exact final score expected if the columns are played one by one "
+                    "after this turn (a lower bound); order and loss: the strategy's")

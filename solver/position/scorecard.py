@@ -1,10 +1,24 @@
-"""A player's scorecard: which boxes are filled and with how many points.
+"""A player's scorecard: which boxes are filled and with how many points,
+in one column or several (``Rules.columns``, Trippel-Yatzy's three).
 
 Text form (the ``--card`` option): comma-separated ``box=points``, e.g.
 ``ones=3,two_pairs=18,yatzy=0``; empty means a fresh game.  Box names are the
 English snake_case names or their Norwegian/Swedish aliases.  Under rules with
 a yahtzee bonus, ``yahtzee_bonus=N`` gives the bonus points earned so far;
 with saved rolls, ``bank=N`` the rolls banked.
+
+With several columns each entry names its column, ``BOX@COLUMN=POINTS``,
+with the points as written in that column (before its multiplier)::
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> card = Scorecard.parse("ones@1=3,yatzy@3=50,sjanse@2=23", parse_rules("triple"))
+    >>> str(card), card.score, card.turn
+    ('ones@1=3,chance@2=23,yatzy@3=50', 199, 3)
+    >>> [column.score for column in card.columns]
+    [3, 23, 50]
+
+Each column is a card of ``rules.column_rules`` (its own upper bonus and
+fill order); column ``c`` counts ``c`` times (``Rules.column_weights``).
 """
 
 from __future__ import annotations
@@ -19,7 +33,9 @@ from solver.space import state_space
 
 @dataclass(frozen=True)
 class Scorecard:
-    """Points per box (``None`` = open), in the rules' box order."""
+    """Points per box (``None`` = open), in the rules' box order; with
+    several columns column 1's boxes first, then column 2's, ...
+    (``columns`` gives each column as a card of its own)."""
 
     rules: Rules
     points: tuple[int | None, ...]
@@ -28,11 +44,14 @@ class Scorecard:
 
     @classmethod
     def empty(cls, rules: Rules) -> "Scorecard":
-        return cls(rules, (None,) * rules.n_boxes)
+        return cls(rules, (None,) * (rules.n_boxes * rules.columns))
 
     @classmethod
     def parse(cls, text: str | None, rules: Rules) -> "Scorecard":
-        """Parse ``box=points,...``; checks names, repeats, points and fill order."""
+        """Parse ``box=points,...`` (``BOX@COLUMN=POINTS,...`` with several
+        columns); checks names, repeats, points and fill order."""
+        if rules.columns > 1:
+            return cls._parse_columns(text, rules)
         points: list[int | None] = [None] * rules.n_boxes
         extra = None
         bank = None
@@ -80,7 +99,41 @@ class Scorecard:
                              f"order ({_order_hint(rules)})")
         return card
 
+    @classmethod
+    def _parse_columns(cls, text: str | None, rules: Rules) -> "Scorecard":
+        """``BOX@COLUMN=POINTS,...``; each column is then checked as a card
+        of its own (points, fill order)."""
+        one = rules.column_rules
+        items: list[list[str]] = [[] for _ in range(rules.columns)]
+        seen: set[tuple[int, int]] = set()
+        for item in filter(None, (p.strip() for p in (text or "").split(","))):
+            name, eq, raw = item.partition("=")
+            box, at, col = name.partition("@")
+            if not eq:
+                raise InputError(f"card entry {item!r}: expected BOX@COLUMN=POINTS")
+            if not at:
+                raise InputError(f"card entry {item!r}: name the column, e.g. "
+                                 f"{box.strip()}@1={raw.strip()} (columns 1..{rules.columns})")
+            c = _column_number(col)
+            if not 1 <= c <= rules.columns:
+                raise InputError(f"card entry {item!r}: column must be 1..{rules.columns}")
+            b = one.box_index(box)
+            if (c, b) in seen:
+                raise InputError(f"card: box {one.boxes[b].name} given twice in column {c}")
+            seen.add((c, b))
+            items[c - 1].append(f"{box}={raw}")
+        points: list[int | None] = []
+        for c, entries in enumerate(items, 1):
+            try:
+                points += cls.parse(",".join(entries), one).points
+            except InputError as e:
+                raise InputError(f"column {c}: {e}") from None
+        return cls(rules, tuple(points))
+
     def __str__(self) -> str:
+        if self.rules.columns > 1:
+            return ",".join(f"{b.name}@{c}={p}" for c, card in enumerate(self.columns, 1)
+                            for b, p in zip(card.rules.boxes, card.points) if p is not None)
         items = [f"{b.name}={p}" for b, p in zip(self.rules.boxes, self.points) if p is not None]
         if self.yahtzee_bonus:
             items.append(f"yahtzee_bonus={self.yahtzee_bonus}")
@@ -88,33 +141,66 @@ class Scorecard:
             items.append(f"bank={self.bank}")
         return ",".join(items)
 
+    # ------------------------------------------------------------ columns
+    @cached_property
+    def columns(self) -> tuple["Scorecard", ...]:
+        """Each column as a card of ``rules.column_rules``, column 1 first
+        (one column: the card itself)."""
+        rules = self.rules
+        if rules.columns == 1:
+            return (self,)
+        nb = rules.n_boxes
+        return tuple(Scorecard(rules.column_rules, self.points[c * nb:(c + 1) * nb])
+                     for c in range(rules.columns))
+
+    def column(self, c: int) -> "Scorecard":
+        """Column ``c`` (from 1) as a card of its own."""
+        return self.columns[c - 1]
+
+    def _one_column(self, what: str) -> None:
+        if self.rules.columns > 1:
+            raise ValueError(f"a card of {self.rules.columns} columns has no single {what}: "
+                             "ask card.columns[c] (or card.column(c))")
+
     # ------------------------------------------------------------ state
     @cached_property
     def mask(self) -> int:
         """Bitmask of the filled boxes (bit ``b`` = box ``b``), plus the rules'
-        flag bit once the yatzy box holds its points."""
+        flag bit once the yatzy box holds its points (one column only)."""
+        self._one_column("mask")
         mask = sum(1 << b for b, p in enumerate(self.points) if p is not None)
         y = self.rules.yatzy_box
         return mask | (state_space(self.rules).flag_bit if y >= 0 and self.points[y] else 0)
 
     @cached_property
-    def upper_total(self) -> int:
+    def upper_total(self) -> int | tuple[int, ...]:
+        """The points in the upper boxes (with several columns: each column's)."""
+        if self.rules.columns > 1:
+            return tuple(c.upper_total for c in self.columns)
         return sum(p for b, p in zip(self.rules.boxes, self.points) if p is not None and b.is_upper)
 
     @property
     def upper_state(self) -> int:
-        """The upper total as the engine tracks it (capped at the threshold)."""
+        """The upper total as the engine tracks it (capped at the threshold;
+        one column only)."""
+        self._one_column("upper state")
         return min(self.upper_total, self.rules.cap)
 
     @property
     def bonus(self) -> int:
-        """Bonus points already earned."""
+        """Bonus points already earned (with several columns: each column's
+        times its weight)."""
         r = self.rules
+        if r.columns > 1:
+            return sum(w * c.bonus for w, c in zip(r.column_weights, self.columns))
         return r.bonus_points if r.bonus_points and self.upper_total >= r.bonus_threshold else 0
 
     @property
     def score(self) -> int:
-        """Points on the card so far, bonuses included."""
+        """Points on the card so far, bonuses included; with several columns
+        each column's points (its bonus included) times its weight."""
+        if self.rules.columns > 1:
+            return sum(w * c.score for w, c in zip(self.rules.column_weights, self.columns))
         return sum(p for p in self.points if p is not None) + self.bonus + self.yahtzee_bonus
 
     @property
@@ -133,20 +219,41 @@ class Scorecard:
         return sum(p is not None for p in self.points)
 
     def allowed_boxes(self) -> list[int]:
-        """Boxes that may be filled this turn (open, and allowed by the order)."""
+        """Boxes that may be filled this turn (open, and allowed by the order;
+        one column only: ``allowed`` names the column too)."""
+        self._one_column("list of allowed boxes")
         bits = int(state_space(self.rules).allowed(self.mask))
         return [b for b in range(self.rules.n_boxes) if bits >> b & 1]
 
+    def allowed(self) -> list[tuple[int, int]]:
+        """``(column, box)`` of every box that may be filled this turn, the
+        column from 1, column 1's boxes first."""
+        if self.rules.columns == 1:
+            return [(1, b) for b in self.allowed_boxes()]
+        return [(c, b) for c, card in enumerate(self.columns, 1) for b in card.allowed_boxes()]
+
     def fill(self, box: int, points: int, yahtzee_bonus: int = 0,
-             bank: int | None = None) -> "Scorecard":
-        """The card after writing ``points`` in ``box`` (and earning a yahtzee
-        bonus; with saved rolls, ``bank`` is the bank the turn leaves)."""
-        if self.points[box] is not None:
-            raise InputError(f"box {self.rules.boxes[box].name} is already filled")
+             bank: int | None = None, *, column: int = 1) -> "Scorecard":
+        """The card after writing ``points`` in ``box`` of ``column`` (from
+        1; and earning a yahtzee bonus; with saved rolls, ``bank`` is the
+        bank the turn leaves)."""
+        if not 1 <= column <= self.rules.columns:
+            raise InputError(f"column {column}: expected 1..{self.rules.columns}")
+        at = (column - 1) * self.rules.n_boxes + box
+        if self.points[at] is not None:
+            where = f" of column {column}" if self.rules.columns > 1 else ""
+            raise InputError(f"box {self.rules.boxes[box].name}{where} is already filled")
         new = list(self.points)
-        new[box] = points
+        new[at] = points
         return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus,
                          self.bank if bank is None else bank)
+
+
+def _column_number(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return 0
 
 
 def _order_hint(rules: Rules) -> str:

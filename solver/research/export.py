@@ -27,7 +27,7 @@ import json
 
 import numpy as np
 
-from solver.errors import InputError
+from solver.errors import InputError, missing_extra
 from solver.files import atomic_path, atomic_text
 from solver.players.advice import advise
 from solver.position.scorecard import Scorecard
@@ -106,7 +106,7 @@ def check_format(fmt: str, out: str | None) -> None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise InputError("parquet export needs pyarrow: pip install pyarrow") from None
+            raise missing_extra("parquet export", "parquet", "pyarrow") from None
         if not out:
             raise InputError("parquet export needs a file to write to, not standard output")
 

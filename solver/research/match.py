@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
+from solver.errors import InputError, missing_extra
 from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
@@ -281,8 +281,7 @@ def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise InputError("the Dask cluster needs dask.distributed: pip install "
-                         "'yatzy[cluster]'") from None
+        raise missing_extra("the Dask cluster", "cluster", "dask.distributed") from None
     if scheduler is not None:
         try:
             client, cluster = Client(scheduler, timeout=30), None

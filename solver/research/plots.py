@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
+from solver.errors import missing_extra
 
 MARKED = (5, 25, 50, 75, 95)
 
@@ -20,7 +20,7 @@ def require() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InputError("plotting needs matplotlib: pip install matplotlib") from None
+        raise missing_extra("plotting", "plot", "matplotlib") from None
 
 
 def _pyplot():

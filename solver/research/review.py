@@ -20,8 +20,11 @@ Log format, one JSON object per line (blank lines are ignored):
 
 A review values every decision with ``solver.players.advice.advise``: the choice made,
 the best choice, both expected final scores and the loss (best minus chosen,
-0 within ``query.tie``).  Keeping all the dice (a reroll of none) is valued
-with ``query.keep_values``.
+0 within the tolerance of ``solver.rules.ties``).  Keeping all the dice (a
+reroll of none) is valued as keeping them with one reroll less.  With
+several columns the same review replays the columns' cards and values by
+the Trippel strategy: the values are then lower bounds and the losses the
+strategy's (``Review.values``, ``solver.position.actions.LOWER_BOUND``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from pathlib import Path
 from typing import Iterator
 
 from solver.errors import InputError
-from solver.players.advice import advise, end_turn, keep_values
+from solver.players.advice import advise, end_turn, turn_values
+from solver.position.actions import EXACT
 from solver.position.scorecard import Scorecard
 from solver.rules.dice import parse_dice
 from solver.rules.ruleset import Rules
@@ -235,6 +239,7 @@ class Review:
     rules: Rules
     decisions: tuple[Decision, ...]
     scores: tuple[int, ...]                  # each game's score at the end of the log
+    values: str = EXACT                      # what the values are (``Advice.values``)
 
     @property
     def total_loss(self) -> float:
@@ -249,62 +254,83 @@ class Review:
 
     def as_dict(self) -> dict:
         return {"rules": self.rules.spec, "games": len(self.scores), "scores": list(self.scores),
-                "decisions": len(self.decisions),
+                "values": self.values, "decisions": len(self.decisions),
                 "total_loss": self.total_loss, "mean_loss": self.mean_loss,
                 "costliest": [d.as_dict() for d in self.costliest()],
                 "all": [d.as_dict() for d in self.decisions]}
 
 
-def review(table: Table, games: list[list[Turn]]) -> Review:
-    """Value every decision of ``games`` (parsed by ``read_log``)."""
-    rules = table.rules
-    ds = rules.dice_space
+def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) -> Review:
+    """Value every decision of ``games`` (parsed by ``read_log``);
+    ``rules``: the rules played, if not the table's (several columns:
+    the table is their one-column table, ``Rules.column_rules``)."""
+    rules = rules or table.rules
+    tol = tolerance(table)
+    several = rules.columns > 1
     out: list[Decision] = []
     scores = []
+    values = EXACT
     for turns in games:
         card = Scorecard.empty(rules)
         for t, turn in enumerate(turns, 1):
             where = f"{turn.path}:{turn.line}"
-            if turn.box not in card.allowed_boxes():
-                state = "already filled" if card.points[turn.box] is not None else "not allowed now"
-                raise InputError(f"{where}: box {rules.boxes[turn.box].name} is {state}")
+            column = turn.column or 1
+            name = rules.boxes[turn.box].name
+            if (column, turn.box) not in card.allowed():
+                filled = card.column(column).points[turn.box] is not None
+                state = "already filled" if filled else "not allowed now"
+                raise InputError(f"{where}: box {name}"
+                                 + (f" of column {column}" if several else "") + f" is {state}")
             available = card.max_rerolls                # rerolls: own and banked
             if len(turn.rolls) - 1 > available:
                 raise InputError(f"{where}: {len(turn.rolls)} rolls, but the turn has 1 + "
-                                 f"{available} (bank {card.bank})")
+                                 f"{available}" + ("" if several else f" (bank {card.bank})"))
+            values_now = turn_values(table, card)
             for i, dice in enumerate(turn.rolls):
                 rerolls = available - i
-                adv = advise(table, card, dice, rerolls)
+                adv = advise(table, card, dice, rerolls, values_now)
+                values = adv.values
                 best = adv.best
                 if i < len(turn.kept):
                     kept = turn.kept[i]
                     chosen = next((a for a in adv.actions
                                    if a.kind == "keep" and a.dice == kept), None)
-                    if chosen is None:        # kept every die: worth the same roll, one reroll less
-                        m = ds.multiset_index(kept)
-                        value = card.score + float(keep_values(table, card, rerolls)[m])
-                        label = "keep " + " ".join(map(str, kept))
+                    if chosen is None:      # kept every die: the same roll, one reroll less
+                        loss, value, label = _keep_all(values_now, card, kept, rerolls, best)
                     else:
-                        value, label = chosen.expected_final_score, str(chosen)
+                        loss, value, label = chosen.loss, chosen.expected_final_score, str(chosen)
                 else:
-                    name = rules.boxes[turn.box].name
-                    chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name),
-                                  None)
+                    chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name
+                                   and a.column == (turn.column if several else 0)), None)
                     if chosen is None:
                         raise InputError(f"{where}: {list(dice)} may not go in {name} "
                                          "(a joker must go where the rules say)")
                     if turn.points is not None and turn.points != chosen.points:
                         raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
                                          f"scores {chosen.points} in {name}")
-                    value, label = chosen.expected_final_score, str(chosen)
-                loss = best.expected_final_score - value
+                    loss, value, label = chosen.loss, chosen.expected_final_score, str(chosen)
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
-                                    0.0 if loss <= tolerance(table) else loss))
+                                    0.0 if loss <= tol else loss))
             card = end_turn(card, turn.box, chosen.points, turn.rolls[-1],
-                            available - (len(turn.rolls) - 1))
+                            available - (len(turn.rolls) - 1), column)
         scores.append(card.score)
-    return Review(rules, tuple(out), tuple(scores))
+    return Review(rules, tuple(out), tuple(scores), values)
+
+
+def _keep_all(turn, card: Scorecard, kept: tuple[int, ...], rerolls: int, best
+              ) -> tuple[float, float, str]:
+    """Loss, value and label of keeping every die (not an action of the
+    advice: the same roll with one reroll less)."""
+    ds = turn.table.rules.dice_space
+    m = ds.multiset_index(kept)
+    label = "keep " + " ".join(map(str, kept))
+    if card.rules.columns > 1:              # the loss in the strategy's own values
+        rank = float(turn.keeps(rerolls)[m])
+        loss = float(turn.rolls(rerolls)[ds.roll_index(kept)]) - rank
+        return loss, card.score + float(turn.bound_keeps(rerolls)[m]), label
+    value = card.score + float(turn.keeps(rerolls)[m])
+    return best.expected_final_score - value, value, label
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:

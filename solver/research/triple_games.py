@@ -32,9 +32,9 @@ from solver.kernels.threads import run_pieces
 from solver.kernels.runs import Games, turn_log
 from solver.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
 from solver.kernels.turn import turn_data
-from solver.players.triple import POLICIES, coupling, lower_bound
+from solver.players.triple import POLICIES, coupling_of, lower_bound, no_coupling
+from solver.position.scorecard import Scorecard
 from solver.position.scoring import upper_after
-from solver.position.triple_card import TripleCard
 from solver.research.review import turn_line
 from solver.rules.ruleset import Rules
 from solver.rules.ties import tolerance
@@ -81,13 +81,13 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 
 def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
-         card: TripleCard | None = None, theta: np.ndarray | None = None) -> TripleGames:
+         card: Scorecard | None = None, coupling: np.ndarray | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``solver.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
-    ``theta``: the coupling term of ``optimal`` (default
-    ``triple.coupling(rules)``; an empty ``(0, 2 ** columns)`` array plays
+    ``coupling``: the coupling term of ``optimal`` (default
+    ``triple.coupling_of(rules)``; an empty ``(0, 2 ** columns)`` array plays
     the plain improvement step on ``H``, as policy ``step`` does).  Game
     ``i``'s final score is ``TripleGames.scores[i]``."""
     if policy not in POLICIES:
@@ -98,12 +98,12 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     C, nb = rules.columns, one.n_boxes
     d, pt = turn_data(one), play_tables(one)
     values = _values(table, policy)
-    card = card or TripleCard.empty(rules)
-    state = np.array([(sc.mask, sc.upper_state, sc.score) for sc in card.cards], dtype=np.int64)
+    card = card or Scorecard.empty(rules)
+    state = np.array([(sc.mask, sc.upper_state, sc.score) for sc in card.columns], dtype=np.int64)
     w = np.array(rules.column_weights, dtype=np.float64)
     if policy in ("greedy", "step"):
-        theta = np.zeros((0, 1 << C))
-    theta = coupling(rules) if theta is None else np.asarray(theta, dtype=np.float64)
+        coupling = no_coupling(rules)
+    coupling = coupling_of(rules) if coupling is None else np.asarray(coupling, dtype=np.float64)
     hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
     bonus_columns = 0
     box_sum = np.zeros((C, nb), dtype=np.int64)
@@ -111,13 +111,13 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     scores = np.zeros(games, dtype=np.int64)
     start = time.perf_counter()
     step = min(CHUNK, 4096) if on_line else CHUNK
-    tt = TripleTables(box_candidates(d, pt), values, w, theta)
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling)
     for first in range(0, games, step):
         n = min(step, games - first)
         out = TripleOut(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
                         np.zeros((n, C, nb), dtype=np.int64))
         score, bonuses, box_points = out
-        box_points[:] = [[p or 0 for p in sc.points] for sc in card.cards]
+        box_points[:] = [[p or 0 for p in sc.points] for sc in card.columns]
         log = turn_log(n, C * nb, one.rolls, logging=bool(on_line), columns=True)
         run_pieces(play_games, d, pt, tt, Games(first, seed, tolerance(table), state), out, log)
         hist += np.bincount(score, minlength=len(hist))
@@ -139,9 +139,9 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
-           theta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           coupling: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The turn starts of ``games`` games played (seed ``seed``) with the
-    coupling term ``theta``: ``masks[i, t, c]`` of column ``c`` at the start
+    coupling term ``coupling``: ``masks[i, t, c]`` of column ``c`` at the start
     of turn ``t`` of game ``i``, ``uppers[i, t, c]`` its upper total, and
     ``excess[i, t]`` the points the game went on to score from there minus
     ``H`` of that position."""
@@ -156,7 +156,7 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     score, _, box_points = out
     log = turn_log(games, T, one.rolls, columns=True)
     log_box, log_col = log.box, log.column
-    tt = TripleTables(box_candidates(d, pt), values, w, np.asarray(theta, dtype=np.float64))
+    tt = TripleTables(box_candidates(d, pt), values, w, np.asarray(coupling, dtype=np.float64))
     run_pieces(play_games, d, pt, tt, Games(0, seed, tolerance(table), state), out, log)
     masks = np.zeros((games, T, C), dtype=np.int64)
     uppers = np.zeros((games, T, C), dtype=np.int64)
@@ -178,24 +178,25 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
 
 
 def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
-                 theta: np.ndarray | None = None, ridge: float = 0.01,
+                 coupling: np.ndarray | None = None, ridge: float = 0.01,
                  damping: float = 0.5) -> np.ndarray:
     r"""A coupling term fitted to ``games`` games (seed ``seed``) played with
-    ``theta`` (default none: the plain improvement step): the linear
+    ``coupling`` (default none: the plain improvement step): the linear
     least-squares temporal-difference (LSTD(0)) estimate of the points those
     games score beyond ``H``, on the features ``[P_b = P]`` (box ``b`` open
     in the columns ``P``), with a ridge of ``ridge`` per game, times
     ``damping``.  Shape ``(n_boxes, 2 ** columns)``; ``P = 0`` is 0.
 
-    LSTD solves :math:`\sum_t \phi_t (\phi_t - \phi_{t+1})^T \theta =
-    \sum_t \phi_t (y_t - y_{t+1})`, ``y_t`` the excess of ``visits`` (the
-    turn's weighted points plus the change of ``H``): far less noisy than a
-    regression on the whole remaining score."""
+    LSTD solves :math:`\sum_t \phi_t (\phi_t - \phi_{t+1})^T \kappa =
+    \sum_t \phi_t (y_t - y_{t+1})` for the coupling term :math:`\kappa`,
+    ``y_t`` the excess of ``visits`` (the turn's weighted points plus the
+    change of ``H``): far less noisy than a regression on the whole
+    remaining score."""
     C, nb = rules.columns, table.rules.n_boxes
     P = 1 << C
-    if theta is None:
-        theta = np.zeros((0, P))
-    masks, _, excess = visits(table, rules, games, seed, theta)
+    if coupling is None:
+        coupling = np.zeros((0, P))
+    masks, _, excess = visits(table, rules, games, seed, coupling)
     T = masks.shape[1]
     y = np.concatenate([excess, np.zeros((games, 1))], axis=1)
 
@@ -221,7 +222,7 @@ def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
     return damping * out.reshape(nb, P)
 
 
-def distribution(table: StateValues, card: TripleCard, policy: str, games: int, seed: int = 0):
+def distribution(table: StateValues, card: Scorecard, policy: str, games: int, seed: int = 0):
     """The final-score distribution from ``card`` under ``policy``,
     estimated from ``games`` played games (``solver.research.distribution``'s
     ``Distribution``; ``table_value``: the column-by-column value, a lower

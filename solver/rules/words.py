@@ -61,6 +61,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "costly": "  turn {turn} roll {roll}, dice {dice}: {chosen}, best {best} "
                   "(loss {loss:.2f})",
         "expected": "expected final score {ev:.1f}",
+        "weighted": "× column",
+        "expected_bound": "final score {ev:.1f} if the columns are played one by one "
+                          "from here (a lower bound: the strategy scores more)",
+        "bound_note": "bound: exact final score if the columns are played one by one after "
+                      "this turn (a lower bound); order and loss: the strategy's",
+        "help_columns": "score BOX@C (or just BOX@C) writes in column C, e.g. score chance@3",
         "help": "commands: keep 5 6 | 56 | score BOX | BOX | reroll all | hint | card | "
                 "undo | redo | save FILE | quit",
     },
@@ -91,6 +97,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "costly": "  tur {turn} kast {roll}, terninger {dice}: {chosen}, best {best} "
                   "(tap {loss:.2f})",
         "expected": "forventet sluttsum {ev:.1f}",
+        "weighted": "× kolonne",
+        "expected_bound": "sluttsum {ev:.1f} om kolonnene spilles én etter én herfra "
+                          "(en nedre grense: strategien får mer)",
+        "bound_note": "grense: eksakt sluttsum om kolonnene spilles én etter én etter "
+                      "denne runden (en nedre grense); rekkefølge og tap: strategiens",
+        "help_columns": "score BOKS@K (eller bare BOKS@K) skriver i kolonne K, f.eks. score sjanse@3",
         "help": "kommandoer: keep 5 6 | 56 | score BOKS | BOKS | reroll all | hint | card | "
                 "undo | redo | save FIL | quit",
     },
@@ -121,16 +133,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "costly": "  tur {turn} slag {roll}, tärningar {dice}: {chosen}, bäst {best} "
                   "(förlust {loss:.2f})",
         "expected": "förväntad slutsumma {ev:.1f}",
+        "weighted": "× kolumn",
+        "expected_bound": "slutsumma {ev:.1f} om kolumnerna spelas en i taget härifrån "
+                          "(en nedre gräns: strategin får mer)",
+        "bound_note": "gräns: exakt slutsumma om kolumnerna spelas en i taget efter "
+                      "denna runda (en nedre gräns); ordning och förlust: strategins",
+        "help_columns": "score RUTA@K (eller bara RUTA@K) skriver i kolumn K, t.ex. score chans@3",
         "help": "kommandon: keep 5 6 | 56 | score RUTA | RUTA | reroll all | hint | card | "
                 "undo | redo | save FIL | quit",
     },
 }
-
-
-def check_lang(lang: str) -> str:
-    if lang not in LANGS:
-        raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
-    return lang
 
 
 def box_name(name: str, lang: str = "en") -> str:

@@ -91,7 +91,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
           out: np.ndarray | None = None, resume: int = 0,
           checkpoint: Callable[[int], None] | None = None, theta: float = 0.0) -> Solution:
     """Solve every reachable turn-start state of ``rules``, in memory, for
-    the objective ``theta`` (``turn.utility``: 0 = the expected score).
+    the objective ``theta`` (``tables.values.utility``: 0 = the expected score).
 
     Layers (masks with the same number of filled boxes) are solved from the
     full card down.  ``progress(n)`` is called after each layer with its

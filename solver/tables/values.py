@@ -4,8 +4,8 @@ Two layouts hold ``V``, the expected score still to come from a turn start:
 
 * dense, without saved rolls: ``dense[0, mask, u]`` for every mask;
 * by layer, with saved rolls: ``layers[p][k, rank, u]`` for the masks with
-  ``p`` boxes filled (``rank = Rules.mask_rank(mask)``) and ``k`` rolls banked,
-  ``k <= Rules.bank_limit(p)``.  Only two layers are ever needed at once by
+  ``p`` boxes filled (``rank = StateSpace.mask_rank(mask)``) and ``k`` rolls banked,
+  ``k <= StateSpace.bank_limit(p)``.  Only two layers are ever needed at once by
   the solve, and the bank axis grows with ``p``, so this is what makes the
   unlimited bank tractable.
 
@@ -13,7 +13,7 @@ Layers may be float32 on disk (values are read as float64).
 
 Under a risk parameter ``theta != 0`` the stored values are expected
 utilities, ``E[-exp(-theta X) / theta]`` of the points ``X`` still to come
-(``solver.kernels.turn.utility``); ``value`` gives their certainty equivalents in
+(``utility`` below); ``value`` gives their certainty equivalents in
 points, ``lookup`` the stored numbers the kernels work with.
 """
 
@@ -55,7 +55,7 @@ class StateValues:
     rules: Rules
     dense: np.ndarray | None = None                     # [1, mask, u]
     layers: tuple[np.ndarray, ...] | None = None        # layers[p][k, rank, u]
-    theta: float = 0.0                                  # the objective (solver.turn.utility)
+    theta: float = 0.0                                  # the objective (utility below)
 
     @property
     def values(self) -> np.ndarray:

@@ -15,18 +15,25 @@ with the turn's values kept, ``Solvers.turn``); a final-score distribution
 kept for the next request of the same card.
 
 Every input is checked: bad input answers 4xx with one line ``{"error":
-"..."}``; bodies are at most ``MAX_BODY`` bytes (413) and query strings
-``MAX_QUERY`` (414).
+"...", "code": "..."}`` (the code names the kind of error, so the page can
+say it in the reader's language); bodies are at most ``MAX_BODY`` bytes
+(413) and query strings ``MAX_QUERY`` (414).  An error that escapes a route
+anyway answers a JSON 500 and the connection stays open (``Guard``).
+
+The routes are plain functions of the request; what they share (the
+default rules, the solvers, the distributions kept) is ``request.app.state.web``
+(``WebState``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
@@ -38,13 +45,14 @@ from starlette.staticfiles import StaticFiles
 
 from solver.api import Solver, check_whole
 from solver.errors import InputError, TableError
-from solver.game import Game
-from solver.players.advice import TurnValues, advise, bank_after
+from solver.game import KINDS, Game
+from solver.players.advice import TurnValues, advise, bank_after, turn_values
 from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
 from solver.web.openapi import DOCUMENT
+from solver.web.shared import SharedGames, table_routes
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body
@@ -59,12 +67,16 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
        "connect-src 'self'")
 
 
-class ApiError(Exception):
-    """An answer other than 200: ``status`` and a one-line message."""
+LOG = logging.getLogger("yatzy.web")
 
-    def __init__(self, status: int, message: str, **extra: Any):
+
+class ApiError(Exception):
+    """An answer other than 200: ``status``, a one-line message and ``code``,
+    the kind of error (the page words it in the reader's language)."""
+
+    def __init__(self, status: int, message: str, code: str = "input", **extra: Any):
         super().__init__(message)
-        self.status, self.extra = status, extra
+        self.status, self.code, self.extra = status, code, extra
 
 
 def reply(obj: object, status: int = 200, headers: dict | None = None) -> Response:
@@ -72,9 +84,9 @@ def reply(obj: object, status: int = 200, headers: dict | None = None) -> Respon
                     headers, media_type="application/json")
 
 
-def error_reply(status: int, text: str, **extra: Any) -> Response:
+def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
     line = " ".join(str(text).split()) or "error"
-    return reply({"error": line, **extra}, status)
+    return reply({"error": line, "code": code, **extra}, status)
 
 
 # ------------------------------------------------------------------ input
@@ -95,7 +107,8 @@ def whole_arg(request: Request, name: str, low: int, high: int, required: bool =
     text = arg(request, name, None if required else "").strip()
     if not text and not required:
         return None
-    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 6:
+    digits = text[1:] if text.startswith("-") else text
+    if not text.isascii() or not digits.isdigit() or len(text) > 6:
         raise ApiError(400, f"{name} must be a whole number, not {text[:20]!r}")
     return check_whole(int(text), name, low, high)
 
@@ -104,20 +117,20 @@ async def body(request: Request) -> dict:
     """The request's JSON object, at most ``MAX_BODY`` bytes."""
     size = request.headers.get("content-length", "0")
     if not size.isdigit():
-        raise ApiError(400, "bad Content-Length")
+        raise ApiError(400, "bad Content-Length", "body")
     if int(size) > MAX_BODY:
-        raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
+        raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
+            raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
     try:
         obj = json.loads(data)
     except (ValueError, RecursionError):
-        raise ApiError(400, "the body is not a JSON document") from None
+        raise ApiError(400, "the body is not a JSON document", "body") from None
     if not isinstance(obj, dict):
-        raise ApiError(400, "the body must be a JSON object")
+        raise ApiError(400, "the body must be a JSON object", "body")
     return obj
 
 
@@ -136,6 +149,14 @@ def solvable_here(rules: Rules) -> bool:
     """Whether a missing table of ``rules`` is solved on demand (seconds)."""
     return (rules.dice == 5 and not rules.saved_rolls and rules.rolls <= 6
             and rules.bonus_threshold <= rules.dice * rules.faces * 6)
+
+
+def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
+    """Why the page cannot start a game of ``rules`` now (None: it can):
+    ``{"code": "no_table", "command": ...}``."""
+    if not Solver(rules, tables=tables).path.exists() and not solvable_here(rules):
+        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}"}
+    return None
 
 
 class Solvers:
@@ -169,7 +190,8 @@ class Solvers:
             if solver is not None:
                 return solver
             if len(self.solvers) >= MAX_RULE_SETS:
-                raise ApiError(503, f"this server keeps at most {MAX_RULE_SETS} rule sets open")
+                raise ApiError(503, f"this server keeps at most {MAX_RULE_SETS} rule sets open",
+                               "busy")
             status = self.status[rules.spec] = {"state": "opening", "done": 0, "total": 0}
 
             def progress(done: int, total: int) -> None:
@@ -180,7 +202,8 @@ class Solvers:
                 del self.status[rules.spec]
                 raise ApiError(422, f"rules {rules.spec}: no stored table, and this server "
                                     f"solves only small rule sets itself (run yatzy solve "
-                                    f"--rules {rules.spec} first)")
+                                    f"--rules {rules.spec} first)", "no_table",
+                               command=f"yatzy solve --rules {rules.spec}")
             self.solvers[rules.spec] = solver
         threading.Thread(target=self._open, args=(solver, status), daemon=True).start()
         return solver
@@ -205,9 +228,10 @@ class Solvers:
         if status["state"] == "ready":
             return solver
         if status["state"] == "failed":
-            raise ApiError(503, f"rules {solver.rules.spec}: the table failed: {status['error']}")
+            raise ApiError(503, f"rules {solver.rules.spec}: the table failed: {status['error']}",
+                           "table")
         raise ApiError(503, f"rules {solver.rules.spec}: the table is being solved; "
-                            "try again shortly", progress=dict(status))
+                            "try again shortly", "solving", progress=dict(status))
 
     def turn(self, solver: Solver, card_text: str) -> tuple[Scorecard, TurnValues]:
         """The card ``card_text`` and its turn's values, kept for the next request."""
@@ -215,7 +239,7 @@ class Solvers:
         found = self.turns.get(key)
         if found is None:
             card = solver.card(card_text)
-            found = self.turns[key] = (card, TurnValues(solver.table, card))
+            found = self.turns[key] = (card, turn_values(solver.table, card))
             if len(self.turns) > TURNS_KEPT:
                 self.turns.popitem(last=False)
         return found
@@ -232,220 +256,410 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 
 def labels(rules: Rules) -> dict:
     """Box names and the scorecard's other rows in every language."""
-    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank")
+    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
     return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}
 
 
+def upper_par(rules: Rules, card: Scorecard) -> float | None:
+    """How far ``card``'s filled upper boxes are ahead of (+) or behind (−)
+    the pace of the upper bonus: each against its face times the bonus
+    threshold over the sum of the upper faces (3 of each in Nordic Yatzy);
+    None where the rules have no bonus, no upper box is filled yet or the
+    bonus is decided.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> r = parse_rules("nordic")
+    >>> upper_par(r, Scorecard.parse("ones=4,sixes=12", r))
+    -5.0
+    """
+    upper = [(i, b) for i, b in enumerate(rules.boxes) if b.is_upper]
+    faces = sum(b.face for _, b in upper)
+    if not rules.bonus_points or not faces or card.bonus:
+        return None
+    filled = [card.points[i] is not None for i, _ in upper]
+    if all(filled) or not any(filled):
+        return None
+    pace = rules.bonus_threshold / faces
+    return round(sum(card.points[i] - pace * b.face for i, b in upper
+                     if card.points[i] is not None), 1)
+
+
+def human_moved(game: Game) -> bool:
+    """Whether a person has made a move that undo can take back."""
+    return any(game.players[m.player].is_human for m in game.moves)
+
+
+def protokoll_by_seat(game: Game) -> list[dict]:
+    """``Game.protokoll`` with several columns grouped by seat: each row's
+    ``cells[seat]`` is the list of that seat's columns (one column: the value)."""
+    n = game.rules.columns
+    rows = game.protokoll()
+    if n == 1:
+        return rows
+    return [{**row, "cells": [row["cells"][i:i + n] for i in range(0, len(row["cells"]), n)]}
+            for row in rows]
+
+
 def game_json(game: Game, **extra: Any) -> dict:
-    """The game (``Game.to_dict``) and what the page shows of it."""
-    deciding = not game.is_over and not game.needs_roll
+    """The game (``Game.to_dict``) and what the page shows of it: the
+    advice only when a person is to decide (a computer's turn shows none),
+    the expected final score of every seat, the upper par of every column."""
+    deciding = not game.is_over and not game.needs_roll and game.player.is_human
+    rules = game.rules
+    expected = []
+    for seat in range(len(game.players)):
+        try:
+            expected.append(game.expected_score(seat))
+        except (InputError, TableError, AttributeError, TypeError):
+            expected.append(None)
+    played = [sum(t.player == seat for t in game.turns) for seat in range(len(game.players))]
     return {
-        "game": game.to_dict(), "rules": game.rules.spec,
-        "players": [{"name": p.name, "kind": p.kind} for p in game.players],
+        "game": game.to_dict(), "rules": rules.spec,
+        "players": [{"name": p.name, "kind": p.kind, "human": p.is_human}
+                    for p in game.players],
         "turn_player": game.turn_player, "dice": list(game.dice or ()) or None,
         "kept": None if game.kept is None else list(game.kept),
         "rerolls": game.rerolls, "needs_roll": game.needs_roll, "is_over": game.is_over,
-        "dice_count": game.rules.dice, "faces": game.rules.faces,
-        "scores": list(game.scores()),
+        "dice_count": rules.dice, "faces": rules.faces,
+        "columns": rules.columns, "column_weights": list(rules.column_weights),
+        "values": game.values,
+        "turns_each": rules.n_boxes * rules.columns, "turns_played": played,
+        "scores": list(game.scores()), "expected_scores": expected,
+        "par": [[upper_par(c.rules, c) for c in card.columns] for card in game.cards],
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
-        "protokoll": game.protokoll(),
+        "protokoll": protokoll_by_seat(game),
         "legal": [str(a) for a in game.legal_actions()],
         "advice": advice_json(game.advice()) if deciding else None,
-        "expected": None if game.is_over else game.expected_score(),
+        "expected": None if game.is_over else expected[game.turn_player],
         "last_move": game.moves[-1].text if game.moves else None,
+        "last_player": game.moves[-1].player if game.moves else None,
         "can_undo": bool(game.moves), "can_redo": bool(game.redo_moves),
-        "labels": labels(game.rules), **extra}
+        "can_undo_human": human_moved(game),
+        "labels": labels(rules), **extra}
 
 
-# -------------------------------------------------------------- endpoints
+# -------------------------------------------------------------- the routes
+class WebState:
+    """What the routes share: the default rules, the folder of tables, the
+    solvers, and the distributions kept (one computed at a time)."""
+
+    def __init__(self, rules: str, tables: str | Path | None):
+        self.default = parse_rules(rules).spec
+        self.tables = tables
+        self.solvers = Solvers(tables)
+        self.limiter = anyio.CapacityLimiter(1)
+        self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
+        self.running = 0
+
+
+def web(request: Request) -> WebState:
+    return request.app.state.web
+
+
+def rules_arg(request: Request) -> str:
+    return arg(request, "rules", web(request).default)
+
+
+def preset_json(state: WebState, name: str) -> dict:
+    rules = state.solvers.rules(name)
+    why = unavailable(rules, state.tables)
+    return {"name": name, "description": PRESETS[name].description,
+            "available": why is None, "unavailable": why}
+
+
+async def rules_endpoint(request: Request) -> Response:
+    state = web(request)
+    spec = request.query_params.get("spec")
+    if spec is None:
+        return reply({"default": state.default,
+                      "presets": [preset_json(state, name) for name in PRESETS],
+                      "keys": [{"name": k.name, "type": k.type_name, "presets": k.presets,
+                                "help": k.help} for k in KEYS.values()],
+                      "languages": list(LANGS), "kinds": list(KINDS)})
+    r = state.solvers.rules(arg(request, "spec"))
+    return reply({"spec": r.spec, "fingerprint": r.fingerprint, "dice": r.dice,
+                  "faces": r.faces, "rolls": r.rolls, "bonus_threshold": r.bonus_threshold,
+                  "bonus_points": r.bonus_points, "order": r.order.value,
+                  "yahtzee_bonus": r.yahtzee_bonus, "joker": r.joker.value,
+                  "saved_rolls": r.saved_rolls, "columns": r.columns,
+                  "boxes": [{"name": b.name, "upper": b.is_upper, "scoring": b.describe()}
+                            for b in r.boxes],
+                  "labels": labels(r), "description": r.describe(),
+                  "unavailable": unavailable(r, state.tables)})
+
+
+async def status_endpoint(request: Request) -> Response:
+    state = web(request)
+    return reply({"default": state.default, "tables": dict(state.solvers.status),
+                  "distributions_running": state.running})
+
+
+async def ev_endpoint(request: Request) -> Response:
+    solver = await web(request).solvers.get(rules_arg(request))
+    card = solver.card(arg(request, "card", ""))
+    value = solver.ev(card)
+    return reply({"rules": solver.rules.spec, "card": str(card),
+                  "expected_final_score": value, "current_score": card.score,
+                  "expected_remaining": value - card.score, "upper_total": card.upper_total})
+
+
+async def advise_endpoint(request: Request) -> Response:
+    state = web(request)
+    solver = await state.solvers.get(rules_arg(request))
+    card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
+    rerolls = whole_arg(request, "rerolls", 0, 99)
+    top = whole_arg(request, "top", 1, 999, required=False)
+    card, turn = state.solvers.turn(solver, card_text)
+    if card.is_full:
+        raise ApiError(400, "the card is full: there is nothing left to decide", "full")
+    advice = advise(solver.table, card, solver.dice(dice_text), rerolls, turn)
+    rules = solver.rules
+    return reply({"rules": rules.spec, "card": str(card), "dice": list(advice.dice),
+                  "rerolls": rerolls, "current_score": card.score,
+                  "bank_after_stopping": bank_after(rules, rerolls),
+                  "values": advice.values, "actions": advice_json(advice, top)})
+
+
+async def distribution_endpoint(request: Request) -> Response:
+    state = web(request)
+    solver = await state.solvers.get(rules_arg(request))
+    card = solver.card(arg(request, "card", ""))
+    if card.is_full:
+        raise ApiError(400, "the card is full: its final score is already known", "full")
+    key = (solver.rules.spec, str(card))
+    if key not in state.distributions:
+        games = None if solver.is_exact() else ESTIMATE_GAMES
+        state.running += 1
+        try:
+            dist = await anyio.to_thread.run_sync(solver.distribution, card, "optimal",
+                                                  games, 0, limiter=state.limiter)
+        finally:
+            state.running -= 1
+        state.distributions[key] = {k: v for k, v in dist.as_dict().items() if k != "boxes"}
+        if len(state.distributions) > DISTRIBUTIONS_KEPT:
+            state.distributions.popitem(last=False)
+    return reply(state.distributions[key])
+
+
+async def solver_for_game(state: WebState, spec: str) -> Solver:
+    """The solver of a game's rules (its table opened, or solved on demand
+    where that takes seconds; else 422 with the command that solves it)."""
+    return await state.solvers.get(spec)
+
+
+async def game_of(request: Request, obj: dict) -> Game:
+    doc = obj.get("game")
+    if not isinstance(doc, dict):
+        raise ApiError(400, "game must be a game document (a JSON object)", "bad_game")
+    spec = doc.get("rules")
+    if not isinstance(spec, str) or len(spec) > MAX_TEXT:
+        raise ApiError(400, "game: rules must be a rules spec", "bad_game")
+    solver = await solver_for_game(web(request), spec)
+    try:
+        return Game.from_dict(doc, solver)
+    except InputError as e:
+        raise ApiError(400, str(e), "bad_game") from None
+
+
+async def new_game(request: Request) -> Response:
+    state = web(request)
+    obj = await body(request)
+    players = obj.get("players", ["Player"])
+    if not isinstance(players, list) or not all(
+            isinstance(p, str) and len(p) <= 40 for p in players):
+        raise ApiError(400, "players must be a list of names (NAME or NAME=optimal)", "players")
+    seed = obj.get("seed")
+    solver = await solver_for_game(state, text_field(obj, "rules", state.default))
+    return reply(game_json(Game(solver, players, seed=seed)))
+
+
+async def game_state(request: Request) -> Response:
+    return reply(game_json(await game_of(request, await body(request))))
+
+
+async def game_move(request: Request) -> Response:
+    obj = await body(request)
+    move = text_field(obj, "move").strip()
+    game = await game_of(request, obj)
+    if move.lower() == "auto":
+        if game.is_over:
+            raise ApiError(400, "the game is over", "over")
+        if game.player.is_human:
+            raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
+                           "not_computer")
+        move = game.computer_move()
+    deciding = not game.is_over and not game.needs_roll and game.player.is_human
+    before = game.advice() if deciding else None
+    seat = game.turn_player
+    game.play(move)
+    verdict = None
+    if before is not None:
+        chosen = before.find(game.moves[-1].text)
+        verdict = {"seat": seat, "chosen": action_json(chosen),
+                   "best": action_json(before.best), "loss": chosen.loss}
+    return reply(game_json(game, verdict=verdict))
+
+
+def humans_only(obj: dict) -> bool:
+    to = obj.get("to", "move")
+    if to not in ("move", "human"):
+        raise ApiError(400, "to must be \"move\" or \"human\"")
+    return to == "human"
+
+
+async def game_undo(request: Request) -> Response:
+    """Take back the last move; with ``"to": "human"`` every computer move
+    since a person's last move, and that move."""
+    obj = await body(request)
+    game = await game_of(request, obj)
+    if not game.moves:
+        raise ApiError(400, "nothing to undo", "nothing_undo")
+    if humans_only(obj):
+        if not human_moved(game):
+            raise ApiError(400, "no person's move to undo", "nothing_undo")
+        while not game.players[game.undo().player].is_human:
+            pass
+    else:
+        game.undo()
+    return reply(game_json(game))
+
+
+async def game_redo(request: Request) -> Response:
+    """Play again the last move undone; with ``"to": "human"`` also the
+    computer moves after it, up to a person's next move."""
+    obj = await body(request)
+    game = await game_of(request, obj)
+    if not game.redo_moves:
+        raise ApiError(400, "nothing to redo", "nothing_redo")
+    game.redo()
+    if humans_only(obj):
+        while game.redo_moves and not game.players[game.redo_moves[0].player].is_human:
+            game.redo()
+    return reply(game_json(game))
+
+
+async def openapi(request: Request) -> Response:
+    return reply(DOCUMENT)
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": CSP,
+                                                        "Cache-Control": "no-cache"})
+
+
+async def service_worker(request: Request) -> Response:
+    """The service worker, from the root so that it may serve the page."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+async def manifest(request: Request) -> Response:
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/sw.js", service_worker),
+    Route("/manifest.webmanifest", manifest),
+    Route("/openapi.json", openapi),
+    Route("/api/rules", rules_endpoint),
+    Route("/api/status", status_endpoint),
+    Route("/api/ev", ev_endpoint),
+    Route("/api/advise", advise_endpoint),
+    Route("/api/distribution", distribution_endpoint),
+    Route("/api/game/new", new_game, methods=["POST"]),
+    Route("/api/game/state", game_state, methods=["POST"]),
+    Route("/api/game/move", game_move, methods=["POST"]),
+    Route("/api/game/undo", game_undo, methods=["POST"]),
+    Route("/api/game/redo", game_redo, methods=["POST"]),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+async def on_api_error(request: Request, e: ApiError) -> Response:
+    return error_reply(e.status, str(e), e.code, **e.extra)
+
+
+async def on_input_error(request: Request, e: InputError) -> Response:
+    return error_reply(400, str(e))
+
+
+async def on_http_error(request: Request, e: HTTPException) -> Response:
+    return error_reply(e.status_code, e.detail, "http")
+
+
+async def on_table_error(request: Request, e: TableError) -> Response:
+    return error_reply(503, str(e), "table")
+
+
 def app_from_env() -> Starlette:
     """``create_app`` for the rules and tables that ``yatzy serve --workers N``
     gives its worker processes (``$YATZY_SERVE_RULES``, ``$YATZY_TABLES``)."""
     return create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
-                      os.environ.get("YATZY_TABLES") or None)
+                      os.environ.get("YATZY_TABLES") or None,
+                      os.environ.get("YATZY_SERVE_DB") or None)
 
 
-def create_app(rules: str = "nordic", tables: str | Path | None = None) -> Starlette:
+def shared_view(game: Game) -> dict:
+    """What every phone of a shared table shows: the game without the
+    coach's advice (each player asks for their own)."""
+    return {k: v for k, v in game_json(game).items() if k not in ("game", "advice")}
+
+
+def create_app(rules: str = "nordic", tables: str | Path | None = None,
+               db: str | Path | None = None) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
-    folder of stored tables."""
-    default = parse_rules(rules).spec
-    solvers = Solvers(tables)
-    limiter = anyio.CapacityLimiter(1)          # one distribution at a time
-    distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
-    running = {"distributions": 0}
-
-    def rules_arg(request: Request) -> str:
-        return arg(request, "rules", default)
-
-    async def rules_endpoint(request: Request) -> Response:
-        spec = request.query_params.get("spec")
-        if spec is None:
-            return reply({"default": default,
-                          "presets": [{"name": p.name, "description": p.description}
-                                      for p in PRESETS.values()],
-                          "keys": [{"name": k.name, "type": k.type_name, "presets": k.presets,
-                                    "help": k.help} for k in KEYS.values()],
-                          "languages": list(LANGS)})
-        r = solvers.rules(arg(request, "spec"))
-        return reply({"spec": r.spec, "fingerprint": r.fingerprint, "dice": r.dice,
-                      "faces": r.faces, "rolls": r.rolls, "bonus_threshold": r.bonus_threshold,
-                      "bonus_points": r.bonus_points, "order": r.order.value,
-                      "yahtzee_bonus": r.yahtzee_bonus, "joker": r.joker.value,
-                      "saved_rolls": r.saved_rolls,
-                      "boxes": [{"name": b.name, "upper": b.is_upper, "scoring": b.describe()}
-                                for b in r.boxes],
-                      "labels": labels(r), "description": r.describe()})
-
-    async def status_endpoint(request: Request) -> Response:
-        return reply({"default": default, "tables": dict(solvers.status),
-                      "distributions_running": running["distributions"]})
-
-    async def ev_endpoint(request: Request) -> Response:
-        solver = await solvers.get(rules_arg(request))
-        card = solver.card(arg(request, "card", ""))
-        value = solver.ev(card)
-        return reply({"rules": solver.rules.spec, "card": str(card),
-                      "expected_final_score": value, "current_score": card.score,
-                      "expected_remaining": value - card.score, "upper_total": card.upper_total})
-
-    async def advise_endpoint(request: Request) -> Response:
-        solver = await solvers.get(rules_arg(request))
-        card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
-        rerolls = whole_arg(request, "rerolls", 0, 99)
-        top = whole_arg(request, "top", 1, 999, required=False)
-        card, turn = solvers.turn(solver, card_text)
-        if card.is_full:
-            raise InputError("the card is full: there is nothing left to decide")
-        advice = advise(solver.table, card, solver.dice(dice_text), rerolls, turn)
-        rules = solver.rules
-        return reply({"rules": rules.spec, "card": str(card), "dice": list(advice.dice),
-                      "rerolls": rerolls, "current_score": card.score,
-                      "bank_after_stopping": bank_after(rules, rerolls),
-                      "actions": advice_json(advice, top)})
-
-    async def distribution_endpoint(request: Request) -> Response:
-        solver = await solvers.get(rules_arg(request))
-        card = solver.card(arg(request, "card", ""))
-        if card.is_full:
-            raise InputError("the card is full: its final score is already known")
-        key = (solver.rules.spec, str(card))
-        if key not in distributions:
-            games = None if solver.is_exact() else ESTIMATE_GAMES
-            running["distributions"] += 1
-            try:
-                dist = await anyio.to_thread.run_sync(solver.distribution, card, "optimal",
-                                                      games, 0, limiter=limiter)
-            finally:
-                running["distributions"] -= 1
-            distributions[key] = {k: v for k, v in dist.as_dict().items() if k != "boxes"}
-            if len(distributions) > DISTRIBUTIONS_KEPT:
-                distributions.popitem(last=False)
-        return reply(distributions[key])
-
-    async def game_of(obj: dict) -> tuple[Game, Solver]:
-        doc = obj.get("game")
-        if not isinstance(doc, dict):
-            raise ApiError(400, "game must be a game document (a JSON object)")
-        spec = doc.get("rules")
-        if not isinstance(spec, str) or len(spec) > MAX_TEXT:
-            raise ApiError(400, "game: rules must be a rules spec")
-        solver = await solvers.get(spec)
-        return Game.from_dict(doc, solver), solver
-
-    async def new_game(request: Request) -> Response:
-        obj = await body(request)
-        players = obj.get("players", ["Player"])
-        if not isinstance(players, list) or not all(
-                isinstance(p, str) and len(p) <= 40 for p in players):
-            raise ApiError(400, "players must be a list of names (NAME or NAME=optimal)")
-        seed = obj.get("seed")
-        solver = await solvers.get(text_field(obj, "rules", default))
-        return reply(game_json(Game(solver, players, seed=seed)))
-
-    async def game_state(request: Request) -> Response:
-        game, _ = await game_of(await body(request))
-        return reply(game_json(game))
-
-    async def game_move(request: Request) -> Response:
-        obj = await body(request)
-        move = text_field(obj, "move").strip()
-        game, _ = await game_of(obj)
-        if move.lower() == "auto":
-            move = game.computer_move()
-        deciding = not game.is_over and not game.needs_roll and game.player.is_human
-        before = game.advice() if deciding else None
-        game.play(move)
-        verdict = None
-        if before is not None:
-            chosen = before.find(game.moves[-1].text)
-            verdict = {"chosen": action_json(chosen), "best": action_json(before.best),
-                       "loss": chosen.loss}
-        return reply(game_json(game, verdict=verdict))
-
-    def undo_redo(step: Callable[[Game], Any]):
-        async def endpoint(request: Request) -> Response:
-            game, _ = await game_of(await body(request))
-            step(game)
-            return reply(game_json(game))
-        return endpoint
-
-    async def openapi(request: Request) -> Response:
-        return reply(DOCUMENT)
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": CSP})
-
-    routes = [
-        Route("/", index),
-        Route("/openapi.json", openapi),
-        Route("/api/rules", rules_endpoint),
-        Route("/api/status", status_endpoint),
-        Route("/api/ev", ev_endpoint),
-        Route("/api/advise", advise_endpoint),
-        Route("/api/distribution", distribution_endpoint),
-        Route("/api/game/new", new_game, methods=["POST"]),
-        Route("/api/game/state", game_state, methods=["POST"]),
-        Route("/api/game/move", game_move, methods=["POST"]),
-        Route("/api/game/undo", undo_redo(Game.undo), methods=["POST"]),
-        Route("/api/game/redo", undo_redo(Game.redo), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-
-    async def on_api_error(request: Request, e: ApiError) -> Response:
-        return error_reply(e.status, str(e), **e.extra)
-
-    async def on_input_error(request: Request, e: InputError) -> Response:
-        return error_reply(400, str(e))
-
-    async def on_http_error(request: Request, e: HTTPException) -> Response:
-        return error_reply(e.status_code, e.detail)
-
-    async def on_table_error(request: Request, e: TableError) -> Response:
-        return error_reply(503, str(e))
-
-    app = Starlette(routes=routes, exception_handlers={
+    folder of stored tables, ``db`` the SQLite file of shared tables
+    (``solver.web.shared``; default in the user's data folder, opened on
+    first use)."""
+    state = WebState(rules, tables)
+    shared = table_routes(SharedGames(db), lambda spec: solver_for_game(state, spec),
+                          shared_view)
+    app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
         TableError: on_table_error})
     app.add_middleware(Bounds)
-    app.state.solvers = solvers
-    solvers.start(default)                     # open (or solve) the default table now
+    app.state.web = state
+    app.state.solvers = state.solvers
+    state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 
 
 class Bounds:
-    """ASGI middleware: a query string longer than ``MAX_QUERY`` answers 414
-    before any route runs."""
+    """ASGI middleware, outermost: a query string longer than ``MAX_QUERY``
+    (``MAX_BODY`` for the page, whose ``?game=`` link holds a game) answers
+    414 before any route runs, and an exception that escapes a route
+    answers a JSON 500 (logged) instead of dropping the connection."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and len(scope.get("query_string", b"")) > MAX_QUERY:
-            response = error_reply(414, f"the query string is longer than {MAX_QUERY} bytes")
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = MAX_QUERY if scope.get("path", "").startswith("/api/") else MAX_BODY
+        if len(scope.get("query_string", b"")) > limit:        # the page's ?game= links are long
+            response = error_reply(414, f"the query string is longer than {limit} bytes",
+                                   "body")
             return await response(scope, receive, send)
-        await self.app(scope, receive, send)
+        started = False
+
+        async def sending(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as e:                      # noqa: BLE001 - the last line of defence
+            LOG.exception("error in %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            response = error_reply(500, f"internal error ({type(e).__name__}); "
+                                        "the server is still running", "internal")
+            await response(scope, receive, send)
 
 
 __all__ = ["ApiError", "MAX_BODY", "MAX_QUERY", "create_app", "game_json"]

@@ -15,11 +15,19 @@ def _query(name: str, description: str, required: bool = False, kind: str = "str
 RULES = _query("rules", "Rules spec, PRESET[:key=value,...] (default: the server's rules).")
 CARD = _query("card", "Filled boxes, box=points,... (empty: a new game).")
 
-ERROR = {"description": "Bad input (400, 422), a body or query too large (413, 414), "
-                        "or a table not ready yet (503): one line.",
+ERROR = {"description": "Bad input (400, 409, 422), a body or query too large (413, 414), "
+                        "a table not ready yet (503), or an internal error (500): one line, "
+                        "and a code naming the kind of error.",
          "content": {"application/json": {"schema": {
-             "type": "object", "required": ["error"],
-             "properties": {"error": {"type": "string"}, "progress": {"type": "object"}}}}}}
+             "type": "object", "required": ["error", "code"],
+             "properties": {"error": {"type": "string"},
+                            "code": {"enum": ["input", "body", "bad_game", "players", "no_table",
+                                              "columns", "solving", "table", "busy", "full",
+                                              "over", "not_computer", "nothing_undo",
+                                              "nothing_redo", "http", "internal"]},
+                            "command": {"type": "string", "description":
+                                        "with no_table: the command that solves the table"},
+                            "progress": {"type": "object"}}}}}}
 
 ACTION = {"type": "object", "required": ["text", "action"], "properties": {
     "text": {"type": "string", "examples": ["keep 5 6", "score chance (23)"]},
@@ -61,6 +69,15 @@ GAME_VIEW = {"type": "object", "description": "The game, its protokoll and the a
                              "After a person's keep or score: the action chosen, the best "
                              "and the loss."},
                  "can_undo": {"type": "boolean"}, "can_redo": {"type": "boolean"},
+                 "can_undo_human": {"type": "boolean", "description":
+                                    "whether a person's move is there to undo"},
+                 "columns": {"type": "integer"}, "turns_each": {"type": "integer"},
+                 "turns_played": {"type": "array", "items": {"type": "integer"}},
+                 "expected_scores": {"type": "array", "items": {"type": ["number", "null"]}},
+                 "par": {"type": "array", "description": "Per seat and column: the upper "
+                         "boxes' points against the pace of the bonus (null: decided or none "
+                         "filled)", "items": {"type": "array",
+                                              "items": {"type": ["number", "null"]}}},
                  "labels": {"type": "object"}}}
 
 
@@ -83,18 +100,73 @@ def _post(summary: str, properties: dict, required: list[str]) -> dict:
 
 
 GAME = {"$ref": "#/components/schemas/Game"}
+TO = {"enum": ["move", "human"], "default": "move"}
+
+CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
+        "description": "The table's join code (16 characters)."}
+AFTER = {"type": "integer", "description": "The table's change count the change was made at "
+                                           "(409 with the current state if it has moved on)"}
+TOKEN = {"type": "string", "description": "The seat token (tables where only a seat's "
+                                          "phone moves)"}
+
+
+def _table(method: str, summary: str, properties: dict, required: list[str]) -> dict:
+    op = {"summary": summary, "parameters": [CODE], "responses": {
+        "200": {"description": "The table's state", "content": {"application/json": {}}},
+        "4XX": {"$ref": "#/components/responses/Error"}}}
+    if properties:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": required, "properties": properties}}}}
+    return {method: op}
+
+
+# Shared tables (solver.web.shared): one game kept by the server for every phone.
+TABLE_PATHS = {
+    "/api/table": {"post": {
+        "summary": "Make a shared table: answers its code, link and admin token",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "properties": {
+                "rules": {"type": "string"}, "players": {"type": "array", "items": {
+                    "type": "string"}}, "seed": {"type": "integer"},
+                "who_moves": {"enum": ["any", "seat"]}}}}}},
+        "responses": {"201": {"description": "The table", "content": {"application/json": {}}},
+                      "4XX": {"$ref": "#/components/responses/Error"}}}},
+    "/api/table/{code}": {**_table("get", "The table's state: the game and its change count",
+                                   {}, []),
+                          **_table("delete", "Delete the table (its admin token)",
+                                   {"admin": {"type": "string"}}, ["admin"])},
+    "/api/table/{code}/move": _table("post", "Play a move on the table", {
+        "move": {"type": "string"}, "after": AFTER, "token": TOKEN}, ["move", "after"]),
+    "/api/table/{code}/undo": _table("post", "Take back the table's last move",
+                                     {"after": AFTER, "token": TOKEN}, ["after"]),
+    "/api/table/{code}/redo": _table("post", "Play again the move undone",
+                                     {"after": AFTER, "token": TOKEN}, ["after"]),
+    "/api/table/{code}/claim": _table("post", "Claim a seat for this phone: its token",
+                                      {"seat": {"type": "integer"}, "token": TOKEN}, ["seat"]),
+    "/api/table/{code}/history": _table("get", "Every change of the table with its time", {}, []),
+    "/api/table/{code}/events": {"get": {
+        "summary": "Server-Sent Events: the table's state at once and after every change",
+        "parameters": [CODE], "responses": {"200": {"description": "An event stream",
+                                                    "content": {"text/event-stream": {}}}}}},
+}
 
 DOCUMENT = {
     "openapi": "3.1.0",
     "info": {"title": "yatzy", "version": "1",
              "description": "Optimal-strategy advice for Nordic Yatzy and its variants. "
-                            "The server keeps no games: post the game document with each move."},
+                            "The page's games are posted with each move; shared tables are kept by the server."},
     "paths": {
         "/": {"get": {"summary": "The web page", "responses": {"200": {
             "description": "HTML", "content": {"text/html": {}}}}}},
+        "/sw.js": {"get": {"summary": "The page's service worker (keeps the page for "
+                                      "a reload while the server is away)", "responses": {
+            "200": {"description": "JavaScript", "content": {"text/javascript": {}}}}}},
+        "/manifest.webmanifest": {"get": {"summary": "The web app manifest", "responses": {
+            "200": {"description": "Manifest", "content": {"application/manifest+json": {}}}}}},
         "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {
             "description": "OpenAPI", "content": {"application/json": {}}}}}},
-        "/api/rules": _get("Presets and keys; with spec, the resolved rules and their labels",
+        "/api/rules": _get("Presets (each available or not, and why), keys and player kinds; "
+                           "with spec, the resolved rules and their labels",
                            [_query("spec", "A rules spec to describe.")]),
         "/api/status": _get("Tables being opened or solved (with progress) and "
                             "distributions running", []),
@@ -116,10 +188,15 @@ DOCUMENT = {
         "/api/game/state": _post("The game's view (after a reload or an import)",
                                  {"game": GAME}, ["game"]),
         "/api/game/move": _post("Play a move: roll, roll 11256, keep 5 6, reroll all, "
-                                "score BOX, or auto (a computer's move)",
+                                "score BOX, or auto (a computer's move, on a computer's "
+                                "turn only: 409 on a person's)",
                                 {"game": GAME, "move": {"type": "string"}}, ["game", "move"]),
-        "/api/game/undo": _post("Take back the last move", {"game": GAME}, ["game"]),
-        "/api/game/redo": _post("Play again the last move undone", {"game": GAME}, ["game"]),
+        "/api/game/undo": _post("Take back the last move (to: human: every computer move "
+                                "since a person's last move, and that move)",
+                                {"game": GAME, "to": TO}, ["game"]),
+        "/api/game/redo": _post("Play again the last move undone (to: human: and the "
+                                "computer moves after it)", {"game": GAME, "to": TO}, ["game"]),
+        **TABLE_PATHS,
     },
     "components": {"schemas": {"Action": ACTION, "Game": GAME_DOC, "GameView": GAME_VIEW},
                    "responses": {"Error": ERROR}},

@@ -191,9 +191,9 @@ def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
     triple = parse_rules("triple")
     players = parse_players("optimal,step,greedy", triple)
     r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)
-    for seat, (policy, theta) in enumerate([("optimal", None), ("optimal", np.zeros((0, 8))),
-                                             ("greedy", None)]):
-        games = play(nordic, triple, 200, chunk_seed(5, seat, 0), policy, theta=theta)
+    for seat, (policy, coupling) in enumerate([("optimal", None), ("optimal", np.zeros((0, 8))),
+                                                ("greedy", None)]):
+        games = play(nordic, triple, 200, chunk_seed(5, seat, 0), policy, coupling=coupling)
         assert r.tally.score_sum[seat] == int(np.dot(np.arange(len(games.hist)), games.hist))
     assert r.tally.score_sum[2] < 1500 * 200 < r.tally.score_sum[1]
     out = CliRunner().invoke(main, ["match", "--rules", "triple", "--tables", str(tables_dir),

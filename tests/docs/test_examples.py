@@ -1,4 +1,4 @@
-"""The examples in the README and in the docstrings run, with the output shown."""
+"""The Python examples in README.md, docs/*.md and the docstrings run, with the output shown."""
 
 import doctest
 import importlib
@@ -9,7 +9,7 @@ import pytest
 
 import solver
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -19,10 +19,18 @@ def session_tables(nordic, tables_dir, monkeypatch):
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
 
 
-def test_readme_python_examples(session_tables):
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
-                              optionflags=FLAGS)
-    assert result.failed == 0 and result.attempted >= 20
+PAGES = [page for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+         if ">>> " in page.read_text()]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_python_examples_of_the_docs(page, session_tables):
+    result = doctest.testfile(str(page), module_relative=False, optionflags=FLAGS)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_docs_have_python_examples():
+    assert {"README.md", "python.md"} <= {page.name for page in PAGES}
 
 
 MODULES = sorted(m.name for m in pkgutil.walk_packages(solver.__path__, "solver.")

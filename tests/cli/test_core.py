@@ -197,3 +197,25 @@ def test_bad_research_input_is_a_one_line_error_with_status_2(args, message, tab
     r = CliRunner().invoke(main, [*args, "--tables", str(tables_dir)])
     assert r.exit_code == 2, r.output
     assert message in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_advise_explain_json_parts_sum_to_each_loss(run):
+    r = run("advise", "--dice", "66662", "--rerolls", "0", "--explain", "--json",
+            "--card", "ones=3,twos=6,threes=9,fours=12,fives=15")
+    assert r.exit_code == 0, r.output
+    actions = json.loads(r.output)["actions"]
+    assert actions[0]["explanation"] == [] and actions[0]["bonus_chance"] == 1.0
+    for a in actions:
+        assert sum(p["points"] for p in a["explanation"]) == pytest.approx(a["loss"], abs=1e-9)
+        assert 0.0 <= a["bonus_chance"] <= 1.0
+    r = run("advise", "--dice", "11256", "--rerolls", "2", "--explain", "--top", "2")
+    assert r.exit_code == 0 and "Keeping 5 6 is the best choice" in r.output
+    r = run("advise", "--dice", "11256", "--rerolls", "2", "--explain", "--target", "250")
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+
+
+def test_ev_json_has_the_bonus_chance_and_each_open_boxs_expected_points(run):
+    d = json.loads(run("ev", "--json", "--card", "sixes=12").output)
+    assert 0 < d["bonus_chance"] < 1 and "sixes" not in d["box_expected"]
+    total = sum(d["box_expected"].values()) + 50 * d["bonus_chance"]
+    assert total == pytest.approx(d["expected_remaining"] - 0, abs=1e-9)

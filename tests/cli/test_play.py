@@ -113,7 +113,7 @@ def test_undo_save_and_resume(run, tmp_path):
     assert "game saved to mid.json" in out
     game = Game.load(tmp_path / "mid.json")
     assert [t.box for t in game.turns][:1] == [1]         # twos, after undoing ones
-    assert game.turn_player == 0 and game.sheets[1].card.turn == 1
+    assert game.turn_player == 0 and game.cards[1].turn == 1
     again = run("--resume", "mid.json", input="threes\n")
     assert again.exit_code == 0 and "Ann scores" in again.output
     assert "game saved to mid.json" in again.output        # input end saves where it came from
@@ -197,3 +197,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
             "score full_house (28)"
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def test_check_mode_says_why_a_choice_cost_what_it_did(run):
+    result = run("--player", "Ann", "--seed", "1", "--hints", "check", input="ones\n")
+    assert "that cost" in result.output and "Writing 1 in ones costs" in result.output

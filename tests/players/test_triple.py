@@ -16,8 +16,8 @@ from bruteforce import dice_outcomes, turn_value
 
 from solver import Solver
 from solver.errors import InputError
-from solver.players.triple import TripleTurn, advise, lower_bound, offsets
-from solver.position.triple_card import TripleCard
+from solver.players.triple import TripleTurn, advise, lower_bound, no_coupling, offsets
+from solver.position.scorecard import Scorecard
 from solver.research.triple_games import fit_coupling, play
 from solver.rules.boxes import Box, BoxKind, upper
 from solver.rules.ruleset import Rules, parse_rules
@@ -43,17 +43,18 @@ def test_triple_preset_is_three_nordic_columns():
 
 def test_a_columns_points_and_bonus_count_column_times():
     upper63 = "ones@2=3,twos@2=6,threes@2=9,fours@2=12,fives@2=15,sixes@2=18"
-    card = TripleCard.parse(upper63 + ",chance@3=20,yatzy@1=50", TRIPLE)
-    assert card.cards[1].bonus == 50
+    card = Scorecard.parse(upper63 + ",chance@3=20,yatzy@1=50", TRIPLE)
+    assert card.columns[1].bonus == 50
     assert card.score == 50 + 2 * (63 + 50) + 3 * 20
     assert card.turn == 8 and card.upper_total == (0, 63, 0)
 
 
 def test_card_text_round_trips_with_aliases():
-    card = TripleCard.parse("enere@2=3, sjanse@1=23, chans@3=20, yatzy@3=50", TRIPLE)
+    card = Scorecard.parse("enere@2=3, sjanse@1=23, chans@3=20, yatzy@3=50", TRIPLE)
     assert str(card) == "chance@1=23,ones@2=3,chance@3=20,yatzy@3=50"
-    assert TripleCard.parse(str(card), TRIPLE) == card
-    assert str(card.fill(2, 14, 0)) == "chance@1=23,ones@2=3,yatzy@2=0,chance@3=20,yatzy@3=50"
+    assert Scorecard.parse(str(card), TRIPLE) == card
+    assert str(card.fill(14, 0, column=2)) == \
+        "chance@1=23,ones@2=3,yatzy@2=0,chance@3=20,yatzy@3=50"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -68,15 +69,15 @@ def test_card_text_round_trips_with_aliases():
 ])
 def test_bad_cards_are_one_line_errors(text, message):
     with pytest.raises(InputError, match=message) as e:
-        TripleCard.parse(text, TRIPLE)
+        Scorecard.parse(text, TRIPLE)
     assert "\n" not in str(e.value)
 
 
 def test_forced_order_applies_within_each_column():
     forced = parse_rules("triple:order=forced")
-    TripleCard.parse("ones@1=3,ones@3=2", forced)
+    Scorecard.parse("ones@1=3,ones@3=2", forced)
     with pytest.raises(InputError, match="column 2: .*top to bottom"):
-        TripleCard.parse("twos@2=4", forced)
+        Scorecard.parse("twos@2=4", forced)
 
 
 # ------------------------------------------------------------ the strategy
@@ -129,9 +130,9 @@ def _exact_optimum(rules):
     return value(((0, 0),) * rules.columns)
 
 
-def _policy_value(solver, rules, theta=None):
+def _policy_value(solver, rules, coupling=None):
     """The exact expected score of the strategy's play (``triple.advise``,
-    with the coupling term ``theta``), by recursion over the whole game tree."""
+    with the coupling term ``coupling``), by recursion over the whole game tree."""
     w = rules.column_weights
     one = rules.column_rules
     outcomes = dice_outcomes(rules.dice, rules.faces)
@@ -139,14 +140,14 @@ def _policy_value(solver, rules, theta=None):
     def card_of(state):
         text = ",".join(f"{one.boxes[b].name}@{c + 1}={p}" for c, col in enumerate(state)
                         for b, p in enumerate(col) if p is not None)
-        return TripleCard.parse(text, rules)
+        return Scorecard.parse(text, rules)
 
     @lru_cache(maxsize=None)
     def value(state):            # state: per column, the points of each box (None: open)
         if all(p is not None for col in state for p in col):
             return 0.0
         card = card_of(state)
-        turn = TripleTurn(solver.table, card, theta)
+        turn = TripleTurn(solver.table, card, coupling)
 
         @lru_cache(maxsize=None)
         def play(dice, t):
@@ -156,7 +157,7 @@ def _policy_value(solver, rules, theta=None):
                 col = list(state[c])
                 col[b] = best.points
                 nxt = state[:c] + (tuple(col),) + state[c + 1:]
-                return w[c] * (card_of(nxt).cards[c].score - card.cards[c].score) + value(nxt)
+                return w[c] * (card_of(nxt).columns[c].score - card.columns[c].score) + value(nxt)
             rest = rules.dice - len(best.dice)
             return sum(p * play(tuple(sorted(best.dice + r)), t - 1) for r, p in outcomes[rest])
         return sum(p * play(d, rules.rolls - 1) for d, p in outcomes[rules.dice])
@@ -186,37 +187,37 @@ def test_coupled_strategy_on_the_reduced_game(duo):
     strategy valued exactly, and the compiled player plays that strategy."""
     bound = duo.ev()
     step = _policy_value(duo, DUO, np.zeros((0, 4)))
-    theta = fit_coupling(duo.table, DUO, 20_000, seed=11)
-    assert theta.shape == (3, 4) and not theta[:, 0].any() and theta.any()
-    coupled = _policy_value(duo, DUO, theta)
+    coupling = fit_coupling(duo.table, DUO, 20_000, seed=11)
+    assert coupling.shape == (3, 4) and not coupling[:, 0].any() and coupling.any()
+    coupled = _policy_value(duo, DUO, coupling)
     optimum = _exact_optimum(DUO)
     print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
           f"with the fitted coupling {coupled:.4f}, optimum {optimum:.4f}")
     assert bound - 1e-9 <= coupled <= optimum + 1e-9
-    sim = play(duo.table, DUO, 20_000, 3, theta=theta)
+    sim = play(duo.table, DUO, 20_000, 3, coupling=coupling)
     mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
     sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
     assert abs(mean - coupled) < 4 * sd / math.sqrt(sim.games)
 
 
 def test_offsets_are_the_change_of_the_coupling_term():
-    theta = np.arange(15 * 8, dtype=float).reshape(15, 8) % 7
-    card = TripleCard.parse("ones@1=3,ones@3=2,yatzy@2=0", TRIPLE)
-    delta = offsets(theta, card)
+    coupling = np.arange(15 * 8, dtype=float).reshape(15, 8) % 7
+    card = Scorecard.parse("ones@1=3,ones@3=2,yatzy@2=0", TRIPLE)
+    delta = offsets(coupling, card)
 
     def f(c):
-        return sum(theta[b, sum(1 << k for k, sc in enumerate(c.cards) if sc.points[b] is None)]
-                   for b in range(15))
+        return sum(coupling[b, sum(1 << k for k, sc in enumerate(c.columns)
+                                   if sc.points[b] is None)] for b in range(15))
     for c, b in [(1, 0), (0, 14), (2, 14), (1, 5)]:
-        assert delta[c, b] == pytest.approx(f(card.fill(c + 1, b, 0)) - f(card))
+        assert delta[c, b] == pytest.approx(f(card.fill(b, 0, column=c + 1)) - f(card))
     assert delta[0, 0] == delta[2, 0] == 0.0          # filled there
 
 
 def test_lower_bound_is_six_nordic_values(nordic, tables_dir):
     triple = Solver("triple", tables=tables_dir)
     assert triple.ev() == pytest.approx(6 * 248.4399894, abs=1e-6)
-    card = TripleCard.parse("ones@1=3,yatzy@3=50", TRIPLE)
-    one = [nordic.value(c.mask, c.upper_state) for c in card.cards]
+    card = Scorecard.parse("ones@1=3,yatzy@3=50", TRIPLE)
+    one = [nordic.value(c.mask, c.upper_state) for c in card.columns]
     assert lower_bound(nordic, card) == pytest.approx(3 + 150 + one[0] + 2 * one[1] + 3 * one[2])
 
 
@@ -284,7 +285,7 @@ def test_step_is_the_plain_improvement_step(nordic, tables_dir):
     """Policy ``step`` plays without the coupling term."""
     from solver.research.triple_games import play
     got = Solver(TRIPLE, tables=tables_dir).simulate(300, seed=4, policy="step")
-    want = play(nordic, TRIPLE, 300, 4, "optimal", theta=np.zeros((0, 8)))
+    want = play(nordic, TRIPLE, 300, 4, "optimal", coupling=no_coupling(TRIPLE))
     coupled = play(nordic, TRIPLE, 300, 4, "optimal")
     assert np.array_equal(got.hist, want.hist) and not np.array_equal(got.hist, coupled.hist)
 

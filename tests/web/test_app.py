@@ -20,7 +20,7 @@ from solver import Solver  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.openapi import DOCUMENT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"
              "three_of_a_kind=15,four_of_a_kind=20,small_straight=15,large_straight=20,"
              "full_house=28")
@@ -46,7 +46,8 @@ def solver(tables_dir, nordic):
 def one_line_error(r, status):
     assert r.status_code == status, r.text
     body = r.json()
-    assert set(body) <= {"error", "progress"} and "\n" not in body["error"] and body["error"]
+    assert set(body) <= {"error", "code", "command", "progress"}
+    assert "\n" not in body["error"] and body["error"] and body["code"]
     return body["error"]
 
 
@@ -93,8 +94,86 @@ def test_bad_input_is_one_line_4xx(client):
     one_line_error(client.get("/api/game/move"), 405)
     one_line_error(client.get("/api/nothing"), 404)
     # a rule set with no stored table that does not solve in seconds
-    assert "no stored table" in one_line_error(client.get("/api/ev", params={"rules": "maxi"}),
-                                               422)
+    r = client.get("/api/ev", params={"rules": "maxi"})
+    assert "no stored table" in one_line_error(r, 422)
+    assert r.json()["code"] == "no_table" and r.json()["command"] == "yatzy solve --rules maxi"
+    for bad in ("--1", "1-", "-", "+1", "١"):                 # not int() material
+        one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": bad}), 400)
+        one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": 1,
+                                                         "top": bad}), 400)
+
+
+def test_rule_sets_the_page_cannot_play_say_why(client):
+    presets = {p["name"]: p for p in client.get("/api/rules").json()["presets"]}
+    assert presets["nordic"]["available"] and presets["nordic"]["unavailable"] is None
+    assert presets["yahtzee"]["available"]                  # solved on demand
+    assert presets["maxi"]["unavailable"] == {"code": "no_table",
+                                              "command": "yatzy solve --rules maxi"}
+    triple = presets["triple"]
+    assert triple["available"] == (triple["unavailable"] is None)
+    if triple["unavailable"]:                               # until Game plays three columns
+        assert triple["unavailable"]["code"] == "columns"
+        for r in (client.post("/api/game/new", json={"rules": "triple"}),
+                  client.get("/api/advise", params={"rules": "triple", "dice": "11256",
+                                                    "rerolls": 2})):
+            assert r.json()["code"] == "columns"
+            one_line_error(r, 422)
+
+
+def test_an_escaped_error_is_json_500_and_the_connection_stays(app, client, monkeypatch):
+    solvers = app.state.solvers
+
+    def broken(*args, **kw):
+        raise KeyError("a bug")
+    monkeypatch.setattr(solvers, "turn", broken)
+    r = client.get("/api/advise", params={"dice": "11256", "rerolls": 2})
+    assert "internal error" in one_line_error(r, 500) and r.json()["code"] == "internal"
+    monkeypatch.undo()
+    assert client.get("/api/advise", params={"dice": "11256", "rerolls": 2}).status_code == 200
+
+
+def test_an_escaped_error_keeps_a_real_connection(nordic, tables_dir, monkeypatch):
+    """Over a real socket (uvicorn): after a 500 the same keep-alive
+    connection answers the next request."""
+    import socket as sockets
+
+    import uvicorn
+    app = create_app("nordic", tables_dir)
+    monkeypatch.setattr(app.state.solvers, "turn", lambda *a, **k: 1 / 0)
+    with sockets.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        import httpx
+        for _ in range(200):
+            if srv.started:
+                break
+            time.sleep(0.05)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False, timeout=20) as http:
+            for _ in range(100):
+                if http.get("/api/ev").status_code == 200:
+                    break
+                time.sleep(0.1)
+        with sockets.create_connection(("127.0.0.1", port), timeout=20) as conn:
+            stream = conn.makefile("rb")
+
+            def ask(path):
+                conn.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                status = int(stream.readline().split()[1])
+                headers = {}
+                while (line := stream.readline().strip()):
+                    name, _, value = line.decode().partition(":")
+                    headers[name.lower()] = value.strip()
+                return status, json.loads(stream.read(int(headers["content-length"])))
+            status, answer = ask("/api/advise?dice=11256&rerolls=2")
+            assert status == 500 and answer["code"] == "internal"
+            assert ask("/api/ev")[0] == 200              # the same connection answers
+    finally:
+        srv.should_exit = True
+        thread.join(10)
 
 
 def test_a_game_through_the_api(client, solver):
@@ -129,7 +208,49 @@ def test_computers_move_with_auto(client):
     r = client.post("/api/game/new", json={"players": ["Max=optimal"], "seed": 3}).json()
     for _ in range(6):
         r = client.post("/api/game/move", json={"game": r["game"], "move": "auto"}).json()
-    assert len(r["game"]["moves"]) == 6 and r["verdict"] is None
+    assert len(r["game"]["moves"]) == 6 and r["verdict"] is None and r["advice"] is None
+
+
+def play(client, r, *moves):
+    for move in moves:
+        got = client.post("/api/game/move", json={"game": r["game"], "move": move})
+        assert got.status_code == 200, got.text
+        r = got.json()
+    return r
+
+
+def test_auto_is_for_a_computer_and_undo_goes_back_to_a_person(client):
+    r = client.post("/api/game/new", json={"players": ["Ann", "Max=optimal"], "seed": 4}).json()
+    r2 = client.post("/api/game/move", json={"game": r["game"], "move": "auto"})
+    assert one_line_error(r2, 409) and r2.json()["code"] == "not_computer"
+    assert not r["can_undo_human"]
+    r = play(client, r, "roll 11256", "keep 5 6", "roll 566", "score full_house")
+    before = r["game"]["played"]
+    assert r["turn_player"] == 1 and r["advice"] is None
+    while r["turn_player"] == 1:
+        r = play(client, r, "auto")
+    assert r["game"]["played"] > before + 1
+    undone = client.post("/api/game/undo", json={"game": r["game"], "to": "human"}).json()
+    assert undone["game"]["played"] == before - 1 and undone["turn_player"] == 0
+    assert undone["dice"] == [5, 5, 6, 6, 6] and undone["advice"]
+    one_step = client.post("/api/game/undo", json={"game": r["game"]}).json()
+    assert one_step["game"]["played"] == r["game"]["played"] - 1
+    redone = client.post("/api/game/redo", json={"game": undone["game"], "to": "human"}).json()
+    assert redone["game"] == r["game"]
+    start = client.post("/api/game/new", json={"players": ["Ann"]}).json()
+    for path, code in (("/api/game/undo", "nothing_undo"), ("/api/game/redo", "nothing_redo")):
+        got = client.post(path, json={"game": start["game"], "to": "human"})
+        assert one_line_error(got, 400) and got.json()["code"] == code
+    one_line_error(client.post("/api/game/undo", json={"game": r["game"], "to": "x"}), 400)
+
+
+def test_the_view_has_par_expected_scores_and_turns(client, solver):
+    r = client.post("/api/game/new", json={"players": ["Ann", "Bob"], "seed": 4}).json()
+    assert r["par"] == [[None], [None]] and r["turns_played"] == [0, 0]
+    assert r["expected_scores"] == [pytest.approx(solver.ev(""))] * 2
+    r = play(client, r, "roll 11112", "score ones")
+    assert r["par"] == [[1.0], [None]] and r["turns_played"] == [1, 0] and r["turns_each"] == 15
+    assert r["expected_scores"][0] == pytest.approx(solver.ev("ones=4"))
 
 
 def test_distribution(client, solver):
@@ -173,11 +294,14 @@ def test_page_and_assets_ship_in_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and "default-src 'self'" in page.headers[
         "content-security-policy"]
-    for asset in ("app.js", "style.css"):
+    for asset in ("app.js", "style.css", "sw.js", "icon.svg", "manifest.webmanifest"):
         r = client.get(f"/static/{asset}")
         text = r.text.replace('"http://www.w3.org/2000/svg"', "")      # a name, not a fetch
         assert r.status_code == 200 and "http://" not in text and "https://" not in text
     assert "https://" not in page.text
+    assert client.get("/sw.js").headers["content-type"].startswith("text/javascript")
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.json()["start_url"] == "/" and "manifest" in manifest.headers["content-type"]
 
 
 def test_serve_command_prints_its_address(tables_dir, nordic):
@@ -204,3 +328,11 @@ def test_serve_command_prints_its_address(tables_dir, nordic):
     bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--rules", "poker"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown rules preset")
+
+
+def test_docstring_examples_of_the_app():
+    import doctest
+
+    import solver.web.app
+    result = doctest.testmod(solver.web.app)
+    assert result.failed == 0 and result.attempted > 0

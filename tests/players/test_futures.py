@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from small_games import SMALL, TINY
-from test_target import MID
+from tables.test_target import MID
 
 from solver.players.futures import futures_path, open_futures
 from solver.position.scorecard import Scorecard

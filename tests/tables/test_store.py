@@ -5,29 +5,27 @@ import struct
 
 import numpy as np
 import pytest
+from small_games import BANKED, THREE_UPPER
 
 from solver.errors import TableError
-from solver.rules.boxes import NORDIC
 from solver.rules.ruleset import Rules
 from solver.tables import build as engine
 from solver.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
 
-SMALL = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
-
 
 @pytest.fixture
 def stored(tmp_path):
-    table = open_table(SMALL, tmp_path, progress=False)
+    table = open_table(THREE_UPPER, tmp_path, progress=False)
     return table.path
 
 
 def test_round_trip_is_memory_mapped_and_named_by_rules(stored, tmp_path):
-    t = load(SMALL, stored)
+    t = load(THREE_UPPER, stored)
     assert isinstance(t.banks.base, np.memmap)        # a view of the mapped file
-    assert stored == table_path(SMALL, tmp_path)
-    assert SMALL.fingerprint in stored.name
-    assert t.header["rules"] == "small" and t.header["dtype"] == "float64"
-    fresh = engine.solve(SMALL).expected_score             # not the header's own figure
+    assert stored == table_path(THREE_UPPER, tmp_path)
+    assert THREE_UPPER.fingerprint in stored.name
+    assert t.header["rules"] == "three_upper" and t.header["dtype"] == "float64"
+    fresh = engine.solve(THREE_UPPER).expected_score             # not the header's own figure
     assert t.header["expected_score"] == fresh and t.value(0, 0) == fresh
 
 
@@ -37,26 +35,26 @@ def _files(folder):
 
 
 def test_truncated_table_is_detected_and_recomputed_with_a_warning(stored, tmp_path, capsys):
-    good = load(SMALL, stored).expected_score
+    good = load(THREE_UPPER, stored).expected_score
     data = stored.read_bytes()
     stored.write_bytes(data[:-8])
     with pytest.raises(TableError, match="truncated"):
-        load(SMALL, stored)
+        load(THREE_UPPER, stored)
     with pytest.warns(TableWarning, match="truncated.*; recomputing"):
-        t = open_table(SMALL, tmp_path, progress=False)
+        t = open_table(THREE_UPPER, tmp_path, progress=False)
     assert t.expected_score == good
     assert capsys.readouterr() == ("", "")                # the library prints nothing
 
 
 def test_progress_is_reported_as_done_and_total_units(tmp_path, capsys):
     calls = []
-    open_table(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    open_table(THREE_UPPER, tmp_path, progress=lambda done, total: calls.append((done, total)))
     total = calls[0][1]
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
     assert all(t == total for _, t in calls) and len(calls) > 2
     calls.clear()
-    open_table(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    open_table(THREE_UPPER, tmp_path, progress=lambda done, total: calls.append((done, total)))
     assert calls == []                                    # nothing solved, nothing reported
     assert capsys.readouterr() == ("", "")
 
@@ -66,12 +64,12 @@ def test_flipped_byte_is_detected_by_checksum(stored):
     data[-3] ^= 0x40
     stored.write_bytes(bytes(data))
     with pytest.raises(TableError, match="checksum"):
-        load(SMALL, stored)
+        load(THREE_UPPER, stored)
 
 
 def test_table_of_other_rules_is_never_used(stored):
-    other = Rules("small", SMALL.boxes, dice=3, bonus_threshold=6, rolls=2)
-    assert other.fingerprint != SMALL.fingerprint
+    other = Rules("three_upper", THREE_UPPER.boxes, dice=3, bonus_threshold=6, rolls=2)
+    assert other.fingerprint != THREE_UPPER.fingerprint
     with pytest.raises(TableError, match="fingerprint"):
         load(other, stored)
 
@@ -80,12 +78,12 @@ def test_garbage_and_missing_files(tmp_path):
     bad = tmp_path / "x.tbl"
     bad.write_bytes(b"hello")
     with pytest.raises(TableError, match="not a yatzy table"):
-        load(SMALL, bad)
+        load(THREE_UPPER, bad)
     bad.write_bytes(MAGIC + struct.pack("<I", 5) + b"{oops")
     with pytest.raises(TableError, match="header"):
-        load(SMALL, bad)
+        load(THREE_UPPER, bad)
     with pytest.raises(TableError, match="no table"):
-        load(SMALL, tmp_path / "missing.tbl")
+        load(THREE_UPPER, tmp_path / "missing.tbl")
 
 
 def test_engine_version_mismatch_is_rejected(stored):
@@ -96,7 +94,7 @@ def test_engine_version_mismatch_is_rejected(stored):
     new = json.dumps(header, sort_keys=True).encode().ljust(n)
     stored.write_bytes(data[:12] + new + data[12 + n:])
     with pytest.raises(TableError, match="engine"):
-        load(SMALL, stored)
+        load(THREE_UPPER, stored)
 
 
 def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
@@ -105,7 +103,7 @@ def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
     monkeypatch.setattr("solver.tables.store.os.fsync", interrupted)
     path = tmp_path / "t.tbl"
     with pytest.raises(KeyboardInterrupt):
-        save(np.zeros((16, 7)), SMALL, path)
+        save(np.zeros((16, 7)), THREE_UPPER, path)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -113,7 +111,7 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
     before = stored.read_bytes()
     monkeypatch.setattr("solver.tables.store.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
     with pytest.raises(OSError):
-        save(np.zeros((16, 7)), SMALL, stored)
+        save(np.zeros((16, 7)), THREE_UPPER, stored)
     assert stored.read_bytes() == before
     assert _files(stored.parent) == [stored.name]
 
@@ -121,7 +119,7 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
 def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch):
     import solver.tables.build as engine
     monkeypatch.setattr("solver.tables.store.CHECKPOINT_BYTES", 0)      # checkpoint even this one
-    fresh = engine.solve(SMALL).banks
+    fresh = engine.solve(THREE_UPPER).banks
     real = engine.run_layer
     calls = []
 
@@ -132,33 +130,33 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
         return real(masks, *args)
     monkeypatch.setattr(engine, "run_layer", dies_on_third_layer)
     with pytest.raises(KeyboardInterrupt):
-        open_table(SMALL, tmp_path, progress=False)
-    path = table_path(SMALL, tmp_path)
+        open_table(THREE_UPPER, tmp_path, progress=False)
+    path = table_path(THREE_UPPER, tmp_path)
     assert not path.exists()
     assert json.loads((tmp_path / (path.name + ".partial.json")).read_text())["layers_done"] == 2
 
     monkeypatch.setattr(engine, "run_layer", real)
     with pytest.warns(TableWarning, match="resuming"):
-        t = open_table(SMALL, tmp_path, progress=False)
+        t = open_table(THREE_UPPER, tmp_path, progress=False)
     np.testing.assert_array_equal(np.asarray(t.banks), fresh)
     assert _files(tmp_path) == [path.name]
 
 
 def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monkeypatch):
     monkeypatch.setattr("solver.tables.store.STAMP_BYTES", 0)
-    load(SMALL, stored)
+    load(THREE_UPPER, stored)
     stamp = stored.with_name(stored.name + ".verified")
     assert stamp.exists()
     calls = []
     real = __import__("hashlib").sha256
     monkeypatch.setattr("solver.tables.store.hashlib.sha256", lambda *b: calls.append(1) or real(*b))
-    load(SMALL, stored)
+    load(THREE_UPPER, stored)
     assert calls == []                                    # stamp matched: no hashing
     data = bytearray(stored.read_bytes())
     data[-3] ^= 0x40
     stored.write_bytes(bytes(data))                       # a changed file is hashed again
     with pytest.raises(TableError, match="checksum"):
-        load(SMALL, stored)
+        load(THREE_UPPER, stored)
 
 
 def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
@@ -180,7 +178,7 @@ import sys
 from solver.rules.boxes import NORDIC
 from solver.rules.ruleset import Rules
 from solver.tables.store import open_table
-small = Rules("small", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
+small = Rules("three_upper", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 solved = []
 table = open_table(small, sys.argv[1], progress=lambda done, total: solved.append(done))
 print("solved" if solved else "waited", table.expected_score, flush=True)
@@ -196,8 +194,8 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     import sys
     from pathlib import Path
 
-    path = table_path(SMALL, tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(Path(tables.__file__).resolve().parents[1])}
+    path = table_path(THREE_UPPER, tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(Path(tables.__file__).resolve().parents[2])}
     procs = []
     try:
         with open(path.with_name(path.name + ".lock"), "w") as lock:
@@ -215,16 +213,11 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     assert all(p.returncode == 0 for p in procs), outs
     results = sorted(out.split() for out, _ in outs)
     assert [r[0] for r in results] == ["solved", "waited"], outs
-    assert results[0][1] == results[1][1] == repr(load(SMALL, path).expected_score)
+    assert results[0][1] == results[1][1] == repr(load(THREE_UPPER, path).expected_score)
 
 # ------------------------------------------------ layered tables (saved rolls)
-from solver.rules.boxes import groups, upper  # noqa: E402
 from solver.space import state_space
 from solver.tables import store as tables  # noqa: E402
-
-BANKED = Rules("banked", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
-                          groups("pair", (2,)), NORDIC[-1]),
-               dice=3, faces=4, rolls=3, bonus_threshold=6, bonus_points=9, saved_rolls=True)
 
 
 @pytest.fixture(scope="module")

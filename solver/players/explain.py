@@ -1,0 +1,496 @@
+r"""Exact explanations: why an action costs what it costs.
+
+Notation.  Under the expected-score policy (``solver.players.policy``,
+optimal, its tie rule included) the points still to come from a turn-start
+state ``(mask, u)`` are the points each open box will hold, the upper bonus
+(if it is still to be earned) and the yahtzee bonuses.  Their expectations,
+the *parts* of the state,
+
+.. math::  E_b(mask, u), \quad B(mask, u) = P(\text{bonus earned from here}),
+           \quad Y(mask, u),
+
+add up to the state's value: :math:`V = \sum_b E_b + \beta B + Y` (``beta``
+the bonus points).  With ``O(c | mask, u)`` the probability that the turn
+ends with outcome ``c`` (box ``b``, ``p`` points, yahtzee bonus ``e``;
+``policy.batch``'s turn outcomes), one backward pass gives them all:
+
+.. math::  E_{b'}(mask, u) = \sum_c O(c \mid mask, u)\,
+           \big([b' = b]\, p + E_{b'}(mask | b, u')\big)
+
+and likewise ``B`` (plus 1 for an outcome that crosses the threshold) and
+``Y`` (plus ``e``).  The table (``solver.kernels.explain.part_layout``) is
+stored beside the value table: ``<rules>-<fingerprint>-explain.tbl``.
+
+Within a turn the same parts follow the optimal action of every roll: an
+action's parts are the expected parts of the card it leads to, the points
+written now counted in their box.  The loss of an action against the best
+one is then exactly
+
+.. math::  \text{loss} = \sum_b (E_b^{best} - E_b^{a}) + \beta (B^{best} - B^a)
+           + (Y^{best} - Y^a)
+
+(to the tie tolerance, ``solver.rules.ties``): each term is a *part* of the
+explanation, one per box (``groups=True``: per group of boxes: upper boxes,
+pairs and kinds, straights, full house, chance, yatzy).
+
+    >>> from solver import Solver
+    >>> nordic = Solver("nordic")
+    >>> why = nordic.explain("ones=3,twos=6,threes=9,fours=12,fives=15",
+    ...                      "66662", rerolls=0)
+    >>> print(why[0].sentence())
+    Writing 24 in sixes is the best choice (expected final score 246.4).
+    >>> abs(sum(p.points for p in why[1].parts) - why[1].action.loss) < 1e-9
+    True
+
+This module prints nothing; it reads the value table and uses the compiled
+kernels only to build the parts table.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.kernels.explain import part_layout, part_table_size, pull_parts
+from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
+from solver.kernels.policy import check_supported as check_policy_rules
+from solver.kernels.threads import pieces, run_pieces
+from solver.players.advice import TurnValues
+from solver.players.policy import policy_values
+from solver.position.actions import Action, ActionKind, Advice
+from solver.position.scorecard import Scorecard
+from solver.rules.boxes import BoxKind
+from solver.rules.ruleset import Rules
+from solver.rules.ties import keep_ranks, tolerance
+from solver.rules.words import LANGS, box_name
+from solver.space import state_space
+from solver.tables.store import (
+    Table,
+    TableError,
+    load_array,
+    open_or_solve,
+    open_table,
+    save_array,
+    table_path,
+)
+
+BONUS, YAHTZEE_BONUS = "bonus", "yahtzee_bonus"
+GROUPS = ("upper", "pairs_and_kinds", "straights", "full_house", "chance", "yatzy")
+SHOWN = 1e-12          # parts smaller than this are left out of an explanation
+
+
+def check_supported(rules: Rules) -> None:
+    """InputError for rules whose parts table this module cannot build."""
+    if rules.columns > 1:
+        raise InputError(f"rules {rules.spec}: explanations cover one column; "
+                         f"use --rules {rules.column_rules.spec}")
+    check_policy_rules(rules, "explanations")
+
+
+# ------------------------------------------------------------------ the table
+def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
+    """The parts table of ``rules`` (flat, ``part_layout``) under the
+    expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
+    check_supported(rules)
+    g = policy_tables(rules)
+    kind, vals = policy_values(rules, "optimal", values)
+    lay = part_layout(rules)
+    sp = state_space(rules)
+    out_values = np.zeros(part_table_size(rules))    # full cards: nothing to come
+    width = rules.cap + 1
+    allowed_bits = np.arange(rules.n_boxes)
+    for layer in reversed(sp.layers[:-1]):
+        masks = np.asarray(layer, dtype=np.int64)
+        allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
+        stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
+        size = (allowed @ np.diff(g.out_start)) * stride
+        base = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
+                       np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
+        reach = np.ones((len(masks), width))           # every upper total wanted
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
+        run_pieces(pull_parts, g, lay, masks, out, out_values)
+    return out_values
+
+
+@dataclass
+class PartsTable:
+    """The stored parts table of ``rules``: ``parts(mask, u)`` and ``lookup``."""
+
+    rules: Rules
+    values: np.ndarray
+    path: Path | None = None
+    header: dict | None = None
+
+    def lookup(self, masks, uppers) -> np.ndarray:
+        """``out[..., k]``: the parts (``kernels.explain.PartLayout``) of the
+        states (``masks``, ``uppers``), arrays of matching shapes."""
+        masks, uppers = np.broadcast_arrays(np.asarray(masks, dtype=np.int64),
+                                            np.asarray(uppers, dtype=np.int64))
+        lay = part_layout(self.rules)
+        if (lay.off[masks] < 0).any():
+            raise InputError("that state cannot be reached under these rules")
+        start = lay.start[masks]
+        at = lay.off[masks] + (np.maximum(uppers, start) - start) * lay.n_parts
+        return self.values[at[..., None] + np.arange(lay.n_parts)]
+
+    def parts(self, mask: int, upper: int) -> np.ndarray:
+        """The parts of one turn-start state."""
+        return self.lookup(np.array(mask), np.array(upper))
+
+
+def parts_path(rules: Rules, directory: Path | str | None = None) -> Path:
+    """Next to the value table: ``<name>-<fingerprint>-explain.tbl``."""
+    path = table_path(rules, directory)
+    return path.with_name(path.stem + "-explain.tbl")
+
+
+def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
+    """Solve the parts table (the value table opened, or solved, first) and
+    store it; returns the seconds the solve took."""
+    table = open_table(rules, directory)
+    start = time.perf_counter()
+    values = solve(rules, table.values)
+    seconds = time.perf_counter() - start
+    try:
+        save_array(values, rules, path, "explain", {"solve_seconds": seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    return seconds
+
+
+def open_parts(rules: Rules, directory: Path | str | None = None, *,
+               force: bool = False) -> PartsTable:
+    """The parts table of ``rules``, solved and stored first if needed."""
+    check_supported(rules)
+    path = parts_path(rules, directory)
+
+    def load() -> PartsTable:
+        values, header = load_array(rules, path, "explain", (part_table_size(rules),))
+        return PartsTable(rules, values, path, header)
+
+    return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory),
+                         force=force)
+
+
+# ------------------------------------------------------------- explanations
+def group_of(rules: Rules, box: int) -> str:
+    """The group of a box (``GROUPS``)."""
+    b = rules.boxes[box]
+    if b.kind is BoxKind.UPPER:
+        return "upper"
+    if b.kind is BoxKind.STRAIGHT:
+        return "straights"
+    if b.kind is BoxKind.CHANCE:
+        return "chance"
+    if box == rules.yatzy_box:
+        return "yatzy"
+    return "full_house" if len(set(b.groups)) > 1 else "pairs_and_kinds"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a loss: ``points`` is what it costs the action against the
+    best (the parts add up to the loss); ``chosen`` and ``best`` are the
+    expected points of the box or group (for the bonus: its chance) after
+    the action and after the best action."""
+
+    name: str
+    points: float
+    chosen: float
+    best: float
+
+    def as_dict(self) -> dict:
+        return {"part": self.name, "points": self.points, "chosen": self.chosen,
+                "best": self.best}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why ``action`` is worth what it is against ``best``: ``parts``,
+    largest cost first (gains last), adding up to ``loss``; ``bonus_chance``: the chance of the
+    upper bonus after the action (1 once it is on the card)."""
+
+    rules: Rules
+    action: Action
+    best: Action
+    loss: float
+    parts: tuple[Part, ...]
+    bonus_chance: float
+    grouped: tuple[Part, ...] = ()     # the same loss per group of boxes (GROUPS)
+
+    def as_dict(self) -> dict:
+        return {"explanation": [p.as_dict() for p in self.parts],
+                "bonus_chance": self.bonus_chance}
+
+    def sentence(self, lang: str = "en") -> str:
+        """One sentence naming the two largest parts (``en``, ``nb``, ``sv``)."""
+        if lang not in LANGS:
+            raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
+        w = WORDS[lang]
+        act = _action_words(self.action, lang)
+        if self.action == self.best:
+            text = w["best"].format(act=act, ev=self.action.expected_final_score)
+        elif self.action.loss == 0:
+            text = w["tie"].format(act=act)
+        else:
+            text = w["costs"].format(act=act, loss=self.action.loss,
+                                     parts=self._two_largest(lang))
+        return text[0].upper() + text[1:]
+
+    def _two_largest(self, lang: str) -> str:
+        """The two largest parts in words: the largest cost, then the next
+        cost or, if larger, the largest gain.  Per group of boxes where the
+        loss is spread over a group's boxes (their two largest parts then
+        say half as much again as the boxes' two largest)."""
+        w = WORDS[lang]
+
+        def top(parts):
+            by_size = sorted(parts, key=lambda p: -abs(p.points))[:2]
+            return sum(abs(p.points) for p in by_size)
+
+        parts = self.parts
+        if self.grouped and top(self.grouped) > 1.5 * top(self.parts):
+            parts = self.grouped
+        costs = [p for p in parts if p.points > 0]
+        gains = [p for p in parts if p.points < 0]
+        if not costs:
+            return _part_words(parts[0], self.rules, lang)
+        first = _part_words(costs[0], self.rules, lang)
+        if gains and (len(costs) < 2 or -gains[-1].points > costs[1].points):
+            return f"{first}{w['while']}{_part_words(gains[-1], self.rules, lang)}"
+        if len(costs) < 2:
+            return first
+        return f"{first} {w['and']} {_part_words(costs[1], self.rules, lang)}"
+
+
+WORDS = {
+    "en": {"best": "{act} is the best choice (expected final score {ev:.1f}).",
+           "tie": "{act} is as good as the best choice.",
+           "costs": "{act} costs {loss:.2f}: {parts}.", "and": "and", "while": ", while ",
+           "write": "writing {points} in {box}", "keep": "keeping {dice}",
+           "reroll": "rerolling all dice",
+           "falls": "the bonus chance falls from {best} to {chosen} ({diff})",
+           "rises": "the bonus chance rises from {best} to {chosen} ({diff})",
+           "box": "{box} expects {chosen:.1f} points instead of {best:.1f} ({diff})",
+           "yahtzee_bonus": "yahtzee bonuses expect {chosen:.1f} points instead of "
+                            "{best:.1f} ({diff})"},
+    "nb": {"best": "{act} er det beste valget (forventet sluttsum {ev:.1f}).",
+           "tie": "{act} er like godt som det beste valget.",
+           "costs": "{act} koster {loss:.2f}: {parts}.", "and": "og", "while": ", mens ",
+           "write": "å føre {points} på {box}", "keep": "å beholde {dice}",
+           "reroll": "å kaste alle terningene på nytt",
+           "falls": "sjansen for bonus faller fra {best} til {chosen} ({diff})",
+           "rises": "sjansen for bonus stiger fra {best} til {chosen} ({diff})",
+           "box": "{box} ventes å gi {chosen:.1f} poeng i stedet for {best:.1f} ({diff})",
+           "yahtzee_bonus": "yatzybonusene ventes å gi {chosen:.1f} poeng i stedet for "
+                            "{best:.1f} ({diff})"},
+    "sv": {"best": "{act} är det bästa valet (förväntad slutsumma {ev:.1f}).",
+           "tie": "{act} är lika bra som det bästa valet.",
+           "costs": "{act} kostar {loss:.2f}: {parts}.", "and": "och", "while": ", medan ",
+           "write": "att skriva {points} på {box}", "keep": "att behålla {dice}",
+           "reroll": "att slå om alla tärningar",
+           "falls": "chansen till bonus sjunker från {best} till {chosen} ({diff})",
+           "rises": "chansen till bonus stiger från {best} till {chosen} ({diff})",
+           "box": "{box} väntas ge {chosen:.1f} poäng i stället för {best:.1f} ({diff})",
+           "yahtzee_bonus": "yatzybonusarna väntas ge {chosen:.1f} poäng i stället för "
+                            "{best:.1f} ({diff})"},
+}
+GROUP_WORDS = {
+    "en": {"upper": "the upper boxes", "pairs_and_kinds": "pairs and kinds",
+           "straights": "the straights", "full_house": "full house", "chance": "chance",
+           "yatzy": "yatzy"},
+    "nb": {"upper": "de øvre boksene", "pairs_and_kinds": "par og like",
+           "straights": "straightene", "full_house": "hus", "chance": "sjanse",
+           "yatzy": "yatzy"},
+    "sv": {"upper": "de övre rutorna", "pairs_and_kinds": "par och tretal/fyrtal",
+           "straights": "stegarna", "full_house": "kåk", "chance": "chans", "yatzy": "yatzy"},
+}
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}".replace("-", "\u2212")
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.0f} %"
+
+
+def _action_words(action: Action, lang: str) -> str:
+    w = WORDS[lang]
+    if action.kind is ActionKind.SCORE:
+        return w["write"].format(points=action.points, box=box_name(action.box, lang))
+    if not action.dice:
+        return w["reroll"]
+    return w["keep"].format(dice=" ".join(map(str, action.dice)))
+
+
+def _part_words(part: Part, rules: Rules, lang: str) -> str:
+    w, diff = WORDS[lang], _signed(-part.points)
+    if part.name == BONUS:
+        key = "falls" if part.chosen < part.best else "rises"
+        return w[key].format(best=_percent(part.best), chosen=_percent(part.chosen), diff=diff)
+    if part.name == YAHTZEE_BONUS:
+        return w["yahtzee_bonus"].format(chosen=part.chosen, best=part.best, diff=diff)
+    name = GROUP_WORDS[lang].get(part.name) or box_name(part.name, lang)
+    return w["box"].format(box=name, chosen=part.chosen, best=part.best, diff=diff)
+
+
+class TurnParts:
+    """The parts of every action of one turn at ``card`` under optimal play
+    (``table``: the value table, ``parts``: its parts table), each reroll
+    level worked out once, when first needed.  Parts exclude the card."""
+
+    def __init__(self, table: Table, parts: PartsTable, card: Scorecard,
+                 turn: TurnValues | None = None):
+        rules = table.rules
+        if table.theta:
+            raise InputError("explanations are for the expected score (no risk parameter)")
+        if rules.saved_rolls:
+            raise InputError(f"rules {rules.spec}: explanations do not support saved rolls")
+        self.rules, self.card = rules, card
+        self.turn = turn or TurnValues(table, card)
+        self.tol = tolerance(table)
+        sc = self.turn.scoring
+        self.boxes = sc.boxes
+        cols = np.array(sc.boxes, dtype=np.int64)
+        points = sc.points
+        sp = state_space(rules)
+        u, cap = card.upper_state, rules.cap
+        upper = rules.is_upper[cols]
+        reached = np.where(upper, np.minimum(u + points, cap), u)
+        crossed = upper & (u < cap) & (u + points >= cap)
+        child = card.mask | 1 << cols
+        if sp.flag_bit:
+            child = np.where((cols == rules.yatzy_box) & (points > 0), child | sp.flag_bit, child)
+        ok = np.isfinite(sc.now)                                 # a joker may not go there
+        comps = parts.lookup(np.broadcast_to(child, points.shape), reached)
+        nb = rules.n_boxes
+        comps[:, np.arange(len(cols)), cols] += points            # the points written now
+        comps[..., nb] += crossed
+        if card.mask & sp.flag_bit:
+            ybonus = np.where(rules.yahtzee_face >= 0, rules.yahtzee_bonus, 0)
+            comps[..., nb + 1] += ybonus[:, None]
+        self.score_parts = np.where(ok[..., None], comps, 0.0)     # [roll, i, part]
+        self.weights = np.ones(nb + 2)
+        self.weights[nb] = rules.bonus_points
+        values = sc.values(0)
+        first = values >= values.max(axis=1, keepdims=True) - self.tol
+        self.choice0 = np.argmax(first, axis=1)                  # lowest box among ties
+        self.levels = [self.score_parts[np.arange(len(values)), self.choice0]]
+        ds = rules.dice_space
+        width = max(len(k) for k in ds.keeps)
+        self.keeps = np.full((ds.n_rolls, width), -1, dtype=np.int64)
+        for r, k in enumerate(ds.keeps):
+            self.keeps[r, :len(k)] = k
+        self.ranks = np.where(self.keeps >= 0, keep_ranks(rules)[np.maximum(self.keeps, 0)],
+                              np.iinfo(np.int64).max)
+
+    def rolls(self, rerolls: int) -> np.ndarray:
+        """``P[r, k]``: the parts of roll ``r`` with ``rerolls`` left, played
+        optimally (the tie rule of ``solver.rules.ties``)."""
+        ds = self.rules.dice_space
+        while len(self.levels) <= rerolls:
+            t = len(self.levels)
+            keep_value = ds.reroll @ self.turn.rolls(t - 1)           # W_t per multiset
+            keep_parts = ds.reroll @ self.levels[-1]
+            kv = np.where(self.keeps >= 0, keep_value[np.maximum(self.keeps, 0)], -np.inf)
+            top = kv.max(axis=1)
+            near = kv >= top[:, None] - self.tol
+            pick = np.argmin(np.where(near, self.ranks, np.iinfo(np.int64).max), axis=1)
+            kept = self.keeps[np.arange(ds.n_rolls), pick]
+            x0 = self.turn.rolls(0)
+            score = x0 >= top - self.tol                             # scoring wins ties
+            self.levels.append(np.where(score[:, None], self.levels[0], keep_parts[kept]))
+        return self.levels[rerolls]
+
+    def action_parts(self, dice: tuple[int, ...], rerolls: int, action: Action) -> np.ndarray:
+        """The parts after ``action`` with ``dice`` and ``rerolls`` left."""
+        ds = self.rules.dice_space
+        if action.kind is ActionKind.SCORE:
+            box = self.rules.box_index(action.box)
+            if box not in self.boxes:
+                raise InputError(f"box {action.box} may not be filled now")
+            return self.score_parts[ds.roll_index(dice), self.boxes.index(box)]
+        if rerolls < 1:
+            raise InputError("no rerolls left: score the dice")
+        return ds.reroll[ds.multiset_index(action.dice)] @ self.rolls(rerolls - 1)
+
+    def expected(self, parts: np.ndarray) -> float:
+        """The expected final score of a parts vector (the card's score added)."""
+        return self.card.score + float(parts @ self.weights)
+
+
+def explain(turn: TurnParts, advice: Advice, action: Action | None = None,
+            groups: bool = False) -> Explanation:
+    """The explanation of ``action`` (an action of ``advice``; default its
+    best) against the best action of ``advice``."""
+    rules, card = turn.rules, turn.card
+    action = advice.best if action is None else advice.find(action)
+    best = advice.best
+    mine = turn.action_parts(advice.dice, advice.rerolls, action)
+    top = turn.action_parts(advice.dice, advice.rerolls, best)
+    by_box = _parts(card, mine, top, False)
+    by_group = _parts(card, mine, top, True)
+    parts = by_group if groups else by_box
+    chance = 1.0 if card.bonus > 0 else float(mine[rules.n_boxes])
+    return Explanation(rules, action, best, float(sum(p.points for p in parts)), parts,
+                       chance, by_group)
+
+
+def _parts(card: Scorecard, mine: np.ndarray, top: np.ndarray, groups: bool
+           ) -> tuple[Part, ...]:
+    """The parts of the loss of ``mine`` against ``top`` (parts vectors),
+    per box or per group, the largest cost first."""
+    rules = card.rules
+    nb = rules.n_boxes
+    names = [group_of(rules, b) if groups else rules.boxes[b].name for b in range(nb)]
+    chosen: dict[str, float] = {}
+    ideal: dict[str, float] = {}
+    for b, name in enumerate(names):
+        chosen[name] = chosen.get(name, 0.0) + (card.points[b] or 0) + mine[b]
+        ideal[name] = ideal.get(name, 0.0) + (card.points[b] or 0) + top[b]
+    has_bonus = card.bonus > 0
+    chosen[BONUS], ideal[BONUS] = (1.0, 1.0) if has_bonus else (mine[nb], top[nb])
+    chosen[YAHTZEE_BONUS] = card.yahtzee_bonus + mine[nb + 1]
+    ideal[YAHTZEE_BONUS] = card.yahtzee_bonus + top[nb + 1]
+    scale = {BONUS: float(rules.bonus_points)}
+    parts = [Part(n, float(scale.get(n, 1.0) * (ideal[n] - chosen[n])), float(chosen[n]),
+                  float(ideal[n])) for n in chosen]
+    return tuple(sorted((p for p in parts if abs(p.points) > SHOWN),
+                        key=lambda p: -p.points))           # the largest costs first
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What a card can expect at the start of its next turn under optimal
+    play: the chance of the upper bonus (1 once on the card), each open
+    box's expected points and the expected yahtzee bonus points to come."""
+
+    card: Scorecard
+    bonus_chance: float
+    boxes: dict[str, float]
+    yahtzee_bonus: float
+
+    def as_dict(self) -> dict:
+        out = {"bonus_chance": self.bonus_chance, "box_expected": self.boxes}
+        if self.card.rules.yahtzee_bonus:
+            out["yahtzee_bonus_expected"] = self.yahtzee_bonus
+        return out
+
+
+def outlook(parts: PartsTable, card: Scorecard) -> Outlook:
+    """The ``Outlook`` of ``card`` from the parts table."""
+    rules = card.rules
+    nb = rules.n_boxes
+    if card.is_full:
+        values = np.zeros(nb + 2)
+    else:
+        values = parts.parts(card.mask, card.upper_state)
+    boxes = {rules.boxes[b].name: float(values[b]) for b in range(nb) if card.points[b] is None}
+    chance = 1.0 if card.bonus > 0 else float(values[nb])
+    return Outlook(card, chance, boxes, float(values[nb + 1]))

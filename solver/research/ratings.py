@@ -1,0 +1,259 @@
+"""A rating that follows the player: every answer in a small SQLite database.
+
+One file (``default_path()``: ``ratings.sqlite`` in the user's data folder,
+``$XDG_DATA_HOME/yatzy`` by default; or any file given), opened by
+``solver.database`` in WAL mode, so that a process killed mid-write leaves
+every committed answer and a valid file.  Every write is one transaction.
+The schema is versioned (``PRAGMA user_version``) and ``MIGRATIONS`` bring
+an older file up to date, each step in its own transaction; a file from a
+newer program is refused.
+
+Tables:
+
+* ``answers``      one row per answer: when (UTC, ISO 8601), rules, the
+  puzzle (``solver.research.puzzles.Puzzle.key``), the kind of decision,
+  the answer, the best action, the loss, where the puzzle came from
+  (``train``, ``daily``, ``review``, ``log``), seconds taken
+* ``reviews``      spaced repetition: positions answered wrongly come back,
+  first after ``RETRY``, then (each right answer) after 1, 3, 9, 27 days;
+  a position right at 27 days leaves the list; a wrong answer starts over
+* ``calibration``  the measured anchors of the scale (``puzzles.calibrate``)
+  per rules, table fingerprint, games and seed, as JSON
+
+The rating is the mean loss per decision (lower is better) with a 95%
+confidence interval, overall, by kind of decision and by day (``stats``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from solver.database import data_folder, open_database, schema_version, transaction
+from solver.errors import InputError
+from solver.research.puzzles import KINDS, Anchor, loss_summary
+
+MIGRATIONS = (            # step i takes the schema from version i to i + 1
+    "CREATE TABLE answers (id INTEGER PRIMARY KEY, at TEXT NOT NULL, rules TEXT NOT NULL, "
+    "puzzle TEXT NOT NULL, kind TEXT NOT NULL, answer TEXT NOT NULL, best TEXT NOT NULL, "
+    "loss REAL NOT NULL, source TEXT NOT NULL);"
+    "CREATE INDEX answers_by_time ON answers (rules, at);"
+    "CREATE TABLE reviews (rules TEXT NOT NULL, puzzle TEXT NOT NULL, due TEXT NOT NULL, "
+    "interval_days REAL NOT NULL, PRIMARY KEY (rules, puzzle))",
+    "ALTER TABLE answers ADD COLUMN seconds REAL;"
+    "CREATE TABLE calibration (rules TEXT NOT NULL, fingerprint TEXT NOT NULL, "
+    "games INTEGER NOT NULL, seed INTEGER NOT NULL, anchors TEXT NOT NULL, "
+    "PRIMARY KEY (rules, fingerprint, games, seed))",
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+RETRY = dt.timedelta(minutes=10)     # a wrong answer's position comes back after this
+STEPS_DAYS = (1, 3, 9, 27)           # then after these, one step per right answer
+WRONG = 1e-9                         # answers losing more than this are wrong
+
+
+def default_path() -> Path:
+    """``ratings.sqlite`` in the data folder (``solver.database.data_folder``:
+    ``$YATZY_DATA``, else ``$XDG_DATA_HOME/yatzy``, else ``~/.local/share/yatzy``)."""
+    return data_folder() / "ratings.sqlite"
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def _stamp(t: dt.datetime) -> str:
+    return t.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer to a puzzle."""
+
+    rules: str
+    puzzle: str
+    kind: str
+    answer: str
+    best: str
+    loss: float
+    source: str = "train"
+    seconds: float | None = None
+    at: dt.datetime | None = None       # default: now
+
+
+@dataclass(frozen=True)
+class Rating:
+    """Mean loss per decision over ``n`` answers, with its 95% interval."""
+
+    label: str
+    n: int
+    mean: float
+    ci95: tuple[float, float]
+
+    def as_dict(self) -> dict:
+        if self.n == 0:                       # no answers: no mean (JSON has no NaN)
+            return {"label": self.label, "n": 0, "mean": None, "ci95": None}
+        return {"label": self.label, "n": self.n, "mean": self.mean, "ci95": list(self.ci95)}
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The rating of one rules' answers: overall, by kind, by day (UTC)."""
+
+    rules: str
+    overall: Rating
+    by_kind: tuple[Rating, ...]
+    by_day: tuple[Rating, ...]
+    due: int                          # positions due for review now
+
+    def as_dict(self) -> dict:
+        return {"rules": self.rules, "overall": self.overall.as_dict(),
+                "by_kind": [r.as_dict() for r in self.by_kind],
+                "by_day": [r.as_dict() for r in self.by_day], "due": self.due}
+
+
+def _rating(label: str, losses: Sequence[float]) -> Rating:
+    mean, ci = loss_summary(losses)
+    return Rating(label, len(losses), mean, ci)
+
+
+class Ratings:
+    """The database at ``path`` (created, or migrated, on opening)."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        self.db = open_database(self.path, MIGRATIONS)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Ratings":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def version(self) -> int:
+        return schema_version(self.db)
+
+    # ------------------------------------------------------------ answers
+    def record(self, a: Answer) -> None:
+        """Store an answer and update the review list, in one transaction."""
+        at = a.at or now_utc()
+        with transaction(self.db):
+            self.db.execute(
+                "INSERT INTO answers (at, rules, puzzle, kind, answer, best, loss, source, "
+                "seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (_stamp(at), a.rules, a.puzzle, a.kind, a.answer, a.best, float(a.loss),
+                 a.source, a.seconds))
+            row = self.db.execute("SELECT interval_days FROM reviews WHERE rules = ? AND "
+                                  "puzzle = ?", (a.rules, a.puzzle)).fetchone()
+            if a.loss > WRONG:
+                self.db.execute("INSERT OR REPLACE INTO reviews VALUES (?, ?, ?, 0)",
+                                (a.rules, a.puzzle, _stamp(at + RETRY)))
+            elif row is not None:
+                later = [d for d in STEPS_DAYS if d > row[0]]
+                if not later:
+                    self.db.execute("DELETE FROM reviews WHERE rules = ? AND puzzle = ?",
+                                    (a.rules, a.puzzle))
+                else:
+                    self.db.execute("UPDATE reviews SET due = ?, interval_days = ? WHERE "
+                                    "rules = ? AND puzzle = ?",
+                                    (_stamp(at + dt.timedelta(days=later[0])), later[0],
+                                     a.rules, a.puzzle))
+
+    def answers(self, rules: str) -> list[tuple[str, str, float]]:
+        """``(at, kind, loss)`` of every answer under ``rules``, oldest first."""
+        return self.db.execute("SELECT at, kind, loss FROM answers WHERE rules = ? "
+                               "ORDER BY at, id", (rules,)).fetchall()
+
+    def count(self, rules: str | None = None) -> int:
+        if rules is None:
+            return int(self.db.execute("SELECT count(*) FROM answers").fetchone()[0])
+        return int(self.db.execute("SELECT count(*) FROM answers WHERE rules = ?",
+                                   (rules,)).fetchone()[0])
+
+    def due(self, rules: str, now: dt.datetime | None = None, limit: int = 100) -> list[str]:
+        """The positions (puzzle keys) due for review at ``now``, oldest first."""
+        return [k for (k,) in self.db.execute(
+            "SELECT puzzle FROM reviews WHERE rules = ? AND due <= ? ORDER BY due LIMIT ?",
+            (rules, _stamp(now or now_utc()), limit))]
+
+    def stats(self, rules: str, now: dt.datetime | None = None) -> Stats:
+        """The rating of ``rules``' answers."""
+        rows = self.answers(rules)
+        losses = [r[2] for r in rows]
+        by_kind = tuple(_rating(k, [r[2] for r in rows if r[1] == k]) for k in KINDS)
+        days: dict[str, list[float]] = {}
+        for at, _, loss in rows:
+            days.setdefault(at[:10], []).append(loss)
+        return Stats(rules, _rating("all", losses), by_kind,
+                     tuple(_rating(d, v) for d, v in days.items()),
+                     len(self.due(rules, now, 1 << 30)))
+
+    # ------------------------------------------------------------ calibration
+    def anchors(self, rules: str, fingerprint: str, games: int, seed: int
+                ) -> list[Anchor] | None:
+        row = self.db.execute("SELECT anchors FROM calibration WHERE rules = ? AND "
+                              "fingerprint = ? AND games = ? AND seed = ?",
+                              (rules, fingerprint, games, seed)).fetchone()
+        if row is None:
+            return None
+        return [Anchor(**{**a, "ci95": tuple(a["ci95"])}) for a in json.loads(row[0])]
+
+    def store_anchors(self, rules: str, fingerprint: str, games: int, seed: int,
+                      anchors: Sequence[Anchor]) -> None:
+        with transaction(self.db):
+            self.db.execute("INSERT OR REPLACE INTO calibration VALUES (?, ?, ?, ?, ?)",
+                            (rules, fingerprint, games, seed,
+                             json.dumps([a.as_dict() for a in anchors])))
+
+
+def check_database(path: str | Path) -> None:
+    """InputError unless the file at ``path`` passes SQLite's integrity check."""
+    db = sqlite3.connect(path)
+    try:
+        result = db.execute("PRAGMA integrity_check").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise InputError(f"{path}: {e}") from None
+    finally:
+        db.close()
+    if result != "ok":
+        raise InputError(f"{path}: {result}")
+
+
+def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> None:
+    """Mean loss per decision by day (95% intervals), with the anchors of
+    the scale as horizontal lines, as a PNG."""
+    from solver.research import plots
+    plots.require()
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from solver.files import atomic_path
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    days = list(stats.by_day)
+    x = list(range(len(days)))
+    means = [d.mean for d in days]
+    err = [[d.mean - d.ci95[0] for d in days], [d.ci95[1] - d.mean for d in days]]
+    ax.errorbar(x, means, yerr=err, fmt="o-", capsize=3, label="you (mean loss per decision)")
+    for i, a in enumerate(sorted(anchors, key=lambda a: a.mean_loss)):
+        if not math.isnan(a.mean_loss):
+            ax.axhline(a.mean_loss, ls="--", lw=0.8, color="grey")
+            ax.text(1.01, a.mean_loss, f"{a.policy} ({a.final_mean:.0f})", fontsize=7,
+                    color="grey", va="center", transform=ax.get_yaxis_transform())
+    ax.set_ylim(bottom=0)
+    ax.set_xticks(x, [d.label for d in days], rotation=45, ha="right", fontsize=7)
+    ax.set_ylabel("mean loss per decision (points)")
+    ax.set_title(f"rating, {stats.rules}: {stats.overall.n} answers")
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=120)
+    plt.close(fig)

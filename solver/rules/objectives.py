@@ -1,0 +1,162 @@
+"""What a player can play for, and how: the objectives and the policies,
+each declared once with the rule sets it supports and the tables it reads.
+
+Every surface reads these declarations: the API and the CLI check a
+request with ``policy_for`` / ``objective_for``, the match seats and the
+game's computer players list ``policy_names``, and the compiled policy
+kernels take a policy's ``kernel`` index.  Adding a policy or an
+objective is one declaration here plus its kernel parameter.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> policy_names(parse_rules("nordic"))
+    ('optimal', 'greedy', 'simple')
+    >>> policy_names(parse_rules("triple"))
+    ('optimal', 'greedy', 'step')
+    >>> policy_for("step", parse_rules("nordic"))
+    Traceback (most recent call last):
+    ...
+    solver.errors.InputError: policy 'step': under rules nordic expected one of optimal, greedy, simple (step needs several columns)
+    >>> [o.name for o in OBJECTIVES]
+    ['score', 'risk', 'target', 'win']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from solver.errors import InputError
+
+if TYPE_CHECKING:
+    from solver.rules.ruleset import Rules
+
+
+def _one_column(rules: Rules) -> str | None:
+    return "it needs one column" if rules.columns > 1 else None
+
+
+def _several_columns(rules: Rules) -> str | None:
+    return None if rules.columns > 1 else "step needs several columns"
+
+
+def _no_saved_rolls(rules: Rules) -> str | None:
+    return "it is not available under saved rolls" if rules.saved_rolls else None
+
+
+def _simple(rules: Rules) -> str | None:
+    return _one_column(rules) or _no_saved_rolls(rules)
+
+
+def _target_tables(rules: Rules) -> str | None:
+    if rules.saved_rolls:
+        return "target tables do not support saved rolls"
+    if rules.columns > 1:
+        return "target tables do not support several columns"
+    if rules.yahtzee_bonus:
+        return "target tables do not support the yahtzee bonus (try yahtzee:yahtzee_bonus=false)"
+    return None
+
+
+def _any(rules: Rules) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A way of choosing actions.
+
+    * ``name``: as typed (``--policy``, ``--player NAME=KIND``, match seats)
+    * ``summary``: one line for help texts
+    * ``kernel``: its index in the compiled policy kernels
+      (``solver.kernels.policy``), or -1 when another player plays it
+    * ``tables``: the tables it reads (``value``, ``target``, ``futures``)
+    * ``refuse(rules)``: why it cannot play ``rules``, or None
+    """
+
+    name: str
+    summary: str
+    kernel: int
+    tables: tuple[str, ...]
+    refuse: Callable[[Rules], str | None]
+
+    def supports(self, rules: Rules) -> bool:
+        return self.refuse(rules) is None
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a player maximises.
+
+    * ``name``, ``summary``; ``parameter``: the option that asks for it
+      (``--theta``, ``--target``, ``--opponent``), empty for the default
+    * ``table``: the table its advice reads
+    * ``refuse(rules)``: why it is not available for ``rules``, or None
+    """
+
+    name: str
+    summary: str
+    parameter: str
+    table: str
+    refuse: Callable[[Rules], str | None]
+
+
+# The compiled kernels number their policies in this order (``kernel``).
+POLICIES: tuple[Policy, ...] = (
+    Policy("optimal", "the strategy of the objective (exact for one column; Trippel-Yatzy: "
+           "the measured strategy)", 0, ("value",), _any),
+    Policy("greedy", "the most points now, keeping for the best box", 1, (), _no_saved_rolls),
+    Policy("simple", "keeps the most common face, scores the best box", 2, (), _simple),
+    Policy("step", "Trippel-Yatzy: the plain improvement step over the columns' values", -1,
+           ("value",), _several_columns),
+)
+# seats of a match that play against the others' scores
+MATCH_ONLY: tuple[Policy, ...] = (
+    Policy("win", "the largest chance to win against the other seats", -1,
+           ("value", "target", "futures"), _target_tables),
+)
+
+OBJECTIVES: tuple[Objective, ...] = (
+    Objective("score", "the largest expected final score", "", "value", _any),
+    Objective("risk", "the largest expected utility -exp(-theta x)/theta of the final score",
+              "--theta", "value", _one_column),
+    Objective("target", "the largest chance to reach a final score", "--target", "target",
+              _target_tables),
+    Objective("win", "the largest chance to beat the opponents", "--opponent", "futures",
+              _target_tables),
+)
+
+def policy_names(rules: Rules, *, match: bool = False) -> tuple[str, ...]:
+    """The policies that can play ``rules`` (with ``match``, the seats too)."""
+    names = tuple(p.name for p in POLICIES if p.supports(rules))
+    if match:
+        names += tuple(p.name for p in MATCH_ONLY if p.supports(rules))
+    return names
+
+
+def policy_for(name: object, rules: Rules, *, match: bool = False) -> Policy:
+    """The declared policy called ``name`` if it can play ``rules``; else one
+    line naming the policies that can."""
+    if not isinstance(name, str):
+        raise TypeError(f"a policy is named by a string, not {type(name).__name__}")
+    known = {p.name: p for p in POLICIES + (MATCH_ONLY if match else ())}
+    allowed = policy_names(rules, match=match)
+    if name in allowed:
+        return known[name]
+    why = f" ({known[name].refuse(rules)})" if name in known and known[name].refuse(rules) else ""
+    raise InputError(f"policy {name!r}: under rules {rules.spec} expected one of "
+                     f"{', '.join(allowed)}{why}")
+
+
+def objective_for(name: str, rules: Rules) -> Objective:
+    """The declared objective ``name``, checked against ``rules``."""
+    for o in OBJECTIVES:
+        if o.name == name:
+            why = o.refuse(rules)
+            if why:
+                raise InputError(f"rules {rules.spec}: {why}")
+            return o
+    raise InputError(f"objective {name!r}: expected one of "
+                     f"{', '.join(o.name for o in OBJECTIVES)}")
+
+
+ALL_POLICY_NAMES: tuple[str, ...] = tuple(dict.fromkeys(p.name for p in POLICIES))

@@ -1,0 +1,477 @@
+"""Shared games: one game kept by the server, played and watched from every
+phone at the table.
+
+A table is created with its rules, players and options and answers a join
+code (96 random bits); only the code reaches it, and nothing lists the
+tables.  Its state is the ``Game`` document plus a change count ``moves``
+(every move, undo or redo adds one).  A change names the count it was made
+at (``after``) and is applied only if the table is still there, else it
+is refused with 409 and the current state, so two phones cannot both play
+the same turn.  ``GET .../events`` streams every change as a Server-Sent
+Event; a phone that reconnects gets the current state at once.
+
+Tables live in one SQLite file (``solver.database``: WAL, one transaction
+per change, schema versioned), so they survive a restart or ``kill -9``
+and several server processes share them; finished games are kept (with
+their history) until deleted, unfinished ones expire after ``ttl``
+seconds without a change.
+
+Routes (``table_routes``):
+
+* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat"}``
+  -> ``{"code", "url", "admin", "moves", "game", "view"}``
+* ``GET /api/table/{code}`` -> the state
+* ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/undo``,
+  ``/redo`` ``{"after", "token"?}`` -> the state, or 409 with it
+* ``POST /api/table/{code}/claim`` ``{"seat"}`` -> ``{"seat", "token"}``
+* ``GET /api/table/{code}/events`` -> ``text/event-stream``
+* ``GET /api/table/{code}/history`` -> every change with its time
+* ``DELETE /api/table/{code}`` ``{"admin"}``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from solver.database import data_folder, open_database, transaction
+from solver.errors import InputError
+from solver.game import Game
+
+MIGRATIONS = (
+    # 1: tables and their changes
+    """CREATE TABLE games (
+           code TEXT PRIMARY KEY, rules TEXT NOT NULL, created REAL NOT NULL,
+           updated REAL NOT NULL, finished INTEGER NOT NULL DEFAULT 0,
+           moves INTEGER NOT NULL, doc TEXT NOT NULL, admin TEXT NOT NULL);
+       CREATE TABLE changes (
+           code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
+           n INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL,
+           PRIMARY KEY (code, n))""",
+    # 2: who may move, and the seats phones have claimed
+    """ALTER TABLE games ADD COLUMN who_moves TEXT NOT NULL DEFAULT 'any';
+       CREATE TABLE seats (
+           code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
+           seat INTEGER NOT NULL, token TEXT NOT NULL, PRIMARY KEY (code, seat))""",
+)
+log = logging.getLogger(__name__)
+CODE = re.compile(r"[A-Za-z0-9_-]{16}")
+TTL = 7 * 24 * 3600             # an unfinished table expires after a week without a change
+MAX_BODY = 4096                 # bytes of a request body
+POLL = 0.1                      # seconds between looks for changes made by other processes
+STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
+WHO_MOVES = ("any", "seat")
+
+
+class TableError(Exception):
+    """A request the tables refuse: HTTP status, one line, and for 409 the state."""
+
+    def __init__(self, status: int, message: str, state: dict | None = None):
+        super().__init__(message)
+        self.status, self.state = status, state
+
+
+@dataclass
+class Row:
+    code: str
+    rules: str
+    moves: int
+    doc: dict
+    who_moves: str
+    finished: bool
+    seats: dict[int, str] = field(default_factory=dict)
+
+
+def state_of(row: Row, view: dict | None = None) -> dict:
+    """A table's state as the API answers it."""
+    out = {"code": row.code, "moves": row.moves, "who_moves": row.who_moves,
+           "claimed": sorted(row.seats), "finished": row.finished, "game": row.doc}
+    if view is not None:
+        out["view"] = view
+    return out
+
+
+class SharedGames:
+    """The tables of one database file; safe to use from several threads of
+    one process and from several processes."""
+
+    def __init__(self, path: str | Path | None = None, ttl: float = TTL):
+        self.path = Path(path) if path else data_folder() / "tables.sqlite"
+        self.ttl = ttl
+        self._db = None
+        self.lock = threading.RLock()          # one reader or writer of this process at a time
+        self.games: dict[str, tuple[int, Game]] = {}    # code -> (moves, the game at that count)
+        self.views: dict[str, tuple[int, dict]] = {}    # code -> (moves, its state)
+
+    @property
+    def db(self):
+        """The connection, opened (and the schema migrated) on first use."""
+        with self.lock:
+            if self._db is None:
+                self._db = open_database(self.path, MIGRATIONS, check_same_thread=False)
+            return self._db
+
+    def close(self) -> None:
+        with self.lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    # ---------------------------------------------------------------- reading
+    def row(self, code: str) -> Row:
+        if not CODE.fullmatch(code or ""):
+            raise TableError(404, "no such table")
+        with self.lock:
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+                                  "WHERE code = ?", (code,)).fetchone()
+            seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
+                                         (code,)).fetchall())
+        if got is None:
+            raise TableError(404, "no such table")
+        return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+
+    def moves(self, code: str) -> int | None:
+        with self.lock:
+            got = self.db.execute("SELECT moves FROM games WHERE code = ?", (code,)).fetchone()
+        return None if got is None else got[0]
+
+    def history(self, code: str) -> list[dict]:
+        self.row(code)
+        with self.lock:
+            rows = self.db.execute("SELECT n, kind, text, at FROM changes WHERE code = ? "
+                                   "ORDER BY n", (code,)).fetchall()
+        return [{"n": n, "kind": k, "text": t, "at": at} for n, k, t, at in rows]
+
+    def game(self, row: Row, solver) -> Game:
+        """The table's game, replayed from its document unless this process
+        holds it at the same count."""
+        held = self.games.get(row.code)
+        if held is not None and held[0] == row.moves:
+            return held[1]
+        game = Game.from_dict(row.doc, solver, where="table")
+        self.games[row.code] = (row.moves, game)
+        return game
+
+    def view(self, code: str, solver, describe: Callable[[Game], dict]) -> dict:
+        """The table's state and what the page shows of it, read together."""
+        with self.lock:
+            row = self.row(code)
+            held = self.views.get(code)
+            if held is None or held[0] != row.moves:
+                held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
+            return held[1]
+
+    # ---------------------------------------------------------------- writing
+    def create(self, game: Game, who_moves: str = "any") -> tuple[str, str]:
+        """A new table for ``game``: ``(code, admin token)``."""
+        if who_moves not in WHO_MOVES:
+            raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+        code, admin, now = secrets.token_urlsafe(12), secrets.token_urlsafe(16), time.time()
+        with self.lock, transaction(self.db):
+            self.db.execute("DELETE FROM games WHERE finished = 0 AND updated < ?",
+                            (now - self.ttl,))
+            self.db.execute("INSERT INTO games (code, rules, created, updated, finished, moves, "
+                            "doc, admin, who_moves) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                            (code, game.rules.spec, now, now, int(game.is_over),
+                             json.dumps(game.to_dict()), admin, who_moves))
+        self.games[code] = (0, game)
+        return code, admin
+
+    def change(self, code: str, after: int, kind: str, step: Callable[[Game], Any],
+               solver, describe: Callable[[Game], dict], token: str | None = None) -> dict:
+        """Apply ``step`` (a move, undo or redo) to the table at count
+        ``after`` in one transaction and answer the new state; 409 with the
+        current state if the table has moved on."""
+        with self.lock:
+            try:
+                return self._change(code, after, kind, step, solver, describe, token)
+            except TableError as e:
+                if e.status == 409:
+                    e.state = self.view(code, solver, describe)
+                raise
+
+    def _change(self, code, after, kind, step, solver, describe, token) -> dict:
+        with transaction(self.db):
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+                                  "WHERE code = ?", (code,)).fetchone()
+            if got is None:
+                raise TableError(404, "no such table")
+            seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
+                                         (code,)).fetchall())
+            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+            if after != row.moves:
+                raise TableError(409, f"the table is at change {row.moves}, not {after}")
+            game = self.game(row, solver)
+            if row.who_moves == "seat" and game.player.is_human and kind == "move" \
+                    and seats.get(game.turn_player) != token:
+                raise TableError(403, f"only {game.player.name}'s phone may move now")
+            try:
+                text = step(game)
+            except BaseException:
+                self.games.pop(code, None)          # the step may have changed it halfway
+                raise
+            doc = game.to_dict()
+            now = time.time()
+            self.db.execute("UPDATE games SET moves = ?, doc = ?, updated = ?, finished = ? "
+                            "WHERE code = ?", (row.moves + 1, json.dumps(doc), now,
+                                               int(game.is_over), code))
+            self.db.execute("INSERT INTO changes (code, n, kind, text, at) VALUES (?, ?, ?, ?, ?)",
+                            (code, row.moves + 1, kind, str(text), now))
+        self.games[code] = (row.moves + 1, game)
+        view = state_of(Row(code, row.rules, row.moves + 1, doc, row.who_moves, game.is_over,
+                            seats), describe(game))
+        self.views[code] = (row.moves + 1, view)
+        return view
+
+    def claim(self, code: str, seat: int, token: str | None) -> str:
+        row = self.row(code)
+        players = len(row.doc.get("players", []))
+        if not 0 <= seat < players:
+            raise TableError(400, f"seat {seat}: the table has seats 0..{players - 1}")
+        held = row.seats.get(seat)
+        if held is not None and held != token:
+            raise TableError(409, f"seat {seat} is taken")
+        token = held or secrets.token_urlsafe(16)
+        with self.lock, transaction(self.db):
+            self.db.execute("INSERT OR IGNORE INTO seats (code, seat, token) VALUES (?, ?, ?)",
+                            (code, seat, token))
+            self.views.pop(code, None)
+        return token
+
+    def delete(self, code: str, admin: str) -> None:
+        self.row(code)
+        with self.lock, transaction(self.db):
+            got = self.db.execute("SELECT admin FROM games WHERE code = ?", (code,)).fetchone()
+            if got is None or not secrets.compare_digest(got[0], str(admin)):
+                raise TableError(403, "only the phone that made the table may delete it")
+            self.db.execute("DELETE FROM games WHERE code = ?", (code,))
+        self.games.pop(code, None)
+        self.views.pop(code, None)
+
+
+# ------------------------------------------------------------ rate limits
+class Limiter:
+    """A token bucket per client: ``rate`` requests a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, client: str) -> None:
+        now = time.monotonic()
+        tokens, at = self.buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if tokens < 1:
+            raise TableError(429, "too many requests; wait a moment")
+        self.buckets[client] = (tokens - 1, now)
+        if len(self.buckets) > 10_000:                  # forget the oldest clients
+            for key in list(self.buckets)[:5_000]:
+                del self.buckets[key]
+
+
+# ------------------------------------------------------------------ routes
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def _body(request: Request) -> dict:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise TableError(413, f"the request body is over {MAX_BODY} bytes")
+    try:
+        obj = json.loads(raw or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise TableError(400, "the request body is not JSON") from None
+    if not isinstance(obj, dict):
+        raise TableError(400, "the request body must be a JSON object")
+    return obj
+
+
+def _count(obj: dict, name: str) -> int:
+    value = obj.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise TableError(400, f"{name} must be the table's change count (a whole number)")
+    return value
+
+
+def _text(obj: dict, name: str, most: int = 200) -> str:
+    value = obj.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise TableError(400, f"{name} must be a non-empty string")
+    if len(value) > most:
+        raise TableError(400, f"{name} is longer than {most} characters")
+    return value.strip()
+
+
+LIMITS = {"create": (0.2, 5), "move": (10.0, 20)}    # per client: a second, at once
+
+
+def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]],
+                 describe: Callable[[Game], dict], limits: dict = LIMITS) -> list[Route]:
+    """The routes of shared tables: ``solver_for(spec)`` gives the Solver of a
+    rule set (opening its table), ``describe(game)`` what the page shows,
+    ``limits`` the requests a client may make (``LIMITS``)."""
+    creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
+    listeners: dict[str, set[asyncio.Event]] = {}
+
+    def notify(code: str) -> None:
+        for event in listeners.get(code, ()):
+            event.set()
+
+    async def run(fn, *args):
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def guarded(request: Request, handler) -> Response:
+        try:
+            return await handler(request)
+        except TableError as e:
+            body = {"error": str(e)}
+            if e.state is not None:
+                body["state"] = e.state
+            return JSONResponse(body, status_code=e.status)
+        except InputError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        except Exception:                           # noqa: BLE001  one JSON line, logged
+            log.exception("shared table request failed")
+            return JSONResponse({"error": "internal error"}, status_code=500)
+
+    async def create(request: Request) -> Response:
+        creating.take(_client(request))
+        obj = await _body(request)
+        players = obj.get("players", ["Player"])
+        if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(
+                isinstance(p, str) and 0 < len(p) <= 40 for p in players):
+            raise TableError(400, "players must be a list of 1..6 names (NAME or NAME=optimal)")
+        spec = obj.get("rules", "nordic")
+        if not isinstance(spec, str) or len(spec) > 200:
+            raise TableError(400, "rules must be a rules spec")
+        seed = obj.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise TableError(400, "seed must be a whole number")
+        who = obj.get("who_moves", "any")
+        solver = await solver_for(spec)
+        game = Game(solver, players, seed=seed)
+        code, admin = await run(shared.create, game, who)
+        url = f"{request.base_url}?table={code}"
+        return JSONResponse({**await run(shared.view, code, solver, describe), "url": url,
+                             "admin": admin}, status_code=201)
+
+    async def read(request: Request) -> Response:
+        code = request.path_params["code"]
+        row = await run(shared.row, code)
+        solver = await solver_for(row.rules)
+        return JSONResponse(await run(shared.view, code, solver, describe))
+
+    def changer(kind: str):
+        async def endpoint(request: Request) -> Response:
+            moving.take(_client(request))
+            code = request.path_params["code"]
+            obj = await _body(request)
+            after = _count(obj, "after")
+            token = obj.get("token") if isinstance(obj.get("token"), str) else None
+            row = await run(shared.row, code)
+            solver = await solver_for(row.rules)
+            if kind == "move":
+                move = _text(obj, "move")
+
+                def step(game: Game) -> str:
+                    text = game.computer_move() if move.lower() == "auto" else move
+                    return game.play(text).text
+            elif kind == "undo":
+                def step(game: Game) -> str:
+                    return game.undo().text
+            else:
+                def step(game: Game) -> str:
+                    return game.redo().text
+            new = await run(shared.change, code, after, kind, step, solver, describe, token)
+            notify(code)
+            return JSONResponse(new)
+        return endpoint
+
+    async def claim(request: Request) -> Response:
+        obj = await _body(request)
+        seat = obj.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TableError(400, "seat must be a seat number")
+        token = obj.get("token") if isinstance(obj.get("token"), str) else None
+        code = request.path_params["code"]
+        token = await run(shared.claim, code, seat, token)
+        notify(code)
+        return JSONResponse({"seat": seat, "token": token})
+
+    async def history(request: Request) -> Response:
+        return JSONResponse({"changes": await run(shared.history, request.path_params["code"])})
+
+    async def delete(request: Request) -> Response:
+        obj = await _body(request)
+        code = request.path_params["code"]
+        await run(shared.delete, code, _text(obj, "admin"))
+        notify(code)
+        return JSONResponse({"deleted": code})
+
+    async def events(request: Request) -> Response:
+        code = request.path_params["code"]
+        row = await run(shared.row, code)           # 404 before the stream starts
+        solver = await solver_for(row.rules)
+        event = asyncio.Event()
+        listeners.setdefault(code, set()).add(event)
+
+        async def stream():
+            sent, started, beat = -1, time.monotonic(), time.monotonic()
+            try:
+                while time.monotonic() - started < STREAM_SECONDS:
+                    moves = await run(shared.moves, code)
+                    if moves is None:
+                        yield "event: deleted\ndata: {}\n\n"
+                        return
+                    if moves != sent:
+                        current = await run(shared.view, code, solver, describe)
+                        sent = current["moves"]
+                        yield f"id: {sent}\nevent: state\ndata: {json.dumps(current)}\n\n"
+                    elif time.monotonic() - beat > 15:
+                        beat = time.monotonic()
+                        yield ": still here\n\n"
+                    event.clear()
+                    try:
+                        await asyncio.wait_for(event.wait(), POLL)
+                    except asyncio.TimeoutError:
+                        pass
+                    if await request.is_disconnected():
+                        return
+            finally:
+                listeners.get(code, set()).discard(event)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def route(path: str, handler, methods: list[str]) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return await guarded(request, handler)
+        return Route(path, endpoint, methods=methods)
+
+    return [
+        route("/api/table", create, ["POST"]),
+        route("/api/table/{code}", read, ["GET"]),
+        route("/api/table/{code}", delete, ["DELETE"]),
+        route("/api/table/{code}/move", changer("move"), ["POST"]),
+        route("/api/table/{code}/undo", changer("undo"), ["POST"]),
+        route("/api/table/{code}/redo", changer("redo"), ["POST"]),
+        route("/api/table/{code}/claim", claim, ["POST"]),
+        route("/api/table/{code}/history", history, ["GET"]),
+        route("/api/table/{code}/events", events, ["GET"]),
+    ]

@@ -1,0 +1,112 @@
+"""``yatzy train``: a piped session is answered, explained and recorded;
+``--stats`` reads it back; the daily puzzles are the same on a date."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.cli.train import parse_answer
+from solver.errors import InputError
+from solver.research.ratings import Ratings
+from solver.rules.ruleset import parse_rules
+
+
+@pytest.fixture(scope="module")
+def run(nordic, tables_dir):
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(main, [*args, "--tables", str(tables_dir)], input=input)
+    return invoke
+
+
+def puzzles_of(output: str) -> list[str]:
+    """The dice lines of the puzzles shown."""
+    return [line for line in output.splitlines() if line.startswith(("dice", "terninger"))]
+
+
+def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
+    db = tmp_path / "r.sqlite"
+    answers = "reroll all\nscore chance\nkeep 1\nchance\n" * 3
+    r = run("train", "--count", "3", "--seed", "4", "--db", str(db), input=answers)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("puzzle ") == 3 and "3 answer(s), mean loss" in r.output
+    with Ratings(db) as ratings:
+        rows = ratings.answers("nordic")
+    assert len(rows) == 3
+    r = run("train", "--stats", "--db", str(db), "--scale-games", "2", "--json")
+    assert r.exit_code == 0, r.output
+    stats = json.loads(r.stdout)
+    assert stats["overall"]["n"] == 3
+    assert stats["overall"]["mean"] == pytest.approx(sum(row[2] for row in rows) / 3)
+    assert sum(k["n"] for k in stats["by_kind"]) == 3
+    assert [a["policy"] for a in stats["scale"]][:3] == ["optimal", "greedy", "simple"]
+    text = run("train", "--stats", "--db", str(db), "--scale-games", "2").output
+    assert "mean loss per decision" in text and "greedy" in text and "noisy T=1" in text
+
+
+def test_the_same_seed_shows_the_same_puzzles_and_a_date_the_same_daily_ones(run, tmp_path):
+    def shown(*args):
+        r = run("train", "--count", "2", "--db", str(tmp_path / "x.sqlite"), *args,
+                input="skip\nskip\n")
+        assert r.exit_code == 0, r.output
+        return puzzles_of(r.output)
+    assert shown("--seed", "9") == shown("--seed", "9")
+    daily = shown("--date", "2026-12-01")
+    assert daily == shown("--date", "2026-12-01") and len(daily) == 2
+    assert daily != shown("--date", "2026-12-02")
+
+
+def test_norwegian_session_names_boxes_in_norwegian(run, tmp_path):
+    r = run("train", "--count", "1", "--seed", "4", "--lang", "nb", "--db",
+            str(tmp_path / "nb.sqlite"), input="sjanse\nkeep 1\nreroll all\n")
+    assert r.exit_code == 0, r.output
+    assert "oppgave 1 av 1" in r.output and "seksere" in r.output and "svar>" in r.output
+
+
+def test_a_wrong_answer_comes_back_as_a_review(run, tmp_path):
+    db = tmp_path / "w.sqlite"
+    with Ratings(db) as ratings:
+        from solver.research.ratings import Answer
+        ratings.record(Answer("nordic", "|11256|2", "first keep", "reroll all", "keep 5 6",
+                              1.2, at=__import__("datetime").datetime(
+                                  2026, 1, 1, tzinfo=__import__("datetime").timezone.utc)))
+    r = run("train", "--count", "1", "--seed", "1", "--db", str(db), input="keep 5 6\n")
+    assert r.exit_code == 0, r.output
+    assert "a position you got wrong before" in r.output and "dice 1 1 2 5 6" in r.output
+    assert "best choice" in r.output
+
+
+def test_answers_parse_like_the_coach():
+    rules = parse_rules("nordic")
+    assert str(parse_answer("56", rules)) == "keep 5 6"
+    assert str(parse_answer("score chance (23)", rules)) == "score chance"
+    assert str(parse_answer("tre like", rules)) == "score three_of_a_kind"
+    assert str(parse_answer("score liten straight", rules)) == "score small_straight"
+    with pytest.raises(InputError):
+        parse_answer("dance", rules)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--plot", "x.png"), "--plot goes with --stats"),
+    (("--date", "2026-13-01"), "--date"),
+    (("--rules", "triple"), "one column"),
+    (("--level", "9"), "--level"),
+])
+def test_bad_options_are_one_line_errors(run, tmp_path, args, words):
+    r = run("train", "--db", str(tmp_path / "e.sqlite"), *args, input="")
+    assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_puzzles_from_a_log_of_simulated_games(run, tmp_path):
+    log = tmp_path / "games.jsonl"
+    r = run("simulate", "--games", "2", "--policy", "greedy", "--log", str(log))
+    assert r.exit_code == 0, r.output
+    r = run("train", "--from", str(log), "--count", "2", "--db", str(tmp_path / "l.sqlite"),
+            input="skip\nskip\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("puzzle ") == 2 and "from " + str(log) in r.output

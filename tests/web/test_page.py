@@ -1,0 +1,598 @@
+"""The page in a real browser at phone size: Playwright for Python driving
+Debian's ``chromium`` (nothing is downloaded) at 390 x 844 CSS px with touch.
+
+A whole game against a computer seat, with undo across the computer's
+moves; the computer never moves for a person; every control at least
+44 x 44; no page error after tapping every control of a fresh page; six long
+names without horizontal scroll; no English on the Norwegian and Swedish
+pages; axe-core (installed by ``.ci/run`` from npm) on the first load,
+mid-game and the end screen in en, nb and sv; a game opened from a
+``?game=`` link; the screenshots under ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
+
+from solver import Solver  # noqa: E402
+from solver.game import Game  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
+                          / "axe.min.js"))
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 1}
+LONG_NAMES = ["Bartholomew Fitzgerald", "Maximiliana Oksanen", "Wilhelmina Johansson",
+              "Konstantin Abrahamsen", "Alexandrina Kristoffersen", "Sebastian Gundersen-Lie"]
+CONTROLS = "button, select, input, textarea, summary, a[href]"
+
+
+@pytest.fixture(scope="module")
+def server(nordic, tables_dir):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app("nordic", tables_dir), host="127.0.0.1",
+                                        port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-proxy-server", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+class Page:
+    """A phone-sized page with its errors collected; ``delay``: ms before a
+    computer's move."""
+
+    def __init__(self, browser, server, delay=0, lang=None):
+        # bypass_csp: Playwright's waiting conditions and axe are scripts of the test
+        self.context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
+        init = f"localStorage.setItem('yatzy.delay', '{delay}');"
+        if lang:
+            init += f"if (!localStorage.getItem('yatzy.lang')) localStorage.setItem('yatzy.lang', '{lang}');"
+        self.context.add_init_script(init)
+        self.page = self.context.new_page()
+        self.errors = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
+                     and not m.text.startswith("Failed to load resource") else None)
+        self.refused = []                            # answers 4xx and 5xx
+        self.page.on("response", lambda r: self.refused.append((r.status, r.url))
+                     if r.status >= 400 else None)
+        self.server = server
+
+    def open(self, query=""):
+        self.page.goto(self.server + "/" + query)
+        self.page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'busy'"
+                                    " && (document.body.dataset.state !== 'none' || "
+                                    "!document.querySelector('#new-game').hidden)")
+        return self
+
+    def state(self):
+        return self.page.evaluate("document.body.dataset.state")
+
+    def moves(self):
+        return int(self.page.evaluate("document.body.dataset.moves"))
+
+    def wait(self, *states):
+        self.page.wait_for_function(
+            f"{list(states)!r}.includes(document.body.dataset.state)", timeout=20000)
+        return self.state()
+
+    def start(self, players, rules=None):
+        p = self.page
+        if p.is_hidden("#new-game"):
+            p.tap("#new-game-button")
+        p.select_option("#players-count", str(len(players)))
+        for i, name in enumerate(players):
+            name, _, kind = name.partition("=")
+            p.fill(f"#player-name-{i}", name)
+            p.select_option(f"#player-kind-{i}", kind or "human")
+        if rules:
+            p.select_option("#rules-select", rules)
+        p.tap("#start")
+        return self.wait("roll", "computer")
+
+    def view(self):
+        return self.page.evaluate("JSON.parse(localStorage.getItem('yatzy.view'))")
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def make(browser, server):
+    pages = []
+
+    def make_page(**kw):
+        pages.append(Page(browser, server, **kw))
+        return pages[-1]
+    yield make_page
+    for p in pages:
+        assert p.errors == [], p.errors
+        assert [r for r in p.refused if r[0] >= 500] == []
+        p.close()
+
+
+def game_link(game: Game) -> str:
+    text = json.dumps(game.to_dict())
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def finished_game(tables_dir, players=("Ann", "Bob")) -> Game:
+    game = Game(Solver("nordic", tables=tables_dir), list(players), seed=5)
+    while not game.is_over:
+        game.play(game.computer_move())
+    return game
+
+
+def mid_game(tables_dir) -> Game:
+    game = Game(Solver("nordic", tables=tables_dir), ["Ann", "Bob"], seed=7)
+    for move in ("roll 11256", "keep 5 6", "roll 566", "score full house", "roll 12346",
+                 "score chance", "roll 13456", "keep 1", "roll 2222"):
+        game.play(move)
+    return game
+
+
+def human_turn(page, pick=0):
+    """Play the person's turn: roll for them, then the option ``pick`` (or
+    the last shown) until a box is written."""
+    p = page.page
+    start = page.moves()
+    p.tap("#roll")
+    while True:
+        page.wait("decide")
+        options = p.query_selector_all("#advice li button.option")
+        option = options[min(pick, len(options) - 1)]
+        text = option.get_attribute("data-action")
+        option.tap()
+        state = page.wait("roll", "decide", "computer", "over")
+        if text.startswith("score"):
+            return page.moves() - start
+        assert state == "roll"
+        p.tap("#roll")
+
+
+# ------------------------------------------------------------------ play
+def test_a_whole_game_against_the_computer_with_undo(make, tables_dir):
+    page = make(delay=0).open()
+    p = page.page
+    assert page.start(["Ann", "Max=optimal"]) == "roll"
+    p.tap("#faces button[data-face='1']")           # tapped dice
+    for face in (1, 2, 5, 6):
+        p.tap(f"#faces button[data-face='{face}']")
+    page.wait("decide")
+    solver = Solver("nordic", tables=tables_dir)
+    shown = p.eval_on_selector_all("#advice button.option", "els => els.map(e => e.dataset.action)")
+    assert shown == [str(a) for a in solver.advise("", "11256", 2).actions[:6]]
+    assert p.get_attribute("#dice .die[data-index='4']", "aria-pressed") == "false"
+    p.tap("#dice .die[data-index='4']")              # keep the 6
+    assert p.get_attribute("#dice .die[data-index='4']", "aria-pressed") == "true"
+    p.tap("#keep")
+    page.wait("roll")
+    assert p.is_disabled("#roll") is False and p.is_disabled("#back")
+    p.tap("#roll")
+    page.wait("decide")
+    p.tap("#protokoll button.cell-btn >> nth=0")     # write a box from the card
+    assert page.wait("roll") == "roll"               # Max played a whole turn meanwhile
+    view = page.view()
+    assert view["turn_player"] == 0 and view["turns_played"] == [1, 1]
+    before_undo = page.moves()
+    computer_moves = [m for m, seat in zip(view["game"]["moves"], _seats(view)) if seat == 1]
+    assert computer_moves and computer_moves[-1].startswith("score")
+
+    p.tap("#undo")                                   # back past Max's moves to Ann's choice
+    assert page.wait("decide") == "decide"
+    undone = page.view()
+    assert undone["turn_player"] == 0 and undone["turns_played"] == [0, 0]
+    assert page.moves() < before_undo and undone["can_redo"]
+    time.sleep(0.4)
+    assert page.moves() == undone["game"]["played"] and page.state() == "decide"
+    p.tap("#redo")                                   # and forward again to Ann's next roll
+    page.wait("roll")
+    assert page.moves() == before_undo
+
+    while page.state() != "over":
+        human_turn(page)
+        page.wait("roll", "over")
+    final = page.view()
+    assert final["is_over"] and all(n == 15 for n in final["turns_played"])
+    p.wait_for_selector("#end[open]")
+    winner = max(final["scores"])
+    assert str(winner) in p.text_content("#winner")
+    p.tap("#again")                                  # new game, same players
+    page.wait("roll")
+    again = page.view()
+    assert [q["name"] for q in again["players"]] == ["Ann", "Max"] and again["game"]["moves"] == []
+    assert p.is_hidden("#end[open]")
+
+
+def _seats(view):
+    """The seat of each move played (from the turns: a score ends a turn)."""
+    seat, out, n = 0, [], len(view["players"])
+    for move in view["game"]["moves"][:view["game"]["played"]]:
+        out.append(seat)
+        if move.startswith("score"):
+            seat = (seat + 1) % n
+    return out
+
+
+def test_the_computer_never_moves_for_a_person(make):
+    page = make(delay=500).open()
+    p = page.page
+    page.start(["Ann", "Max=optimal"])
+    p.tap("#roll")
+    page.wait("decide")
+    p.tap("#protokoll button.cell-btn >> nth=0")
+    assert page.wait("computer") == "computer"      # Max's turn: nothing of Ann's is live
+    live = p.eval_on_selector_all(CONTROLS, "els => els.filter(e => !e.disabled && e.offsetParent"
+                                            " && e.closest('#table, #card')).length")
+    assert live == 0
+    assert p.query_selector_all("#advice button, #protokoll button") == []
+    time.sleep(0.7)
+    p.wait_for_function("document.body.dataset.moves > 2")
+    p.tap("#undo")                                   # undo while Max is playing
+    assert page.wait("decide") == "decide"
+    at = page.moves()
+    time.sleep(1.2)                                  # Max's pending move was cancelled
+    assert page.moves() == at and page.view()["turn_player"] == 0
+
+
+def test_check_mode_names_the_verdict_and_clears_it(make, tables_dir):
+    page = make().open()
+    p = page.page
+    page.start(["Ann", "Bob"])
+    p.select_option("#mode", "check")
+    for face in (1, 2, 3, 4, 6):
+        p.tap(f"#faces button[data-face='{face}']")
+    page.wait("decide")
+    assert p.query_selector_all("#advice button") == []
+    p.tap("#dice .die[data-index='0']")              # keep the 1: not the best
+    p.tap("#keep")
+    page.wait("roll")
+    verdict = p.text_content("#verdict")
+    best = Solver("nordic", tables=tables_dir).advise("", "12346", 2).best
+    assert verdict.startswith("Ann:") and "cost" in verdict and " ".join(map(str, best.dice)) in verdict
+    p.tap("#roll")
+    page.wait("decide")
+    assert p.text_content("#verdict").startswith("Ann:")   # her own roll keeps it
+    p.tap("#protokoll button.cell-btn >> nth=0")
+    page.wait("roll")
+    assert p.text_content("#verdict").startswith("Ann:")
+    p.tap("#roll")                                   # Bob's first move clears it
+    page.wait("decide")
+    assert p.text_content("#verdict") == ""
+
+
+def test_keyboard_play_and_a_server_that_went_away(make):
+    page = make().open()
+    p = page.page
+    page.start(["Ann", "Bob"])
+    for key in "11256":                              # dice typed
+        p.keyboard.press(key)
+    page.wait("decide")
+    p.keyboard.press("5")                            # keep the fifth die (the 6)
+    assert p.get_attribute("#dice .die[data-index='4']", "aria-pressed") == "true"
+    p.focus("#keep")
+    p.keyboard.press("Enter")
+    page.wait("roll")
+    assert page.view()["kept"] == [6]
+    p.route("**/api/**", lambda route: route.abort())   # the server is away
+    for key in "1234":
+        p.keyboard.press(key)
+    p.wait_for_selector("#net:not([hidden])")
+    assert "server" in p.text_content("#net")
+    p.unroute("**/api/**")                           # back: the move is retried
+    page.wait("decide")
+    assert p.is_hidden("#net") and page.view()["dice"] == [1, 2, 3, 4, 6]
+    p.focus("#advice button.option")
+    p.keyboard.press("Enter")
+    page.wait("roll", "decide")
+    p.keyboard.press("Control+z")                    # undo from the keyboard
+    page.wait("decide")
+    assert page.view()["dice"] == [1, 2, 3, 4, 6]
+
+
+def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, nordic):
+    """The service worker keeps the page; the last answer is kept in the
+    browser: the game shows, its controls off, and the page keeps trying."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app("nordic", tables_dir), host="127.0.0.1",
+                                        port=port, log_level="critical"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.05)
+    context = browser.new_context(**PHONE, bypass_csp=True)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("#new-game:not([hidden])")
+        page.tap("#start")
+        page.wait_for_function("document.body.dataset.state === 'roll'")
+        assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+        page.reload()                                # the worker now serves the page
+        page.wait_for_function("document.body.dataset.state === 'roll'")
+        srv.should_exit = True
+        thread.join(10)
+        page.reload()
+        page.wait_for_selector("#net:not([hidden])")
+        assert page.evaluate("document.body.dataset.state") == "offline"
+        assert "Player 1" in page.text_content("#turn") and page.is_disabled("#roll")
+        assert errors == []
+    finally:
+        srv.should_exit = True
+        context.close()
+
+
+def test_two_tabs_follow_each_other(make):
+    first = make().open()
+    first.start(["Ann", "Bob"])
+    second = Page.__new__(Page)                      # a second tab of the same browser
+    second.__dict__.update(first.__dict__, page=first.context.new_page(), errors=first.errors)
+    second.page.on("pageerror", lambda e: first.errors.append(str(e)))
+    second.open()
+    assert second.wait("roll") == "roll"
+    first.page.tap("#roll")
+    first.wait("decide")
+    second.page.wait_for_function("document.body.dataset.state === 'decide'")
+    assert second.view()["dice"] == first.view()["dice"]
+
+
+# ------------------------------------------------------------------ phone
+def visible_controls(p):
+    return p.evaluate("""sel => [...document.querySelectorAll(sel)].filter(e => {
+        const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+        return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('[hidden]')
+               && e.checkVisibility({visibilityProperty: true}) && !e.classList.contains('skip');
+    }).map(e => { const r = e.getBoundingClientRect();
+        return {id: e.id || e.className || e.tagName, text: e.textContent.trim().slice(0, 30),
+                x: r.x, y: r.y, w: r.width, h: r.height}; })""", CONTROLS)
+
+
+def check_targets(p, where):
+    controls = visible_controls(p)
+    assert controls, where
+    small = [c for c in controls if c["w"] < 44 or c["h"] < 44]
+    assert small == [], (where, small)
+    for i, a in enumerate(controls):                 # room between: no two touch
+        for b in controls[i + 1:]:
+            apart = max(b["x"] - (a["x"] + a["w"]), a["x"] - (b["x"] + b["w"]),
+                        b["y"] - (a["y"] + a["h"]), a["y"] - (b["y"] + b["h"]))
+            assert apart >= 2, (where, a, b)
+
+
+def test_every_control_is_at_least_44_px_and_six_long_names_fit(make):
+    page = make().open()
+    p = page.page
+    check_targets(p, "first load")
+    p.tap("#more-menu summary")                      # the menu opens over the page
+    menu = p.eval_on_selector_all("#more-menu .menu button", "els => els.map(e => "
+                                  "[e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
+    assert len(menu) == 3 and min(min(wh) for wh in menu) >= 44
+    p.tap("#more-menu summary")
+    page.start(LONG_NAMES)
+    check_targets(p, "rolling")
+    p.tap("#roll")
+    page.wait("decide")
+    check_targets(p, "deciding, six players")
+    for lang in ("en", "nb", "sv"):
+        p.select_option("#lang", lang)
+        width = p.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+        assert width <= 390, (lang, width)
+        heads = p.eval_on_selector_all("#protokoll thead th.name", "els => els.map(e => "
+                                       "e.getBoundingClientRect().right)")
+        assert len(heads) == 6 and max(heads) <= 390
+    box = p.query_selector("#totals").bounding_box()   # the totals stay in view
+    assert box["y"] + box["height"] <= 844 and box["y"] > 700
+
+
+def test_tapping_every_control_of_a_fresh_page_throws_nothing(make):
+    """The handlers guard themselves: each control is enabled by force and
+    clicked, before any game exists and then mid-game."""
+    for query in ("", None):
+        page = make().open()
+        p = page.page
+        if query is None:
+            page.start(["Ann", "Max=optimal"])
+        ids = p.eval_on_selector_all("button, summary", "els => els.map((e, i) => "
+                                     "(e.dataset.tapIndex = i, i))")
+        for i in ids:
+            p.evaluate("""i => { const e = document.querySelector(`[data-tap-index="${i}"]`);
+                if (!e || e.closest('#end') && !document.querySelector('#end').open) return;
+                e.disabled = false; e.click(); }""", i)
+            p.wait_for_timeout(30)
+        p.wait_for_timeout(300)
+        p.keyboard.press("1")
+        p.keyboard.press("Backspace")
+        p.keyboard.press("Control+z")
+        p.wait_for_timeout(300)
+        assert page.errors == [] and page.refused == []
+
+
+# ------------------------------------------------------------------ links, words
+def texts(p):
+    """Every visible text node, aria-label, title, placeholder and option of the page."""
+    return set(p.evaluate("""() => {
+        const out = [document.title];
+        const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) {
+            const n = walk.currentNode, e = n.parentElement;
+            if (!n.textContent.trim() || !e || e.closest('[hidden]') || e.closest('script')) continue;
+            if (e.closest('dialog') && !e.closest('dialog').open) continue;
+            out.push(n.textContent.trim());
+        }
+        for (const e of document.querySelectorAll('[aria-label], [title], [placeholder]'))
+            if (!e.closest('[hidden]')) for (const a of ['aria-label', 'title', 'placeholder'])
+                if (e.getAttribute(a)) out.push(e.getAttribute(a));
+        return out; }"""))
+
+
+SAME_IN_EVERY_LANGUAGE = {"Yatzy", "yatzy", "Bonus", "Sum", "OK", "English", "Norsk",
+                          "Svenska", "Person", "Ann", "Bob", "Maxi", "nordic:rolls=4",
+                          "best"}                  # "best" is Norwegian too
+
+
+def test_game_link_and_no_english_on_nb_and_sv_pages(make, tables_dir):
+    game = mid_game(tables_dir)
+    link = "?game=" + game_link(game)
+    en = make(lang="en").open(link)
+    assert en.wait("decide") == "decide"
+    assert en.view()["game"] == game.to_dict()
+    assert "game=" not in en.page.url                     # the link is consumed
+    en.page.tap("#new-game-button")
+    english = texts(en.page)
+    for lang in ("nb", "sv"):
+        other = make().open(f"?lang={lang}&game=" + game_link(game))
+        other.wait("decide")
+        assert other.page.evaluate("document.documentElement.lang") == lang
+        other.page.tap("#new-game-button")
+        words = texts(other.page)
+        left = {w for w in english & words if re.search(r"[^\W\d_]{2,}", w)
+                and w not in SAME_IN_EVERY_LANGUAGE}
+        assert left == set(), (lang, left)
+        assert any("," in w and re.search(r"\d,\d", w) for w in words), "decimal commas"
+
+
+# ------------------------------------------------------------------ accessibility
+def axe(p, where):
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed at {AXE} (.ci/run installs it: "
+                    "npm install --prefix .venv/node axe-core@4)")
+    p.add_script_tag(path=str(AXE))
+    result = p.evaluate("""() => axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a',
+        'wcag21aa', 'best-practice']})""")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+           for v in result["violations"] if v["impact"] in ("critical", "serious")]
+    assert bad == [], (where, bad)
+
+
+def test_axe_finds_nothing_serious(make, tables_dir):
+    first = make(lang="en").open()
+    axe(first.page, "first load")
+    link = game_link(mid_game(tables_dir))
+    over = game_link(finished_game(tables_dir))
+    for lang in ("en", "nb", "sv"):
+        page = make().open(f"?lang={lang}&game={link}")
+        page.wait("decide")
+        page.page.tap("#dice .die[data-index='1']")
+        axe(page.page, f"mid-game {lang}")
+        end = make().open(f"?lang={lang}&game={over}")
+        end.wait("over")
+        end.page.wait_for_selector("#end[open]")
+        axe(end.page, f"end screen {lang}")
+
+
+def test_rule_sets_that_cannot_be_played_say_why(make):
+    """maxi's table is not stored and takes too long to solve on demand: the
+    page says so, with the command that solves it."""
+    page = make().open()
+    p = page.page
+    labels = p.eval_on_selector_all("#rules-select option", "els => els.map(e => [e.value, e.textContent])")
+    names = dict(labels)
+    assert "unavailable" in names["maxi"] and "unavailable" not in names["nordic"]
+    assert "unavailable" not in names["triple"]
+    p.select_option("#rules-select", "maxi")
+    assert "yatzy solve --rules maxi" in p.text_content("#rules-note") and p.is_disabled("#start")
+    p.select_option("#rules-select", "nordic")
+    assert not p.is_disabled("#start")
+
+
+def test_a_trippel_yatzy_game_has_three_columns_a_player(make, tables_dir):
+    """Trippel-Yatzy on the page: three columns per player, a box written in
+    column 3 counts three times, the weighted total beside each column's."""
+    page = make().open()
+    p = page.page
+    assert page.start(["Ann", "Bob"], rules="triple") == "roll"
+    view = page.view()
+    assert view["columns"] == 3 and view["column_weights"] == [1, 2, 3]
+    heads = p.eval_on_selector_all("#protokoll tr.columns th", "els => els.length")
+    assert heads == 1 + 2 * 3
+    for face in (6, 6, 6, 6, 6):
+        p.tap(f"#faces button[data-face='{face}']")
+    page.wait("decide")
+    targets = p.eval_on_selector_all("#protokoll button.cell-btn", "els => els.map(e => e.dataset.box)")
+    assert "yatzy@3" in targets and "yatzy@1" in targets
+    p.tap("#protokoll button.cell-btn[data-box='yatzy@3']")
+    page.wait("roll")
+    view = page.view()
+    assert view["scores"][0] == 150 and view["game"]["moves"][-1].startswith("score yatzy@3")
+    weighted = [r for r in view["protokoll"] if r["key"] == "weighted"][0]["cells"][0]
+    assert weighted == [0, 0, 150]
+    assert page.errors == []
+    p.screenshot(path=str(SHOTS / "triple.png"))
+
+
+def test_every_playable_preset_starts(make):
+    page = make().open()
+    for preset in ("forced", "upper_first", "yahtzee"):
+        assert page.start(["Ann"], rules=preset) == "roll"
+        assert page.view()["rules"] == preset
+
+
+# ------------------------------------------------------------------ pictures
+def test_screenshots(make, tables_dir):
+    """Phone-sized pictures of the page for docs/ (looked at by a person)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = make(lang="en").open()
+    page.page.screenshot(path=str(SHOTS / "new-game.png"))
+    page = make().open("?lang=en&game=" + game_link(mid_game(tables_dir)))
+    page.wait("decide")
+    page.page.tap("#dice .die[data-index='2']")
+    page.page.screenshot(path=str(SHOTS / "deciding.png"))
+    page.page.screenshot(path=str(ROOT / "docs" / "screenshot-phone.png"))
+    page.page.evaluate("document.querySelector('#card').scrollIntoView()")
+    page.page.screenshot(path=str(SHOTS / "card.png"))
+    page = make().open("?lang=nb&game=" + game_link(finished_game(tables_dir)))
+    page.wait("over")
+    page.page.wait_for_selector("#end[open]")
+    page.page.screenshot(path=str(SHOTS / "end-nb.png"))
+    page = make(delay=3000).open("?lang=sv")        # six long names, a computer's turn
+    page.start([LONG_NAMES[0], LONG_NAMES[1] + "=optimal", *LONG_NAMES[2:]])
+    page.page.tap("#roll")
+    page.wait("decide")
+    page.page.tap("#protokoll button.cell-btn >> nth=2")
+    page.wait("computer")
+    page.page.evaluate("scrollTo(0, 0)")
+    page.page.screenshot(path=str(SHOTS / "computer-six-sv.png"))
+    page.page.tap("#new-game-button")                # nothing pending once a new game starts
+    for shot in SHOTS.glob("*.png"):
+        assert shot.stat().st_size < 200_000, shot
