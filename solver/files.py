@@ -29,7 +29,6 @@ from typing import IO, Iterator
 
 from solver.errors import InputError
 
-
 FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
 LEGACY_ORPHAN_SECONDS = 24 * 3600   # temporary files without a writer id: removed after a day
 

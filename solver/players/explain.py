@@ -56,7 +56,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.explain import part_layout, part_table_size, pull_parts
-from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
+from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from solver.kernels.policy import check_supported as check_policy_rules
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.advice import TurnValues
@@ -112,7 +112,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
         out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
                        np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
         reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
         run_pieces(pull_parts, g, lay, masks, out, out_values)
     return out_values
 

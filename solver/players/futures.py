@@ -31,7 +31,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.futures import pull_futures
-from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
+from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from solver.kernels.target import layout, table_size
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.policy import policy_values
@@ -71,7 +71,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
         out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
                        np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
         reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
         run_pieces(pull_futures, g, lay, masks, out, out_values)
     return out_values
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from solver.bounds import brief
 from solver.errors import InputError, missing_extra
+from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
 
@@ -126,17 +127,14 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
     boxes = np.concatenate([g.boxes for g in logs]).astype(np.int64)
     points = np.concatenate([g.points for g in logs]).astype(np.int64)
     upper = (points * rules.is_upper[boxes]).sum(axis=1)
-    bonus = np.where((rules.cap > 0) & (upper >= rules.cap), rules.bonus_points, 0)
-    return points.sum(axis=1) + bonus, boxes, points
+    return points.sum(axis=1) + upper_bonus(rules, upper), boxes, points
 
 
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``solver.research.triple_games``)."""
     from solver.research.triple_games import play
-    scores = np.zeros(games, dtype=np.int64)
-    play(_value_table(rules, tables, 0.0), rules, games, seed, kind, scores=scores)
-    return scores
+    return play(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
 def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,
@@ -146,7 +144,7 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     (``solver.research.win_seat``)."""
     from solver.research.win_seat import play_win_seat
     target, futures = _win_tables(rules, tables)
-    return play_win_seat(rules, _value_table(rules, tables, 0.0), target, futures, games, seed,
+    return play_win_seat(_value_table(rules, tables, 0.0), target, futures, games, seed,
                          first, seat, others)
 
 

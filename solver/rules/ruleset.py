@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.bounds import MAX_DIGITS, brief, check_text, check_whole, shown, whole_text
 from solver.errors import InputError
-from solver.rules.boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
+from solver.rules.boxes import HOUSE_RULES, MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from solver.rules.dice import DiceSpace, dice_space
 
 MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are sized before a solve)
@@ -307,14 +307,10 @@ NORDIC_LIKE = ("nordic", "forced", "upper_first", "triple")
 
 # ------------------------------------------------------------------ keys
 def _switch_box(name: str) -> tuple[Callable[[Rules], bool], Callable[[Rules, bool], Rules]]:
-    """Read and set a house-rule switch that lets a box's groups share a face."""
-    def read(rules: Rules) -> bool:
-        return not rules.box(name).distinct
-
-    def write(rules: Rules, on: bool) -> Rules:
-        return replace(rules, boxes=tuple(replace(b, distinct=not on) if b.name == name else b
-                                          for b in rules.boxes))
-    return read, write
+    """Read and set the house-rule switch ``name`` (``boxes.HOUSE_RULES``)."""
+    switch = HOUSE_RULES[name]
+    return (lambda rules: switch.read(rules.boxes),
+            lambda rules, on: replace(rules, boxes=switch.write(rules.boxes, on)))
 
 
 def _field(name: str) -> tuple[Callable[[Rules], Any], Callable[[Rules, Any], Rules]]:
@@ -372,10 +368,7 @@ KEYS = {k.name: k for k in (
     Key("bonus_threshold", int, ALL, "upper total that earns the bonus",
         *_field("bonus_threshold")),
     Key("rolls", int, ALL, "rolls per turn", *_field("rolls")),
-    Key("five_alike_is_full_house", bool, NORDIC_LIKE,
-        "five equal dice also count as a full house", *_switch_box("full_house")),
-    Key("four_alike_is_two_pairs", bool, NORDIC_LIKE,
-        "four equal dice also count as two pairs", *_switch_box("two_pairs")),
+    *(Key(h.name, bool, NORDIC_LIKE, h.help, *_switch_box(h.name)) for h in HOUSE_RULES.values()),
     Key("joker", Joker, ("yahtzee",), "where a further yahtzee may go", *_field("joker")),
     Key("yahtzee_bonus", bool, ("yahtzee",), "100 for each further yahtzee after a scored 50",
         lambda rules: rules.yahtzee_bonus > 0,

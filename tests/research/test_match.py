@@ -147,7 +147,7 @@ def test_the_compiled_win_seat_plays_the_advice(tables_dir, rules, n_others, gam
     solver = Solver(rules, tables=tables_dir)
     others = [(o, *logged_games(rules, str(tables_dir), "optimal", 0.0, games, 100 + o)[1:])
               for o in range(1, n_others + 1)]
-    got = play_win_seat(rules, solver.table, solver.target(), solver.futures(), games, 9,
+    got = play_win_seat(solver.table, solver.target(), solver.futures(), games, 9,
                         5, 0, others)
     want = _advised_win_seat(rules, solver, games, 9, 5, 0, others)
     assert got.tolist() == want
