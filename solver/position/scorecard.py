@@ -30,6 +30,7 @@ from solver.bounds import WrongType, check_text, shown, whole_text
 from solver.errors import InputError
 from solver.rules.ruleset import Order, Rules
 from solver.space import state_space
+from solver.position.scoring import upper_bonus
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ class Scorecard:
         r = self.rules
         if r.columns > 1:
             return sum(w * c.bonus for w, c in zip(r.column_weights, self.columns))
-        return r.bonus_points if r.bonus_points and self.upper_total >= r.bonus_threshold else 0
+        return upper_bonus(r, self.upper_total)         # the engine's rule (position.scoring)
 
     @property
     def score(self) -> int:
