@@ -45,8 +45,14 @@ try:                                   # the layout since 2c4edf1
     from solver.tables.build import solve
     from solver.research.distribution import distribution
     from solver.research.simulate import simulate
-    from solver.research.games import play
-    from solver.research.triple_games import play as triple_play
+    try:
+        from solver.research.games import run_games as play
+    except ImportError:                # before the rename of play
+        from solver.research.games import play
+    try:
+        from solver.research.triple_games import run_games as triple_play
+    except ImportError:
+        from solver.research.triple_games import play as triple_play
     from solver.tables.store import open_table
 except ImportError:                    # the flat modules before it
     from solver.rules import parse_rules

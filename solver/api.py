@@ -189,12 +189,12 @@ class Solver:
 
     # ------------------------------------------------------------ targets
     def _check_target(self, target: object) -> int:
-        from solver.tables.target import check_supported
+        from solver.tables.target import check_target_rules
         goal = bounds.check_target(target, self.rules.max_score)
         if self.theta:
             raise InputError("a target and a risk parameter do not go together: "
                              "the target tables maximise the chance itself")
-        check_supported(self.rules)
+        check_target_rules(self.rules)
         return goal
 
     def target(self) -> TargetTable:
@@ -230,8 +230,8 @@ class Solver:
         come under optimal play from every state, solved and stored on first
         use."""
         if self._parts is None:
-            from solver.players.explain import check_supported, open_parts
-            check_supported(self.rules)
+            from solver.players.explain import check_explain_rules, open_parts
+            check_explain_rules(self.rules)
             if self.theta:
                 raise InputError("explanations are for the expected score "
                                  "(no risk parameter)")
@@ -278,8 +278,8 @@ class Solver:
             raise InputError("the card is full: there is nothing left to decide")
         if self.theta:
             raise InputError("playing to win and a risk parameter do not go together")
-        from solver.tables.target import check_supported
-        check_supported(self.rules)
+        from solver.tables.target import check_target_rules
+        check_target_rules(self.rules)
         return advise_win(self.table, self.target(), self.futures(), sc, hand, rerolls, opps)
 
     def _opponent(self, card: Scorecard | str) -> Scorecard:
@@ -302,7 +302,7 @@ class Solver:
     def is_exact(self, policy: str = "optimal") -> bool:
         """Whether the final-score distribution under ``policy`` is computed
         exactly (else estimated from played games, optimal policy only)."""
-        from solver.kernels.policy import check_supported
+        from solver.kernels.policy import check_policy_rules
         check_policy(policy)
         if self.rules.columns > 1:
             policy_for(policy, self.rules)
@@ -313,7 +313,7 @@ class Solver:
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
         try:
-            check_supported(self.rules)
+            check_policy_rules(self.rules)
         except InputError as e:
             if policy != "optimal":
                 raise InputError(f"{e}; an estimate from played games is available "
@@ -353,7 +353,7 @@ class Solver:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
         file that receives every turn (``solver.research.review``'s format)."""
-        from solver.kernels.policy import check_supported
+        from solver.kernels.policy import check_policy_rules
         from solver.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
@@ -364,7 +364,7 @@ class Solver:
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
         try:
-            check_supported(self.rules, "the fast simulation")
+            check_policy_rules(self.rules, "the fast simulation")
             fast = True
         except InputError:
             fast = False                 # played one game at a time by solver.play
@@ -380,8 +380,8 @@ class Solver:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             table = self.table if policy == "optimal" else None
             if not fast:
-                from solver.research.games import play
-                return play(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
+                from solver.research.games import run_games
+                return run_games(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
 
             def write(batch) -> None:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
@@ -395,13 +395,13 @@ class Solver:
                           log: str | Path | IO[str] | None) -> Simulation:
         """``simulate`` with several columns: ``solver.research.triple_games``."""
         from solver.research.review import header_line
-        from solver.research.triple_games import play
+        from solver.research.triple_games import run_games
         opened = atomic_text(log) if isinstance(log, (str, Path)) else contextlib.nullcontext(log)
         with opened as f:
             if f is not None:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             on_line = (lambda line: f.write(line + "\n")) if f is not None else None
-            return play(self.table, self.rules, games, seed, policy, on_line).simulation()
+            return run_games(self.table, self.rules, games, seed, policy, on_line).simulation()
 
     def _one_column(self, what: str) -> None:
         if self.rules.columns > 1:

@@ -7,18 +7,17 @@ import json
 import os
 import time
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from small_games import SMALL
+
 from solver import Solver, bounds
 from solver.cli import main
 from solver.errors import InputError, TableError
 from solver.game import Game
-from solver.research.match import chunks
 from solver.position.actions import Action
 from solver.position.scorecard import Scorecard
+from solver.research.match import chunks
 from solver.rules.ruleset import Rules, parse_rules
 from solver.tables import plan
 from solver.tables.store import TableWarning, load, open_table, table_path

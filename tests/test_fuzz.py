@@ -15,7 +15,8 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solver import Solver
 from solver.cli import main
@@ -248,7 +249,7 @@ test_coach_quick, test_coach_long = profiles(
 starlette = pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.web.app import create_app          # noqa: E402
+from solver.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")

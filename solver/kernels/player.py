@@ -4,7 +4,7 @@ a time for every rule set (jokers, the yahtzee bonus, saved rolls).
 ``PlayTables`` (``play_tables(rules)``) is what it reads besides
 ``kernels.turn.TurnData``; ``play_games`` plays games ``first ..`` from
 their dice streams, valuing every keep of each turn with
-``kernels.turn.keep_values`` and choosing with ``kernels.turn.pick``, so its
+``kernels.turn.state_keep_levels`` and choosing with ``kernels.turn.pick``, so its
 choices are the advice's.  ``solver.research.games`` drives it.
 """
 
@@ -18,7 +18,7 @@ from numba import njit
 
 from solver.kernels.dice_stream import roll_dice, seed_states
 from solver.kernels.scoring import end_turn
-from solver.kernels.turn import NEG, fill_candidates, keep_values, pick, turn_data
+from solver.kernels.turn import NEG, fill_candidates, pick, state_keep_levels, turn_data
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks
 
@@ -83,7 +83,7 @@ def play_games(d, pt, run, layers, out, log, t, n_threads):
             rerolls = d.rolls - 1 + bank
             keep = cand[:1]               # keep[k - 1, m]: W_k(m), every level at once
             if rerolls:
-                keep = keep_values(d, mask, u, rerolls, 0, nxt)
+                keep = state_keep_levels(d, mask, u, rerolls, 0, nxt)
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             n = 0
             while True:

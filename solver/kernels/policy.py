@@ -84,7 +84,7 @@ class PolicyTables(NamedTuple):
     tie: float
 
 
-def check_supported(rules: Rules, command: str = "distribution") -> None:
+def check_policy_rules(rules: Rules, command: str = "distribution") -> None:
     """Raise InputError for rules the compiled research kernels (``policy``:
     exact distribution, fast simulation) do not model."""
     hint = "; the game-by-game player plays these rules" if command == "distribution" else ""
@@ -98,7 +98,7 @@ def check_supported(rules: Rules, command: str = "distribution") -> None:
 @cache
 def policy_tables(rules: Rules, theta: float = 0.0) -> PolicyTables:
     """The kernel tables for ``rules`` and the objective ``theta`` (cached)."""
-    check_supported(rules)
+    check_policy_rules(rules)
     ds = rules.dice_space
     d = turn_data(rules, theta)
     scores = rules.scores

@@ -10,7 +10,7 @@ after roll ``R`` at turn state ``(mask, u)``,
 * ``average_keeps``: :math:`W_t(K) = E[X_{t-1}(K + \text{fresh dice})]`;
 * ``best_keeps``: :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`;
 * ``advance``: one reroll level, :math:`X_{t-1} \to X_t`;
-* ``keep_values``: :math:`W_t` of one state at every level of a turn;
+* ``state_keep_levels``: :math:`W_t` of one state at every level of a turn;
 * ``pick``: the tie rule of ``solver.rules.ties`` as one compiled step.
 
 Every helper works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
@@ -415,7 +415,7 @@ def advance(d, t, mask, u0, L, nxt, w):
 
 
 @njit(cache=True)
-def keep_values(d, mask, u, rerolls, first, nxt):
+def state_keep_levels(d, mask, u, rerolls, first, nxt):
     """``out[t - first - 1, m]``: value of keeping multiset ``m`` with ``t``
     rerolls left at turn state (mask, u), for ``t = first + 1 .. rerolls``
     (one lane of the solve; keeping a full roll is that roll with one reroll

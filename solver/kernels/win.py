@@ -34,7 +34,13 @@ from numba import njit
 
 from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
-from solver.kernels.turn import NEG, average_keeps, fill_candidates, keep_values, pick
+from solver.kernels.turn import (
+    NEG,
+    average_keeps,
+    fill_candidates,
+    pick,
+    state_keep_levels,
+)
 from solver.rules.ruleset import Rules
 
 SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
@@ -490,4 +496,4 @@ def expected_values(wd, mask, u, rerolls, evs):
             ev[r, b] = v
     if rerolls > 0:
         nxt = wt.values.reshape((1,) + wt.values.shape)
-        evk[:rerolls] = keep_values(d, mask, u, rerolls, 0, nxt)
+        evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)

@@ -57,7 +57,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.kernels.explain import part_layout, part_table_size, pull_parts
 from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
-from solver.kernels.policy import check_supported as check_policy_rules
+from solver.kernels.policy import check_policy_rules
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.advice import TurnValues
 from solver.players.policy import policy_values
@@ -83,7 +83,7 @@ GROUPS = ("upper", "pairs_and_kinds", "straights", "full_house", "chance", "yatz
 SHOWN = 1e-12          # parts smaller than this are left out of an explanation
 
 
-def check_supported(rules: Rules) -> None:
+def check_explain_rules(rules: Rules) -> None:
     """InputError for rules whose parts table this module cannot build."""
     if rules.columns > 1:
         raise InputError(f"rules {rules.spec}: explanations cover one column; "
@@ -95,7 +95,7 @@ def check_supported(rules: Rules) -> None:
 def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The parts table of ``rules`` (flat, ``part_layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
-    check_supported(rules)
+    check_explain_rules(rules)
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     lay = part_layout(rules)
@@ -166,7 +166,7 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
 def open_parts(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False) -> PartsTable:
     """The parts table of ``rules``, solved and stored first if needed."""
-    check_supported(rules)
+    check_explain_rules(rules)
     path = parts_path(rules, directory)
 
     def load() -> PartsTable:

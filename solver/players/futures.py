@@ -45,13 +45,13 @@ from solver.tables.store import (
     open_table,
     save_array,
 )
-from solver.tables.target import check_supported, target_path
+from solver.tables.target import check_target_rules, target_path
 
 
 def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
-    check_supported(rules)
+    check_target_rules(rules)
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     lay = layout(rules)
@@ -126,7 +126,7 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
 def open_futures(rules: Rules, directory: Path | str | None = None, *,
                  force: bool = False) -> FuturesTable:
     """The futures table of ``rules``, solved and stored first if needed."""
-    check_supported(rules)
+    check_target_rules(rules)
     path = futures_path(rules, directory)
 
     def load() -> FuturesTable:

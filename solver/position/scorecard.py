@@ -28,9 +28,9 @@ from functools import cached_property
 
 from solver.bounds import WrongType, check_text, shown, whole_text
 from solver.errors import InputError
+from solver.position.scoring import upper_bonus
 from solver.rules.ruleset import Order, Rules
 from solver.space import state_space
-from solver.position.scoring import upper_bonus
 
 
 @dataclass(frozen=True)

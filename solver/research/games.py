@@ -3,7 +3,7 @@
 This player handles every rule set the engine does (jokers, the yahtzee
 bonus, saved rolls).  At the start of each turn the turn kernels value every
 keep at every number of rerolls left for the one state
-(``turn.keep_values``) and, at each roll, every way to end the turn
+(``turn.state_keep_levels``) and, at each roll, every way to end the turn
 (``turn.fill_candidates``).  Each choice is made by ``turn.pick``, the
 compiled form of the tie rule of ``solver.rules.ties`` that the policies use too:
 boxes in scorecard order, keeps in order of preference, scoring against the
@@ -43,7 +43,7 @@ from solver.tables.store import Table
 CHUNK = 4096        # games per call when their turns are logged
 
 
-def play(table: Table, games: int, seed: int = 0,
+def run_games(table: Table, games: int, seed: int = 0,
          on_line: Callable[[str], None] | None = None,
          card: Scorecard | None = None) -> Simulation:
     """Play ``games`` games optimally (from ``card``, default a new game);
@@ -100,7 +100,7 @@ def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distri
     distribution ``solver.research.distribution`` does not compute)."""
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
-    sim = play(table, games, seed, card=card)
+    sim = run_games(table, games, seed, card=card)
     expected = card.score + table.value(card.mask, card.upper_state, card.bank)
     return Distribution(table.rules, card, "optimal", sim.hist / games,
                         sim.bonus_games / games, sim.box_sum / games, sim.box_nonzero / games,

@@ -133,8 +133,8 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``solver.research.triple_games``)."""
-    from solver.research.triple_games import play
-    return play(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
+    from solver.research.triple_games import run_games
+    return run_games(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
 def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,

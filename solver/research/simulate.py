@@ -18,7 +18,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.dice_stream import seed_states
-from solver.kernels.policy import check_supported, policy_tables
+from solver.kernels.policy import check_policy_rules, policy_tables
 from solver.kernels.runs import turn_log
 from solver.kernels.simulate import Filled, Layer, play_turn
 from solver.kernels.threads import run_pieces
@@ -104,7 +104,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
     called for each batch of games when given."""
-    check_supported(rules, "the fast simulation")
+    check_policy_rules(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:

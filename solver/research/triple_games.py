@@ -80,7 +80,7 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
     return np.zeros_like(values) if policy == "greedy" else values
 
 
-def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
+def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
          card: Scorecard | None = None, coupling: np.ndarray | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
@@ -232,7 +232,7 @@ def distribution(table: StateValues, card: Scorecard, policy: str, games: int, s
     rules = card.rules
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
-    sim = play(table, rules, games, seed, policy, card=card)
+    sim = run_games(table, rules, games, seed, policy, card=card)
     cols = rules.columns
     return Distribution(rules, card, policy, sim.hist / games, sim.bonus_columns / cols / games,
                         sim.box_sum.sum(axis=0) / cols / games,
