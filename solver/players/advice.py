@@ -148,12 +148,6 @@ class TurnValues:
         return reroll @ self.rolls(rerolls - 1)
 
 
-def roll_values(table: StateValues, card: Scorecard, rerolls: int) -> np.ndarray:
-    """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
-    optimally (excluding the card's current score)."""
-    return TurnValues(table, card).rolls(rerolls)
-
-
 def keep_values(table: StateValues, card: Scorecard, rerolls: int,
                 keeps: np.ndarray | None = None) -> np.ndarray:
     """``W[m]``: value of keeping multiset ``m`` (each of ``keeps``, default

@@ -69,7 +69,7 @@ class Opponent:
         return self.done or self.card.is_full
 
 
-def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
+def best_opponent_pmf(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
     """``pmf[t]``: the probability that the best opponent's final score is
     ``t`` (``futures``: the ``solver.players.futures.FuturesTable``)."""
     less, eq = best_score(futures, opponents)
