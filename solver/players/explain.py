@@ -48,7 +48,6 @@ kernels only to build the parts table.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,8 +55,14 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.explain import part_layout, part_table_size, pull_parts
-from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
-from solver.kernels.policy import check_policy_rules
+from solver.kernels.policy import (
+    NO_ROWS,
+    Job,
+    Outcomes,
+    batch,
+    check_policy_rules,
+    policy_tables,
+)
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.advice import TurnValues
 from solver.players.policy import policy_values
@@ -70,11 +75,9 @@ from solver.rules.words import LANGS, box_name
 from solver.space import state_space
 from solver.tables.store import (
     Table,
-    TableError,
     load_array,
     open_or_solve,
-    open_table,
-    save_array,
+    store_derived,
     table_path,
 )
 
@@ -152,15 +155,7 @@ def parts_path(rules: Rules, directory: Path | str | None = None) -> Path:
 def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
     """Solve the parts table (the value table opened, or solved, first) and
     store it; returns the seconds the solve took."""
-    table = open_table(rules, directory)
-    start = time.perf_counter()
-    values = solve(rules, table.values)
-    seconds = time.perf_counter() - start
-    try:
-        save_array(values, rules, path, "explain", {"solve_seconds": seconds})
-    except OSError as e:
-        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
-    return seconds
+    return store_derived(rules, path, "explain", solve, directory)
 
 
 def open_parts(rules: Rules, directory: Path | str | None = None, *,

@@ -23,7 +23,6 @@ Same rules covered as the target tables (no saved rolls, no yahtzee bonus).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +38,9 @@ from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.store import (
-    TableError,
     load_array,
     open_or_solve,
-    open_table,
-    save_array,
+    store_derived,
 )
 from solver.tables.target import check_target_rules, target_path
 
@@ -110,17 +107,9 @@ def futures_path(rules: Rules, directory: Path | str | None = None) -> Path:
 
 
 def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
-    """Solve the futures table (the value table opened, or solved, first)
-    and store it; returns the seconds the solve took."""
-    table = open_table(rules, directory)
-    start = time.perf_counter()
-    values = solve(rules, table.values)
-    seconds = time.perf_counter() - start
-    try:
-        save_array(values, rules, path, "futures", {"solve_seconds": seconds})
-    except OSError as e:
-        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
-    return seconds
+    """Solve the futures table (the value table opened, or solved, first) and
+    store it; returns the seconds the solve took."""
+    return store_derived(rules, path, "futures", solve, directory)
 
 
 def open_futures(rules: Rules, directory: Path | str | None = None, *,

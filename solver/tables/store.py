@@ -133,6 +133,23 @@ def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None
     save_array(values, rules, path, "dense", extra)
 
 
+def store_derived(rules: Rules, path: Path, kind: str,
+                  solve: Callable[[Rules, np.ndarray], np.ndarray],
+                  directory: Path | str | None = None) -> float:
+    """Build a table derived from the value table (the value table opened, or
+    solved, first): ``solve(rules, values)``, stored at ``path`` as ``kind``
+    (``save_array``); returns the seconds the solve took."""
+    values = open_table(rules, directory).values
+    start = time.perf_counter()
+    derived = solve(rules, values)
+    seconds = time.perf_counter() - start
+    try:
+        save_array(derived, rules, path, kind, {"solve_seconds": seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    return seconds
+
+
 def save_array(values: np.ndarray, rules: Rules, path: Path, layout: str,
                extra: dict | None = None) -> None:
     """Write one float64 array as a table file of ``layout`` atomically
