@@ -29,7 +29,8 @@ from solver.rules.ruleset import parse_rules
 @click.option("--scheduler", metavar="ADDRESS",
               help="A running dask.distributed scheduler (tcp://host:8786) to send the work to.")
 @click.option("--workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
-              help="Processes of the local Dask cluster [default: the cores; 0: this process].")
+              help="Play on a local Dask cluster of N processes [default: in this process; "
+                   "needs the cluster extra].")
 @json_option
 def match(rules_spec: str, tables_dir: str | None, players: str, games: int, seed: int,
           scheduler: str | None, workers: int | None, as_json: bool) -> None:

@@ -279,8 +279,9 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
         scheduler: str | None = None, workers: int | None = None,
         chunk_size: int = CHUNK) -> Match:
     """Play the study.  ``scheduler``: a dask.distributed scheduler's address;
-    else ``workers`` processes of a local Dask cluster (default: this
-    machine's cores; 0, or a single chunk, plays in this process)."""
+    ``workers``: processes of a local Dask cluster; with neither (or
+    ``workers=0``) the study plays in this process, chunk after chunk (no
+    Dask needed, and faster on one machine than a local cluster)."""
     import time
 
     from solver.bounds import check_games, check_seed, check_workers
@@ -291,7 +292,7 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     prepare(rules, tables, players)
     todo = chunks(games, chunk_size)
     args = (rules, tables, tuple(players), seed)
-    if scheduler is None and (workers == 0 or (workers is None and len(todo) == 1)):
+    if scheduler is None and not workers:
         results = (play_chunk(*args, c, n, chunk_size) for c, n in todo)
     else:
         results = _on_dask(args, todo, chunk_size, scheduler, workers)
