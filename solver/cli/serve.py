@@ -14,6 +14,12 @@ from solver.cli.options import Whole, fail, rules_option, tables_option
 from solver.errors import missing_extra
 
 
+# uvicorn's bounds: connections served at once (more are answered 503 at
+# once), seconds an idle kept-alive connection stays open
+SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,
+                 "timeout_keep_alive": 5}
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (another than 127.0.0.1 opens the page to the network).")
@@ -56,7 +62,7 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
 
             click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        server = uvicorn.Server(uvicorn.Config(app, **SERVER_LIMITS))
         server.run(sockets=[sock])
         return
     from uvicorn.supervisors import Multiprocess
@@ -67,7 +73,7 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
     if db:
         os.environ["YATZY_SERVE_DB"] = str(db)
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
-                            log_level="warning", access_log=False)
+                            **SERVER_LIMITS)
     Multiprocess(config, sockets=[sock]).run()
 
 

@@ -58,7 +58,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body
 MAX_QUERY = 2048              # bytes of a query string
 MAX_TEXT = 200                # characters of one query value or a move
-MAX_RULE_SETS = 16            # solvers kept open
+MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
+BODY_SECONDS = 10.0           # a request body must arrive within this
 TURNS_KEPT = 512              # turn values kept (one per card and rule set)
 DISTRIBUTIONS_KEPT = 32
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
@@ -121,10 +122,15 @@ async def body(request: Request) -> dict:
     if int(size) > MAX_BODY:
         raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
+    try:
+        with anyio.fail_after(BODY_SECONDS):           # a body that trickles in is cut off
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
+    except TimeoutError:
+        raise ApiError(408, f"the body took longer than {BODY_SECONDS:g} s to arrive",
+                       "body") from None
     try:
         obj = json.loads(data)
     except (ValueError, RecursionError):
@@ -167,7 +173,7 @@ class Solvers:
     def __init__(self, tables: str | Path | None):
         self.tables = tables
         self.specs: OrderedDict[str, Rules] = OrderedDict()      # text asked -> rules
-        self.solvers: dict[str, Solver] = {}
+        self.solvers: OrderedDict[str, Solver] = OrderedDict()    # least recently used first
         self.status: dict[str, dict] = {}
         self.turns: OrderedDict[tuple[str, str], tuple[Scorecard, TurnValues]] = OrderedDict()
         self.lock = threading.Lock()
@@ -188,10 +194,9 @@ class Solvers:
         with self.lock:
             solver = self.solvers.get(rules.spec)
             if solver is not None:
+                self.solvers.move_to_end(rules.spec)
                 return solver
-            if len(self.solvers) >= MAX_RULE_SETS:
-                raise ApiError(503, f"this server keeps at most {MAX_RULE_SETS} rule sets open",
-                               "busy")
+            self._make_room()
             status = self.status[rules.spec] = {"state": "opening", "done": 0, "total": 0}
 
             def progress(done: int, total: int) -> None:
@@ -207,6 +212,19 @@ class Solvers:
             self.solvers[rules.spec] = solver
         threading.Thread(target=self._open, args=(solver, status), daemon=True).start()
         return solver
+
+    def _make_room(self) -> None:
+        """Close the least recently used rule sets that are not being opened
+        or solved until there is room for one more (every slot busy solving:
+        503, the request may come again)."""
+        while len(self.solvers) >= MAX_RULE_SETS:
+            idle = [spec for spec in self.solvers
+                    if self.status.get(spec, {}).get("state") in ("ready", "failed", None)]
+            if not idle:
+                raise ApiError(503, f"this server is opening {MAX_RULE_SETS} rule sets at once; "
+                                    "try again in a moment", "busy")
+            del self.solvers[idle[0]]
+            self.status.pop(idle[0], None)
 
     @staticmethod
     def _open(solver: Solver, status: dict) -> None:

@@ -19,6 +19,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from solver import Solver  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.openapi import DOCUMENT  # noqa: E402
+from solver.rules.ruleset import parse_rules  # noqa: E402
+import anyio  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"
@@ -336,3 +338,38 @@ def test_docstring_examples_of_the_app():
     import solver.web.app
     result = doctest.testmod(solver.web.app)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, nordic,
+                                                                 monkeypatch):
+    """Asking for more rule sets than the server keeps open closes the
+    least recently used idle one instead of refusing every other rule set."""
+    from solver.web import app as web_app
+    monkeypatch.setattr(web_app, "MAX_RULE_SETS", 2)
+    solvers = web_app.Solvers(tables_dir)
+    specs = ["nordic", "nordic:rolls=2", "forced", "nordic"]
+    for spec in specs:
+        solvers.start(spec)
+        for s in list(solvers.status.values()):      # the tables open in threads
+            while s["state"] not in ("ready", "failed"):
+                time.sleep(0.01)
+    assert list(solvers.solvers) == ["forced", "nordic"]
+
+
+def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
+    from starlette.requests import Request
+
+    from solver.web import app as web_app
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
+    parts = [{"type": "http.request", "body": b'{"players": ', "more_body": True},
+             {"type": "http.request", "body": b'["Ann"]}', "more_body": False}]
+
+    async def receive():
+        if len(parts) == 1:
+            await anyio.sleep(1)
+        return parts.pop(0)
+
+    request = Request({"type": "http", "method": "POST", "headers": []}, receive)
+    with pytest.raises(web_app.ApiError) as e:
+        anyio.run(web_app.body, request)
+    assert e.value.status == 408
