@@ -49,7 +49,7 @@ fours                 -    -
 fives                 -    -
 sixes                 -    -
 Sum                  11    0
-Bonus                 -    -
+Bonus                −1    -
 one pair              -    -
 two pairs             -    -
 three of a kind       -    -
@@ -127,7 +127,7 @@ def test_bad_input_at_the_prompt_is_one_line_and_changes_nothing(run, tmp_path):
     lines = result.output.splitlines()
     errors = [line for line in lines if "error:" in line]
     assert len(errors) == 5 and all(line.count("error:") == 1 for line in errors)
-    assert "unknown box 'frobnicate'" in result.output
+    assert "unknown command 'frobnicate'" in result.output
     assert Game.load(tmp_path / "g.json").moves[-1].text.startswith("roll")
     assert len(Game.load(tmp_path / "g.json").moves) == 1
 
