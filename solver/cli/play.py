@@ -20,6 +20,7 @@ the output is not a terminal or ``NO_COLOR`` is set.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -148,6 +149,7 @@ class Coach:
         self.announced: tuple[int, int] | None = None     # (finished turns, seat) last shown
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
+        self.typed_word: str | None = None               # the command word as typed
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "") -> None:
@@ -308,6 +310,7 @@ class Coach:
         try:
             if any(ch.isdigit() and not ch.isascii() for ch in line) or "\x1b" in line:
                 raise self.fail("ascii_digits", faces=game.rules.faces)
+            self.typed_word = line.split()[0]
             line = english_command(" ".join(line.split()), self.lang)
             if not self.command(line):
                 self.move(line)
@@ -316,7 +319,7 @@ class Coach:
 
     def no_more(self, word: str, rest: str) -> None:
         if rest:
-            raise self.fail("extra_words", word=cut(word))
+            raise self.fail("extra_words", word=cut(self.typed_word or word))
 
     def command(self, line: str) -> bool:
         """Run ``line`` if it is a command; False if it is a move."""
@@ -337,7 +340,10 @@ class Coach:
             self.no_more(word, rest)
             self.status()
         elif word == "hint":
-            self.what_if(rest) if rest else self.hint(FULL_HINT)
+            if rest:
+                self.what_if(english_command(rest, self.lang))
+            else:
+                self.hint(FULL_HINT)
         elif word == "undo":
             if rest and (not rest.isascii() or not rest.isdigit() or int(rest) < 1):
                 raise self.fail("undo_count")
@@ -532,7 +538,10 @@ class Coach:
             why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
         except InputError:
             return
-        self.echo(next(e for e in why if e.action == chosen).sentence(self.lang))
+        sentence = next(e for e in why if e.action == chosen).sentence(self.lang)
+        if self.lang != "en":
+            sentence = re.sub(r"(\d)\.(\d)", r"\1,\2", sentence)     # decimal commas
+        self.echo(sentence)
 
     def advice(self):
         """The advice now, saying first what a first solve will take."""

@@ -131,7 +131,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tie": "uavgjort mellom {names}",
         "winner": "{name} vinner",
         "review": "gjennomgang for {name}: tap {total}, {mean} per valg ({n} valg)",
-        "costly": "  tur {turn} kast {roll}, terninger {dice}: {chosen}, best {best} "
+        "costly": "  tur {turn} kast {roll}, terninger {dice}: {chosen}, beste {best} "
                   "(tap {loss})",
         "expected": "forventet sluttsum {ev}",
         "weighted": "× kolonne",
