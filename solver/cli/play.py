@@ -24,6 +24,7 @@ import re
 import signal
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 import click
@@ -41,7 +42,8 @@ HINTS = ("off", "check", "top3", "full")
 UNDO = ("fair", "free")
 FULL_HINT = 10                         # actions shown by `hint` and --hints full
 CUT = 40                               # characters of typed text repeated in a message
-EVENTS = 6                             # lines of recent events kept under the card
+EVENTS = 40                            # recent events kept for beside the card
+PIPS = "⚀⚁⚂⚃⚄⚅"
 COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
 MOVE_WORDS = ("keep", "reroll", "score", "roll")
 
@@ -141,8 +143,9 @@ class Coach:
     writes it to ``path`` after every move.  The settings (``table_mode``,
     ``hints``, ``lang``, ``undo``) are ``game.settings``."""
 
-    def __init__(self, game: Game, path: str, color: bool = False):
-        self.game, self.path, self.color = game, path, color
+    def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False):
+        self.game, self.path, self.color, self.steady = game, path, color, steady
+        self.events: deque[str] = deque(maxlen=EVENTS)   # the steady screen's last lines
         s = game.settings
         self.table_mode, self.hints = bool(s["table_mode"]), s["hints"]
         self.lang, self.undo_rule = s["lang"], s["undo"]
@@ -153,9 +156,49 @@ class Coach:
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "") -> None:
+        if self.steady:                   # kept for the next drawing of the screen
+            self.events.extend(text.splitlines() or [""])
+            return
         try:
             click.echo(text, color=self.color)
         except OSError:                   # the terminal is gone (hang-up): keep playing safe
+            pass
+
+    def draw(self) -> None:
+        """The steady screen: the card (the player to move in colour) beside
+        the last events, the dice drawn under them."""
+        if not self.steady:
+            return
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+        game = self.game
+        console = Console(highlight=False)
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        card = protokoll(game, self.lang, highlight=True)
+        width = max(len(click.unstyle(line)) for line in card.splitlines()) + 3
+        room = max(console.width - width, 20)
+        lines: list[str] = []                 # the last events that fit beside the card
+        for event in reversed(self.events):
+            rows = max(1, -(-len(click.unstyle(event)) // room))
+            if len(lines) + rows > len(card.splitlines()):
+                break
+            lines.insert(0, event)
+        grid.add_row(Text.from_ansi(card), Text.from_ansi("\n".join(lines)))
+        try:
+            console.clear()
+            console.print(grid)
+            if game.dice is not None and not game.is_over:
+                pips = " ".join(PIPS[d - 1] if d <= len(PIPS) else str(d) for d in game.dice)
+                kept = game.kept
+                line = (self.words("status_kept", dice=" ".join(map(str, kept)) or "-",
+                                   n=game.rules.dice - len(kept)) if kept is not None else
+                        f"{' '.join(map(str, game.dice))} · "
+                        + message("left", self.lang, n=game.rerolls))
+                console.print(Text(f"{pips}   {line}", style="bold"))
+        except OSError:
             pass
 
     def say(self, key: str, **kw) -> None:
@@ -219,6 +262,10 @@ class Coach:
                 self.after_score()
             else:
                 self.ask()
+        if self.steady:
+            self.draw()
+            self.steady = False
+            self.events.clear()
         self.echo(protokoll(game, self.lang))
         self.finish()
         self.save()
@@ -226,6 +273,7 @@ class Coach:
     def confirm(self) -> None:
         """At game over: Enter (or end of input) ends the game, undo takes
         the last score back."""
+        self.draw()
         try:
             line = click.prompt(self.words("confirm"), default="", show_default=False,
                                 prompt_suffix="").strip()
@@ -244,7 +292,7 @@ class Coach:
         key = (len(game.turns), game.turn_player)
         if game.dice is None and self.announced != key:
             self.announced = key
-            if game.player.is_human:
+            if game.player.is_human and not self.steady:
                 self.echo(protokoll(game, self.lang, highlight=self.color))
             self.say("turn", name=click.style(game.player.name, bold=True),
                      n=game.card.turn + 1, of=game.turns_per_player)
@@ -258,7 +306,8 @@ class Coach:
     def status(self) -> None:
         """The card, whose turn, the dice, the kept dice and the rerolls left."""
         game = self.game
-        self.echo(protokoll(game, self.lang, highlight=self.color))
+        if not self.steady:
+            self.echo(protokoll(game, self.lang, highlight=self.color))
         if game.is_over:
             self.say("over")
             return
@@ -304,6 +353,7 @@ class Coach:
             if self.hints in ("top3", "full") and self.shown_hint != len(game.moves):
                 self.shown_hint = len(game.moves)
                 self.hint(3 if self.hints == "top3" else FULL_HINT)
+        self.draw()
         line = click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
         if not line:
             return
@@ -335,7 +385,8 @@ class Coach:
                 self.say("help_columns")
         elif word == "card":
             self.no_more(word, rest)
-            self.echo(protokoll(game, self.lang, highlight=self.color))
+            if not self.steady:
+                self.echo(protokoll(game, self.lang, highlight=self.color))
         elif word == "status":
             self.no_more(word, rest)
             self.status()
@@ -588,15 +639,17 @@ class Coach:
             self.say("top3", choices=", ".join(best))
             return
         head = self.words("col_bound" if bound else "col_expected")
-        self.echo(f"{'':>3} {self.words('col_action'):<28} {head:>10} "
-                  f"{self.words('col_loss'):>8}")
-        for i, a in enumerate(advice.actions[:top], 1):
+        shown = advice.actions[:top]
+        wide = max(len(self.words("col_action")), *(len(self.action_text(a)) for a in shown))
+        self.echo(f"{'':>2} {self.words('col_action'):<{wide}} {head:>9} "
+                  f"{self.words('col_loss'):>7}")
+        for i, a in enumerate(shown, 1):
             loss = (self.words("word_best") if i == 1 else
-                    self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 3))
-            cost = click.style(f"{loss:>8}", fg="red" if a.loss >= 5 else
+                    self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 2))
+            cost = click.style(f"{loss:>7}", fg="red" if a.loss >= 5 else
                                "yellow" if a.loss >= 1 else None)
-            self.echo(f"{i:>3} {self.action_text(a):<28} "
-                      f"{self.num(a.expected_final_score, 3):>10} {cost}")
+            self.echo(f"{i:>2} {self.action_text(a):<{wide}} "
+                      f"{self.num(a.expected_final_score, 2):>9} {cost}")
         if bound:
             self.say("bound_note")
 
@@ -665,6 +718,9 @@ def _stop(signum, frame) -> None:
 @click.option("--undo", "undo_rule", type=Choice(UNDO), default=None, metavar="RULE",
               help="fair (a choice may be undone only before new dice are seen) | free "
                    "(anything) [default: fair with two or more people, else free].")
+@click.option("--screen", type=Choice(("steady", "plain")), default=None, metavar="KIND",
+              help="steady (the card beside the last events, redrawn; a terminal only) | "
+                   "plain (a scrolling log) [default: steady in a terminal with colour].")
 @click.option("--resume", metavar="FILE",
               help="Continue a saved game (its settings too, unless given here).")
 @click.option("--autosave", metavar="FILE",
@@ -672,7 +728,7 @@ def _stop(signum, frame) -> None:
                    "[default: the --resume file, else yatzy-game-TIME.json here].")
 def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed: int | None,
          table_mode: bool | None, hints: str | None, lang: str | None, undo_rule: str | None,
-         resume: str | None, autosave: str | None) -> None:
+         screen: str | None, resume: str | None, autosave: str | None) -> None:
     """Play a game at the table, with a coach: yatzy play --player Ann --player Bob=optimal."""
     if resume:
         game = Game.load(resume, tables=tables_dir)
@@ -690,7 +746,7 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     path = check_path(autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json"),
                       s["lang"])
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    coach = Coach(game, path, color)
+    coach = Coach(game, path, color, steady=color and screen != "plain")
     old = {sig: signal.signal(sig, _stop)
            for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
     code = 0
@@ -706,6 +762,7 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
         for sig, handler in old.items():
             signal.signal(sig, handler)
     coach.save()
+    coach.steady = False
     coach.echo("")
     coach.say("saved", path=coach.path)
     if code:

@@ -148,7 +148,7 @@ def test_a_bad_resume_file_is_one_error_line(run, tmp_path):
 @pytest.mark.parametrize("mode, expect", [
     ("check", ["that cost", "best was"]),
     ("top3", ["three good choices: "]),
-    ("full", ["  1 ", " best"]),
+    ("full", [" 1 ", " best"]),
 ])
 def test_hints(run, mode, expect):
     result = run("--player", "Ann", "--seed", "1", "--hints", mode, input="ones\nhint\n")
@@ -228,8 +228,10 @@ ENGLISH = {"keep", "reroll", "score", "scores", "roll", "rolls", "left", "turn",
            "enter", "finish", "take", "back", "last", "folder", "file", "cannot", "not", "now"}
 
 
-def spawn(tmp_path, tables_dir, *args, env=None):
-    child = pexpect.spawn(str(YATZY), ["play", "--tables", str(tables_dir), *args],
+def spawn(tmp_path, tables_dir, *args, env=None, screen="plain"):
+    """``yatzy play`` in a pseudo-terminal (the plain screen unless ``screen``)."""
+    child = pexpect.spawn(str(YATZY), ["play", "--tables", str(tables_dir), "--screen", screen,
+                                       *args],
                           cwd=str(tmp_path), encoding="utf-8", timeout=60,
                           dimensions=(50, 120),
                           env={"TERM": "xterm", "PATH": str(YATZY.parent), **(env or {})})
@@ -409,3 +411,21 @@ def test_piped_output_has_no_escape_codes_and_a_bad_path_stops_at_once(run, tmp_
     assert bad.exit_code == 2 and bad.output.strip() == "error: dir is a folder, not a file"
     bad = run("--autosave", "missing/g.json")
     assert bad.exit_code == 2 and bad.output.strip() == "error: cannot write the game to missing/g.json"
+
+
+def test_the_steady_screen_keeps_the_card_beside_the_last_events(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob=optimal",
+                  "--seed", "5", "--autosave", "g.json", screen="steady")
+    child.expect_exact("Ann> ")
+    child.sendline("hint")
+    child.expect_exact("Ann> ")
+    child.sendline("ones")
+    child.expect_exact("Ann> ")
+    screen = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before)
+    beside = [line for line in screen.splitlines()
+              if line.startswith(tuple(BOXES)) and ("Ann" in line or "Bob" in line)]
+    assert beside                                                # events beside the card rows
+    assert "\x1b[2J" in transcript(child) or "\x1b[H" in transcript(child)  # redrawn, not scrolled
+    assert any(p in screen for p in "⚀⚁⚂⚃⚄⚅")                                 # the dice drawn
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
