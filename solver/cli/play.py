@@ -23,6 +23,7 @@ import os
 import re
 import signal
 import sys
+import textwrap
 import time
 from collections import deque
 from pathlib import Path
@@ -182,7 +183,7 @@ class Coach:
         room = max(console.width - width, 20)
         lines: list[str] = []                 # the last events that fit beside the card
         for event in reversed(self.events):
-            rows = max(1, -(-len(click.unstyle(event)) // room))
+            rows = max(1, len(textwrap.wrap(click.unstyle(event), room - 1)))
             if len(lines) + rows > len(card.splitlines()):
                 break
             lines.insert(0, event)
@@ -294,8 +295,17 @@ class Coach:
             self.announced = key
             if game.player.is_human and not self.steady:
                 self.echo(protokoll(game, self.lang, highlight=self.color))
-            self.say("turn", name=click.style(game.player.name, bold=True),
-                     n=game.card.turn + 1, of=game.turns_per_player)
+            self.say_turn()
+
+    def say_turn(self) -> None:
+        """Whose turn it is; Swedish names ending in s, x or z take no
+        genitive s ("Nils tur")."""
+        game = self.game
+        name = game.player.name
+        genitive = name if name[-1:].lower() in ("s", "x", "z") else name + "s"
+        self.say("turn", name=click.style(name, bold=True),
+                 genitive=click.style(genitive, bold=True),
+                 n=game.card.turn + 1, of=game.turns_per_player)
 
     def show_roll(self, move: Move) -> None:
         game = self.game
@@ -311,8 +321,7 @@ class Coach:
         if game.is_over:
             self.say("over")
             return
-        self.say("turn", name=click.style(game.player.name, bold=True),
-                 n=game.card.turn + 1, of=game.turns_per_player)
+        self.say_turn()
         self.announced = (len(game.turns), game.turn_player)
         if game.dice is None:
             self.say("status_roll")
@@ -431,10 +440,11 @@ class Coach:
         return self.action_text(move.text)
 
     # ---------------------------------------------------------------- undo
-    def undo_steps(self) -> list[Move]:
+    def undo_steps(self, trying: bool = False) -> list[Move]:
         """Undo back to the last move a person typed; InputError (game as it
         was) if there is none or the fair rule forbids it.  Under the free
-        rule, a step that a fair game would refuse marks the game."""
+        rule, a step that a fair game would refuse marks the game (unless
+        only ``trying``, to be redone at once)."""
         game = self.game
         if not any(self.typed(m) for m in game.moves):
             raise self.fail("nothing_undo")
@@ -451,7 +461,7 @@ class Coach:
             for _ in popped:
                 game.redo()
             raise self.fail("fair_undo")
-        if seen:
+        if seen and not trying:
             game.settings["free_undo_used"] = True
         return popped
 
@@ -459,7 +469,7 @@ class Coach:
         """Whether ``undo`` would take something back now (nothing changes)."""
         game = self.game
         try:
-            popped = self.undo_steps()
+            popped = self.undo_steps(trying=True)
         except InputError:
             return False
         for _ in popped:

@@ -183,7 +183,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sv": {
         "sum": "Summa", "bonus": "Bonus", "total": "Totalt", "yahtzee_bonus": "Yatzybonus",
         "bank": "Sparade",
-        "turn": "{name}s tur ({n} av {of})",
+        "turn": "{genitive} tur ({n} av {of})",
         "rolled": "{name} slår {dice}, {left} kvar",
         "left": "{n} slag",
         "decide": "{name}> ",

@@ -429,3 +429,9 @@ def test_the_steady_screen_keeps_the_card_beside_the_last_events(nordic, tables_
     assert any(p in screen for p in "⚀⚁⚂⚃⚄⚅")                                 # the dice drawn
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_a_game_without_undo_is_not_marked_free(run, tmp_path):
+    result = run("--seed", "4", "--autosave", "g.json", input="\n".join(BOXES) + "\n\n")
+    assert result.exit_code == 0 and "free undo" not in result.output
+    assert "free_undo_used" not in json.loads((tmp_path / "g.json").read_text())["settings"]
