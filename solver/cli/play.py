@@ -154,6 +154,7 @@ class Coach:
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
         self.typed_word: str | None = None               # the command word as typed
+        self.solving_said = False
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "") -> None:
@@ -256,6 +257,7 @@ class Coach:
                 self.show_roll(game.play("roll"))
             elif not game.needs_roll and not game.player.is_human:
                 seat = game.turn_player
+                self.need_table()
                 game.play(game.computer_move())
                 player = game.players[seat]
                 self.say("computer", name=player.name, kind=self.words("kind_" + player.kind),
@@ -515,7 +517,7 @@ class Coach:
             action = self.score(rest)
         else:
             action = self.score(text, bare=True)
-        before = game.advice() if self.hints == "check" else None
+        before = self.advice() if self.hints == "check" else None
         try:
             game.play(str(action))
         except InputError as e:
@@ -604,13 +606,24 @@ class Coach:
             sentence = re.sub(r"(\d)\.(\d)", r"\1,\2", sentence)     # decimal commas
         self.echo(sentence)
 
-    def advice(self):
-        """The advice now, saying first what a first solve will take."""
+    def need_table(self) -> None:
+        """Before the strategy's table is first used: if it must be solved,
+        say what and about how long, and follow the solve on stderr."""
         solver = self.game.solver
-        if solver._table is None and not solver.path.exists():
-            slow = solver.rules.spec.startswith("maxi") or solver.rules.dice > 5
-            self.say("solving", rules=solver.rules.spec,
-                     about=self.words("about_slow" if slow else "about_fast"))
+        if self.solving_said or getattr(solver, "_table", None) is not None \
+                or solver.path.exists():
+            return
+        self.solving_said = True
+        slow = solver.rules.spec.startswith("maxi") or solver.rules.dice > 5
+        self.say("solving", rules=solver.rules.spec,
+                 about=self.words("about_slow" if slow else "about_fast"))
+        self.draw()
+        if sys.stderr.isatty() and solver.progress is None:
+            solver.progress = progress_bar
+
+    def advice(self):
+        """The advice now (solving the table first if need be)."""
+        self.need_table()
         return self.game.advice()
 
     def what_if(self, text: str) -> None:
@@ -666,6 +679,8 @@ class Coach:
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
         game = self.game
+        if any(p.is_human for p in game.players):
+            self.need_table()                  # for the review
         self.say("over")
         ranking = game.ranking()
         for place, seat, score in ranking:
@@ -702,6 +717,15 @@ def check_path(path: str, lang: str) -> str:
     except InputError:
         raise InputError(message("cannot_write", lang, path=path)) from None
     return path
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A solve's progress on stderr, one line redrawn."""
+    width = 30
+    filled = width * done // max(total, 1)
+    end = "\n" if done >= total else ""
+    click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%"
+               + end, err=True, nl=False)
 
 
 def _stop(signum, frame) -> None:
