@@ -25,7 +25,8 @@ PROMPT = "Player> "
 
 @pytest.fixture
 def coach(nordic, tables_dir, tmp_path):
-    child = pexpect.spawn(str(YATZY), ["play", "--screen", "plain", "--rules", "triple", "--seed", "11",
+    child = pexpect.spawn(str(YATZY), ["play", "--screen", "plain", "--rules", "triple",
+                                       "--seed", "11",
                                        "--tables", str(tables_dir),
                                        "--autosave", str(tmp_path / "auto.json")],
                           encoding="utf-8", timeout=60, dimensions=(60, 160),

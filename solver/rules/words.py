@@ -161,7 +161,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fair_undo": "terningene er sett: et valg kan bare angres før nye terninger "
                      "(--undo free tillater mer)",
         "undo_count": "angre N: N er et helt tall fra 1",
-        "confirm": "er spillet slutt? Enter for å avslutte, angre for å ta tilbake siste føring> ",
+        "confirm": "er spillet slutt? Enter for å avslutte, angre for å ta tilbake "
+                   "siste føring> ",
         "status_kept": "beholdt {dice}, {n} terninger å kaste",
         "status_roll": "terningene skal kastes",
         "solving": "regner ut beste strategi for {rules} én gang ({about}); "
@@ -234,7 +235,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fair_undo": "tärningarna är sedda: ett val kan bara ångras före nya tärningar "
                      "(--undo free tillåter mer)",
         "undo_count": "ångra N: N är ett heltal från 1",
-        "confirm": "är spelet slut? Enter för att avsluta, ångra för att ta tillbaka sista raden> ",
+        "confirm": "är spelet slut? Enter för att avsluta, ångra för att ta tillbaka "
+                   "sista raden> ",
         "status_kept": "behöll {dice}, {n} tärningar att slå",
         "status_roll": "tärningarna ska slås",
         "solving": "räknar ut bästa strategin för {rules} en gång ({about}); "

@@ -81,12 +81,13 @@ def test_a_whole_seeded_game_against_the_computer(run):
 
 
 def test_computers_play_alone_and_the_same_seed_plays_the_same_game(run):
-    first = run("--player", "A=optimal", "--player", "B=simple", "--seed", "5", "--autosave", "g.json")
+    seats = ("--player", "A=optimal", "--player", "B=simple", "--seed", "5", "--autosave", "g.json")
+    first = run(*seats)
     assert first.exit_code == 0 and "game over" in first.output
     assert "review of" not in first.output               # no human to review
     assert "game saved to g.json" in first.output        # a finished game is kept too
     assert Game.load("g.json").is_over
-    again = run("--player", "A=optimal", "--player", "B=simple", "--seed", "5", "--autosave", "g.json")
+    again = run(*seats)
     assert again.output == first.output
 
 
@@ -174,7 +175,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
     """A few moves typed into `yatzy play` running in tmux."""
     name = f"yatzy-test-{time.monotonic_ns()}"
     root = Path(solver.__file__).parents[1]
-    command = (f"cd {tmp_path} && PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+    command = (f"cd {tmp_path} && PYTHONPATH={root} {sys.executable} -m solver play "
+               f"--tables {tables_dir} "
                "--player Ann --dice-from-table --autosave t.json")
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "50", command],
                    check=True)
@@ -266,8 +268,8 @@ def english_words(text: str) -> set[str]:
     ("nb", NB_BOXES, ["hjelp", "behold", "angre 0", "tips", "kort", "status", "kast alle",
                       "tips før sjanse", "frobnicate", "avslutt nå", "kast alle", "angre"]),
     ("sv", SV_BOXES, ["hjälp", "behåll", "ångra 0", "tips", "protokoll", "status",
-                      "slå om alla", "tips skriv chans", "frobnicate", "avsluta nu", "slå om alla",
-                      "ångra"]),
+                      "slå om alla", "tips skriv chans", "frobnicate", "avsluta nu",
+                      "slå om alla", "ångra"]),
 ])
 def test_nb_and_sv_games_show_no_english(nordic, tables_dir, tmp_path, lang, boxes, plan_words):
     """Two people and a computer; commands, hints, errors, fair undo, the review."""
@@ -410,7 +412,8 @@ def test_piped_output_has_no_escape_codes_and_a_bad_path_stops_at_once(run, tmp_
     bad = run("--autosave", "dir")
     assert bad.exit_code == 2 and bad.output.strip() == "error: dir is a folder, not a file"
     bad = run("--autosave", "missing/g.json")
-    assert bad.exit_code == 2 and bad.output.strip() == "error: cannot write the game to missing/g.json"
+    assert bad.exit_code == 2
+    assert bad.output.strip() == "error: cannot write the game to missing/g.json"
 
 
 def test_the_steady_screen_keeps_the_card_beside_the_last_events(nordic, tables_dir, tmp_path):
@@ -426,7 +429,7 @@ def test_the_steady_screen_keeps_the_card_beside_the_last_events(nordic, tables_
               if line.startswith(tuple(BOXES)) and ("Ann" in line or "Bob" in line)]
     assert beside                                                # events beside the card rows
     assert "\x1b[2J" in transcript(child) or "\x1b[H" in transcript(child)  # redrawn, not scrolled
-    assert any(p in screen for p in "⚀⚁⚂⚃⚄⚅")                                 # the dice drawn
+    assert any(p in screen for p in "⚀⚁⚂⚃⚄⚅")                         # the dice drawn
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
