@@ -369,7 +369,9 @@ class Coach:
         if not line:
             return
         try:
-            if any(ch.isdigit() and not ch.isascii() for ch in line) or "\x1b" in line:
+            if "\x1b" in line or any(ord(ch) < 32 for ch in line):
+                raise self.fail("control_keys")
+            if any(ch.isdigit() and not ch.isascii() for ch in line):
                 raise self.fail("ascii_digits", faces=game.rules.faces)
             self.typed_word = line.split()[0]
             line = english_command(" ".join(line.split()), self.lang)
@@ -781,6 +783,11 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
                       s["lang"])
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     coach = Coach(game, path, color, steady=color and screen != "plain")
+    if color and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for the prompt)
+        except ImportError:
+            pass
     old = {sig: signal.signal(sig, _stop)
            for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
     code = 0
