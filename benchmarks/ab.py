@@ -13,8 +13,15 @@ measures, after solving its tables and loading its kernels:
 * distribution  the exact ``nordic`` distribution from a new game
 * simulate      200,000 optimal ``nordic`` games (layer at a time)
 * play          3,000 optimal ``yahtzee`` games played one by one
+* triple        2,000 Trippel-Yatzy games (the default strategy)
 
-and the script prints every round and the median per figure and tree.
+and digests of the results (the solved table, the distribution, each
+player's histogram and box figures): old and new must agree bit for bit.
+The child imports either layout (``solver.rules.ruleset`` and the
+subpackages since 2c4edf1, the flat modules before),
+
+so an older commit runs as it is; the script prints every round, the
+median per figure and tree, and whether the digests agree.
 """
 
 from __future__ import annotations
@@ -30,14 +37,32 @@ from pathlib import Path
 import click
 
 CHILD = r"""
-import json, statistics, sys, time
-from solver.rules.ruleset import parse_rules
-from solver.position.scorecard import Scorecard
-from solver.tables.build import solve
-from solver.research.distribution import distribution
-from solver.research.simulate import simulate
-from solver.research.games import play
-from solver.tables.store import open_table
+import hashlib, json, statistics, sys, time
+import numpy as np
+try:                                   # the layout since 2c4edf1
+    from solver.rules.ruleset import parse_rules
+    from solver.position.scorecard import Scorecard
+    from solver.tables.build import solve
+    from solver.research.distribution import distribution
+    from solver.research.simulate import simulate
+    try:
+        from solver.research.games import run_games as play
+    except ImportError:                # before the rename of play
+        from solver.research.games import play
+    try:
+        from solver.research.triple_games import run_games as triple_play
+    except ImportError:
+        from solver.research.triple_games import play as triple_play
+    from solver.tables.store import open_table
+except ImportError:                    # the flat modules before it
+    from solver.rules import parse_rules
+    from solver.scorecard import Scorecard
+    from solver.engine import solve
+    from solver.distribution import distribution
+    from solver.simulate import simulate
+    from solver.play import play
+    from solver.triple_play import play as triple_play
+    from solver.tables import open_table
 
 def table(spec):
     try:
@@ -45,17 +70,34 @@ def table(spec):
     except TypeError:
         return open_table(parse_rules(spec), sys.argv[1])
 
+def digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
 nordic, yahtzee = table("nordic"), table("yahtzee")
-rules = nordic.rules
+rules, triple = nordic.rules, parse_rules("triple")
 solve(rules)
 out = {"solve": statistics.median(solve(rules).seconds for _ in range(3))}
 card = Scorecard.empty(rules)
 distribution(rules, card, nordic.values)
-out["distribution"] = distribution(rules, card, nordic.values).seconds
+dist = distribution(rules, card, nordic.values)
+out["distribution"] = dist.seconds
 simulate(rules, nordic.values, 1000, 1)
-out["simulate"] = simulate(rules, nordic.values, 200_000, 2).seconds
+sim = simulate(rules, nordic.values, 200_000, 2)
+out["simulate"] = sim.seconds
 play(yahtzee, 100, 1)
-out["play"] = play(yahtzee, 3000, 2).seconds
+games = play(yahtzee, 3000, 2)
+out["play"] = games.seconds
+triple_play(nordic, triple, 64, 1)
+trip = triple_play(nordic, triple, 2000, 2)
+out["triple"] = trip.seconds
+out["digests"] = {"table": digest(np.asarray(solve(rules).dense)),
+                  "distribution": digest(dist.pmf, dist.box_mean, dist.box_nonzero),
+                  "simulate": digest(sim.hist, sim.box_sum, sim.box_nonzero),
+                  "play": digest(games.hist, games.box_sum, games.box_nonzero),
+                  "triple": digest(trip.hist, trip.box_sum, trip.box_nonzero)}
 print(json.dumps(out))
 """
 
@@ -82,13 +124,21 @@ def main(old: Path, new: Path | None, rounds: int) -> None:
             for name in order:
                 res = run(trees[name], os.path.join(tmp, name))
                 results[name].append(res)
-                print(f"round {i + 1} {name}: " + ", ".join(f"{k} {v:.3f} s"
-                                                           for k, v in res.items()), flush=True)
+                print(f"round {i + 1} {name}: " + ", ".join(
+                    f"{k} {v:.3f} s" for k, v in res.items() if k != "digests"), flush=True)
     print(f"medians of {rounds} rounds (seconds; old = {trees['old']}, new = {trees['new']})")
-    for key in results["old"][0]:
+    for key in (k for k in results["old"][0] if k != "digests"):
         a = statistics.median(r[key] for r in results["old"])
         b = statistics.median(r[key] for r in results["new"])
         print(f"  {key:<13} old {a:7.3f}  new {b:7.3f}  new/old {b / a:5.2f}")
+    digests = {name: {json.dumps(r["digests"], sort_keys=True) for r in rs}
+               for name, rs in results.items()}
+    for name, ds in digests.items():
+        if len(ds) > 1:
+            print(f"  {name}: results differ between rounds")
+    same = digests["old"] == digests["new"]
+    print("  results: " + ("identical (" + ", ".join(results["old"][0]["digests"]) + ")"
+                           if same else f"DIFFER: old {digests['old']} new {digests['new']}"))
 
 
 if __name__ == "__main__":

@@ -74,11 +74,11 @@ def seat_cpu(rules, solver, opponents: list[int], games: int = 400) -> None:
         for k in opponents:
             others = [(o, *logged_games(rules, None, "optimal", 0.0, games, 100 + o)[1:])
                       for o in range(1, k + 1)]
-            play_win_seat(rules, table, target, futures, 2, 9, 0, 0, others)   # compiled
+            play_win_seat(table, target, futures, 2, 9, 0, 0, others)   # compiled
             runs = []
             for _ in range(3):
                 start = time.process_time()
-                play_win_seat(rules, table, target, futures, games, 9, 0, 0, others)
+                play_win_seat(table, target, futures, games, 9, 0, 0, others)
                 runs.append((time.process_time() - start) / games)
             print(f"win seat vs {k}: {statistics.median(runs) * 1000:.2f} ms CPU per game "
                   f"on one thread (median of 3 x {games} games)")

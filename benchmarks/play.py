@@ -27,15 +27,15 @@ import click
 def main(specs: tuple[str, ...], games: int, runs: int) -> None:
     import numba
 
-    from solver.research.games import play
+    from solver.research.games import run_games
     from solver.rules.ruleset import parse_rules
     from solver.tables.store import open_table
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     for spec in specs:
         table = open_table(parse_rules(spec), progress=False)
-        play(table, 200, 99)                      # compile, and page the table in
-        sims = [play(table, games, seed) for seed in range(runs)]
+        run_games(table, 200, 99)                      # compile, and page the table in
+        sims = [run_games(table, games, seed) for seed in range(runs)]
         rate = statistics.median(games / s.seconds for s in sims)
         each = ", ".join(f"{games / s.seconds:,.0f}" for s in sims)
         lo, hi = sims[-1].ci95

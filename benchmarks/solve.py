@@ -11,7 +11,7 @@ Prints figures (medians of several runs) for the README:
             (interpreter start, imports, cache load, solve, write)
 * memory    peak resident set of that process
 * values    all option values for one position, in process: the compiled
-            one-state kernel (engine.keep_values) and the numpy query layer
+            one-state kernel (build.compiled_keep_values) and the numpy query layer
             with its Action objects (query.advise)
 * advise    `yatzy advise` end to end with the table present
 """
@@ -55,7 +55,8 @@ def main(spec: str, runs: int) -> None:
     from solver.players.advice import advise
     from solver.position.scorecard import Scorecard
     from solver.rules.ruleset import parse_rules
-    from solver.tables.build import keep_values, solve
+    from solver.tables.build import compiled_keep_values as keep_values
+    from solver.tables.build import solve
     from solver.tables.store import open_table
 
     rules = parse_rules(spec)

@@ -66,12 +66,12 @@ def main(games: int, runs: int) -> None:
           f"(runs: {', '.join(f'{t:.2f}' for t in ends)})")
     import numpy as np
 
-    from solver.research.triple_games import play
-    play(table, solver.rules, 200, 99)
+    from solver.research.triple_games import run_games
+    run_games(table, solver.rules, 200, 99)
     step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
     for name, policy, coupling in (("optimal", "optimal", None), ("step", "optimal", step),
                                 ("greedy", "greedy", None)):
-        rates = [games / play(table, solver.rules, games, seed, policy, coupling=coupling).seconds
+        rates = [games / run_games(table, solver.rules, games, seed, policy, coupling=coupling).seconds
                  for seed in range(runs)]
         print(f"games/s ({name:<7})     median {statistics.median(rates):,.0f} "
               f"(runs: {', '.join(f'{r:,.0f}' for r in rates)})")

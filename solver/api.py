@@ -42,18 +42,20 @@ that need them.
 from __future__ import annotations
 
 import contextlib
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
+from solver import bounds
+from solver.bounds import check_games, check_seed, check_whole
 from solver.errors import InputError
-from solver.files import atomic_text
+from solver.files import atomic_text, check_writable
 from solver.players import triple
 from solver.players.advice import advise as advise_position
 from solver.players.advice import check_rerolls, expected_final_score
 from solver.position.actions import Advice
 from solver.position.scorecard import Scorecard
+from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
 from solver.rules.ruleset import Rules, parse_rules
 from solver.tables.store import Progress, Table, open_table, table_path
 from solver.tables.values import check_theta
@@ -67,42 +69,14 @@ if TYPE_CHECKING:
     from solver.research.simulate import Simulation
     from solver.tables.target import TargetTable
 
-POLICIES = ("optimal", "greedy", "simple", "step")     # step: several columns only
-SIMPLE_POLICIES = POLICIES[:3]  # the policies of one column
+POLICIES = ALL_POLICY_NAMES      # declared in solver.rules.objectives
+SIMPLE_POLICIES = tuple(p for p in POLICIES if p != "step")   # the policies of one column
 DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
-MAX_SEED = 2**63 - 1
-
-
-def whole_range(low: int, high: int | None = None) -> str:
-    """``at least 1``, ``between 0 and 2**63-1``: the numbers ``low .. high``."""
-    if high is None:
-        return f"at least {low}"
-    return f"between {low} and {'2**63-1' if high == MAX_SEED else high}"
-
-
-def check_whole(value: object, name: str, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int in ``low .. high``, else InputError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"{name} must be a whole number, not {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        raise InputError(f"{name} must be {whole_range(low, high)}, not {value}")
-    return value
-
-
-def check_games(games: object) -> int:
-    return check_whole(games, "games", 1)
-
-
-def check_seed(seed: object) -> int:
-    return check_whole(seed, "seed", 0, MAX_SEED)
-
-
 
 
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
+        raise InputError(f"policy {bounds.brief(policy)}: expected one of {', '.join(POLICIES)}")
     return policy
 
 
@@ -215,12 +189,12 @@ class Solver:
 
     # ------------------------------------------------------------ targets
     def _check_target(self, target: object) -> int:
-        from solver.tables.target import check_supported
-        goal = check_whole(target, "target", 0)
+        from solver.tables.target import check_target_rules
+        goal = bounds.check_target(target, self.rules.max_score)
         if self.theta:
             raise InputError("a target and a risk parameter do not go together: "
                              "the target tables maximise the chance itself")
-        check_supported(self.rules)
+        check_target_rules(self.rules)
         return goal
 
     def target(self) -> TargetTable:
@@ -256,8 +230,8 @@ class Solver:
         come under optimal play from every state, solved and stored on first
         use."""
         if self._parts is None:
-            from solver.players.explain import check_supported, open_parts
-            check_supported(self.rules)
+            from solver.players.explain import check_explain_rules, open_parts
+            check_explain_rules(self.rules)
             if self.theta:
                 raise InputError("explanations are for the expected score "
                                  "(no risk parameter)")
@@ -293,22 +267,26 @@ class Solver:
         hand = self.dice(dice)
         check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
         opps = [Opponent(self._opponent(c), False) for c in opponents]
-        opps += [Opponent(self._opponent(c), True) for c in done]
+        finished = [self._opponent(c) for c in done]
+        if any(c.turn == 0 for c in finished):
+            raise InputError("an opponent whose game is over needs the card they finished "
+                             "with (box=points,...), not an empty card")
+        opps += [Opponent(c, True) for c in finished]
         if not 1 <= len(opps) <= MAX_OPPONENTS:
             raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opps)}")
         if sc.is_full:
             raise InputError("the card is full: there is nothing left to decide")
         if self.theta:
             raise InputError("playing to win and a risk parameter do not go together")
-        from solver.tables.target import check_supported
-        check_supported(self.rules)
+        from solver.tables.target import check_target_rules
+        check_target_rules(self.rules)
         return advise_win(self.table, self.target(), self.futures(), sc, hand, rerolls, opps)
 
     def _opponent(self, card: Scorecard | str) -> Scorecard:
         try:
             return self.card(card)
         except InputError as e:
-            raise InputError(f"opponent card {str(card)!r}: {e}") from None
+            raise InputError(f"opponent card {bounds.brief(str(card))}: {e}") from None
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s
@@ -324,22 +302,18 @@ class Solver:
     def is_exact(self, policy: str = "optimal") -> bool:
         """Whether the final-score distribution under ``policy`` is computed
         exactly (else estimated from played games, optimal policy only)."""
-        from solver.kernels.policy import check_supported
+        from solver.kernels.policy import check_policy_rules
         check_policy(policy)
         if self.rules.columns > 1:
-            if policy not in triple.POLICIES:
-                raise InputError(f"policy {policy!r}: rules {self.rules.spec} are played "
-                                 f"by {', '.join(triple.POLICIES)}")
+            policy_for(policy, self.rules)
             return False
-        if policy not in SIMPLE_POLICIES:
-            raise InputError(f"policy {policy!r} is for several columns (e.g. --rules triple); "
-                             f"rules {self.rules.spec} are played by "
-                             f"{', '.join(SIMPLE_POLICIES)}")
+        if policy == "step":
+            policy_for(policy, self.rules)           # one line: what these rules play
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
         try:
-            check_supported(self.rules)
+            check_policy_rules(self.rules)
         except InputError as e:
             if policy != "optimal":
                 raise InputError(f"{e}; an estimate from played games is available "
@@ -379,7 +353,7 @@ class Solver:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
         file that receives every turn (``solver.research.review``'s format)."""
-        from solver.kernels.policy import check_supported
+        from solver.kernels.policy import check_policy_rules
         from solver.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
@@ -390,7 +364,7 @@ class Solver:
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
         try:
-            check_supported(self.rules, "the fast simulation")
+            check_policy_rules(self.rules, "the fast simulation")
             fast = True
         except InputError:
             fast = False                 # played one game at a time by solver.play
@@ -406,8 +380,8 @@ class Solver:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             table = self.table if policy == "optimal" else None
             if not fast:
-                from solver.research.games import play
-                return play(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
+                from solver.research.games import run_games
+                return run_games(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
 
             def write(batch) -> None:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
@@ -421,13 +395,13 @@ class Solver:
                           log: str | Path | IO[str] | None) -> Simulation:
         """``simulate`` with several columns: ``solver.research.triple_games``."""
         from solver.research.review import header_line
-        from solver.research.triple_games import play
+        from solver.research.triple_games import run_games
         opened = atomic_text(log) if isinstance(log, (str, Path)) else contextlib.nullcontext(log)
         with opened as f:
             if f is not None:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             on_line = (lambda line: f.write(line + "\n")) if f is not None else None
-            return play(self.table, self.rules, games, seed, policy, on_line).simulation()
+            return run_games(self.table, self.rules, games, seed, policy, on_line).simulation()
 
     def _one_column(self, what: str) -> None:
         if self.rules.columns > 1:
@@ -463,6 +437,8 @@ class Solver:
             check_whole(max_bank, "max_bank")
         path = str(out) if isinstance(out, (str, Path)) else None
         check_format(fmt, path)              # before any solve
+        if path is not None:
+            check_writable(path)             # a folder, a missing or read-only folder
         return write_states(self.table, fmt, path, None if path else out, max_bank)
 
 

@@ -66,7 +66,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.api import MAX_SEED, SIMPLE_POLICIES, Solver, check_seed
+from solver.api import SIMPLE_POLICIES, Solver, check_seed
+from solver.bounds import MAX_SEED, brief, check_text, parse_json, shown, whole_text
 from solver.errors import InputError
 from solver.files import write_text
 from solver.players.advice import advise, end_turn, turn_values
@@ -99,9 +100,9 @@ class Player:
         name, eq, kind = text.partition("=")
         name, kind = name.strip(), (kind.strip().lower() if eq else "human")
         if not name:
-            raise InputError(f"player {text!r}: the name is empty")
+            raise InputError(f"player {brief(text)}: the name is empty")
         if kind not in KINDS:
-            raise InputError(f"player {text!r}: expected NAME or NAME=KIND with KIND one of "
+            raise InputError(f"player {brief(text)}: expected NAME or NAME=KIND with KIND one of "
                              f"{', '.join(KINDS)}")
         return cls(name, kind)
 
@@ -387,11 +388,11 @@ class Game:
         """The move ``text`` made at ``pos`` and the position it leads to."""
         if self.is_over_at(pos):
             raise InputError("the game is over")
-        words = " ".join(text.strip().lower().split())
+        words = " ".join(check_text(text, "move").strip().lower().split())
         if words == "roll" or words.startswith("roll "):
             return self._roll(pos, words[4:].strip(), drawn)
         if not pos.rolls or len(pos.kept) == len(pos.rolls):
-            raise InputError(f"{text.strip()!r}: roll the dice first")
+            raise InputError(f"{brief(text.strip())}: roll the dice first")
         if words.startswith("score "):
             return self._score(pos, words)
         return self._keep(pos, Action.parse(words, self.rules))
@@ -424,7 +425,8 @@ class Game:
             else:
                 wanted = (f"{fresh} dice (the ones rerolled) or all {rules.dice} "
                           f"with the kept {_dice_text(kept)}" if kept else f"{rules.dice} dice")
-                raise InputError(f"roll {given}: expected {wanted}")
+                raise InputError(f"roll {given if len(given) <= 40 else brief(given)}: "
+                                 f"expected {wanted}")
             draws += drawn
         roll = tuple(sorted(kept + new))
         move = Move(f"roll {_dice_text(sorted(new))}", pos.player, drawn)
@@ -441,12 +443,12 @@ class Game:
     def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
         m = _SCORE.fullmatch(words)
         if not m:
-            raise InputError(f"{words!r}: expected 'score BOX'"
+            raise InputError(f"{brief(words)}: expected 'score BOX'"
                              + ("@COLUMN" if self.rules.columns > 1 else ""))
         rules = self.rules
         name, at, col = m.group(1).partition("@")
         if at and not col.strip().isdigit():
-            raise InputError(f"{words.strip()}: the column after @ must be 1..{rules.columns}")
+            raise InputError(f"{brief(words.strip())}: the column after @ must be 1..{rules.columns}")
         column = check_column(rules, int(col) if at else 0, words.strip()) or 1
         box = box_index(rules, name.strip())
         name = rules.boxes[box].name
@@ -459,7 +461,7 @@ class Game:
             raise InputError(f"box {where} {why}")
         points = scores[column, box]
         said = m.group(2) or m.group(3)
-        if said is not None and int(said) != points:
+        if said is not None and whole_text(said, "points") != points:
             raise InputError(f"{_dice_text(dice)} scores {points} in {where}, not {said}")
         after = end_turn(card, box, points, dice, self._rerolls_at(pos), column)
         cards = list(pos.cards)
@@ -601,7 +603,7 @@ class Game:
         if not isinstance(obj, dict) or "yatzy_game" not in obj:
             raise bad("not a yatzy game (expected a JSON object with \"yatzy_game\")")
         if obj["yatzy_game"] != GAME_VERSION:
-            raise bad(f"version {obj['yatzy_game']!r}, expected {GAME_VERSION}")
+            raise bad(f"version {brief(obj['yatzy_game'])}, expected {GAME_VERSION}")
         spec, seed, players = obj.get("rules"), obj.get("seed"), obj.get("players")
         moves, played, drawn = obj.get("moves", []), obj.get("played"), obj.get("drawn", [])
         if not isinstance(spec, str):
@@ -614,8 +616,10 @@ class Game:
             raise bad("moves must be a list of strings")
         if not isinstance(played, int) or isinstance(played, bool) or not 0 <= played <= len(moves):
             raise bad(f"played must be a whole number 0..{len(moves)}")
-        if not isinstance(drawn, list) or not all(isinstance(i, int) for i in drawn):
-            raise bad("drawn must be a list of move numbers")
+        if not isinstance(drawn, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(moves)
+                for i in drawn):
+            raise bad(f"drawn must be a list of move numbers 0..{len(moves) - 1}")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed must be a whole number")
         settings = obj.get("settings", {})
@@ -625,16 +629,24 @@ class Game:
             if rules is None:
                 rules = spec
             elif (rules.rules if isinstance(rules, Solver) else rules).spec != spec:
-                raise InputError(f"the game is for rules {spec}")
+                raise InputError(f"the game is for rules {shown(spec, 60)}")
             game = cls(rules, [Player.parse(f"{p['name']}={p.get('kind', 'human')}")
                                for p in players], seed=seed, tables=tables)
         except InputError as e:
             raise bad(str(e)) from None
+        drawn = set(drawn)
         for i, text in enumerate(moves):
             try:
                 done, after = game._apply(game._position, text, i in drawn)
+                if i in drawn:              # the generator's roll: drawn again from the seed
+                    if not done.text.startswith("roll"):
+                        raise InputError("only a roll can be drawn by the generator")
+                    again, _ = game._apply(game._position, "roll", True)
+                    if again.text != done.text:
+                        raise InputError(f"the generator (seed {game.seed}) rolled "
+                                         f"{again.text[5:]!r} here, not {done.text[5:]!r}")
             except InputError as e:
-                raise bad(f"move {i + 1} {text!r}: {e}") from None
+                raise bad(f"move {i + 1} {shown(text, 40)}: {e}") from None
             game._stack.append((done, game._position))
             game._position = after
         for _ in range(len(moves) - played):
@@ -647,10 +659,10 @@ class Game:
              tables: str | Path | None = None) -> "Game":
         """The game saved at ``path``; a malformed file is one InputError."""
         try:
-            obj = json.loads(Path(path).read_text())
+            obj = parse_json(Path(path).read_text(), str(path))
         except OSError as e:
             raise InputError(f"{path}: cannot read ({e.strerror})") from None
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, InputError):   # bad JSON, too deep, too long, huge numbers
             raise InputError(f"{path}: not a JSON document") from None
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 

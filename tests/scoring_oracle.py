@@ -226,3 +226,49 @@ def sorted_rolls(dice, faces=6):
     """Every roll of ``dice`` dice as a sorted tuple (252 for 5 of 6 faces)."""
     from itertools import combinations_with_replacement
     return list(combinations_with_replacement(range(1, faces + 1), dice))
+
+
+# ------------------------------------------------------------ a turn's end (§1, §3, §5)
+def turn_end(scorer, dice, box, filled, upper, *, threshold, bonus, yahtzee_bonus=0,
+             joker="none", scored_fifty=False, yahtzee_name="yahtzee", rerolls_left=0,
+             bank_cap=0, saved_rolls=False):
+    """What writing ``dice`` in the box named ``box`` does, from the rules
+    text alone: ``(points, upper bonus, yahtzee bonus, upper total after)``
+    plus the rolls banked, or None when the rules do not let the dice go
+    there.  ``scorer``: the boxes by name (``NORDIC``, ``MAXI``,
+    ``YAHTZEE``); ``filled``: the names of the filled boxes; ``upper``: the
+    upper total so far, counted up to the threshold (only that matters);
+    ``scored_fifty``: the yahtzee box holds 50.
+
+    * the upper bonus comes the moment the upper total reaches the threshold
+      (RULES.md §1): once, on the turn that reaches it;
+    * a further yahtzee after a scored 50 earns the yahtzee bonus, and with
+      the yahtzee box filled (50 or 0) it is a joker (§5): forced, the
+      matching upper box if open, else any open lower box at full value,
+      else any open upper box for 0; free (Verhoeff), the usual rules with
+      the matching upper box open, else any open box, lower boxes at full
+      value;
+    * with saved rolls the rerolls left go to the bank (§3; ``bank_cap``: at
+      most that many, 0 = no limit).
+    """
+    alike = _all_alike(dice)
+    points = scorer[box](dice)
+    if joker != "none" and alike and yahtzee_name in filled:
+        match = UPPER_NAMES[dice[0] - 1]
+        open_ = [name for name in scorer if name not in filled]
+        lower = [name for name in open_ if name not in UPPER_NAMES]
+        if joker == "forced":
+            allowed = [match] if match in open_ else (lower or open_)
+            if box not in allowed:
+                return None
+            points = YAHTZEE_JOKER[box](dice) if box not in UPPER_NAMES else points
+        elif match not in open_:                              # free joker
+            points = YAHTZEE_JOKER[box](dice) if box not in UPPER_NAMES else points
+    extra = yahtzee_bonus if alike and scored_fifty else 0
+    earned = 0
+    if box in UPPER_NAMES and bonus:
+        if upper < threshold <= upper + points:
+            earned = bonus
+        upper = min(upper + points, threshold)
+    bank = (min(rerolls_left, bank_cap) if bank_cap else rerolls_left) if saved_rolls else 0
+    return points, earned, extra, upper, bank

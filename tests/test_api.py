@@ -118,10 +118,10 @@ def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
 
 
 def test_simulation_with_saved_rolls_plays_game_by_game(banked, folder, tmp_path):
-    from solver.research.games import play
+    from solver.research.games import run_games
 
     sim = banked.simulate(200, seed=3, log=tmp_path / "b.jsonl")
-    np.testing.assert_array_equal(sim.hist, play(open_table(BANKED, folder), 200, 3).hist)
+    np.testing.assert_array_equal(sim.hist, run_games(open_table(BANKED, folder), 200, 3).hist)
     assert banked.review(tmp_path / "b.jsonl").total_loss == 0
     with pytest.raises(InputError, match="only the optimal policy"):
         banked.simulate(5, policy="greedy")

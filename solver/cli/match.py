@@ -7,7 +7,9 @@ import json
 
 import click
 
+from solver.bounds import MAX_WORKERS
 from solver.cli.options import (
+    GAMES,
     Whole,
     json_option,
     rules_option,
@@ -22,12 +24,13 @@ from solver.rules.ruleset import parse_rules
 @tables_option
 @click.option("--players", required=True, metavar="P1,P2[,...]",
               help="2 to 6 seats' policies: optimal, win, theta=X, greedy, simple.")
-@click.option("--games", type=Whole(1), required=True, metavar="N", help="Games to play.")
+@click.option("--games", type=GAMES, required=True, metavar="N", help="Games to play.")
 @seed_option("Random seed (same seed, same result, for any number of workers).")
 @click.option("--scheduler", metavar="ADDRESS",
               help="A running dask.distributed scheduler (tcp://host:8786) to send the work to.")
-@click.option("--workers", type=Whole(0), default=None, metavar="N",
-              help="Processes of the local Dask cluster [default: the cores; 0: this process].")
+@click.option("--workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
+              help="Play on a local Dask cluster of N processes [default: in this process; "
+                   "needs the cluster extra].")
 @json_option
 def match(rules_spec: str, tables_dir: str | None, players: str, games: int, seed: int,
           scheduler: str | None, workers: int | None, as_json: bool) -> None:

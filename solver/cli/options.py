@@ -5,6 +5,7 @@ progress and warnings of a solve on stderr."""
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import time
 import warnings
@@ -12,9 +13,12 @@ from typing import Iterator
 
 import click
 
-from solver.api import MAX_SEED, POLICIES, Solver, whole_range
+from solver import bounds
+from solver.api import POLICIES, Solver
+from solver.bounds import MAX_SEED, whole_range
 from solver.errors import InputError, TableError
 from solver.rules.ruleset import Rules, parse_rules
+from solver.tables import plan
 from solver.tables.store import TableWarning
 
 
@@ -49,7 +53,7 @@ def friendly_errors() -> Iterator[None]:
 def _one_line(e: click.UsageError) -> str:
     """Click's usage error as one line: ``--games 0: must be at least 1``."""
     if type(e) is click.BadParameter and isinstance(e.param, click.Option) \
-            and isinstance(e.param.type, (Whole, Choice)):
+            and isinstance(e.param.type, (Whole, Choice, Theta)):
         return f"{e.param.opts[0]} {e.message}"
     return e.format_message()
 
@@ -60,6 +64,7 @@ class Group(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
+        before = plan.set_confirm(ask_to_build)        # big builds: --yes or a question
         try:
             with friendly_errors():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False,
@@ -72,6 +77,8 @@ class Group(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        finally:
+            plan.set_confirm(before)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
@@ -85,10 +92,17 @@ class Whole(click.IntRange):
     name = "whole number"
 
     def convert(self, value, param, ctx):
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r}: must be a whole number", param, ctx)
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?\d+", text):
+                self.fail(f"{bounds.shown(str(value))}: must be a whole number", param, ctx)
+            digits = len(text.lstrip("+-"))
+            if digits > bounds.MAX_DIGITS:
+                self.fail(f"a number of {digits} digits: must be "
+                          f"{whole_range(self.min, self.max)}", param, ctx)
+            number = int(text)
         if number < self.min or (self.max is not None and number > self.max):
             self.fail(f"{number}: must be {whole_range(self.min, self.max)}", param, ctx)
         return number
@@ -103,7 +117,29 @@ class Choice(click.Choice):
         self.fail(f"{value!r}: expected one of {', '.join(self.choices)}", param, ctx)
 
 
+class Theta(click.ParamType):
+    """A risk parameter: 0, or between 1e-6 and 1 in size (``solver.bounds``)."""
+
+    name = "theta"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            number = value
+        else:
+            text = str(value).strip()
+            try:
+                number = float(bounds.check_text(text, "theta", 40))
+            except (ValueError, InputError):
+                self.fail(f"{bounds.shown(text)}: must be a number", param, ctx)
+        try:
+            return bounds.check_theta(number)
+        except InputError as e:
+            self.fail(str(e).removeprefix("theta "), param, ctx)
+
+
 SEED = Whole(0, MAX_SEED)
+GAMES = Whole(1, bounds.MAX_GAMES)
+THETA = Theta()
 
 
 # ----------------------------------------------------------------- options
@@ -113,9 +149,27 @@ def rules_option(f):
 
 
 def tables_option(f):
+    """``--tables DIR`` and ``--yes`` (build a big table without asking):
+    every command that may build a table has both."""
+    f = click.option("--yes", "-y", is_flag=True, expose_value=False, is_eager=True,
+                     callback=_yes, help="Build a big table (over 2 GiB or 5 minutes) "
+                     "without asking.")(f)
     return click.option("--tables", "tables_dir", envvar="YATZY_TABLES", default=None,
                         metavar="DIR", help="Where tables are stored [env YATZY_TABLES; "
                         "default tables/].")(f)
+
+
+def _yes(ctx, param, value) -> None:
+    if value:
+        plan.set_confirm(lambda p: True)
+
+
+def ask_to_build(p: plan.Plan) -> bool:
+    """Whether to build the big table ``p``: a y/N question when stdin and
+    stderr are terminals, else no (the one-line refusal names ``--yes``)."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    return click.confirm(f"{p}. Build it?", default=False, err=True)
 
 
 def card_option(f):
@@ -125,20 +179,20 @@ def card_option(f):
 
 
 THETA_HELP = ("Risk: play for the expected utility -exp(-θx)/θ of the final score x "
-              "(θ > 0 cautious, θ < 0 bold, 0 the expected score); values are then "
-              "certainty equivalents.")
+              "(θ > 0 cautious, θ < 0 bold, 0 the expected score; otherwise 1e-6 <= |θ| "
+              "<= 1); values are then certainty equivalents.")
 
 
 def theta_option(f):
-    return click.option("--theta", type=click.FloatRange(-1.0, 1.0), default=0.0,
+    return click.option("--theta", type=THETA, default=0.0,
                         show_default=True, metavar="θ", help=THETA_HELP)(f)
 
 
 def target_option(f):
     return click.option("--target", type=Whole(0), default=None, metavar="T",
-                        help="Play for a final score of at least T: the largest chance "
-                             "to reach it (exact target tables; solved once, a few "
-                             "minutes for nordic).")(f)
+                        help="Play for a final score of at least T (up to the rules' "
+                             "largest score): the largest chance to reach it (exact target "
+                             "tables; solved once, a few minutes for nordic).")(f)
 
 
 def value_name(theta: float) -> str:
@@ -172,8 +226,17 @@ def plot_option(help: str):
 
 
 def out_option(f):
-    return click.option("--out", metavar="FILE",
+    return click.option("--out", metavar="FILE", callback=_writable,
                         help="Write here (atomically) instead of stdout.")(f)
+
+
+def _writable(ctx, param, value: str | None) -> str | None:
+    """An output path, refused now (a folder, a missing or read-only
+    folder) rather than after the work."""
+    if value:
+        from solver.files import check_writable
+        check_writable(value)
+    return value
 
 
 # ----------------------------------------------------------------- helpers
@@ -187,7 +250,10 @@ def solve_progress(rules: Rules):
     """The progress of a solve of ``rules`` on stderr: click's bar, or one
     line per layer for a long solve (saved rolls) when stderr is not a
     terminal (a log file: the bar draws only on a terminal)."""
-    label = f"solving {rules.spec}"
+    from solver.tables.plan import describe_bytes, describe_seconds, value_plan
+    plan = value_plan(rules)
+    label = (f"solving {rules.spec} ({plan.values:,} values, {describe_bytes(plan.disk_bytes)}, "
+             f"about {describe_seconds(plan.seconds)})")
     if not sys.stderr.isatty() and rules.saved_rolls:
         return LineProgress(label)
     return BarProgress(label)
@@ -243,6 +309,7 @@ def pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-__all__ = ["Choice", "Group", "Whole", "at_least_option", "card_option", "check_plot", "fail",
+__all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build",
+           "at_least_option", "card_option", "check_plot", "fail",
            "friendly_errors", "json_option", "open_solver", "out_option", "pct", "plot_option",
            "policy_option", "rules_option", "seed_option", "solve_progress", "tables_option"]

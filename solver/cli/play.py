@@ -616,12 +616,22 @@ class Coach:
                 or solver.path.exists():
             return
         self.solving_said = True
-        slow = solver.rules.spec.startswith("maxi") or solver.rules.dice > 5
-        self.say("solving", rules=solver.rules.spec,
-                 about=self.words("about_slow" if slow else "about_fast"))
+        self.say("solving", rules=solver.rules.spec, about=self.about(solver))
         self.draw()
         if sys.stderr.isatty() and solver.progress is None:
             solver.progress = progress_bar
+
+    def about(self, solver) -> str:
+        """About how long the solve of ``solver``'s table takes (``plan.value_plan``)."""
+        from solver.tables.plan import value_plan
+        seconds = value_plan(solver.rules.column_rules, solver.path, solver.theta).seconds
+        if seconds < 90:
+            t = f"{max(seconds, 1):.0f} s"
+        elif seconds < 5400:
+            t = f"{self.num(seconds / 60, 1)} min"
+        else:
+            t = f"{self.num(seconds / 3600, 1)} {self.words('hours')}"
+        return self.words("about", t=t)
 
     def advice(self):
         """The advice now (solving the table first if need be)."""

@@ -13,6 +13,8 @@ import click
 from solver.api import DEFAULT_GAMES, POLICIES
 from solver.api import compare as compare_all
 from solver.cli.options import (
+    GAMES,
+    THETA,
     Choice,
     Whole,
     at_least_option,
@@ -41,7 +43,7 @@ from solver.research.export import FORMATS
 @at_least_option()
 @json_option
 @plot_option("Draw the distribution (needs matplotlib).")
-@click.option("--games", type=Whole(1), default=None, metavar="N",
+@click.option("--games", type=GAMES, default=None, metavar="N",
               help="Rules without an exact distribution (saved rolls, Maxi): "
                    f"estimate it from N optimal games [default: {DEFAULT_GAMES}].")
 @seed_option("Random seed of an estimate.")
@@ -106,10 +108,10 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
 @tables_option
 @card_option
 @at_least_option("Also compare P(final score >= T); may be repeated.")
-@click.option("--games", type=Whole(1), default=DEFAULT_GAMES, show_default=True, metavar="N",
+@click.option("--games", type=GAMES, default=DEFAULT_GAMES, show_default=True, metavar="N",
               help="Games an estimated distribution is played from (saved rolls, Maxi).")
 @seed_option("Random seed of an estimate.")
-@click.option("--theta", "thetas", type=click.FloatRange(-1.0, 1.0), multiple=True,
+@click.option("--theta", "thetas", type=THETA, multiple=True,
               metavar="θ", help="Also play each rule set optimally for the expected utility "
                                 "-exp(-θx)/θ (repeat the option; θ > 0 cautious, θ < 0 bold).")
 @json_option
@@ -155,7 +157,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 @click.command()
 @rules_option
 @tables_option
-@click.option("--games", type=Whole(1), required=True, metavar="N",
+@click.option("--games", type=GAMES, required=True, metavar="N",
               help="Number of games to play.")
 @seed_option()
 @policy_option

@@ -276,8 +276,8 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
         raise InputError("--plot goes with --stats")
     check_plot(plot)
     solver = open_solver(rules_spec, tables_dir)
-    from solver.players.explain import check_supported, parts_path
-    check_supported(solver.rules)               # these rules have explanations (else: why not)
+    from solver.players.explain import check_explain_rules, parts_path
+    check_explain_rules(solver.rules)               # these rules have explanations (else: why not)
     if not parts_path(solver.rules, tables_dir).exists():
         click.echo("building the explanation table once (seconds) ...", err=True)
     solver.parts()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from numba.core import caching
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]      # the whole package, solver/
 
 _load_index = caching.IndexDataCacheFile._load_index
 
@@ -67,3 +67,15 @@ def _source_and_package_stamp(self):
 
 
 caching._SourceFileBackedLocatorMixin.get_source_stamp = _source_and_package_stamp
+
+
+def compiled(kernel) -> bool:
+    """Whether Numba's disk cache holds ``kernel`` (a dispatcher) compiled
+    from the package as it is now: its first call then loads it instead of
+    compiling.  (An index written by other code reads as empty.)"""
+    if kernel.signatures:                       # compiled in this process already
+        return True
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:                           # noqa: BLE001  no cache, or another layout
+        return False

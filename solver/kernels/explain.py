@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.kernels.scoring import upper_after
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 
@@ -64,7 +65,6 @@ def pull_parts(g, lay, masks, out, values, t, n_threads):
     obase, ostride, ogroup, outs, _ = out
     off, start, lanes, n_parts = lay
     d = g.turn
-    cap = d.cap
     nb = len(d.is_upper)
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
@@ -85,13 +85,11 @@ def pull_parts(g, lay, masks, out, values, t, n_threads):
                     continue
                 child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
                 pts = g.out_pts[c]
-                u2 = u
                 values[base + b] += prob * pts
                 values[base + nb + 1] += prob * g.out_extra[c]
-                if d.is_upper[b] and cap > 0:
-                    u2 = min(u + pts, cap)
-                    if u < cap <= u + pts:
-                        values[base + nb] += prob
+                u2, bonus = upper_after(d, b, u, pts)
+                if bonus > 0:                       # the upper bonus earned now
+                    values[base + nb] += prob
                 cbase = off[child] + (max(u2, start[child]) - start[child]) * n_parts
                 for k in range(n_parts):
                     values[base + k] += prob * values[cbase + k]

@@ -13,6 +13,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.kernels.scoring import upper_after
+
 
 class Layer(NamedTuple):
     """The probabilities of one layer's states, per mask ``masks[i]``:
@@ -47,7 +49,6 @@ def carry(g, pos, src, out, dst, t, n_threads):
     masks, dst_f, dst_off, dst_len, dst_reach, dst_lo, dst_hi = dst
     obase, ostride, ogroup, outs, _ = out
     nb = len(tu.is_upper)
-    cap = tu.cap
     for i2 in range(t * len(masks) // n_threads, (t + 1) * len(masks) // n_threads):
         m2 = masks[i2]
         n2 = dst_len[i2]
@@ -80,11 +81,8 @@ def carry(g, pos, src, out, dst, t, n_threads):
                     if prob == 0.0 or g.out_flag[c] != sets:
                         continue
                     pts = g.out_pts[c]
-                    u2 = u
-                    shift = pts + g.out_extra[c]
-                    if tu.is_upper[b]:
-                        u2 = min(u + pts, cap)
-                        shift = u + pts - u2 + g.out_extra[c]
+                    u2 = upper_after(tu, b, u, pts)[0]     # (its bonus: added at the end)
+                    shift = pts - (u2 - u) + g.out_extra[c]  # the points u does not hold
                     row = dst[u2 * n2 + shift + x0:]
                     for x in range(len(src)):
                         row[x] += prob * src[x]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from solver.kernels.scoring import upper_after
+
 
 @njit(cache=True, nogil=True)
 def pull_futures(g, lay, masks, out, values, t, n_threads):
@@ -18,7 +20,6 @@ def pull_futures(g, lay, masks, out, values, t, n_threads):
     (``policy.Outcomes``) and the layer after (already in ``values``)."""
     obase, ostride, ogroup, outs, _ = out
     d = g.turn
-    cap = d.cap
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         w = lay.width[mask]
@@ -39,11 +40,8 @@ def pull_futures(g, lay, masks, out, values, t, n_threads):
                     continue
                 child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
                 pts = g.out_pts[c]
-                u2, gain = u, pts + g.out_extra[c]
-                if d.is_upper[b] and cap > 0:
-                    u2 = min(u + pts, cap)
-                    if u < cap <= u + pts:
-                        gain += int(d.bonus)
+                u2, bonus = upper_after(d, b, u, pts)
+                gain = pts + bonus + g.out_extra[c]
                 cw = lay.width[child]
                 cbase = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * cw
                 for k in range(min(cw, w - gain)):

@@ -4,7 +4,7 @@ a time for every rule set (jokers, the yahtzee bonus, saved rolls).
 ``PlayTables`` (``play_tables(rules)``) is what it reads besides
 ``kernels.turn.TurnData``; ``play_games`` plays games ``first ..`` from
 their dice streams, valuing every keep of each turn with
-``kernels.turn.keep_values`` and choosing with ``kernels.turn.pick``, so its
+``kernels.turn.state_keep_levels`` and choosing with ``kernels.turn.pick``, so its
 choices are the advice's.  ``solver.research.games`` drives it.
 """
 
@@ -17,7 +17,8 @@ import numpy as np
 from numba import njit
 
 from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.turn import NEG, fill_candidates, keep_values, pick, turn_data
+from solver.kernels.scoring import end_turn
+from solver.kernels.turn import NEG, fill_candidates, pick, state_keep_levels, turn_data
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks
 
@@ -25,8 +26,8 @@ from solver.rules.ties import keep_ranks
 class PlayTables(NamedTuple):
     """The player's own tables (``play_tables(rules)``):
 
-    * ``cand_of[r, b]``  the candidate (``TurnData``) of roll ``r`` in box
-      ``b``, -1 for 0 points
+    * ``cand_of[r, b]``  the candidate (``TurnData.cand_of``) of roll ``r``
+      in box ``b``, -1 for 0 points
     * ``korder[kstart[r]:kstart[r + 1]]``  the keeps of roll ``r`` (proper
       sub-multisets), most preferred first; ``kcode[m]`` the preference code
       of keep ``m`` (``solver.rules.ties``), ``by_code[kcode[m] - n_boxes] = m``
@@ -41,23 +42,33 @@ class PlayTables(NamedTuple):
     size: np.ndarray
 
 
+class Played(NamedTuple):
+    """What ``play_games`` writes per game ``i``: ``score[i]`` (bonuses
+    included), ``upper_end[i]`` (the capped upper total at the end),
+    ``box_points[i, b]`` (the points in box ``b``)."""
+
+    score: np.ndarray
+    upper_end: np.ndarray
+    box_points: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def play_games(d, pt, first, seed, start, layers, tol, score, upper_end, box_points,
-          log_rolls, log_keeps, log_box, t, n_threads):
-    """Play games ``first + i`` for ``i = t, t + n_threads, ...`` below
-    ``len(score)``, from the turn-start state ``start = (turn, mask, u, bank,
-    score)`` (``turn``: the boxes filled so far).
+def play_games(d, pt, run, layers, out, log, t, n_threads):
+    """Play games ``run.first + i`` for ``i = t, t + n_threads, ...`` below
+    ``len(out.score)`` (``run``: a ``kernels.runs.Games``), from the
+    turn-start state ``run.start = (turn, mask, u, bank, score)``
+    (``turn``: the boxes filled so far) into ``out`` (``Played``).
 
     ``layers[p][k, rows[mask], u]``: turn-start values of the states with
-    ``p`` boxes filled and ``k`` rolls banked.  Outputs per game:
-    ``score[i]`` (bonuses included), ``upper_end[i]`` (capped upper total),
-    ``box_points[i, b]``; with logging (``log_rolls.shape[0] > 0``)
-    ``log_rolls[i, turn, n]``, ``log_keeps[i, turn, n]`` (multiset indices,
-    -1 unused) and ``log_box[i, turn]``.
+    ``p`` boxes filled and ``k`` rolls banked.  With logging
+    (``log.rolls.shape[0] > 0``, a ``kernels.runs.TurnLog``) each turn's
+    rolls and keeps (multiset indices, -1 unused) and box.
     """
+    first, seed, tol, start = run.first, run.seed, run.tol, run.start
+    score, upper_end, box_points = out.score, out.upper_end, out.box_points
+    log_rolls, log_keeps, log_box = log.rolls, log.keeps, log.box
     nb = len(d.is_upper)
     n_dice = pt.size[-1]
-    cap = d.cap
     logging = log_rolls.shape[0] > 0
     cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)
@@ -72,7 +83,7 @@ def play_games(d, pt, first, seed, start, layers, tol, score, upper_end, box_poi
             rerolls = d.rolls - 1 + bank
             keep = cand[:1]               # keep[k - 1, m]: W_k(m), every level at once
             if rerolls:
-                keep = keep_values(d, mask, u, rerolls, 0, nxt)
+                keep = state_keep_levels(d, mask, u, rerolls, 0, nxt)
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             n = 0
             while True:
@@ -115,18 +126,10 @@ def play_games(d, pt, first, seed, start, layers, tol, score, upper_end, box_poi
                 r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice - pt.size[m], st, m)
                 rerolls -= 1
                 n += 1
-            c = d.joker_cand[f, box] if jokers != 0 else pt.cand_of[r, box]
-            points = d.cand_score[c] if c >= 0 else 0
-            mask |= d.cand_bits[c] if c >= 0 else 1 << box
-            if d.is_upper[box] and cap > 0:
-                if u < cap <= u + points:
-                    total += np.int64(d.bonus)
-                u = min(u + points, cap)
-            if f >= 0 and roll_bonus != 0.0:
-                total += np.int64(roll_bonus)
-            total += points
-            box_points[i, box] = points
-            bank = min(rerolls, nxt.shape[0] - 1)
+            e = end_turn(d, mask, u, box, r, rerolls, nxt.shape[0] - 1)
+            total += e.points + e.upper_bonus + e.yahtzee_bonus
+            box_points[i, box] = e.points
+            mask, u, bank = e.mask, e.upper, e.bank
             if logging:
                 log_box[i, turn] = box
         score[i] = total
@@ -138,14 +141,10 @@ def play_tables(rules: Rules) -> PlayTables:
     """The ``PlayTables`` of ``rules`` (cached per rule set)."""
     d = turn_data(rules)
     ds = rules.dice_space
-    cand_of = np.full((ds.n_rolls, rules.n_boxes), -1, dtype=np.int64)
-    for r in range(ds.n_rolls):
-        for k in d.roll_cand[d.roll_cand_start[r]:d.roll_cand_start[r + 1]]:
-            cand_of[r, d.cand_box[k]] = k
     rank = keep_ranks(rules)
     order = [sorted(set(ds.subsets[r].tolist()) - {ds.first_roll + r}, key=rank.__getitem__)
              for r in range(ds.n_rolls)]
     kstart = np.cumsum([0] + [len(o) for o in order]).astype(np.int64)
     korder = np.array([m for o in order for m in o], dtype=np.int64)
-    return PlayTables(cand_of, korder, kstart, (rules.n_boxes + rank).astype(np.int64),
+    return PlayTables(d.cand_of, korder, kstart, (rules.n_boxes + rank).astype(np.int64),
                       np.argsort(rank), ds.size)

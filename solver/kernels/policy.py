@@ -84,7 +84,7 @@ class PolicyTables(NamedTuple):
     tie: float
 
 
-def check_supported(rules: Rules, command: str = "distribution") -> None:
+def check_policy_rules(rules: Rules, command: str = "distribution") -> None:
     """Raise InputError for rules the compiled research kernels (``policy``:
     exact distribution, fast simulation) do not model."""
     hint = "; the game-by-game player plays these rules" if command == "distribution" else ""
@@ -98,7 +98,7 @@ def check_supported(rules: Rules, command: str = "distribution") -> None:
 @cache
 def policy_tables(rules: Rules, theta: float = 0.0) -> PolicyTables:
     """The kernel tables for ``rules`` and the objective ``theta`` (cached)."""
-    check_supported(rules)
+    check_policy_rules(rules)
     ds = rules.dice_space
     d = turn_data(rules, theta)
     scores = rules.scores
@@ -144,19 +144,11 @@ def policy_tables(rules: Rules, theta: float = 0.0) -> PolicyTables:
                 gather, simple_keep, TIE if theta == 0 else 0.0)
 
 
-@njit(cache=True, fastmath=FAST)
-def decide_block(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, box0, work, bv, br,
-            kr, dec):
-    """``dec[k, r, j]``: the action (for ``values``) with ``k`` rerolls left
-    after roll ``r`` in column ``j < n``.  The columns are upper totals of
-    one or more masks: segment ``s`` (``segs[s] = (i, mask, u0, count,
-    first column)``, ``s < n_segs``) holds totals ``u0 .. u0 + count - 1`` of
-    ``mask``.  Deciding several masks side by side keeps the loops long.
+class DecideWork(NamedTuple):
+    """Work arrays of ``decide_block`` (column ``j`` last; ranks and boxes
+    are whole numbers held as floats so that the selecting loops vectorise):
 
-    Work arrays (column ``j`` last; ranks and boxes are whole numbers held as
-    floats so that the selecting loops vectorise):
-
-    * ``tmp``, ``tmpz``  one segment's candidates (``turn.fill_candidates``)
+    * ``tmp[c, u], tmpz[u]``  one segment's candidates (``turn.fill_candidates``)
     * ``val[c, j]``      points + bonus + future of the engine's candidate
       ``c`` (``NEG`` where its box is not allowed)
     * ``zv[j], zb[j]``   best scratch (0 points): value and box
@@ -166,7 +158,36 @@ def decide_block(g, values, segs, n_segs, n, tie, tmp, tmpz, val, zv, zb, xs, bo
     * ``bv[m, j], br[m, j]``  best ``W_k`` among the sub-multisets of a
       non-full ``m`` (``m`` included) and the rank of that keep
     * ``kr[j]``          rank of the keep chosen for the current roll
+    * ``dec[k, r, j]``   the output: the action with ``k`` rerolls left after
+      roll ``r`` in column ``j``
     """
+
+    tmp: np.ndarray
+    tmpz: np.ndarray
+    val: np.ndarray
+    zv: np.ndarray
+    zb: np.ndarray
+    xs: np.ndarray
+    box0: np.ndarray
+    work: np.ndarray
+    bv: np.ndarray
+    br: np.ndarray
+    kr: np.ndarray
+    dec: np.ndarray
+
+
+@njit(cache=True, fastmath=FAST)
+def decide_block(g, values, segs, n_segs, n, w):
+    """``w.dec[k, r, j]``: the action (for ``values``) with ``k`` rerolls
+    left after roll ``r`` in column ``j < n``.  The columns are upper totals
+    of one or more masks: segment ``s`` (``segs[s] = (i, mask, u0, count,
+    first column)``, ``s < n_segs``) holds totals ``u0 .. u0 + count - 1``
+    of ``mask``.  Deciding several masks side by side keeps the loops long.
+    ``w``: the work arrays (``DecideWork``); values closer than ``g.tie``
+    are ties.
+    """
+    tie = g.tie
+    tmp, tmpz, val, zv, zb, xs, box0, work, bv, br, kr, dec = w
     tu = g.turn                # the turn data, taken out of g once (not in the loops)
     nb = len(tu.is_upper)
     union = 0                                  # boxes allowed in some segment
@@ -407,20 +428,32 @@ class Outcomes(NamedTuple):
     stats: np.ndarray
 
 
+class Job(NamedTuple):
+    """What ``batch`` decides: the masks ``masks[i]`` under policy ``kind``
+    (an index into ``KINDS``) with the value table ``values[mask, u]``
+    (zeros for ``greedy``); ``reach[i, u]``: the probability of state
+    ``(masks[i], u)``, or an empty array (every upper total decided)."""
+
+    values: np.ndarray
+    kind: int
+    masks: np.ndarray
+    reach: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
-    """Decide the masks ``masks[i]``, ``i = t, t + n_threads, ...``, under
-    policy ``kind`` (an index into ``KINDS``; for ``greedy`` ``values`` are
-    zeros), for every upper total at once.  Upper totals below ``u0`` (see
-    ``start``) play like ``u0``.  Masks are decided ``BLOCK`` columns (upper
-    totals) at a time.  When ``reach`` is not empty, only the span of upper
-    totals with ``reach[i, u] > 0`` is decided (the totals outside it play
-    like its ends).
+def batch(g, job, acts, out, t, n_threads):
+    """Decide the masks ``job.masks[i]``, ``i = t, t + n_threads, ...``,
+    under policy ``job.kind`` (a ``Job``), for every upper total at once.
+    Upper totals below ``u0`` (see ``start``) play like ``u0``.  Masks are
+    decided ``BLOCK`` columns (upper totals) at a time.  When ``reach`` is
+    not empty, only the span of upper totals with ``reach[i, u] > 0`` is
+    decided (the totals outside it play like its ends).
 
     Actions go to ``acts`` (``ActionRows``) when its arrays are not empty,
     turn outcomes to ``out`` (``Outcomes``; ``reach[i, u]`` the probability
     of the state) when its arrays are not empty.
     """
+    values, kind, masks, reach = job
     tu = g.turn                # the turn data, taken out of g once (not in the loops)
     rows, lane_row, row_base = acts
     obase, ostride, ogroup, outs, stats = out
@@ -430,18 +463,13 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
     n_rolls = len(tu.roll_prob)
     n_out = len(g.out_box)
     n_ms = tu.adds.shape[0]                # number of multisets
-    tmp = np.empty((len(tu.cand_box), width))
-    tmpz = np.empty(width)
-    val = np.empty((len(tu.cand_box), cols))
-    zv = np.empty(cols)
-    zb = np.empty(cols)
-    xs = np.empty((n_rolls, cols))
-    box0 = np.empty((n_rolls, cols))
-    work = np.zeros((n_ms + 1, cols))
-    bv = np.empty((tu.first_roll, cols))
-    br = np.empty((tu.first_roll, cols))
-    kr = np.empty(cols)
-    dec = np.empty((tu.rolls, n_rolls, cols), dtype=np.uint8)
+    w = DecideWork(np.empty((len(tu.cand_box), width)), np.empty(width),
+                   np.empty((len(tu.cand_box), cols)), np.empty(cols), np.empty(cols),
+                   np.empty((n_rolls, cols)), np.empty((n_rolls, cols)),
+                   np.zeros((n_ms + 1, cols)), np.empty((tu.first_roll, cols)),
+                   np.empty((tu.first_roll, cols)), np.empty(cols),
+                   np.empty((tu.rolls, n_rolls, cols), dtype=np.uint8))
+    dec = w.dec
     diff = np.empty(width, dtype=np.uint8)
     first = np.empty(width + 1, dtype=np.int64)
     acc = np.empty((n_ms + 1 + n_out, cols))
@@ -490,8 +518,7 @@ def batch(g, values, kind, masks, reach, acts, out, t, n_threads):
             for s in range(n_segs):
                 simple_keep_or_box(g, segs[s, 1], segs[s, 4], dec)
         else:
-            decide_block(g, values, segs, n_segs, n, g.tie, tmp, tmpz, val, zv, zb, xs, box0, work,
-                    bv, br, kr, dec)
+            decide_block(g, values, segs, n_segs, n, w)
         if len(rows):
             for s in range(n_segs):
                 i, mask, u0, ns, off = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3], segs[s, 4]

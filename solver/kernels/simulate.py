@@ -7,28 +7,60 @@ are in (``players.policy.decide``) and runs it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from solver.kernels.dice_stream import roll_dice
+from solver.kernels.scoring import upper_after
+
+
+class Layer(NamedTuple):
+    """The games of one layer as ``play_turn`` plays them (game ``i``, in
+    the order of their action rows):
+
+    * ``rows[j, k, r]``  the action byte of row ``j`` with ``k`` rerolls
+      left after roll ``r`` (``kernels.policy.ActionRows``)
+    * ``row[i]``         game ``i``'s row
+    * ``mask[i], upper[i], score[i], state[i]``  its filled boxes (and flag
+      bit), capped upper total, points (bonuses included) and dice stream,
+      updated in place
+    * ``gid[i]``         its index in the batch (its row of the log)
+    """
+
+    rows: np.ndarray
+    row: np.ndarray
+    mask: np.ndarray
+    upper: np.ndarray
+    score: np.ndarray
+    state: np.ndarray
+    gid: np.ndarray
+
+
+class Filled(NamedTuple):
+    """What ``play_turn`` writes per game ``i``: ``box[i]`` the box filled,
+    ``points[i]`` its points (a joker scores joker points; a yahtzee bonus
+    goes to ``Layer.score`` only)."""
+
+    box: np.ndarray
+    points: np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
-               box_of, points_of, gid, log_rolls, log_keeps, log_box, t, n_threads):
-    """Play one turn of one block of games (block ``t`` of
-    ``n_threads``).
-
-    ``mask[i], upper[i], score[i], state[i]``  game ``i``'s filled boxes
-    (and flag bit), capped upper total, points (bonuses included) and dice
-    stream, updated in place; ``game_row[i]``: its row of ``rows[j, k, r]``
-    (action bytes); ``box_of[i], points_of[i]``: the box filled and its
-    points (output; a joker scores joker points, a yahtzee bonus goes to
-    ``score`` only).  With logging (``log_rolls.shape[0] > 0``),
-    ``log_rolls[gid[i], turn, n]`` and ``log_keeps[gid[i], turn, n]`` get
+def play_turn(g, size, games, out, log, turn, t, n_threads):
+    """Play turn ``turn`` of one block of games (block ``t`` of
+    ``n_threads``): ``games`` a ``Layer`` (updated in place), ``out`` a
+    ``Filled``, ``size[m]`` the dice in multiset ``m``.  With logging
+    (``log.rolls.shape[0] > 0``, a ``kernels.runs.TurnLog``),
+    ``log.rolls[gid[i], turn, n]`` and ``log.keeps[gid[i], turn, n]`` get
     the roll index and the kept multiset (-1 after the turn ended),
-    ``log_box[gid[i], turn]`` the box.
+    ``log.box[gid[i], turn]`` the box.
     """
+    rows, game_row, mask, upper, score, state, gid = games
+    box_of, points_of = out
+    log_rolls, log_keeps, log_box = log.rolls, log.keeps, log.box
+    n_dice = size[-1]
     tu = g.turn                # the turn data, taken out of g once (not in the loops)
     nb = len(tu.is_upper)
     adds = tu.adds
@@ -62,9 +94,6 @@ def play_turn(g, size, n_dice, rows, game_row, mask, upper, score, state, turn,
         mask[i] = m | (1 << box) | (tu.flag_bit if g.out_flag[c] else 0)
         if logging:
             log_box[gid[i], turn] = box
-        if tu.is_upper[box] and tu.cap > 0:
-            u = upper[i]
-            if u < tu.cap <= u + p:
-                score[i] += np.int64(tu.bonus)
-            upper[i] = min(u + p, tu.cap)
-        score[i] += p + g.out_extra[c]
+        u, bonus = upper_after(tu, box, upper[i], p)
+        upper[i] = u
+        score[i] += p + bonus + g.out_extra[c]

@@ -10,10 +10,9 @@ them layer by layer, from the full card back to the empty one.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from solver.kernels.turn import FAST, advance
+from solver.kernels.turn import FAST, advance, turn_work
 
 # The compiled loops over upper totals do LANE_BLOCK of them per iteration and
 # any remainder one at a time, which costs more than padding: a mask with more
@@ -22,23 +21,26 @@ LANE_BLOCK = 8
 
 
 @njit(cache=True, fastmath=FAST)
-def solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean):
+def solve_mask(d, mask, u0, L, nxt, cur, w):
     """Fill ``cur[k, rows[mask], :hi]`` for every bank ``k`` from the states
     the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
-    (``u0 <= lo``, ``hi <= u0 + L``; lanes outside ``lo .. hi-1`` only pad
-    the vector loops), ``lo .. hi-1`` are stored and those below ``lo``
-    (bonus out of reach, see ``StateSpace.lane_start``) copy total ``lo``.
+    (``u0 <= lo``, ``hi <= u0 + L`` for ``lo, hi = start[mask],
+    lanes[mask]``; lanes outside ``lo .. hi-1`` only pad the vector loops),
+    ``lo .. hi-1`` are stored and those below ``lo`` (bonus out of reach,
+    see ``StateSpace.lane_start``) copy total ``lo``.
 
-    ``work[m, j]``: the current level's value of multiset ``m`` at upper
-    total ``u0 + j`` (row ``M`` stays zero: it pads ``adds``);
-    ``mean[j]``: the turn-start value.  A turn that starts with ``k`` rolls
+    ``w``: the scratch (``turn.TurnWork``); ``w.work[m, j]`` holds the
+    current level's value of multiset ``m`` at upper total ``u0 + j``,
+    ``w.mean[j]`` the turn-start value.  A turn that starts with ``k`` rolls
     banked has ``k + rolls - 1`` rerolls after its first roll.
     """
+    lo, hi = d.start[mask], d.lanes[mask]
+    work, mean = w.work, w.mean
     rolls = d.rolls
     top = cur.shape[0] - 1 + rolls - 1
     row = d.rows[mask]
     for t in range(top + 1):
-        advance(d, t, mask, u0, L, nxt, cand, zero, work, scored)
+        advance(d, t, mask, u0, L, nxt, w)
         if t < rolls - 1:
             continue
         for j in range(L):                # V: expectation over the first roll
@@ -58,11 +60,7 @@ def solve_masks(d, masks, nxt, cur, t, n):
     ``t`` of ``n``.  ``nxt[k, rows[mask], u]`` and ``cur`` alike: the
     turn-start values of the layer the turns lead to and of this one."""
     width = cur.shape[2]
-    work = np.zeros((d.adds.shape[0] + 1, width))   # last row: zeros
-    scored = np.empty((len(d.roll_prob), width))
-    cand = np.empty((len(d.cand_box), width))
-    zero = np.empty(width)
-    mean = np.empty(width)
+    w = turn_work(d, width)
     for i in range(t, len(masks), n):
         mask = masks[i]
         lo, hi = d.start[mask], d.lanes[mask]
@@ -70,4 +68,4 @@ def solve_masks(d, masks, nxt, cur, t, n):
         if L > LANE_BLOCK // 2:
             L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
         u0 = min(lo, width - L)
-        solve_mask(d, mask, u0, L, lo, hi, nxt, cur, cand, zero, work, scored, mean)
+        solve_mask(d, mask, u0, L, nxt, cur, w)

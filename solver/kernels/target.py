@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.kernels.scoring import upper_after
 from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, score_rolls
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -63,7 +64,6 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
     ``cand[c, n] = P(child, u', n - points - bonus)``, ``zero[n]`` the best
     scratch (0 points).  ``values``: the target table (flat, ``lay``)."""
     allowed = d.allowed[mask]
-    cap = d.cap
     for n in range(L):
         zero[n] = 0.0
     for b in range(len(d.is_upper)):
@@ -78,11 +78,8 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
             continue
         child = mask | d.cand_bits[k]
         s = d.cand_score[k]
-        u2, g = u, s
-        if d.is_upper[b] and cap > 0:
-            u2 = min(u + s, cap)
-            if u < cap <= u + s:
-                g += int(d.bonus)
+        u2, bonus = upper_after(d, b, u, s)
+        g = s + bonus
         w = lay.width[child]
         base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
         top = min(L, g + w)
@@ -94,9 +91,23 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
             cand[k, n] = 0.0
 
 
+class NeedWork(NamedTuple):
+    """Work arrays of ``solve_state`` for needs ``n < width``:
+    ``cand[c, n]``, ``zero[n]`` (``fill_needs``), ``work[m, n]`` the reroll
+    levels' values of multiset ``m`` (the last row stays 0: it pads
+    ``adds``) and ``row[n]`` the output, ``P(mask, u, n)``."""
+
+    cand: np.ndarray
+    zero: np.ndarray
+    work: np.ndarray
+    row: np.ndarray
+
+
 @njit(cache=True, fastmath=FAST)
-def solve_state(d, lay, mask, u, L, values, out, cand, zero, work):
-    """``out[n] = P(mask, u, n)`` for ``n < L`` from the states after."""
+def solve_state(d, lay, mask, u, L, values, w):
+    """``w.row[n] = P(mask, u, n)`` for ``n < L`` from the states after
+    (``w`` a ``NeedWork``)."""
+    cand, zero, work, out = w
     fill_needs(d, lay, mask, u, L, values, cand, zero)
     score_rolls(d, mask, L, d.first_roll, cand, zero, work)
     for t in range(1, d.rolls):
@@ -117,15 +128,14 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
-    work = np.zeros((d.adds.shape[0] + 1, width))          # last row: zeros
-    cand = np.empty((len(d.cand_box), width))
-    zero = np.empty(width)
-    row = np.empty(width)
+    w = NeedWork(np.empty((len(d.cand_box), width)), np.empty(width),
+                 np.zeros((d.adds.shape[0] + 1, width)), np.empty(width))   # work's last row: zeros
+    row = w.row
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         L = lay.width[mask]
         for u in range(lay.start[mask], d.lanes[mask]):
-            solve_state(d, lay, mask, u, L, values, row, cand, zero, work)
+            solve_state(d, lay, mask, u, L, values, w)
             base = lay.off[mask] + (u - lay.start[mask]) * L
             for n in range(L):
                 values[base + n] = row[n]

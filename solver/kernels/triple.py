@@ -13,10 +13,13 @@ chosen by ``kernels.turn.pick``, so the choices are the advice's
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from solver.kernels.dice_stream import roll_dice, seed_states
+from solver.kernels.scoring import end_turn
 from solver.kernels.turn import (
     NEG,
     average_keeps,
@@ -33,9 +36,9 @@ LANES = 8          # games whose keep values are averaged side by side (vector l
 def column_offsets(masks, w, coupling, shift, moved):
     """``shift[c, b]`` = :math:`(f(s') - f(s)) / w_c` of filling open box
     ``b`` of column ``c``, for the coupling term
-    :math:`f(s) = \\sum_b \\coupling[b, P_b]`, ``P_b`` the set of columns (bit
-    ``c``) in which box ``b`` is open; ``moved[c]``: whether a ``shift[c]``
-    changed."""
+    :math:`f(s) = \\sum_b \\mathrm{coupling}[b, P_b]`, ``P_b`` the set of
+    columns (bit ``c``) in which box ``b`` is open; ``moved[c]``: whether a
+    ``shift[c]`` changed."""
     moved[:] = False
     for b in range(coupling.shape[0]):
         p = 0
@@ -92,24 +95,84 @@ def box_candidates(d, pt) -> np.ndarray:
     return np.ascontiguousarray(pt.cand_of.T)
 
 
-@njit(cache=True, nogil=True)
-def scoring_layer(d, box_cand, masks, us, w, values, coupling, fresh, cand, zero, scratch,
-                  shifted, szero, shift, moved, best, now, work, j):
-    """:math:`X_0` of one game's turn at the columns ``(masks[c], us[c])``
-    into ``work[first_roll + r, j]``: the best over the columns of
-    ``w_c best[c, r] + H - w_c now[c]``; returns ``H`` (:math:`\\sum_c w_c V_c`).
+class TripleTables(NamedTuple):
+    """What the Trippel-Yatzy kernels read besides ``TurnData`` and
+    ``PlayTables`` (one column's rules):
 
-    ``now[c]``: column ``c``'s ``V``; ``cand[c]``, ``zero[c]``: its
-    candidates (``fill_candidates``), ``scratch[c, b]`` the value of
-    filling its open box ``b`` with 0 points, and ``best[c, r]`` its best
-    box for roll ``r`` (``score_rolls``), recomputed only for the columns
-    with ``fresh[c]`` (the others are as the game's last turn left them).
-    With a coupling term (``coupling`` not empty) the candidates are first
-    shifted by ``shift[c, b]`` (``column_offsets``) into ``shifted[c]``,
-    ``szero[c]``, and ``best`` is recomputed for the columns whose ``shift``
-    moved too.  ``best_boxes`` stands for ``score_rolls`` where ``box_cand``
-    is not empty.
+    * ``box_cand[b, r]``  the candidate of roll ``r`` in box ``b``
+      (``box_candidates``; empty: use ``score_rolls``)
+    * ``values[mask, u]``  one column's expected-score table
+    * ``w[c]``            what column ``c``'s points count
+    * ``coupling[b, P]``  the coupling term (``column_offsets``), empty
+      (shape ``(0, 2 ** columns)``) for none
     """
+
+    box_cand: np.ndarray
+    values: np.ndarray
+    w: np.ndarray
+    coupling: np.ndarray
+
+
+class Lanes(NamedTuple):
+    """The columns of the ``LANES`` games played side by side, game (lane)
+    ``j``, column ``c``:
+
+    * ``masks[j, c], us[j, c]``  the column's filled boxes and upper total
+    * ``fresh[j, c]``    whether the column changed since its values below
+      were computed (the last turn wrote in it)
+    * ``cand[j, c, k, 0], zero[j, c, 0]``  its candidates (``fill_candidates``)
+    * ``scratch[j, c, b]``  the value of filling open box ``b`` with 0 points
+    * ``shifted[j, c, k, 0], szero[j, c, 0]``  the candidates plus the
+      coupling's ``shift[j, c, b]`` (``column_offsets``; ``moved[j, c]``:
+      whether that changed); a single unused lane without a coupling term
+    * ``best[j, c, r, 0]``  the column's best box for roll ``r``
+    * ``now[j, c]``      the column's ``V``
+    """
+
+    masks: np.ndarray
+    us: np.ndarray
+    fresh: np.ndarray
+    cand: np.ndarray
+    zero: np.ndarray
+    scratch: np.ndarray
+    shifted: np.ndarray
+    szero: np.ndarray
+    shift: np.ndarray
+    moved: np.ndarray
+    best: np.ndarray
+    now: np.ndarray
+
+
+class TripleOut(NamedTuple):
+    """What ``play_games`` writes per game ``i``: ``score[i]`` (weighted,
+    bonuses included), ``bonuses[i]`` (columns with the bonus),
+    ``box_points[i, c, b]`` (as written, before the weight)."""
+
+    score: np.ndarray
+    bonuses: np.ndarray
+    box_points: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def scoring_layer(d, tt, lanes, work, j):
+    """:math:`X_0` of game ``j``'s turn at its columns ``(masks[j, c],
+    us[j, c])`` (``lanes``, a ``Lanes``) into ``work[first_roll + r, j]``:
+    the best over the columns of ``w_c best[c, r] + H - w_c now[c]``;
+    returns ``H`` (:math:`\\sum_c w_c V_c`; ``tt`` the ``TripleTables``).
+
+    ``best`` and the candidates are recomputed only for the columns with
+    ``fresh[j, c]`` (the others are as the game's last turn left them).
+    With a coupling term the candidates are first shifted by ``shift[j, c,
+    b]`` (``column_offsets``) into ``shifted``, ``szero``, and ``best`` is
+    recomputed for the columns whose ``shift`` moved too.  ``best_boxes``
+    stands for ``score_rolls`` where ``box_cand`` is not empty.
+    """
+    box_cand, values, w, coupling = tt
+    masks, us, fresh = lanes.masks[j], lanes.us[j], lanes.fresh[j]
+    cand, zero, scratch = lanes.cand[j], lanes.zero[j], lanes.scratch[j]
+    q = min(j, len(lanes.shifted) - 1)         # (one unused lane without a coupling term)
+    shifted, szero = lanes.shifted[q], lanes.szero[q]
+    shift, moved, best, now = lanes.shift[j], lanes.moved[j], lanes.best[j], lanes.now[j]
     first = d.first_roll
     n_rolls = len(d.roll_prob)
     coupled = coupling.shape[0] > 0
@@ -159,38 +222,38 @@ def keep_levels(d, L, rerolls, work, out):
 
 
 @njit(cache=True, nogil=True)
-def play_games(d, box_cand, pt, values, w, coupling, start, first_game, seed, tol, score,
-               bonuses, box_points, log_rolls, log_keeps, log_box, log_col, t, n_threads):
-    """Play games ``first_game + i`` for ``i`` in piece ``t`` of
-    ``n_threads`` (consecutive runs of ``len(score)``), ``LANES`` at a time,
-    from ``start[c] = (mask, u, points)`` of each column (points as
-    written, bonus included): ``score[i]`` (weighted, bonuses included),
-    ``bonuses[i]`` (columns with the bonus), ``box_points[i, c, b]``; with
-    logging (``log_rolls.shape[0] > 0``) each turn's rolls, keeps (multiset
-    indices, -1 unused), box and column (0-based)."""
+def play_games(d, pt, tt, run, played, log, t, n_threads):
+    """Play games ``run.first + i`` for ``i`` in piece ``t`` of
+    ``n_threads`` (consecutive runs of ``len(out.score)``), ``LANES`` at a
+    time, from ``run.start[c] = (mask, u, points)`` of each column (points
+    as written, bonus included; ``run`` a ``kernels.runs.Games``) into
+    ``played`` (``TripleOut``); ``tt``: the ``TripleTables``.  With logging
+    (``log.rolls.shape[0] > 0``, a ``kernels.runs.TurnLog``) each turn's
+    rolls, keeps (multiset indices, -1 unused), box and column (0-based)."""
+    first_game, seed, tol, start = run.first, run.seed, run.tol, run.start
+    score, bonuses, box_points = played
+    log_rolls, log_keeps, log_box, log_col = log
+    values, w = tt.values, tt.w
     nb = len(d.is_upper)
     C = len(w)
     n_dice = pt.size[-1]
     M = d.adds.shape[0]
     n_rolls = len(d.roll_prob)
     logging = log_rolls.shape[0] > 0
-    coupled = coupling.shape[0] > 0
-    cand = np.empty((LANES, C, len(d.cand_box), 1))
-    zero = np.empty((LANES, C, 1))
-    shifted = np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1))
-    szero = np.empty((LANES, C, 1) if coupled else (1, 1, 1))
-    shift = np.zeros((LANES, C, nb))
-    scratch = np.empty((LANES, C, nb))
-    moved = np.zeros((LANES, C), dtype=np.bool_)
-    src = shifted if coupled else cand
-    best_box = np.empty((LANES, C, n_rolls, 1))
-    fresh = np.ones((LANES, C), dtype=np.bool_)
+    coupled = tt.coupling.shape[0] > 0
+    lanes = Lanes(np.zeros((LANES, C), dtype=np.int64), np.zeros((LANES, C), dtype=np.int64),
+                  np.ones((LANES, C), dtype=np.bool_), np.empty((LANES, C, len(d.cand_box), 1)),
+                  np.empty((LANES, C, 1)), np.empty((LANES, C, nb)),
+                  np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
+                  np.empty((LANES, C, 1) if coupled else (1, 1, 1)), np.zeros((LANES, C, nb)),
+                  np.zeros((LANES, C), dtype=np.bool_), np.empty((LANES, C, n_rolls, 1)),
+                  np.empty((LANES, C)))
+    masks, us, fresh, shift = lanes.masks, lanes.us, lanes.fresh, lanes.shift
+    scratch, now = lanes.scratch, lanes.now
+    src = lanes.shifted if coupled else lanes.cand
     work = np.zeros((M + 1, LANES))
-    now = np.empty((LANES, C))
     h = np.empty(LANES)
     out = np.empty((max(d.rolls - 1, 1), M, LANES))
-    masks = np.zeros((LANES, C), dtype=np.int64)
-    us = np.zeros((LANES, C), dtype=np.int64)
     total = np.zeros(LANES, dtype=np.int64)
     states = np.zeros(LANES, dtype=np.uint64)
     turns = 0
@@ -209,11 +272,7 @@ def play_games(d, box_cand, pt, values, w, coupling, start, first_game, seed, to
                 total[j] += np.int64(w[c]) * start[c, 2]
         for turn in range(turns, C * nb):
             for j in range(L):
-                h[j] = scoring_layer(d, box_cand, masks[j], us[j], w, values, coupling,
-                                     fresh[j], cand[j], zero[j], scratch[j],
-                                     shifted[min(j, len(shifted) - 1)],
-                                     szero[min(j, len(szero) - 1)], shift[j], moved[j],
-                                     best_box[j], now[j], work, j)
+                h[j] = scoring_layer(d, tt, lanes, work, j)
             keep_levels(d, L, d.rolls - 1, work, out)
             for j in range(L):
                 i = i0 + j
@@ -258,17 +317,12 @@ def play_games(d, box_cand, pt, values, w, coupling, start, first_game, seed, to
                 c, b = code // nb, code % nb
                 fresh[j, :] = False
                 fresh[j, c] = True
-                k = pt.cand_of[r, b]
-                points = d.cand_score[k] if k >= 0 else 0
-                masks[j, c] |= d.cand_bits[k] if k >= 0 else 1 << b
-                gain = points
-                if d.is_upper[b] and d.cap > 0:
-                    if us[j, c] < d.cap <= us[j, c] + points:
-                        gain += np.int64(d.bonus)
-                        bonuses[i] += 1
-                    us[j, c] = min(us[j, c] + points, d.cap)
-                total[j] += np.int64(w[c]) * gain
-                box_points[i, c, b] = points
+                e = end_turn(d, masks[j, c], us[j, c], b, r, 0, 0)
+                masks[j, c], us[j, c] = e.mask, e.upper
+                if e.upper_bonus > 0:
+                    bonuses[i] += 1
+                total[j] += np.int64(w[c]) * (e.points + e.upper_bonus + e.yahtzee_bonus)
+                box_points[i, c, b] = e.points
                 if logging:
                     log_box[i, turn] = b
                     log_col[i, turn] = c

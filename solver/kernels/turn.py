@@ -10,7 +10,7 @@ after roll ``R`` at turn state ``(mask, u)``,
 * ``average_keeps``: :math:`W_t(K) = E[X_{t-1}(K + \text{fresh dice})]`;
 * ``best_keeps``: :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`;
 * ``advance``: one reroll level, :math:`X_{t-1} \to X_t`;
-* ``keep_values``: :math:`W_t` of one state at every level of a turn;
+* ``state_keep_levels``: :math:`W_t` of one state at every level of a turn;
 * ``pick``: the tie rule of ``solver.rules.ties`` as one compiled step.
 
 Every helper works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
@@ -32,6 +32,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from solver.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
+from solver.kernels.scoring import bonus_lanes
 from solver.rules.ruleset import Joker, Rules
 from solver.space import state_space
 
@@ -75,7 +76,8 @@ class TurnData(NamedTuple):
       the same with the upper bonus earned too; ``ybonus_mul``,
       ``ybonus_add`` the yahtzee bonus
     * ``roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]``: the
-      candidates of roll ``r`` (by box); any other box scores 0
+      candidates of roll ``r`` (by box); any other box scores 0;
+      ``cand_of[r, b]`` the candidate of roll ``r`` in box ``b`` (-1: 0 points)
     * ``yahtzee_face[r]``: face of a roll of all dice alike, else -1;
       ``joker_boxes[mask, f]``: boxes such a roll of face ``f`` must go in as
       a joker (0: the usual rules); ``joker_cand[f, b]``: its candidate in
@@ -108,6 +110,7 @@ class TurnData(NamedTuple):
     ybonus_add: float
     roll_cand_start: np.ndarray
     roll_cand: np.ndarray
+    cand_of: np.ndarray
     yahtzee_face: np.ndarray
     joker_boxes: np.ndarray
     joker_cand: np.ndarray
@@ -148,6 +151,8 @@ def turn_data(rules: Rules, theta: float = 0.0) -> TurnData:
         cand_bits=cand_bits, theta=float(theta), gain_mul=gain_mul, gain_add=gain_add,
         bonus_mul=bonus_mul, bonus_add=bonus_add, ybonus_mul=float(ybonus_mul),
         ybonus_add=float(ybonus_add), roll_cand_start=roll_cand_start, roll_cand=roll_cand,
+        cand_of=candidate_of(rules.dice_space.n_rolls, rules.n_boxes, cand_box, roll_cand_start,
+                             roll_cand),
         yahtzee_face=rules.yahtzee_face, joker_boxes=sp.joker_boxes,
         joker_cand=joker_candidates(rules, cand_box, cand_score), flag_bit=sp.flag_bit,
         yahtzee_bonus=float(rules.yahtzee_bonus), adds=adds, subs=subs, n_subs=n_subs,
@@ -189,6 +194,17 @@ def candidates(rules: Rules) -> tuple[np.ndarray, ...]:
             np.array([s for _, s in pairs], dtype=np.int64),
             np.array([state_space(rules).child_mask(0, b, s) for b, s in pairs], dtype=np.int64),
             start, flat)
+
+
+def candidate_of(n_rolls: int, n_boxes: int, cand_box: np.ndarray, roll_cand_start: np.ndarray,
+                 roll_cand: np.ndarray) -> np.ndarray:
+    """``cand_of[r, b]`` of ``TurnData``: the candidate of roll ``r`` in box
+    ``b``, -1 where it scores 0."""
+    out = np.full((n_rolls, n_boxes), -1, dtype=np.int64)
+    for r in range(n_rolls):
+        for k in roll_cand[roll_cand_start[r]:roll_cand_start[r + 1]]:
+            out[r, cand_box[k]] = k
+    return out
 
 
 def joker_candidates(rules: Rules, cand_box: np.ndarray, cand_score: np.ndarray) -> np.ndarray:
@@ -239,19 +255,15 @@ def fill_candidates(d, mask, u0, L, values, cand, zero):
         child = d.rows[mask | d.cand_bits[k]]
         s = d.cand_score[k]
         mul, add = d.gain_mul[k], d.gain_add[k]       # + s points (theta = 0: 1, s)
-        if d.is_upper[b]:
-            below = min(L, cap - s - u0)       # u + s < T: no bonus yet
-            for j in range(below):
-                cand[k, j] = values[child, u0 + s + j] * mul + add
-            # u < T <= u + s: the bonus now
-            reach = values[child, cap] * d.bonus_mul[k] + d.bonus_add[k]
-            for j in range(max(below, 0), min(L, cap - u0)):
-                cand[k, j] = reach
-            if 0 <= cap - u0 < L:              # u == T: bonus earned before
-                cand[k, cap - u0] = values[child, cap] * mul + add
-        else:
-            for j in range(L):
-                cand[k, j] = values[child, u0 + j] * mul + add
+        below, reach = bonus_lanes(d, b, s, u0, L)    # the upper bonus rule, lane by lane
+        for j in range(below):                        # u + s < T: no bonus yet
+            cand[k, j] = values[child, u0 + s + j] * mul + add
+        if reach > below:                             # u < T <= u + s: the bonus now
+            bonus = values[child, cap] * d.bonus_mul[k] + d.bonus_add[k]
+            for j in range(below, reach):
+                cand[k, j] = bonus
+        for j in range(reach, L):                     # u stays (lower box, bonus held)
+            cand[k, j] = values[child, u0 + j] * mul + add
 
 
 @njit(cache=True, fastmath=FAST)
@@ -347,18 +359,47 @@ def best_keeps(d, L, work):
                 work[m, j] = fmax(work[m, j], fmax(work[a, j], work[b, j]))
 
 
+class TurnWork(NamedTuple):
+    """Scratch arrays of one turn's reroll levels (``advance``), upper totals
+    ``u0 + j`` in column ``j``:
+
+    * ``cand[c, j]``    the value of candidate ``c`` (``fill_candidates``)
+    * ``zero[j]``       the best scratch (0 points)
+    * ``work[m, j]``    the current level's value of multiset ``m``; the last
+      row stays 0 (it pads ``adds``)
+    * ``scored[r, j]``  with saved rolls, the value of scoring roll ``r`` now
+    * ``mean[j]``       the turn-start value (``kernels.solve``)
+    """
+
+    cand: np.ndarray
+    zero: np.ndarray
+    work: np.ndarray
+    scored: np.ndarray
+    mean: np.ndarray
+
+
+@njit(cache=True)
+def turn_work(d, width):
+    """A ``TurnWork`` for ``width`` upper totals of the rules of ``d``."""
+    return TurnWork(np.empty((len(d.cand_box), width)), np.empty(width),
+                    np.zeros((d.adds.shape[0] + 1, width)),
+                    np.empty((len(d.roll_prob), width)), np.empty(width))
+
+
 @njit(cache=True, fastmath=FAST)
-def advance(d, t, mask, u0, L, nxt, cand, zero, work, scored):
-    """``X_t`` from ``X_{t-1}``: ``work[first_roll + r]`` becomes the value
-    of roll ``r`` with ``t`` rerolls left (upper totals ``u0 .. u0+L-1``).
+def advance(d, t, mask, u0, L, nxt, w):
+    """``X_t`` from ``X_{t-1}``: ``w.work[first_roll + r]`` becomes the value
+    of roll ``r`` with ``t`` rerolls left (upper totals ``u0 .. u0+L-1``;
+    ``w`` a ``TurnWork``).
 
     ``nxt[k, rows[mask'], u]``: turn-start values of the states the turn
     leads to, with ``k`` rolls banked.  With saved rolls, stopping with ``t``
     rerolls left banks them (as many as the bank axis holds: all of them
     unless the rules cap the bank), so scoring is valued again at every ``t``
-    (in ``scored``); without, it is valued once, at ``t = 0``, and keeping all
-    dice carries it up.
+    (in ``w.scored``); without, it is valued once, at ``t = 0``, and keeping
+    all dice carries it up.
     """
+    cand, zero, work, scored = w.cand, w.zero, w.work, w.scored
     if t == 0 or d.saved:
         bank = min(t, nxt.shape[0] - 1)
         fill_candidates(d, mask, u0, L, nxt[bank], cand, zero)
@@ -374,20 +415,18 @@ def advance(d, t, mask, u0, L, nxt, cand, zero, work, scored):
 
 
 @njit(cache=True)
-def keep_values(d, mask, u, rerolls, first, nxt):
+def state_keep_levels(d, mask, u, rerolls, first, nxt):
     """``out[t - first - 1, m]``: value of keeping multiset ``m`` with ``t``
     rerolls left at turn state (mask, u), for ``t = first + 1 .. rerolls``
     (one lane of the solve; keeping a full roll is that roll with one reroll
     fewer)."""
     n_multisets = d.adds.shape[0]
-    work = np.zeros((n_multisets + 1, 1))
+    w = turn_work(d, 1)
+    work = w.work
     keep = np.zeros((n_multisets + 1, 1))
-    scored = np.empty((n_multisets - d.first_roll, 1))
-    cand = np.empty((len(d.cand_box), 1))
-    zero = np.empty(1)
     out = np.empty((rerolls - first, n_multisets))
     for t in range(rerolls):
-        advance(d, t, mask, u, 1, nxt, cand, zero, work, scored)
+        advance(d, t, mask, u, 1, nxt, w)
         if t >= first:                     # W_{t+1}: averaged from X_t (a copy but last)
             avg = work
             if t < rerolls - 1:

@@ -27,13 +27,20 @@ expected-score tie rule (``turn.pick``, as ``solver.research.games`` chooses).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
+from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
-from solver.kernels.turn import NEG, average_keeps, fill_candidates, keep_values, pick
+from solver.kernels.turn import (
+    NEG,
+    average_keeps,
+    fill_candidates,
+    pick,
+    state_keep_levels,
+)
 from solver.rules.ruleset import Rules
 
 SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
@@ -69,6 +76,41 @@ def win_tables(rules: Rules, target: np.ndarray, futures: np.ndarray,
     lay = layout(rules)
     return WinTables(target, futures, lay.off, lay.width, lay.start, values,
                      rules.max_score + 3)
+
+
+class WinData(NamedTuple):
+    """What the win kernels read: the rules' ``turn`` (``kernels.turn.TurnData``),
+    ``play`` (``kernels.player.PlayTables``) and ``tables`` (``WinTables``)."""
+
+    turn: Any
+    play: Any
+    tables: WinTables
+
+
+class Odds(NamedTuple):
+    """The best opponent's final score ``M`` (``opponents_best``):
+    ``less[k] = P(M < k)``, ``eq[k] = P(M = k)``, ``cdf[k]`` scratch;
+    ``k < WinTables.reach``."""
+
+    less: np.ndarray
+    eq: np.ndarray
+    cdf: np.ndarray
+
+
+def new_odds(size: int) -> Odds:
+    """An ``Odds`` for scores below ``size`` (outside compiled code)."""
+    return Odds(np.empty(size), np.empty(size), np.empty(size))
+
+
+class ExpectedValues(NamedTuple):
+    """The expected-score values ``choose`` breaks ties with, filled once
+    per turn when first needed (``expected_values``): ``ev[r, b]`` of
+    scoring roll ``r`` in box ``b``, ``evk[t - 1, m]`` of keeping ``m`` with
+    ``t`` rerolls left; ``ready[0]``: 1 once filled this turn."""
+
+    ev: np.ndarray
+    evk: np.ndarray
+    ready: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -133,12 +175,15 @@ def better(w, t, bw, bt):
 
 
 @njit(cache=True)
-def opponents_best(futures, off, width, start, states, n, cdf, less, eq):
-    """``less[k] = P(M < k)``, ``eq[k] = P(M = k)`` for ``k < len(less)``
-    (``eq`` 0 at the last), ``M`` the best final score of opponents ``j <
-    n``; ``states[j] = (mask, u, score, done)``: an opponent whose game is
-    done (or whose card is full) has its score, the others the futures
-    table's points to come from their state added (``WinTables``' arrays)."""
+def opponents_best(futures, lay, states, n, odds):
+    """``odds.less[k] = P(M < k)``, ``odds.eq[k] = P(M = k)`` for ``k <
+    len(less)`` (``eq`` 0 at the last), ``M`` the best final score of
+    opponents ``j < n``; ``states[j] = (mask, u, score, done)``: an opponent
+    whose game is done (or whose card is full) has its score, the others
+    the ``futures`` table's points to come from their state added (``lay``:
+    its layout, a ``target.Layout`` or the ``WinTables``)."""
+    off, width, start = lay.off, lay.width, lay.start
+    less, eq, cdf = odds
     size = len(less)
     for k in range(size):
         cdf[k] = 1.0
@@ -176,10 +221,12 @@ def support(eq):
 
 
 @njit(cache=True, fastmath=True)
-def chance(target, off, width, start, child, u, final, less, eq, lo, hi):
+def chance(wt, child, u, final, odds, lo, hi):
     """``(win, tie)`` of ending the turn with ``final`` points on the card
-    in state ``(child, u)``: the target table mixed over ``M``
-    (``WinTables``' arrays; ``eq`` is 0 outside ``lo .. hi``)."""
+    in state ``(child, u)``: the target table (``wt``, the ``WinTables``)
+    mixed over ``M`` (``odds``; ``eq`` is 0 outside ``lo .. hi``)."""
+    target, off, width, start = wt.target, wt.off, wt.width, wt.start
+    less, eq = odds.less, odds.eq
     w = width[child]
     at = off[child] + (max(u, start[child]) - start[child]) * w
     top = len(less) - 1
@@ -201,53 +248,52 @@ def chance(target, off, width, start, child, u, final, less, eq, lo, hi):
 @njit(cache=True)
 def after(d, mask, u, score, b, points):
     """``(mask, u, score)`` once ``points`` are written in box ``b`` (the
-    upper bonus included)."""
-    if d.is_upper[b] and d.cap > 0:
-        if u < d.cap <= u + points:
-            score += np.int64(d.bonus)
-        u = min(u + points, d.cap)
-    return mask | (1 << b), u, score + points
+    upper bonus included, ``kernels.scoring``)."""
+    u2, bonus = upper_after(d, b, u, points)
+    return mask | (1 << b), u2, score + points + bonus
 
 
 @njit(cache=True)
-def fill_chances(d, wt, mask, u, score, less, eq, s):
+def fill_chances(wd, mask, u, score, odds, s):
     """``s.cwin[c], s.ctie[c]`` of every allowed candidate and ``s.zwin[b],
     s.ztie[b]`` of scoring 0 in every allowed box, at ``(mask, u)`` with
-    ``score`` points: the target table mixed over ``M`` (``chance``)."""
+    ``score`` points: the target table mixed over ``M`` (``chance``; ``wd``
+    a ``WinData``)."""
+    d, wt = wd.turn, wd.tables
     allowed = d.allowed[mask]
-    target, off, width, start = wt.target, wt.off, wt.width, wt.start
     cand_box, cand_score = d.cand_box, d.cand_score
     cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
-    lo, hi = support(eq)
+    lo, hi = support(odds.eq)
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = chance(target, off, width, start, m2, u2, s2, less, eq, lo, hi)
+            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
             zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
     for c in range(len(cand_box)):
         b = cand_box[c]
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, cand_score[c])
-            w, t = chance(target, off, width, start, m2, u2, s2, less, eq, lo, hi)
+            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
             cwin[c], ctie[c], ckey[c, 0], ckey[c, 1] = w, t, key(w), key(t)
 
 
 @njit(cache=True)
-def fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner):
+def fill_exact(wd, mask, u, score, odds, s, inner):
     """``fill_chances`` with each state after the turn valued by its own
     turn played to win (``turn_start``, work in ``inner``): exact when
     that turn is the last."""
+    d = wd.turn
     allowed = d.allowed[mask]
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            w, t = turn_start(wd, m2, u2, s2, odds, inner)
             s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
     for c in range(len(d.cand_box)):
         b = d.cand_box[c]
         if (allowed >> b) & 1:
             m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
-            w, t = turn_start(d, pt, wt, m2, u2, s2, less, eq, inner)
+            w, t = turn_start(wd, m2, u2, s2, odds, inner)
             s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
 
 
@@ -326,54 +372,56 @@ def keep_chances(d, s):
 
 
 @njit(cache=True)
-def turn_start(d, pt, wt, mask, u, score, less, eq, s):
+def turn_start(wd, mask, u, score, odds, s):
     """``(win, tie)`` before the first roll of a turn at ``(mask, u)`` with
     ``score`` points, the states after valued by the target table mixed
     over ``M`` (exact when this is the last turn)."""
+    d = wd.turn
     if d.allowed[mask] == 0:                   # the card is full: the game is over
-        return less[score], eq[score]
-    fill_chances(d, wt, mask, u, score, less, eq, s)
-    score_chances(d, pt, mask, s, False)
+        return odds.less[score], odds.eq[score]
+    fill_chances(wd, mask, u, score, odds, s)
+    score_chances(d, wd.play, mask, s, False)
     return keep_chances(d, s)
 
 
 @njit(cache=True)
-def turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact):
+def turn_chances(wd, mask, u, score, odds, s, inner, exact):
     """Every chance of the turn at ``(mask, u)`` with ``score`` points into
     ``s`` (``swin``, ``stie``, ``kwin``, ``ktie``); ``exact``: value the
     states after by their own turn (two boxes open); returns ``(win,
-    tie)`` at the turn start."""
+    tie)`` at the turn start (``wd`` a ``WinData``, ``odds`` the ``Odds``)."""
     if exact:
-        fill_exact(d, pt, wt, mask, u, score, less, eq, s, inner)
+        fill_exact(wd, mask, u, score, odds, s, inner)
     else:
-        fill_chances(d, wt, mask, u, score, less, eq, s)
-    score_chances(d, pt, mask, s, True)
-    return keep_chances(d, s)
+        fill_chances(wd, mask, u, score, odds, s)
+    score_chances(wd.turn, wd.play, mask, s, True)
+    return keep_chances(wd.turn, s)
 
 
 @njit(cache=True)
-def position_chances(d, pt, wt, states, mask, u, score, exact):
+def position_chances(wd, states, mask, u, score, exact):
     """What advice needs at one position, in one compiled call (each
     compiled function first called from Python is loaded on its own):
     ``(less, eq)`` of the opponents ``states`` (``opponents_best``), the
     turn's chances (a ``Scratch``, ``turn_chances``) and ``(win, tie)`` at
     its start."""
-    size = wt.reach
-    less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
-    opponents_best(wt.futures, wt.off, wt.width, wt.start, states, len(states), cdf, less, eq)
-    s, inner = make_scratch(d)
-    start = turn_chances(d, pt, wt, mask, u, score, less, eq, s, inner, exact)
-    return less, eq, s, start
+    size = wd.tables.reach
+    odds = Odds(np.empty(size), np.empty(size), np.empty(size))
+    opponents_best(wd.tables.futures, wd.tables, states, len(states), odds)
+    s, inner = make_scratch(wd.turn)
+    start = turn_chances(wd, mask, u, score, odds, s, inner, exact)
+    return odds.less, odds.eq, s, start
 
 
 @njit(cache=True)
-def choose(d, pt, wt, mask, u, r, t, s, tol, ev, evk, ev_ready):
+def choose(wd, mask, u, r, t, s, tol, evs):
     """The action at roll ``r`` with ``t`` rerolls left, from the chances
     in ``s``: a box ``b < n_boxes`` or a keep's preference code.  The
     largest chance to win, then to tie; among the actions still equal, the
-    expected-score tie rule (``ev[b]``: each box's value, ``evk[t - 1,
-    m]``: each keep's, filled once per turn when first needed:
-    ``ev_ready[0]``)."""
+    expected-score tie rule (``evs``, the ``ExpectedValues``: filled once
+    per turn when first needed)."""
+    d, pt = wd.turn, wd.play
+    ev, evk, ev_ready = evs
     nb = len(d.is_upper)
     bw, bt = OFF, 0.0
     for b in range(nb):
@@ -400,7 +448,7 @@ def choose(d, pt, wt, mask, u, r, t, s, tol, ev, evk, ev_ready):
     if count == 1:
         return only
     if ev_ready[0] == 0:                       # the expected-score values, once a turn
-        expected_values(d, pt, wt, mask, u, t, ev, evk)
+        expected_values(wd, mask, u, t, evs)
         ev_ready[0] = 1
     stop = NEG
     code = nb
@@ -422,11 +470,13 @@ def choose(d, pt, wt, mask, u, r, t, s, tol, ev, evk, ev_ready):
 
 
 @njit(cache=True)
-def expected_values(d, pt, wt, mask, u, rerolls, ev, evk):
-    """``ev[r, b]``: the expected final score less the card's of scoring
-    roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evk[t - 1,
+def expected_values(wd, mask, u, rerolls, evs):
+    """``evs.ev[r, b]``: the expected final score less the card's of scoring
+    roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evs.evk[t - 1,
     m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
     ``solver.research.games`` values them)."""
+    d, pt, wt = wd
+    ev, evk = evs.ev, evs.evk
     nb = len(d.is_upper)
     cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)
@@ -446,4 +496,4 @@ def expected_values(d, pt, wt, mask, u, rerolls, ev, evk):
             ev[r, b] = v
     if rerolls > 0:
         nxt = wt.values.reshape((1,) + wt.values.shape)
-        evk[:rerolls] = keep_values(d, mask, u, rerolls, 0, nxt)
+        evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)

@@ -28,6 +28,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.position.actions import Action, ActionKind, Advice
 from solver.position.scorecard import Scorecard
+from solver.position.scoring import upper_after
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks, ranking, tolerance
 from solver.space import state_space
@@ -78,7 +79,7 @@ class Scoring:
         rules = table.rules
         self.boxes = card.allowed_boxes()
         cols = np.array(self.boxes, dtype=np.int64)
-        u, cap = card.upper_state, rules.cap
+        u = card.upper_state
         points = rules.scores[:, cols]                           # [roll, i]
         allowed = np.ones(points.shape, dtype=bool)
         face = rules.yahtzee_face
@@ -86,9 +87,8 @@ class Scoring:
         for r in np.flatnonzero((face >= 0) & (joker[np.maximum(face, 0)] != 0)):
             points[r] = rules.joker_points[face[r], cols]
             allowed[r] = joker[face[r]] >> cols & 1 == 1
-        upper = rules.is_upper[cols]
-        reached = np.where(upper, np.minimum(u + points, cap), u)
-        bonus = np.where(upper & (u < cap) & (u + points >= cap), rules.bonus_points, 0)
+        # the upper total each way leads to and the bonus it earns (the one rule)
+        reached, bonus = upper_after(rules, np.broadcast_to(cols, points.shape), u, points)
         if card.mask & state_space(rules).flag_bit:
             bonus = bonus + np.where(face >= 0, rules.yahtzee_bonus, 0)[:, None]
         child = card.mask | 1 << cols
@@ -146,12 +146,6 @@ class TurnValues:
         ds = self.table.rules.dice_space
         reroll = ds.reroll if keeps is None else ds.reroll[keeps]
         return reroll @ self.rolls(rerolls - 1)
-
-
-def roll_values(table: StateValues, card: Scorecard, rerolls: int) -> np.ndarray:
-    """``X[r]``: value of roll ``r`` with ``rerolls`` rerolls left, playing
-    optimally (excluding the card's current score)."""
-    return TurnValues(table, card).rolls(rerolls)
 
 
 def keep_values(table: StateValues, card: Scorecard, rerolls: int,

@@ -48,7 +48,6 @@ kernels only to build the parts table.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,8 +55,14 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.explain import part_layout, part_table_size, pull_parts
-from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
-from solver.kernels.policy import check_supported as check_policy_rules
+from solver.kernels.policy import (
+    NO_ROWS,
+    Job,
+    Outcomes,
+    batch,
+    check_policy_rules,
+    policy_tables,
+)
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.advice import TurnValues
 from solver.players.policy import policy_values
@@ -70,11 +75,9 @@ from solver.rules.words import LANGS, box_name
 from solver.space import state_space
 from solver.tables.store import (
     Table,
-    TableError,
     load_array,
     open_or_solve,
-    open_table,
-    save_array,
+    store_derived,
     table_path,
 )
 
@@ -83,7 +86,7 @@ GROUPS = ("upper", "pairs_and_kinds", "straights", "full_house", "chance", "yatz
 SHOWN = 1e-12          # parts smaller than this are left out of an explanation
 
 
-def check_supported(rules: Rules) -> None:
+def check_explain_rules(rules: Rules) -> None:
     """InputError for rules whose parts table this module cannot build."""
     if rules.columns > 1:
         raise InputError(f"rules {rules.spec}: explanations cover one column; "
@@ -95,7 +98,7 @@ def check_supported(rules: Rules) -> None:
 def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The parts table of ``rules`` (flat, ``part_layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
-    check_supported(rules)
+    check_explain_rules(rules)
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     lay = part_layout(rules)
@@ -112,7 +115,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
         out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
                        np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
         reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
         run_pieces(pull_parts, g, lay, masks, out, out_values)
     return out_values
 
@@ -152,21 +155,13 @@ def parts_path(rules: Rules, directory: Path | str | None = None) -> Path:
 def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
     """Solve the parts table (the value table opened, or solved, first) and
     store it; returns the seconds the solve took."""
-    table = open_table(rules, directory)
-    start = time.perf_counter()
-    values = solve(rules, table.values)
-    seconds = time.perf_counter() - start
-    try:
-        save_array(values, rules, path, "explain", {"solve_seconds": seconds})
-    except OSError as e:
-        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
-    return seconds
+    return store_derived(rules, path, "explain", solve, directory)
 
 
 def open_parts(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False) -> PartsTable:
     """The parts table of ``rules``, solved and stored first if needed."""
-    check_supported(rules)
+    check_explain_rules(rules)
     path = parts_path(rules, directory)
 
     def load() -> PartsTable:

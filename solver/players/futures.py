@@ -23,7 +23,6 @@ Same rules covered as the target tables (no saved rolls, no yahtzee bonus).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +30,7 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.futures import pull_futures
-from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
+from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from solver.kernels.target import layout, table_size
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.policy import policy_values
@@ -39,19 +38,17 @@ from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.store import (
-    TableError,
     load_array,
     open_or_solve,
-    open_table,
-    save_array,
+    store_derived,
 )
-from solver.tables.target import check_supported, target_path
+from solver.tables.target import check_target_rules, target_path
 
 
 def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
-    check_supported(rules)
+    check_target_rules(rules)
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     lay = layout(rules)
@@ -71,7 +68,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
         out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
                        np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
         reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
         run_pieces(pull_futures, g, lay, masks, out, out_values)
     return out_values
 
@@ -110,28 +107,22 @@ def futures_path(rules: Rules, directory: Path | str | None = None) -> Path:
 
 
 def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
-    """Solve the futures table (the value table opened, or solved, first)
-    and store it; returns the seconds the solve took."""
-    table = open_table(rules, directory)
-    start = time.perf_counter()
-    values = solve(rules, table.values)
-    seconds = time.perf_counter() - start
-    try:
-        save_array(values, rules, path, "futures", {"solve_seconds": seconds})
-    except OSError as e:
-        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
-    return seconds
+    """Solve the futures table (the value table opened, or solved, first) and
+    store it; returns the seconds the solve took."""
+    return store_derived(rules, path, "futures", solve, directory)
 
 
 def open_futures(rules: Rules, directory: Path | str | None = None, *,
                  force: bool = False) -> FuturesTable:
     """The futures table of ``rules``, solved and stored first if needed."""
-    check_supported(rules)
+    check_target_rules(rules)
     path = futures_path(rules, directory)
 
     def load() -> FuturesTable:
         values, header = load_array(rules, path, "futures", (table_size(rules),))
         return FuturesTable(rules, values, path, header)
 
+    from solver.tables.plan import futures_plan
     return open_or_solve(path, load,
-                         lambda: solve_and_store(rules, path, directory), force=force)
+                         lambda: solve_and_store(rules, path, directory), force=force,
+                         plan=lambda: futures_plan(rules, path))

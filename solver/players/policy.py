@@ -52,7 +52,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.errors import InputError
-from solver.kernels.policy import KINDS, NO_OUTCOMES, ActionRows, batch, policy_tables
+from solver.kernels.policy import (
+    KINDS,
+    NO_OUTCOMES,
+    ActionRows,
+    Job,
+    batch,
+    policy_tables,
+)
 from solver.kernels.threads import run_pieces
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -123,6 +130,6 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
     row_base = np.concatenate([[0], np.cumsum(span)[:-1]]).astype(np.int64)
     rows = np.empty((int(span.sum()), rules.rolls, rules.dice_space.n_rolls), dtype=np.uint8)
     lane_row = np.full((len(masks), width), -1, dtype=np.int64)
-    run_pieces(batch, g, vals, k, masks, reach, ActionRows(rows, lane_row, row_base),
+    run_pieces(batch, g, Job(vals, k, masks, reach), ActionRows(rows, lane_row, row_base),
                NO_OUTCOMES)
     return Decisions(masks, lane_row, rows)

@@ -67,7 +67,6 @@ from solver.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
 # improvement step on H (never worse than column by column: docs/triple.md)
-POLICIES = ("optimal", "step", "greedy")
 
 # The coupling term f(s) = sum_b coupling[b, P_b] of the rule sets it was
 # fitted for (by fingerprint; ``benchmarks/triple_fit.py`` fits and prints

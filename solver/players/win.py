@@ -69,7 +69,7 @@ class Opponent:
         return self.done or self.card.is_full
 
 
-def opponents_best(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
+def best_opponent_pmf(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
     """``pmf[t]``: the probability that the best opponent's final score is
     ``t`` (``futures``: the ``solver.players.futures.FuturesTable``)."""
     less, eq = best_score(futures, opponents)
@@ -80,11 +80,9 @@ def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     """``(less, eq)`` of ``solver.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
     rules = futures.rules
     lay = layout(rules)
-    size = rules.max_score + 3
-    less, eq, cdf = np.empty(size), np.empty(size), np.empty(size)
-    win_turn.opponents_best(futures.values, lay.off, lay.width, lay.start,
-                            opponent_states(opponents), len(opponents), cdf, less, eq)
-    return less, eq
+    odds = win_turn.new_odds(rules.max_score + 3)
+    win_turn.opponents_best(futures.values, lay, opponent_states(opponents), len(opponents), odds)
+    return odds.less, odds.eq
 
 
 def opponent_states(opponents) -> np.ndarray:
@@ -163,7 +161,8 @@ class WinTurn:
         self.table, self.card, self.opponents = table, card, opponents
         tables = win_turn.win_tables(rules, target.values, futures.values, table.values)
         less, eq, s, self.start = win_turn.position_chances(
-            turn_data(rules), play_tables(rules), tables, opponent_states(opponents),
+            win_turn.WinData(turn_data(rules), play_tables(rules), tables),
+            opponent_states(opponents),
             card.mask, card.upper_state, card.score, open_boxes(card) == EXACT_OPEN)
         self.best = eq[:rules.max_score + 1]
         self.score = (s.swin, s.stie)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from solver.bounds import check_text, shown, whole_text
 from solver.errors import InputError
 from solver.rules.dice import parse_dice
 
@@ -74,16 +75,17 @@ class Action:
         ``score chance`` or ``score chance (23)``; ``score chance@3`` in
         column 3.  With ``rules``, box names may be aliases (``sjanse``),
         dice are checked against the game's dice, and a score must name a
-        column exactly when the rules have several."""
-        words = text.strip().lower()
+        column exactly when the rules have several.  Text that is not a
+        ``str`` raises ``solver.bounds.WrongType`` (a TypeError)."""
+        words = check_text(text, "action").strip().lower()
         faces, most = (rules.faces, rules.dice - 1) if rules is not None else (9, None)
         if words in ("reroll all", "reroll", "keep", "keep none"):
             return cls.keep(())
         if words.startswith("keep "):
             dice = parse_dice(words[5:], None, faces, most)
             if rules is not None and len(dice) >= rules.dice:
-                raise InputError(f"action {text!r}: keeping all {rules.dice} dice is stopping; "
-                                 "score them instead")
+                raise InputError(f"action {shown(text, 40)}: keeping all {rules.dice} dice is "
+                                 "stopping; score them instead")
             return cls.keep(dice)
         m = re.fullmatch(r"score\s+([^\s(@]+)\s*(?:@\s*(\d+))?\s*"
                          r"(?:\(\s*(\d+)\s*\)|(\d+))?", words)
@@ -93,8 +95,9 @@ class Action:
                 box = rules.boxes[rules.box_index(box)].name
                 column = check_column(rules, column, text.strip())
             points = m.group(3) or m.group(4)
-            return cls.score(box, None if points is None else int(points), column)
-        raise InputError(f"action {text!r}: expected 'keep 5 6', 'reroll all' or "
+            return cls.score(box, None if points is None else whole_text(points, "points"),
+                             column)
+        raise InputError(f"action {shown(text, 40)}: expected 'keep 5 6', 'reroll all' or "
                          "'score BOX'")
 
     def __str__(self) -> str:

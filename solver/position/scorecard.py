@@ -26,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.bounds import WrongType, check_text, shown, whole_text
 from solver.errors import InputError
+from solver.position.scoring import upper_bonus
 from solver.rules.ruleset import Order, Rules
 from solver.space import state_space
 
@@ -55,14 +57,18 @@ class Scorecard:
         points: list[int | None] = [None] * rules.n_boxes
         extra = None
         bank = None
-        for item in filter(None, (p.strip() for p in (text or "").split(","))):
+        if not isinstance(rules, Rules):
+            raise WrongType(f"rules must be a Rules, not {type(rules).__name__}")
+        for item in filter(None, (p.strip() for p in check_text(text, "card", optional=True)
+                                  .split(","))):
             name, eq, raw = item.partition("=")
             if not eq:
-                raise InputError(f"card entry {item!r}: expected box=points")
+                raise InputError(f"card entry {shown(item, 40)}: expected box=points")
             try:
-                value = int(raw.strip())
-            except ValueError:
-                raise InputError(f"card entry {item!r}: points must be a whole number") from None
+                value = whole_text(raw, "points")
+            except InputError:
+                raise InputError(f"card entry {shown(item, 40)}: points must be a whole number "
+                                 "of at most 18 digits") from None
             if name.strip().lower() == "bank" and rules.saved_rolls:
                 if bank is not None:
                     raise InputError("card: bank given twice")
@@ -193,7 +199,7 @@ class Scorecard:
         r = self.rules
         if r.columns > 1:
             return sum(w * c.bonus for w, c in zip(r.column_weights, self.columns))
-        return r.bonus_points if r.bonus_points and self.upper_total >= r.bonus_threshold else 0
+        return upper_bonus(r, self.upper_total)         # the engine's rule (position.scoring)
 
     @property
     def score(self) -> int:

@@ -33,10 +33,11 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.forward import Layer, carry
-from solver.kernels.policy import NO_ROWS, Outcomes, batch, policy_tables
+from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from solver.kernels.threads import pieces, run_pieces
 from solver.players.policy import policy_values
 from solver.position.scorecard import Scorecard
+from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -178,7 +179,7 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         outs = obuf[:int(osize.sum())]
         ogroup = np.zeros((len(masks), width), dtype=np.int64)
         out = Outcomes(obase, ostride, ogroup, outs, tally)
-        run_pieces(batch, g, vals, kind, masks, reach, NO_ROWS, out)
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
         # carry the probabilities into the next layer
         pos = np.full(state_space(rules).n_masks, -1, dtype=np.int64)
         pos[masks] = np.arange(len(masks))
@@ -192,7 +193,8 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
-    out = _summarise(rules, card, policy, values if theta == 0 else None, masks, lens, offs, f,
+    last = Layer(masks, f, offs, lens, reach, lo, hi)
+    out = _summarise(rules, card, policy, values if theta == 0 else None, last,
                      tally.sum(axis=0), g, time.perf_counter() - start)
     return replace(out, theta=theta)
 
@@ -210,10 +212,10 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
-def _summarise(rules, card, policy, values, masks, lens, offs, f, tally, g,
-               seconds) -> Distribution:
-    """Final-score pmf, bonus and box figures from the full-card layer (one
-    mask, or two: with the flag bit and without)."""
+def _summarise(rules, card, policy, values, last: Layer, tally, g, seconds) -> Distribution:
+    """Final-score pmf, bonus and box figures from the full-card layer
+    ``last`` (one mask, or two: with the flag bit and without)."""
+    masks, f, offs, lens = last.masks, last.f, last.off, last.size
     assert set(masks & state_space(rules).full_mask) == {state_space(rules).full_mask}
     u0 = card.upper_state
     cap = rules.cap
@@ -223,8 +225,9 @@ def _summarise(rules, card, policy, values, masks, lens, offs, f, tally, g,
     for o, n in zip(offs, lens):
         block = f[o:o + lanes * n].reshape(lanes, n)
         for u in range(lanes):
-            earned = cap > 0 and u == cap and u0 < cap
-            base = card.score + (u - u0) + (rules.bonus_points if earned else 0)
+            gained = upper_bonus(rules, u) - upper_bonus(rules, u0)    # the bonus since the card
+            earned = gained > 0
+            base = card.score + (u - u0) + gained
             if block[u].any():
                 pmf[base:base + n] += block[u]
                 if earned:

@@ -27,10 +27,12 @@ import json
 
 import numpy as np
 
+from solver.bounds import brief
 from solver.errors import InputError, missing_extra
 from solver.files import atomic_path, atomic_text
 from solver.players.advice import advise
 from solver.position.scorecard import Scorecard
+from solver.position.scoring import upper_after, upper_bonus
 from solver.space import state_space
 from solver.tables.store import Table
 
@@ -44,7 +46,6 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
     """The state table as named columns (see the module docstring); with
     saved rolls, one row per bank up to ``max_bank`` (default: every bank)."""
     rules = table.rules
-    cap = rules.cap
     reachable = _upper_totals(rules)
     parts: list[tuple[np.ndarray, np.ndarray, int]] = []
     rows = 0
@@ -62,7 +63,7 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
     upper = np.concatenate([u for _, u, _ in parts])
     bank = np.concatenate([np.full(len(m), k, dtype=np.int64) for m, _, k in parts])
     remaining = np.concatenate([table.lookup(k, m, u) for m, u, k in parts])
-    bonus = np.where((cap > 0) & (upper >= cap), rules.bonus_points, 0)
+    bonus = upper_bonus(rules, upper)
     names = np.array([b.name for b in rules.boxes])
     bits = (mask[:, None] >> np.arange(rules.n_boxes)) & 1
     filled_by_mask = {m: "+".join(names[(m >> np.arange(rules.n_boxes)) & 1 == 1])
@@ -86,22 +87,22 @@ def _upper_totals(rules) -> dict[int, np.ndarray]:
     """Upper totals (capped) the filled upper boxes can make, per upper mask."""
     upper_boxes = [b for b in range(rules.n_boxes) if rules.is_upper[b]]
     out: dict[int, np.ndarray] = {}
-    cap = rules.cap
     for sub in range(1 << len(upper_boxes)):
-        totals = {0}
+        totals = np.zeros(1, dtype=np.int64)
         mask = 0
         for i, b in enumerate(upper_boxes):
             if sub >> i & 1:
                 mask |= 1 << b
-                totals = {min(t + p, cap) for t in totals for p in rules.box_points[b]}
-        out[mask] = np.array(sorted(totals), dtype=np.int64)
+                points = np.array(sorted(rules.box_points[b]), dtype=np.int64)
+                totals = np.unique(upper_after(rules, b, totals[:, None], points[None, :])[0])
+        out[mask] = totals
     return out
 
 
 def check_format(fmt: str, out: str | None) -> None:
     """Raise InputError unless states can be written as ``fmt`` to ``out``."""
     if fmt not in FORMATS:
-        raise InputError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise InputError(f"format {brief(fmt)}: expected one of {', '.join(FORMATS)}")
     if fmt == "parquet":
         try:
             import pyarrow  # noqa: F401

@@ -3,7 +3,7 @@
 This player handles every rule set the engine does (jokers, the yahtzee
 bonus, saved rolls).  At the start of each turn the turn kernels value every
 keep at every number of rerolls left for the one state
-(``turn.keep_values``) and, at each roll, every way to end the turn
+(``turn.state_keep_levels``) and, at each roll, every way to end the turn
 (``turn.fill_candidates``).  Each choice is made by ``turn.pick``, the
 compiled form of the tie rule of ``solver.rules.ties`` that the policies use too:
 boxes in scorecard order, keeps in order of preference, scoring against the
@@ -27,10 +27,12 @@ from typing import Callable
 import numpy as np
 
 from solver.errors import InputError
-from solver.kernels.player import play_games, play_tables
+from solver.kernels.player import Played, play_games, play_tables
+from solver.kernels.runs import Games, turn_log
 from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
 from solver.position.scorecard import Scorecard
+from solver.position.scoring import upper_bonus
 from solver.research.distribution import Distribution
 from solver.research.review import turn_line
 from solver.research.simulate import Simulation
@@ -41,7 +43,7 @@ from solver.tables.store import Table
 CHUNK = 4096        # games per call when their turns are logged
 
 
-def play(table: Table, games: int, seed: int = 0,
+def run_games(table: Table, games: int, seed: int = 0,
          on_line: Callable[[str], None] | None = None,
          card: Scorecard | None = None) -> Simulation:
     """Play ``games`` games optimally (from ``card``, default a new game);
@@ -65,29 +67,27 @@ def play(table: Table, games: int, seed: int = 0,
     steps = rules.rolls + state_space(rules).bank_limit(rules.n_boxes - 1)   # most rolls in a turn
     for first in range(0, games, step):
         n = min(step, games - first)
-        score = np.zeros(n, dtype=np.int64)
-        upper_end = np.zeros(n, dtype=np.int64)
-        box_points = np.zeros((n, rules.n_boxes), dtype=np.int64)
+        out = Played(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                     np.zeros((n, rules.n_boxes), dtype=np.int64))
+        score, upper_end, box_points = out
         box_points[:] = [p or 0 for p in card.points]
-        shape = (n, rules.n_boxes, steps) if on_line else (0, 1, 1)
-        log_rolls = np.full(shape, -1, dtype=np.int64)
-        log_keeps = np.full(shape, -1, dtype=np.int64)
-        log_box = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(play_games, turn_data(rules, table.theta), play_tables(rules), first, seed, state,
-                   layers, tolerance(table) if table.theta == 0 else 0.0, score, upper_end, box_points, log_rolls, log_keeps, log_box)
+        log = turn_log(n, rules.n_boxes, steps, logging=bool(on_line))
+        run = Games(first, seed, tolerance(table) if table.theta == 0 else 0.0, state)
+        run_pieces(play_games, turn_data(rules, table.theta), play_tables(rules), run, layers,
+                   out, log)
         counts = np.bincount(score)
         hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
         hist[:len(counts)] += counts
-        bonus_games += int((upper_end >= rules.cap).sum()) if rules.cap > 0 else 0
+        bonus_games += int((upper_bonus(rules, upper_end) > 0).sum())
         box_nonzero += (box_points > 0).sum(axis=0)
         box_sum += box_points.sum(axis=0)
         if on_line:
             for i in range(n):
                 for turn in range(card.turn, rules.n_boxes):
                     rolls = [ds.dice_of(ds.first_roll + int(r))
-                             for r in log_rolls[i, turn] if r >= 0]
-                    kept = [ds.dice_of(int(m)) for m in log_keeps[i, turn] if m >= 0]
-                    box = int(log_box[i, turn])
+                             for r in log.rolls[i, turn] if r >= 0]
+                    kept = [ds.dice_of(int(m)) for m in log.keeps[i, turn] if m >= 0]
+                    box = int(log.box[i, turn])
                     on_line(turn_line(rules, first + i + 1, turn + 1, rolls, kept, box,
                                       int(box_points[i, box])))
     return Simulation(rules, "optimal", games, seed, hist, int(bonus_games), box_sum,
@@ -100,7 +100,7 @@ def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distri
     distribution ``solver.research.distribution`` does not compute)."""
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
-    sim = play(table, games, seed, card=card)
+    sim = run_games(table, games, seed, card=card)
     expected = card.score + table.value(card.mask, card.upper_state, card.bank)
     return Distribution(table.rules, card, "optimal", sim.hist / games,
                         sim.bonus_games / games, sim.box_sum / games, sim.box_nonzero / games,

@@ -25,45 +25,47 @@ is run again by Dask, and the results are gathered once per chunk id.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from solver.bounds import brief
 from solver.errors import InputError, missing_extra
+from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
-SIMPLE = ("optimal", "greedy", "simple")
 
 
 def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
     ``solver.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from solver.players.triple import POLICIES
+    from solver.rules.objectives import policy_for, policy_names
     from solver.tables.values import check_theta
     text = text.strip()
+    if text in policy_names(rules, match=True):
+        return policy_for(text, rules, match=True).name, 0.0
     if rules.columns > 1:
-        if text in POLICIES:
-            return text, 0.0
-        raise InputError(f"policy {text!r}: rules {rules.spec} seat {', '.join(POLICIES)} "
+        raise InputError(f"policy {brief(text)}: rules {rules.spec} seat "
+                         f"{', '.join(policy_names(rules, match=True))} "
                          "(the win seat and theta need one column)")
-    if text in SIMPLE or text == "win":
-        return text, 0.0
     name, eq, value = text.partition("=")
     if name.strip() == "theta" and eq:
         try:
             theta = float(value)
         except ValueError:
-            raise InputError(f"policy {text!r}: theta must be a number") from None
+            raise InputError(f"policy {brief(text)}: theta must be a number") from None
         return "optimal", check_theta(rules, theta)
-    raise InputError(f"unknown policy {text!r}: expected optimal, win, theta=X, greedy or simple")
+    raise InputError(f"unknown policy {brief(text)}: expected optimal, win, theta=X, greedy or simple")
 
 
 def parse_players(text: str | list[str], rules: Rules) -> tuple[tuple[str, float], ...]:
@@ -125,17 +127,14 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
     boxes = np.concatenate([g.boxes for g in logs]).astype(np.int64)
     points = np.concatenate([g.points for g in logs]).astype(np.int64)
     upper = (points * rules.is_upper[boxes]).sum(axis=1)
-    bonus = np.where((rules.cap > 0) & (upper >= rules.cap), rules.bonus_points, 0)
-    return points.sum(axis=1) + bonus, boxes, points
+    return points.sum(axis=1) + upper_bonus(rules, upper), boxes, points
 
 
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``solver.research.triple_games``)."""
-    from solver.research.triple_games import play
-    scores = np.zeros(games, dtype=np.int64)
-    play(_value_table(rules, tables, 0.0), rules, games, seed, kind, scores=scores)
-    return scores
+    from solver.research.triple_games import run_games
+    return run_games(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
 def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int,
@@ -145,7 +144,7 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     (``solver.research.win_seat``)."""
     from solver.research.win_seat import play_win_seat
     target, futures = _win_tables(rules, tables)
-    return play_win_seat(rules, _value_table(rules, tables, 0.0), target, futures, games, seed,
+    return play_win_seat(_value_table(rules, tables, 0.0), target, futures, games, seed,
                          first, seat, others)
 
 
@@ -238,10 +237,32 @@ class Match:
                 "seconds": self.seconds}
 
 
-def chunks(games: int, chunk_size: int = CHUNK) -> list[tuple[int, int]]:
-    """``(chunk id, games)`` of every chunk."""
-    return [(c, min(chunk_size, games - c * chunk_size))
-            for c in range(-(-games // chunk_size))]
+class Chunks(Sequence):
+    """``(chunk id, games)`` of every chunk, computed when asked for (a study
+    of 10**12 games has 5 * 10**7 chunks: never held as a list)."""
+
+    def __init__(self, games: int, chunk_size: int = CHUNK):
+        self.games, self.size = games, chunk_size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    def __getitem__(self, c):
+        if isinstance(c, slice):
+            return [self[i] for i in range(*c.indices(len(self)))]
+        if c < 0:
+            c += len(self)
+        if not 0 <= c < len(self):
+            raise IndexError(c)
+        return c, min(self.size, self.games - c * self.size)
+
+
+def chunks(games: int, chunk_size: int = CHUNK) -> Chunks:
+    """``(chunk id, games)`` of every chunk (a lazy sequence)."""
+    return Chunks(games, chunk_size)
+
+
+IN_FLIGHT = 256           # chunks submitted to Dask at a time
 
 
 def prepare(rules: Rules, tables, players) -> None:
@@ -258,24 +279,33 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
         scheduler: str | None = None, workers: int | None = None,
         chunk_size: int = CHUNK) -> Match:
     """Play the study.  ``scheduler``: a dask.distributed scheduler's address;
-    else ``workers`` processes of a local Dask cluster (default: this
-    machine's cores; 0, or a single chunk, plays in this process)."""
+    ``workers``: processes of a local Dask cluster; with neither (or
+    ``workers=0``) the study plays in this process, chunk after chunk (no
+    Dask needed, and faster on one machine than a local cluster)."""
     import time
+
+    from solver.bounds import check_games, check_seed, check_workers
+    games, seed = check_games(games), check_seed(seed)
+    workers = None if workers is None else check_workers(workers)
     start = time.perf_counter()
     tables = str(tables) if tables is not None else None
     prepare(rules, tables, players)
     todo = chunks(games, chunk_size)
     args = (rules, tables, tuple(players), seed)
-    if scheduler is None and (workers == 0 or (workers is None and len(todo) == 1)):
-        results = [play_chunk(*args, c, n, chunk_size) for c, n in todo]
+    if scheduler is None and not workers:
+        results = (play_chunk(*args, c, n, chunk_size) for c, n in todo)
     else:
         results = _on_dask(args, todo, chunk_size, scheduler, workers)
-    got = {r.chunk: r for r in results}                # one result per chunk id
-    if sorted(got) != [c for c, _ in todo]:
+    got: dict[int, Tally] = {}        # one result per chunk id, summed in chunk order
+    total, following = None, 0
+    for r in results:
+        got.setdefault(r.chunk, r.tally)
+        while following in got:       # sum in chunk order: the same float sums every run
+            tally = got.pop(following)
+            total = tally if total is None else total + tally
+            following += 1
+    if following != len(todo):
         raise RuntimeError("some chunks are missing from the results")
-    total = got[0].tally
-    for c, _ in todo[1:]:
-        total = total + got[c].tally
     return Match(rules, tuple(players), games, seed, total, time.perf_counter() - start)
 
 
@@ -293,11 +323,19 @@ def _on_dask(args, todo, chunk_size, scheduler, workers) -> list[ChunkResult]:
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                processes=True, dashboard_address=":0")
         client = Client(cluster)
+    from distributed import as_completed
+
+    def submit(c: int, n: int):
+        return client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,
+                             key=f"yatzy-match-{args[3]}-{c}-{os.getpid()}")
+
     try:
-        futures = [client.submit(play_chunk, *args, c, n, chunk_size, retries=3, pure=False,
-                                 key=f"yatzy-match-{args[3]}-{c}-{os.getpid()}")
-                   for c, n in todo]
-        return client.gather(futures)
+        pending = iter(todo)
+        running = as_completed([submit(c, n) for c, n in itertools.islice(pending, IN_FLIGHT)])
+        for future in running:                    # a window of chunks in flight at a time
+            yield future.result()
+            for c, n in itertools.islice(pending, 1):
+                running.add(submit(c, n))
     finally:
         client.close()
         if cluster is not None:

@@ -235,6 +235,7 @@ def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> Non
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     from solver.files import atomic_path
 
     fig, ax = plt.subplots(figsize=(9, 4.5))

@@ -88,6 +88,7 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     InputError naming the line of the first problem.  ``rules_spec`` may also
     be a ``Rules`` (for rules no preset makes): the header's rules are then
     not read."""
+    from solver.bounds import MAX_LINE, brief, parse_json
     from solver.rules.ruleset import parse_rules
 
     fixed = rules_spec if isinstance(rules_spec, Rules) else None
@@ -109,10 +110,9 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}:{n}: not JSON ({e.msg})") from None
+        if len(raw) > MAX_LINE:
+            raise InputError(f"{path}:{n}: line too long (at most {MAX_LINE} characters)")
+        obj = parse_json(raw, f"{path}:{n}")
         if not isinstance(obj, dict):
             raise InputError(f"{path}:{n}: expected a JSON object")
         if "yatzy_log" in obj:
@@ -140,7 +140,8 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
             raise InputError(f"{path}:{n}: game {turn.game} has more than "
                              f"{rules.n_boxes * rules.columns} turns")
         if "turn" in obj and obj["turn"] != len(games[-1]) + 1:
-            raise InputError(f"{path}:{n}: turn {obj['turn']!r}, expected {len(games[-1]) + 1}")
+            raise InputError(f"{path}:{n}: turn {brief(obj['turn'])}, "
+                             f"expected {len(games[-1]) + 1}")
         games[-1].append(turn)
     if not games:
         raise InputError(f"{path}: no turns in the log")

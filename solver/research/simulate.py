@@ -18,10 +18,12 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.dice_stream import seed_states
-from solver.kernels.policy import check_supported, policy_tables
-from solver.kernels.simulate import play_turn
+from solver.kernels.policy import check_policy_rules, policy_tables
+from solver.kernels.runs import turn_log
+from solver.kernels.simulate import Filled, Layer, play_turn
 from solver.kernels.threads import run_pieces
 from solver.players.policy import decide, policy_values
+from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -102,7 +104,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
     called for each batch of games when given."""
-    check_supported(rules, "the fast simulation")
+    check_policy_rules(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
@@ -122,13 +124,10 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         upper = np.zeros(n, dtype=np.int64)
         score = np.zeros(n, dtype=np.int64)
         state = seed_states(seed, first, n)
-        shape = (n, rules.n_boxes, rules.rolls) if on_log else (0, 1, 1)
-        log_rolls = np.full(shape, -1, dtype=np.int16)
-        log_keeps = np.full(shape, -1, dtype=np.int16)
-        log_box = np.full(shape[:2], -1, dtype=np.int16)
-        log_points = np.full(shape[:2], -1, dtype=np.int16)
-        box_of = np.empty(n, dtype=np.int64)
-        points_of = np.empty(n, dtype=np.int64)
+        log = turn_log(n, rules.n_boxes, rules.rolls, np.int16, logging=bool(on_log))
+        log_points = np.full(log.box.shape, -1, dtype=np.int16)
+        out = Filled(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+        box_of, points_of = out
         gid = np.arange(n)                       # game of each position
         for turn in range(rules.n_boxes):
             dec = decide(rules, policy, values, mask, upper, theta)
@@ -137,17 +136,17 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
             order = np.argsort(game_row)
             game_row, mask, upper, score, state, gid = (
                 a[order] for a in (game_row, mask, upper, score, state, gid))
-            run_pieces(play_turn, g, size, ds.n, dec.rows, game_row, mask, upper, score, state,
-                       turn, box_of, points_of, gid, log_rolls, log_keeps, log_box)
-            del dec, game_row, order
+            layer = Layer(dec.rows, game_row, mask, upper, score, state, gid)
+            run_pieces(play_turn, g, size, layer, out, log, turn)
+            del dec, game_row, order, layer
             if on_log:
                 log_points[gid, turn] = points_of
             box_sum += np.bincount(box_of, weights=points_of,
                                    minlength=rules.n_boxes).astype(np.int64)
             box_nonzero += np.bincount(box_of[points_of > 0], minlength=rules.n_boxes)
         hist += np.bincount(score, minlength=len(hist))
-        bonus_games += int((upper >= rules.cap).sum()) if rules.cap > 0 else 0
+        bonus_games += int((upper_bonus(rules, upper) > 0).sum())
         if on_log:
-            on_log(GameLog(first, log_rolls, log_keeps, log_box, log_points))
+            on_log(GameLog(first, log.rolls, log.keeps, log.box, log_points))
     return Simulation(rules, policy, games, seed, hist, bonus_games, box_sum, box_nonzero,
                       time.perf_counter() - start, theta)

@@ -28,17 +28,15 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.player import play_tables
+from solver.kernels.runs import Games, turn_log
 from solver.kernels.threads import run_pieces
-from solver.kernels.triple import (
-    box_candidates,
-    play_games,
-)
-from solver.kernels.turn import (
-    turn_data,
-)
-from solver.players.triple import POLICIES, coupling_of, lower_bound, no_coupling
+from solver.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
+from solver.kernels.turn import turn_data
+from solver.players.triple import coupling_of, lower_bound, no_coupling
 from solver.position.scorecard import Scorecard
+from solver.position.scoring import upper_after
 from solver.research.review import turn_line
+from solver.rules.objectives import policy_for
 from solver.rules.ruleset import Rules
 from solver.rules.ties import tolerance
 from solver.space import state_space
@@ -53,7 +51,8 @@ class TripleGames:
     """Results of played Trippel-Yatzy games: ``hist[s]`` games with final
     score ``s``; ``bonus_columns``: columns that earned the bonus, all games
     together; ``box_sum[c, b]``, ``box_nonzero[c, b]``: points and non-zero
-    scores of box ``b`` in column ``c`` (as written, before the weight)."""
+    scores of box ``b`` in column ``c`` (as written, before the weight);
+    ``scores[i]``: game ``i``'s final score."""
 
     rules: Rules
     policy: str
@@ -64,6 +63,7 @@ class TripleGames:
     box_sum: np.ndarray
     box_nonzero: np.ndarray
     seconds: float
+    scores: np.ndarray | None = None
 
     def simulation(self):
         """As a ``solver.research.simulate.Simulation`` (box figures: the mean per
@@ -80,21 +80,18 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
     return np.zeros_like(values) if policy == "greedy" else values
 
 
-def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
+def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
-         card: Scorecard | None = None, coupling: np.ndarray | None = None,
-         scores: np.ndarray | None = None) -> TripleGames:
+         card: Scorecard | None = None, coupling: np.ndarray | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``solver.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
     ``coupling``: the coupling term of ``optimal`` (default
     ``triple.coupling_of(rules)``; an empty ``(0, 2 ** columns)`` array plays
-    the plain improvement step on ``H``, as policy ``step`` does);
-    ``scores``: if given, game ``i``'s final score goes in ``scores[i]``."""
-    if policy not in POLICIES:
-        raise InputError(f"policy {policy!r}: expected one of {', '.join(POLICIES)} "
-                         f"under rules {rules.spec}")
+    the plain improvement step on ``H``, as policy ``step`` does).  Game
+    ``i``'s final score is ``TripleGames.scores[i]``."""
+    policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
     ds = one.dice_space
     C, nb = rules.columns, one.n_boxes
@@ -110,25 +107,20 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
     bonus_columns = 0
     box_sum = np.zeros((C, nb), dtype=np.int64)
     box_nonzero = np.zeros((C, nb), dtype=np.int64)
+    scores = np.zeros(games, dtype=np.int64)
     start = time.perf_counter()
     step = min(CHUNK, 4096) if on_line else CHUNK
-    box_cand, tol = box_candidates(d, pt), tolerance(table)
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling)
     for first in range(0, games, step):
         n = min(step, games - first)
-        score = np.zeros(n, dtype=np.int64)
-        bonuses = np.zeros(n, dtype=np.int64)
-        box_points = np.zeros((n, C, nb), dtype=np.int64)
+        out = TripleOut(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                        np.zeros((n, C, nb), dtype=np.int64))
+        score, bonuses, box_points = out
         box_points[:] = [[p or 0 for p in sc.points] for sc in card.columns]
-        shape = (n, C * nb, one.rolls) if on_line else (0, 1, 1)
-        log_rolls = np.full(shape, -1, dtype=np.int64)
-        log_keeps = np.full(shape, -1, dtype=np.int64)
-        log_box = np.full(shape[:2], -1, dtype=np.int64)
-        log_col = np.full(shape[:2], -1, dtype=np.int64)
-        run_pieces(play_games, d, box_cand, pt, values, w, coupling, state, first, seed, tol,
-                   score, bonuses, box_points, log_rolls, log_keeps, log_box, log_col)
+        log = turn_log(n, C * nb, one.rolls, logging=bool(on_line), columns=True)
+        run_pieces(play_games, d, pt, tt, Games(first, seed, tolerance(table), state), out, log)
         hist += np.bincount(score, minlength=len(hist))
-        if scores is not None:
-            scores[first:first + n] = score
+        scores[first:first + n] = score
         bonus_columns += int(bonuses.sum())
         box_sum += box_points.sum(axis=0)
         box_nonzero += (box_points > 0).sum(axis=0)
@@ -136,13 +128,13 @@ def play(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: st
             for i in range(n):
                 for turn in range(card.turn, C * nb):
                     rolls = [ds.dice_of(ds.first_roll + int(r))
-                             for r in log_rolls[i, turn] if r >= 0]
-                    kept = [ds.dice_of(int(m)) for m in log_keeps[i, turn] if m >= 0]
-                    c, b = int(log_col[i, turn]), int(log_box[i, turn])
+                             for r in log.rolls[i, turn] if r >= 0]
+                    kept = [ds.dice_of(int(m)) for m in log.keeps[i, turn] if m >= 0]
+                    c, b = int(log.column[i, turn]), int(log.box[i, turn])
                     on_line(turn_line(one, first + i + 1, turn + 1, rolls, kept, b,
                                       int(box_points[i, c, b]), column=c + 1))
     return TripleGames(rules, policy, games, seed, hist, bonus_columns, box_sum, box_nonzero,
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, scores)
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
@@ -158,15 +150,13 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     values = _values(table, "optimal")
     w = np.array(rules.column_weights, dtype=np.float64)
     state = np.zeros((C, 3), dtype=np.int64)
-    score = np.zeros(games, dtype=np.int64)
-    box_points = np.zeros((games, C, nb), dtype=np.int64)
-    log_rolls = np.full((games, T, one.rolls), -1, dtype=np.int64)
-    log_box = np.full((games, T), -1, dtype=np.int64)
-    log_col = np.full((games, T), -1, dtype=np.int64)
-    run_pieces(play_games, d, box_candidates(d, pt), pt, values, w,
-               np.asarray(coupling, dtype=np.float64), state, 0, seed, tolerance(table), score,
-               np.zeros(games, dtype=np.int64), box_points, log_rolls, log_rolls.copy(), log_box,
-               log_col)
+    out = TripleOut(np.zeros(games, dtype=np.int64), np.zeros(games, dtype=np.int64),
+                    np.zeros((games, C, nb), dtype=np.int64))
+    score, _, box_points = out
+    log = turn_log(games, T, one.rolls, columns=True)
+    log_box, log_col = log.box, log.column
+    tt = TripleTables(box_candidates(d, pt), values, w, np.asarray(coupling, dtype=np.float64))
+    run_pieces(play_games, d, pt, tt, Games(0, seed, tolerance(table), state), out, log)
     masks = np.zeros((games, T, C), dtype=np.int64)
     uppers = np.zeros((games, T, C), dtype=np.int64)
     written = np.zeros((games, T))
@@ -178,9 +168,7 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
         masks[:, t], uppers[:, t], written[:, t] = mask, upper, sofar
         b, c = log_box[:, t], log_col[:, t]
         p = box_points[i, c, b]
-        up = one.is_upper[b]
-        new = np.where(up, np.minimum(upper[i, c] + p, one.cap), upper[i, c])
-        bonus = np.where(up & (upper[i, c] < one.cap) & (new >= one.cap), one.bonus_points, 0)
+        new, bonus = upper_after(one, b, upper[i, c], p)
         sofar = sofar + w[c] * (p + bonus)
         mask[i, c] |= 1 << b
         upper[i, c] = new
@@ -244,7 +232,7 @@ def distribution(table: StateValues, card: Scorecard, policy: str, games: int, s
     rules = card.rules
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
-    sim = play(table, rules, games, seed, policy, card=card)
+    sim = run_games(table, rules, games, seed, policy, card=card)
     cols = rules.columns
     return Distribution(rules, card, policy, sim.hist / games, sim.bonus_columns / cols / games,
                         sim.box_sum.sum(axis=0) / cols / games,

@@ -19,23 +19,23 @@ from solver.kernels import win as win_turn
 from solver.kernels.player import play_tables
 from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
-from solver.kernels.win_seat import play_win_games
-from solver.rules.ruleset import Rules
+from solver.kernels.win_seat import Seating, play_win_games
 from solver.rules.ties import tolerance
 
 
-def play_win_seat(rules: Rules, table, target, futures, games: int, seed: int, first: int,
-                  seat: int, others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
+def play_win_seat(table, target, futures, games: int, seed: int, first: int, seat: int,
+                  others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
     """The final scores of a ``win`` seat (seat ``seat``) in ``games`` games
     numbered from ``first`` (who moves first rotates with the number)
     against ``others``: ``(seat, boxes[i, k], points[i, k])`` of each other
     seat's logged games; ``table``, ``target``, ``futures``: the
-    expected-score, target and futures tables."""
+    expected-score, target and futures tables (of the same rules)."""
+    rules = table.rules
     wt = win_turn.win_tables(rules, target.values, futures.values, table.values)
-    seats = np.array([o for o, _, _ in others], dtype=np.int64)
-    boxes = np.ascontiguousarray(np.stack([b for _, b, _ in others]), dtype=np.int64)
-    points = np.ascontiguousarray(np.stack([p for _, _, p in others]), dtype=np.int64)
+    seating = Seating(seat, first, np.array([o for o, _, _ in others], dtype=np.int64),
+                      np.ascontiguousarray(np.stack([b for _, b, _ in others]), dtype=np.int64),
+                      np.ascontiguousarray(np.stack([p for _, _, p in others]), dtype=np.int64))
     scores = np.zeros(games, dtype=np.int64)
-    run_pieces(play_win_games, turn_data(rules), play_tables(rules), wt, tolerance(table), seed, first, seat, seats,
-               boxes, points, scores)
+    run_pieces(play_win_games, win_turn.WinData(turn_data(rules), play_tables(rules), wt),
+               tolerance(table), seed, seating, scores)
     return scores

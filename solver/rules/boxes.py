@@ -149,17 +149,45 @@ NORDIC = UPPER + (
 )
 
 
-def nordic_boxes(five_alike_is_full_house: bool = False,
-                 four_alike_is_two_pairs: bool = False) -> tuple[Box, ...]:
-    """The 15 Nordic boxes, with the two house-rule switches of RULES.md §1."""
-    out = []
-    for box in NORDIC:
-        if box.name == "full_house" and five_alike_is_full_house:
-            box = replace(box, distinct=False)
-        if box.name == "two_pairs" and four_alike_is_two_pairs:
-            box = replace(box, distinct=False)
-        out.append(box)
-    return tuple(out)
+@dataclass(frozen=True)
+class HouseRule:
+    """A house-rule switch of RULES.md §1: when on, the groups of box
+    ``box`` may share a face (``Box.distinct`` false)."""
+
+    name: str
+    box: str
+    help: str
+
+    def read(self, boxes: tuple[Box, ...]) -> bool:
+        """Whether the switch is on in ``boxes``."""
+        return not next(b for b in boxes if b.name == self.box).distinct
+
+    def write(self, boxes: tuple[Box, ...], on: bool) -> tuple[Box, ...]:
+        """``boxes`` with the switch on or off."""
+        return tuple(replace(b, distinct=not on) if b.name == self.box else b for b in boxes)
+
+
+HOUSE_RULES = {h.name: h for h in (
+    HouseRule("five_alike_is_full_house", "full_house",
+              "five equal dice also count as a full house"),
+    HouseRule("four_alike_is_two_pairs", "two_pairs", "four equal dice also count as two pairs"),
+)}
+"""The house-rule switches, declared once: ``nordic_boxes`` takes them as
+keywords and the rules spec as keys (``solver.rules.ruleset.KEYS``)."""
+
+
+def nordic_boxes(*flags: bool, **switches: bool) -> tuple[Box, ...]:
+    """The 15 Nordic boxes, with the house-rule switches of RULES.md §1
+    (``HOUSE_RULES``, in their order or as keywords), e.g.
+    ``nordic_boxes(five_alike_is_full_house=True)``."""
+    if len(flags) > len(HOUSE_RULES):
+        raise TypeError(f"nordic_boxes: at most {len(HOUSE_RULES)} switches")
+    boxes = NORDIC
+    for name, on in [*zip(HOUSE_RULES, flags), *switches.items()]:
+        if name not in HOUSE_RULES:
+            raise TypeError(f"nordic_boxes: unknown house rule {name!r}")
+        boxes = HOUSE_RULES[name].write(boxes, on)
+    return boxes
 
 
 YAHTZEE = UPPER + (

@@ -16,6 +16,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
+from solver.bounds import check_text, shown
 from solver.errors import InputError
 
 
@@ -143,22 +144,24 @@ def parse_dice(text: str, n: int | None, faces: int = 6, most: int | None = None
     """Sorted dice from ``1,1,2,5,6``, ``1 1 2 5 6`` or ``11256``: exactly
     ``n`` of them, or (``n`` None) any number up to ``most``; each a face
     ``1 .. faces``.  The one parser of dice typed by people (options, logs,
-    actions)."""
-    s = text.strip()
+    actions).  ``text`` longer than ``solver.bounds.MAX_TEXT`` is refused
+    before it is read; a number of more digits than a face has is no face."""
+    s = check_text(text, "dice").strip()
     if re.fullmatch(r"\d+", s) and faces < 10:
         parts = list(s)
     else:
         parts = [p for p in re.split(r"[\s,]+", s) if p]
     if not all(re.fullmatch(r"\d+", p) for p in parts) or (not parts and n != 0 and n is not None):
-        raise InputError(f"dice {text!r}: expected numbers like 1,1,2,5,6 or 11256")
-    dice = [int(p) for p in parts]
-    bad = [d for d in dice if not 1 <= d <= faces]
+        raise InputError(f"dice {shown(text, 40)}: expected numbers like 1,1,2,5,6 or 11256")
+    bad = [p for p in parts if len(p) > len(str(faces)) or not 1 <= int(p) <= faces]
     if bad:
-        raise InputError(f"dice {text!r}: {bad[0]} is not a face of a {faces}-sided die")
+        face = bad[0] if len(bad[0]) <= 10 else f"a number of {len(bad[0])} digits"
+        raise InputError(f"dice {shown(text, 40)}: {face} is not a face of a {faces}-sided die")
+    dice = [int(p) for p in parts]
     if n is not None and len(dice) != n:
-        raise InputError(f"dice {text!r}: {len(dice)} dice given, this game uses {n}")
+        raise InputError(f"dice {shown(text, 40)}: {len(dice)} dice given, this game uses {n}")
     if most is not None and len(dice) > most:
-        raise InputError(f"dice {text!r}: {len(dice)} dice, at most {most} here")
+        raise InputError(f"dice {shown(text, 40)}: {len(dice)} dice, at most {most} here")
     return tuple(sorted(dice))
 
 

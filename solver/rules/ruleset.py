@@ -24,9 +24,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from solver.bounds import MAX_DIGITS, brief, check_text, check_whole, shown, whole_text
 from solver.errors import InputError
-from solver.rules.boxes import MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
+from solver.rules.boxes import HOUSE_RULES, MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from solver.rules.dice import DiceSpace, dice_space
+
+MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are sized before a solve)
 
 
 class Order(StrEnum):
@@ -49,7 +52,7 @@ def _enum(kind: type[StrEnum], name: str, value: object) -> StrEnum:
     try:
         return kind(value)
     except ValueError:
-        raise InputError(f"{name} {value!r}: expected one of "
+        raise InputError(f"{name} {brief(value)}: expected one of "
                          f"{', '.join(m.value for m in kind)}") from None
 
 
@@ -78,6 +81,9 @@ class Rules:
         object.__setattr__(self, "joker", _enum(Joker, "joker", self.joker))
         if not 1 <= self.rolls <= 9:
             raise InputError(f"rolls={self.rolls}: expected 1..9 rolls per turn")
+        for name in ("dice", "faces", "rolls", "bonus_threshold", "bonus_points",
+                     "yahtzee_bonus", "bank_cap", "columns"):
+            check_whole(getattr(self, name), name, None, MAX_FIELD)
         if self.bonus_threshold < 0:
             raise InputError(f"bonus_threshold={self.bonus_threshold}: must be >= 0")
         if not 1 <= len(self.boxes) <= 24:
@@ -223,7 +229,8 @@ class Rules:
         for i, b in enumerate(self.boxes):
             if key == b.name or key in b.aliases:
                 return i
-        raise InputError(f"unknown box {name!r} (boxes: {', '.join(b.name for b in self.boxes)})")
+        raise InputError(f"unknown box {brief(name)} "
+                         f"(boxes: {', '.join(b.name for b in self.boxes)})")
 
     def box(self, name: str) -> Box:
         """The box called ``name`` (English name or an alias)."""
@@ -300,14 +307,10 @@ NORDIC_LIKE = ("nordic", "forced", "upper_first", "triple")
 
 # ------------------------------------------------------------------ keys
 def _switch_box(name: str) -> tuple[Callable[[Rules], bool], Callable[[Rules, bool], Rules]]:
-    """Read and set a house-rule switch that lets a box's groups share a face."""
-    def read(rules: Rules) -> bool:
-        return not rules.box(name).distinct
-
-    def write(rules: Rules, on: bool) -> Rules:
-        return replace(rules, boxes=tuple(replace(b, distinct=not on) if b.name == name else b
-                                          for b in rules.boxes))
-    return read, write
+    """Read and set the house-rule switch ``name`` (``boxes.HOUSE_RULES``)."""
+    switch = HOUSE_RULES[name]
+    return (lambda rules: switch.read(rules.boxes),
+            lambda rules, on: replace(rules, boxes=switch.write(rules.boxes, on)))
 
 
 def _field(name: str) -> tuple[Callable[[Rules], Any], Callable[[Rules, Any], Rules]]:
@@ -343,18 +346,20 @@ class Key:
                 return True
             if raw.lower() in ("false", "no", "0", "off"):
                 return False
-            raise InputError(f"rules {spec!r}: {self.name} must be true or false, not {raw!r}")
+            raise InputError(f"rules {brief(spec, 60)}: {self.name} must be true or false, "
+                             f"not {brief(raw)}")
         if self.type is int:
             try:
-                return int(raw)
-            except ValueError:
-                raise InputError(f"rules {spec!r}: {self.name} must be a whole number, "
-                                 f"not {raw!r}") from None
+                return whole_text(raw, self.name)
+            except InputError:
+                raise InputError(f"rules {shown(spec, 60)}: {self.name} must be a whole "
+                                 f"number of at most {MAX_DIGITS} digits, not {shown(raw)}"
+                                 ) from None
         try:
             return self.type(raw.lower())
         except ValueError:
-            raise InputError(f"rules {spec!r}: {self.name} must be one of "
-                             f"{self.type_name}, not {raw!r}") from None
+            raise InputError(f"rules {brief(spec, 60)}: {self.name} must be one of "
+                             f"{self.type_name}, not {brief(raw)}") from None
 
 
 ALL = tuple(PRESETS)
@@ -363,10 +368,7 @@ KEYS = {k.name: k for k in (
     Key("bonus_threshold", int, ALL, "upper total that earns the bonus",
         *_field("bonus_threshold")),
     Key("rolls", int, ALL, "rolls per turn", *_field("rolls")),
-    Key("five_alike_is_full_house", bool, NORDIC_LIKE,
-        "five equal dice also count as a full house", *_switch_box("full_house")),
-    Key("four_alike_is_two_pairs", bool, NORDIC_LIKE,
-        "four equal dice also count as two pairs", *_switch_box("two_pairs")),
+    *(Key(h.name, bool, NORDIC_LIKE, h.help, *_switch_box(h.name)) for h in HOUSE_RULES.values()),
     Key("joker", Joker, ("yahtzee",), "where a further yahtzee may go", *_field("joker")),
     Key("yahtzee_bonus", bool, ("yahtzee",), "100 for each further yahtzee after a scored 50",
         lambda rules: rules.yahtzee_bonus > 0,
@@ -379,24 +381,28 @@ KEYS = {k.name: k for k in (
 
 
 def parse_rules(spec: str) -> Rules:
-    """Build rules from ``PRESET[:key=value,...]``; raises InputError."""
-    preset, _, rest = spec.strip().partition(":")
+    """Build rules from ``PRESET[:key=value,...]``; raises InputError (and
+    ``solver.bounds.WrongType``, a TypeError, for a spec that is not text).
+    The bonus threshold may be at most the rules' largest score."""
+    preset, _, rest = check_text(spec, "rules").strip().partition(":")
     preset = preset.strip().lower()
     if preset not in PRESETS:
-        raise InputError(f"unknown rules preset {preset!r}: expected one of {', '.join(PRESETS)}")
+        raise InputError(f"unknown rules preset {brief(preset)}: expected one of "
+                         f"{', '.join(PRESETS)}")
     settings: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
         name, eq, raw = item.partition("=")
         name, raw = name.strip().lower(), raw.strip()
         if not eq or not raw:
-            raise InputError(f"rules {spec!r}: {item!r} is not key=value")
+            raise InputError(f"rules {brief(spec, 60)}: {brief(item)} is not key=value")
         if name not in KEYS:
-            raise InputError(f"rules {spec!r}: unknown key {name!r}")
+            raise InputError(f"rules {brief(spec, 60)}: unknown key {brief(name)}")
         key = KEYS[name]
         if preset not in key.presets:
-            raise InputError(f"rules {spec!r}: key {name!r} does not apply to {preset}")
+            raise InputError(f"rules {brief(spec, 60)}: key {brief(name)} does not apply "
+                             f"to {preset}")
         if name in settings:
-            raise InputError(f"rules {spec!r}: key {name!r} given twice")
+            raise InputError(f"rules {brief(spec, 60)}: key {brief(name)} given twice")
         settings[name] = key.convert(spec, raw)
     rules = PRESETS[preset].build()
     try:
@@ -404,7 +410,10 @@ def parse_rules(spec: str) -> Rules:
             if name in settings:
                 rules = KEYS[name].write(rules, settings[name])
     except InputError as e:
-        raise InputError(f"rules {spec!r}: {e}") from None
+        raise InputError(f"rules {brief(spec, 60)}: {e}") from None
+    if rules.bonus_threshold > rules.max_score:
+        raise InputError(f"rules {shown(spec, 60)}: bonus_threshold={rules.bonus_threshold} is "
+                         f"more than a game can score ({rules.max_score})")
     canonical = tuple((k, _fmt(settings[k])) for k in KEYS if k in settings)
     return replace(rules, settings=canonical)
 

@@ -94,8 +94,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_roll": "dice to roll",
         "solving": "solving the optimal strategy for {rules} once ({about}); "
                    "it is stored for later games",
-        "about_fast": "about a minute",
-        "about_slow": "maybe half an hour or more",
+        "about": "about {t}", "hours": "h",
         "free_undo": "free undo was used in this game",
         "what_if": "{action}: {loss}",
         "loss_of": "loses {loss} points against {best}",
@@ -169,8 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_roll": "terningene skal kastes",
         "solving": "regner ut beste strategi for {rules} én gang ({about}); "
                    "den lagres til senere spill",
-        "about_fast": "omtrent ett minutt",
-        "about_slow": "kanskje en halvtime eller mer",
+        "about": "omtrent {t}", "hours": "t",
         "free_undo": "fri angring ble brukt i dette spillet",
         "what_if": "{action}: {loss}",
         "loss_of": "taper {loss} poeng mot {best}",
@@ -244,8 +242,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status_roll": "tärningarna ska slås",
         "solving": "räknar ut bästa strategin för {rules} en gång ({about}); "
                    "den sparas till senare spel",
-        "about_fast": "ungefär en minut",
-        "about_slow": "kanske en halvtimme eller mer",
+        "about": "ungefär {t}", "hours": "h",
         "free_undo": "fri ångring användes i detta spel",
         "what_if": "{action}: {loss}",
         "loss_of": "förlorar {loss} poäng mot {best}",

@@ -51,7 +51,7 @@ import numpy as np
 
 from solver.kernels.solve import solve_masks
 from solver.kernels.threads import run_pieces
-from solver.kernels.turn import keep_values as turn_keeps
+from solver.kernels.turn import state_keep_levels as turn_keeps
 from solver.kernels.turn import turn_data
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -75,6 +75,13 @@ def run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
         solve_masks(d, layer, nxt, cur, 0, 1)
     else:
         run_pieces(solve_masks, d, layer, nxt, cur)
+
+
+def kernels_ready() -> bool:
+    """Whether the solve's kernels are in Numba's cache (else the first
+    solve compiles them, once: some seconds)."""
+    from solver.kernels.cache import compiled
+    return compiled(solve_masks)
 
 
 def compile_kernels(rules: Rules) -> float:
@@ -166,18 +173,18 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
         nxt = cur
 
 
-def keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
+def compiled_keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
                 rerolls: int) -> np.ndarray:
     """``out[m]``: expected score to come when keeping multiset ``m`` (of
     ``rules.dice_space``) with ``rerolls`` >= 1 rerolls left (own and banked),
     at turn state (mask, upper), from solved turn-start ``values``.
     Compiled: for bulk use in process."""
-    return turn_keep_values(rules, values, mask, upper, rerolls, rerolls - 1)[0]
+    return compiled_keep_levels(rules, values, mask, upper, rerolls, rerolls - 1)[0]
 
 
-def turn_keep_values(rules: Rules, values: StateValues, mask: int, upper: int,
+def compiled_keep_levels(rules: Rules, values: StateValues, mask: int, upper: int,
                      rerolls: int, first: int = 0) -> np.ndarray:
-    """``out[t - first - 1, m]``: ``keep_values`` with ``t`` rerolls left,
+    """``out[t - first - 1, m]``: ``compiled_keep_values`` with ``t`` rerolls left,
     for every ``t = first + 1 .. rerolls`` at once (one turn's levels)."""
     nxt, _ = values.next_layer(mask)
     return turn_keeps(turn_data(rules, values.theta), mask, upper, rerolls, first,

@@ -47,7 +47,7 @@ from typing import Callable, Iterator, TypeVar
 import numpy as np
 
 from solver.errors import InputError, TableError
-from solver.files import atomic_bytes, write_text
+from solver.files import atomic_bytes, remove_orphans, write_text
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.values import StateValues, certainty
@@ -92,7 +92,7 @@ def default_directory() -> Path:
     env = os.environ.get("YATZY_TABLES")
     if env:
         return Path(env)
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]      # solver/tables/store.py
     repo = checkout / "tables"
     if (checkout / "pyproject.toml").is_file() and repo.is_dir() and os.access(repo, os.W_OK):
         return repo                             # a source checkout, not site-packages
@@ -107,7 +107,14 @@ def table_path(rules: Rules, directory: Path | str | None = None, theta: float =
     return directory / f"{rules.name}-{rules.fingerprint}{objective}.tbl"
 
 
+def _header_digest(header: dict) -> str:
+    """sha256 of the header without its own ``header_sha256`` (canonical JSON)."""
+    rest = {k: v for k, v in header.items() if k != "header_sha256"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
+
+
 def _header_bytes(header: dict, room: int | None = None) -> bytes:
+    header = {**header, "header_sha256": _header_digest(header)}
     head = json.dumps(header, sort_keys=True).encode()
     if room is not None:
         if len(head) > room - len(MAGIC) - 4:
@@ -124,6 +131,23 @@ def _base_header(rules: Rules) -> dict:
 def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
     """Write a dense table atomically (``solver.files``)."""
     save_array(values, rules, path, "dense", extra)
+
+
+def store_derived(rules: Rules, path: Path, kind: str,
+                  solve: Callable[[Rules, np.ndarray], np.ndarray],
+                  directory: Path | str | None = None) -> float:
+    """Build a table derived from the value table (the value table opened, or
+    solved, first): ``solve(rules, values)``, stored at ``path`` as ``kind``
+    (``save_array``); returns the seconds the solve took."""
+    values = open_table(rules, directory).values
+    start = time.perf_counter()
+    derived = solve(rules, values)
+    seconds = time.perf_counter() - start
+    try:
+        save_array(derived, rules, path, kind, {"solve_seconds": seconds})
+    except OSError as e:
+        raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
+    return seconds
 
 
 def save_array(values: np.ndarray, rules: Rules, path: Path, layout: str,
@@ -150,15 +174,39 @@ def _read_header(path: Path) -> tuple[dict, int, int]:
             if len(start) < len(MAGIC) + 4 or start[:len(MAGIC)] != MAGIC:
                 raise TableError(f"{path}: not a yatzy table")
             (n,) = struct.unpack("<I", start[len(MAGIC):])
+            if n > HEADER_ROOM:
+                raise TableError(f"{path}: header of {n} bytes (corrupt table)")
             header = json.loads(f.read(n))
         size = path.stat().st_size
     except FileNotFoundError:
         raise TableError(f"{path}: no table yet") from None
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise TableError(f"{path}: unreadable header ({e})") from None
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise TableError(f"{path}: unreadable header ({str(e)[:80]})") from None
+    if not isinstance(header, dict):
+        raise TableError(f"{path}: the header is not a JSON object (corrupt table)")
+    digest = header.get("header_sha256")
+    if digest is None:
+        raise TableError(f"{path}: the header has no checksum (an older table)")
+    if digest != _header_digest(header):
+        raise TableError(f"{path}: header checksum mismatch (corrupt table)")
     return header, n, size
 
 
+def _well_formed(read: Callable[..., T]) -> Callable[..., T]:
+    """``read``, with a header whose fields have the wrong shape (a list for
+    a number, ...) reported as a corrupt table (TableError)."""
+    def checked(rules: Rules, path: Path, *args, **kwargs) -> T:
+        try:
+            return read(rules, path, *args, **kwargs)
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as e:
+            raise TableError(f"{path}: malformed header ({type(e).__name__}: "
+                             f"{str(e)[:60]}; corrupt table)") from None
+    checked.__doc__, checked.__name__ = read.__doc__, read.__name__
+    checked.__wrapped__ = read
+    return checked
+
+
+@_well_formed
 def load_array(rules: Rules, path: Path, layout: str, shape: tuple[int, ...],
                verify: bool = True) -> tuple[np.ndarray, dict]:
     """Open a table file written by ``save_array``: its read-only memory-mapped
@@ -181,6 +229,7 @@ def load_array(rules: Rules, path: Path, layout: str, shape: tuple[int, ...],
     return data.view(np.ndarray), header
 
 
+@_well_formed
 def load(rules: Rules, path: Path, verify: bool = True, theta: float = 0.0) -> Table:
     """Open a stored table for ``rules`` (and the objective ``theta``);
     raises TableError naming the problem."""
@@ -290,18 +339,27 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     the table of that objective (``solver.tables.values.utility``; 0: the expected
     score).
     """
+    from solver.tables.plan import value_plan
+
     path = table_path(rules, directory, theta)
     return open_or_solve(path, lambda: load(rules, path, theta=theta),
                          lambda: solve_and_store(rules, path, progress, theta),
-                         force=force, solve_missing=solve_missing)
+                         force=force, solve_missing=solve_missing,
+                         plan=lambda: value_plan(rules, path, theta))
 
 
 def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object], *,
-                  force: bool = False, solve_missing: bool = True) -> T:
+                  force: bool = False, solve_missing: bool = True,
+                  plan: Callable[[], object] | None = None) -> T:
     """``load()`` the table at ``path``; if that fails (or ``force``), take
     the solve lock, ``solve()`` unless another process stored the table
     meanwhile, and load it.  A bad file is reported (``TableWarning``) and
-    solved again; with ``solve_missing=False`` the ``TableError`` is raised."""
+    solved again; with ``solve_missing=False`` the ``TableError`` is raised.
+    ``plan()``: the build's ``solver.tables.plan.Plan``, checked
+    (``plan.check``: it fits, it is confirmed if big) before ``solve()``.
+    Temporary files of writes killed before they finished are removed first
+    (``solver.files.remove_orphans``)."""
+    remove_orphans(path)
     if not force:
         try:
             return load()
@@ -316,6 +374,9 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
+        if plan is not None:
+            from solver.tables.plan import check
+            check(plan())
         solve()
     return load()
 
@@ -418,6 +479,18 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
 
 
+COMPILE_SECONDS = 20      # about how long the first compile takes on a 2-core machine
+
+
+def _compile(engine, rules: Rules) -> float:
+    """Compile the solve's kernels (or load them), saying so first when it
+    is a real compile; returns the seconds it took."""
+    if not engine.kernels_ready():
+        _warn(f"compiling the solver (once after an install or an update, about "
+              f"{COMPILE_SECONDS} s)")
+    return engine.compile_kernels(rules)
+
+
 def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
                  theta: float) -> float:
     shape = (1, state_space(rules).n_masks, rules.cap + 1)
@@ -426,13 +499,14 @@ def _solve_dense(rules: Rules, path: Path, engine, counter: _Counter | None,
         out, resume, checkpoint = checkpoint_array(rules, path, shape)
         if resume:
             _warn(f"resuming {path.name} after layer {resume}")
+    compile_seconds = _compile(engine, rules)    # before the clock of the progress starts
     if counter is not None:
         counter.start(sum(engine.work_units(rules, rules.n_boxes - 1 - i) for i in range(resume)))
     solution = engine.solve(rules, progress=counter, out=out, resume=resume,
                             checkpoint=checkpoint, theta=theta)
     save(solution.dense, rules, path,
          {"expected_score": solution.expected_score, "solve_seconds": solution.seconds,
-          "compile_seconds": solution.compile_seconds, "theta": theta})
+          "compile_seconds": compile_seconds, "theta": theta})
     if out is not None:
         for leftover in (partial_path(path), partial_path(path, ".json")):
             leftover.unlink(missing_ok=True)
@@ -445,10 +519,10 @@ def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None,
     resume = writer.resume()
     if resume is not None:
         _warn(f"resuming {path.name}: layers {resume[0]}..{rules.n_boxes} are solved")
+    compile_seconds = _compile(engine, rules)
     if counter is not None:
         counter.start(0 if resume is None else
                       sum(engine.work_units(rules, p) for p in range(resume[0], rules.n_boxes)))
-    compile_seconds = engine.compile_kernels(rules)
     start = time.perf_counter()
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
     layers = engine.solve_layers(rules, counter, resume, theta)

@@ -60,7 +60,7 @@ from solver.tables.store import (
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 
 
-def check_supported(rules: Rules) -> None:
+def check_target_rules(rules: Rules) -> None:
     """InputError for rules whose target tables this module cannot solve."""
     if rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: target tables do not support saved rolls")
@@ -87,7 +87,7 @@ def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume:
     """The target table of ``rules`` (flat, see ``layout``), solved from the
     full card down; ``out``, ``resume``, ``checkpoint`` and ``progress`` as
     for ``engine.solve``."""
-    check_supported(rules)
+    check_target_rules(rules)
     d, lay = turn_data(rules), layout(rules)
     values = np.empty(table_size(rules)) if out is None else out
     full = state_space(rules).layers[-1]
@@ -191,7 +191,10 @@ def open_target(rules: Rules, directory: Path | str | None = None, *,
                 progress: Progress | None = None, force: bool = False) -> TargetTable:
     """The target table of ``rules``, solved and stored first if needed
     (one process solves it; others wait and use its result)."""
-    check_supported(rules)
+    check_target_rules(rules)
+    from solver.tables.plan import target_plan
+
     path = target_path(rules, directory)
     return open_or_solve(path, lambda: load(rules, path),
-                         lambda: solve_and_store(rules, path, progress), force=force)
+                         lambda: solve_and_store(rules, path, progress), force=force,
+                         plan=lambda: target_plan(rules, path))

@@ -19,12 +19,12 @@ points, ``lookup`` the stored numbers the kernels work with.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from solver import bounds
 from solver.errors import InputError
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -128,19 +128,9 @@ class StateValues:
         return nxt, state_space(self.rules).rows
 
 
-MAX_THETA = 1.0
-
-
 def check_theta(rules: Rules, theta: object) -> float:
-    """A risk parameter for ``rules``: ``-1 .. 1``, and small enough that
-    ``exp(|theta| max_score)`` stays a float64 (``values.utility``)."""
-    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or theta != theta:
-        raise InputError(f"theta must be a number, not {theta!r}")
-    theta = float(theta)
-    if not -MAX_THETA <= theta <= MAX_THETA:
-        raise InputError(f"theta must be between -{MAX_THETA:g} and {MAX_THETA:g}, not {theta:g}")
-    most = 700.0 / rules.max_score
-    if abs(theta) > most:
-        raise InputError(f"theta {theta:g}: under rules {rules.spec} (up to {rules.max_score} "
-                         f"points) |theta| must be at most {most:.3f}")
-    return theta
+    """A risk parameter for ``rules`` (``solver.bounds.check_theta``): 0, or
+    ``1e-6 <= |theta| <= 1`` (below, float64 no longer tells one point from
+    the next in ``utility``) and small enough that ``exp(|theta| max_score)``
+    stays a float64."""
+    return bounds.check_theta(theta, rules.max_score)

@@ -18,7 +18,7 @@ from solver import Solver
 from solver.errors import InputError
 from solver.players.triple import TripleTurn, advise, lower_bound, no_coupling, offsets
 from solver.position.scorecard import Scorecard
-from solver.research.triple_games import fit_coupling, play
+from solver.research.triple_games import fit_coupling, run_games
 from solver.rules.boxes import Box, BoxKind, upper
 from solver.rules.ruleset import Rules, parse_rules
 
@@ -150,7 +150,7 @@ def _policy_value(solver, rules, coupling=None):
         turn = TripleTurn(solver.table, card, coupling)
 
         @lru_cache(maxsize=None)
-        def play(dice, t):
+        def run_games(dice, t):
             best = advise(solver.table, card, dice, t, turn).best
             if best.kind == "score":
                 c, b = best.column - 1, one.box_index(best.box)
@@ -159,8 +159,8 @@ def _policy_value(solver, rules, coupling=None):
                 nxt = state[:c] + (tuple(col),) + state[c + 1:]
                 return w[c] * (card_of(nxt).columns[c].score - card.columns[c].score) + value(nxt)
             rest = rules.dice - len(best.dice)
-            return sum(p * play(tuple(sorted(best.dice + r)), t - 1) for r, p in outcomes[rest])
-        return sum(p * play(d, rules.rolls - 1) for d, p in outcomes[rules.dice])
+            return sum(p * run_games(tuple(sorted(best.dice + r)), t - 1) for r, p in outcomes[rest])
+        return sum(p * run_games(d, rules.rolls - 1) for d, p in outcomes[rules.dice])
     return value(((None,) * rules.n_boxes,) * rules.columns)
 
 
@@ -194,7 +194,7 @@ def test_coupled_strategy_on_the_reduced_game(duo):
     print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
           f"with the fitted coupling {coupled:.4f}, optimum {optimum:.4f}")
     assert bound - 1e-9 <= coupled <= optimum + 1e-9
-    sim = play(duo.table, DUO, 20_000, 3, coupling=coupling)
+    sim = run_games(duo.table, DUO, 20_000, 3, coupling=coupling)
     mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
     sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
     assert abs(mean - coupled) < 4 * sd / math.sqrt(sim.games)
@@ -272,8 +272,8 @@ def _yatzy(*args, tables):
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "3"), "rerolls=3"),
     (("advise", "--rules", "triple", "--dice", "11256", "--rerolls", "1", "--theta", "0.01"),
      "theta is not available"),
-    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal, step, greedy"),
-    (("simulate", "--rules", "nordic", "--policy", "step", "--games", "5"), "is for several columns"),
+    (("distribution", "--rules", "triple", "--policy", "simple"), "optimal, greedy, step"),
+    (("simulate", "--rules", "nordic", "--policy", "step", "--games", "5"), "step needs several columns"),
     (("export", "--rules", "triple", "--format", "csv"), "covers one column"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
@@ -283,10 +283,10 @@ def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
 
 def test_step_is_the_plain_improvement_step(nordic, tables_dir):
     """Policy ``step`` plays without the coupling term."""
-    from solver.research.triple_games import play
+    from solver.research.triple_games import run_games
     got = Solver(TRIPLE, tables=tables_dir).simulate(300, seed=4, policy="step")
-    want = play(nordic, TRIPLE, 300, 4, "optimal", coupling=no_coupling(TRIPLE))
-    coupled = play(nordic, TRIPLE, 300, 4, "optimal")
+    want = run_games(nordic, TRIPLE, 300, 4, "optimal", coupling=no_coupling(TRIPLE))
+    coupled = run_games(nordic, TRIPLE, 300, 4, "optimal")
     assert np.array_equal(got.hist, want.hist) and not np.array_equal(got.hist, coupled.hist)
 
 

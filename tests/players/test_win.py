@@ -122,10 +122,10 @@ def test_the_last_turns_are_the_exact_best_response_brute_forced(solver, text, d
 
 
 def test_opponents_best_score_is_the_product_of_their_distributions(solver):
-    from solver.players.win import Opponent, opponents_best
+    from solver.players.win import Opponent, best_opponent_pmf
     cards = [Scorecard.parse(t, SMALL) for t in ("ones=3,twos=6", "yatzy=30,chance=12")]
     pmfs = [distribution(SMALL, c, solver.table.values).pmf for c in cards]
-    got = opponents_best(solver.futures(), [Opponent(c) for c in cards])
+    got = best_opponent_pmf(solver.futures(), [Opponent(c) for c in cards])
     n = max(map(len, pmfs))
     cdf = np.prod([np.cumsum(np.pad(p, (0, n - len(p)))) for p in pmfs], axis=0)
     np.testing.assert_allclose(got[:n], np.diff(cdf, prepend=0.0), atol=1e-12)

@@ -15,7 +15,7 @@ from solver.cli import main
 from solver.players.advice import advise
 from solver.position.scorecard import Scorecard
 from solver.research.distribution import distribution
-from solver.research.games import estimate, play
+from solver.research.games import estimate, run_games
 from solver.research.review import read_log, review
 from solver.rules.boxes import groups, straight, upper
 from solver.rules.ruleset import PRESETS, Preset, Rules, parse_rules
@@ -37,7 +37,7 @@ def table(request, tmp_path_factory):
 
 def _log(table, games, seed, path):
     lines = []
-    sim = play(table, games, seed, lines.append)
+    sim = run_games(table, games, seed, lines.append)
     path.write_text(json.dumps({"yatzy_log": 1}) + "\n" + "\n".join(lines) + "\n")
     return sim, lines
 
@@ -76,7 +76,7 @@ def test_a_blunder_costs_exactly_its_loss(table, tmp_path):
 
 
 def test_mean_score_agrees_with_the_table(table):
-    sim = play(table, 400, 7)
+    sim = run_games(table, 400, 7)
     lo, hi = sim.ci95
     width = hi - lo
     assert lo - width < table.expected_score < hi + width

@@ -147,7 +147,7 @@ def test_the_compiled_win_seat_plays_the_advice(tables_dir, rules, n_others, gam
     solver = Solver(rules, tables=tables_dir)
     others = [(o, *logged_games(rules, str(tables_dir), "optimal", 0.0, games, 100 + o)[1:])
               for o in range(1, n_others + 1)]
-    got = play_win_seat(rules, solver.table, solver.target(), solver.futures(), games, 9,
+    got = play_win_seat(solver.table, solver.target(), solver.futures(), games, 9,
                         5, 0, others)
     want = _advised_win_seat(rules, solver, games, 9, 5, 0, others)
     assert got.tolist() == want
@@ -186,14 +186,14 @@ def test_rules_a_match_cannot_play_are_one_line(tmp_path):
 def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
     """Trippel-Yatzy seats play solver.triple_play's games with the chunk's
     seed (``step``: the plain improvement step, no coupling term)."""
-    from solver.research.triple_games import play
+    from solver.research.triple_games import run_games
     from solver.rules.ruleset import parse_rules
     triple = parse_rules("triple")
     players = parse_players("optimal,step,greedy", triple)
     r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)
     for seat, (policy, coupling) in enumerate([("optimal", None), ("optimal", np.zeros((0, 8))),
                                                 ("greedy", None)]):
-        games = play(nordic, triple, 200, chunk_seed(5, seat, 0), policy, coupling=coupling)
+        games = run_games(nordic, triple, 200, chunk_seed(5, seat, 0), policy, coupling=coupling)
         assert r.tally.score_sum[seat] == int(np.dot(np.arange(len(games.hist)), games.hist))
     assert r.tally.score_sum[2] < 1500 * 200 < r.tally.score_sum[1]
     out = CliRunner().invoke(main, ["match", "--rules", "triple", "--tables", str(tables_dir),

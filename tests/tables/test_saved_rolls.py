@@ -154,7 +154,7 @@ def test_numpy_and_compiled_keep_values_agree_with_a_bank(bank_table):
     for text in ["", "ones=1,bank=1", "pair=4,twos=2,bank=2"]:
         card = Scorecard.parse(text, rules)
         for rerolls in range(1, rules.rolls + card.bank):
-            fast = engine.keep_values(rules, bank_table, card.mask, card.upper_state, rerolls)
+            fast = engine.compiled_keep_values(rules, bank_table, card.mask, card.upper_state, rerolls)
             assert np.abs(fast - keep_values(bank_table, card, rerolls)).max() < 1e-9
 
 
@@ -217,7 +217,7 @@ def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):
     rules = bank_table.rules
     card = Scorecard.parse("pair=4,twos=2,bank=2", rules)
     top = rules.rolls - 1 + card.bank
-    levels = engine.turn_keep_values(rules, bank_table, card.mask, card.upper_state, top)
+    levels = engine.compiled_keep_levels(rules, bank_table, card.mask, card.upper_state, top)
     turn = TurnValues(bank_table, card)
     assert levels.shape == (top, rules.dice_space.n_multisets)
     for t in range(1, top + 1):

@@ -138,7 +138,7 @@ def test_target_advice_ranks_by_probability_and_its_best_attains_the_table(small
 
 def test_unsupported_rules_and_bad_targets(tables_dir):
     with pytest.raises(InputError, match="saved rolls"):
-        target.check_supported(Rules("b", SMALL.boxes, dice=3, saved_rolls=True))
+        target.check_target_rules(Rules("b", SMALL.boxes, dice=3, saved_rolls=True))
     with pytest.raises(InputError, match="yahtzee bonus"):
         Solver("yahtzee", tables=tables_dir).target()
 

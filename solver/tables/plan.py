@@ -1,0 +1,210 @@
+"""Size before work: what a table build will take, known before it starts.
+
+Every build of a stored table (the value table of a rule set, its tables
+for a risk parameter θ, the target and futures tables, the layered tables
+with saved rolls) is first described by a ``Plan``: what it builds, how many
+values, its size on disk and in memory, and about how long it takes on this
+kind of machine (from its state count and rates measured on the reference
+machine, ``RATES``).  ``check(plan)`` then, before any work:
+
+* refuses (``InputError``, one line naming the sizes) a build whose file does
+  not fit in the free disk of its folder (``shutil.disk_usage``) or whose
+  solve does not fit in the memory available (``MemAvailable``);
+* announces a build that takes a while (``TableWarning``: what, how big,
+  about how long; this module prints nothing);
+* for a big build (over ``BIG_BYTES`` on disk or in memory, or over
+  ``BIG_SECONDS``), asks the confirmation function set by ``set_confirm``
+  (the CLI: ``--yes``, else a y/N question on a terminal) and refuses it when
+  there is none or the answer is no.  Without ``set_confirm`` (the library
+  used from Python) big builds that fit go ahead.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> p = value_plan(parse_rules("nordic"))
+    >>> p.values, p.disk_bytes > 16 << 20, p.big
+    (2097152, True, False)
+    >>> describe_bytes(112_796_237_824)
+    '105.0 GiB'
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from dataclasses import dataclass
+from math import prod
+from pathlib import Path
+from typing import Callable
+
+from solver.errors import InputError
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+
+BIG_BYTES = 2 << 30          # above this on disk or in memory: confirm first
+BIG_SECONDS = 300.0          # above this: confirm first
+ANNOUNCE_SECONDS = 10.0      # builds expected to take longer are announced
+ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
+
+# Seconds per unit of work on the reference machine (2 cores, 2026): every
+# stored value (a state, or a state and a need) costs (dice multisets x
+# rolls) units; measured on maxi:saved_rolls=false (3.0 min) and maxi (saved
+# rolls, 40 min) for the value tables, on nordic for the target (4.4 min)
+# and futures (23 s) tables.
+RATES = {"value": 5e-10, "target": 8.3e-10, "futures": 7.2e-11}
+SAVED_ROLLS_FACTOR = 0.5     # with saved rolls (per value, float32 layers)
+
+Confirm = Callable[["Plan"], bool]
+_confirm: Confirm | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One table build: ``what`` it is, where it goes, its ``values``, bytes
+    on disk and in memory, and the seconds it takes, roughly."""
+
+    what: str
+    path: Path | None
+    values: int
+    disk_bytes: int
+    memory_bytes: int
+    seconds: float
+
+    @property
+    def big(self) -> bool:
+        """Whether the build needs a confirmation (``BIG_BYTES``, ``BIG_SECONDS``)."""
+        return (max(self.disk_bytes, self.memory_bytes) > BIG_BYTES
+                or self.seconds > BIG_SECONDS)
+
+    def __str__(self) -> str:
+        return (f"{self.what}: {self.values:,} values, {describe_bytes(self.disk_bytes)} on "
+                f"disk, {describe_bytes(self.memory_bytes)} in memory, "
+                f"about {describe_seconds(self.seconds)}")
+
+
+def describe_bytes(n: int) -> str:
+    """``n`` bytes in KiB, MiB, GiB or TiB, one decimal."""
+    size, unit = float(n), "bytes"
+    for u in ("KiB", "MiB", "GiB", "TiB"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, u
+    return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+
+
+def describe_seconds(s: float) -> str:
+    """``s`` seconds as ``12 s``, ``4.4 min`` or ``3.1 h``."""
+    if s < 90:
+        return f"{max(s, 1):.0f} s"
+    if s < 5400:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
+
+
+def _turn_cost(rules: Rules) -> int:
+    """Work units of one turn-start state: dice multisets times rolls."""
+    return rules.dice_space.n_multisets * rules.rolls
+
+
+def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Plan:
+    """The build of the value table of ``rules`` (for ``theta``)."""
+    from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
+
+    what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
+    sp = state_space(rules)
+    if not rules.saved_rolls:
+        values = sp.n_masks * (rules.cap + 1)
+        disk = 8 * values + 4096
+        memory = 8 * values if 8 * values <= CHECKPOINT_BYTES else min(8 * values, 1 << 30)
+        seconds = values * _turn_cost(rules) * RATES["value"]
+        return Plan(what, path, values, disk, memory, seconds)
+    cells = [prod(sp.layer_shape(p)) for p in range(rules.n_boxes + 1)]
+    values = sum(cells)
+    item = 4 if 8 * values > FLOAT32_BYTES else 8
+    disk = HEADER_ROOM + item * values + 8 * max(cells)        # the table and a checkpoint
+    memory = 8 * max(a + b for a, b in zip(cells, cells[1:]))  # two layers in float64
+    seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
+    return Plan(what, path, values, disk, memory, seconds)
+
+
+def _need_values(rules: Rules) -> int:
+    """Values of the target (and futures) layout, from its widths alone."""
+    from solver.tables.target import table_size
+    return table_size(rules)
+
+
+def target_plan(rules: Rules, path: Path | None = None) -> Plan:
+    """The build of the target table of ``rules`` (a memory-mapped file as
+    large as the table, filled in place)."""
+    values = _need_values(rules)
+    return Plan(f"target table of {rules.spec}", path, values, 8 * values + 4096, 8 * values,
+                values * _turn_cost(rules) * RATES["target"])
+
+
+def futures_plan(rules: Rules, path: Path | None = None) -> Plan:
+    """The build of the futures table of ``rules`` (held in memory, with the
+    value table it is solved from)."""
+    values = _need_values(rules)
+    dense = 8 * state_space(rules).n_masks * (rules.cap + 1)
+    return Plan(f"futures table of {rules.spec}", path, values, 8 * values + 4096,
+                8 * values + dense, values * _turn_cost(rules) * RATES["futures"])
+
+
+def set_confirm(confirm: Confirm | None) -> Confirm | None:
+    """Set the function that approves a big build (``None``: big builds
+    that fit go ahead); returns the one set before."""
+    global _confirm
+    before, _confirm = _confirm, confirm
+    return before
+
+
+def free_disk(folder: Path) -> int:
+    """Bytes free in ``folder`` (or its nearest existing parent)."""
+    folder = Path(folder).absolute()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return 1 << 62                  # cannot tell: do not refuse for it
+
+
+def free_memory() -> int:
+    """Bytes of memory available (``MemAvailable`` of /proc/meminfo, else
+    the physical memory)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def check(plan: Plan) -> None:
+    """Refuse (``InputError``) a build that cannot fit, or a big one not
+    confirmed; announce (``TableWarning``) one that takes a while."""
+    from solver.tables.store import TableWarning
+
+    if plan.path is not None:
+        free = free_disk(plan.path.parent)
+        if plan.disk_bytes > free:
+            raise InputError(f"{plan.what} needs {describe_bytes(plan.disk_bytes)} on disk; "
+                             f"{plan.path.parent} has {describe_bytes(free)} free")
+    memory = free_memory()
+    if plan.memory_bytes > memory:
+        raise InputError(f"{plan.what} needs {describe_bytes(plan.memory_bytes)} of memory; "
+                         f"{describe_bytes(memory)} are available")
+    if plan.big and _confirm is not None and not _confirm(plan):
+        raise InputError(f"{plan}: not built (a big build; run again with --yes to build it)")
+    if (plan.seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
+            or plan.memory_bytes > ANNOUNCE_BYTES):
+        warnings.warn(TableWarning(f"building the {plan}"), stacklevel=3)
+
+
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "check", "describe_bytes", "describe_seconds",
+           "free_disk", "free_memory", "futures_plan", "set_confirm", "target_plan",
+           "value_plan"]
