@@ -155,6 +155,7 @@ class Coach:
         self.confirmed = False
         self.typed_word: str | None = None               # the command word as typed
         self.solving_said = False
+        self.tally: dict[int, float] = {}                # check mode: each seat's loss so far
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "") -> None:
@@ -532,6 +533,11 @@ class Coach:
                 self.say("cost", loss=self.num(chosen.loss, 2),
                          best=self.action_text(before.best))
                 self.why(before, chosen)
+            seat = game.moves[-1].player
+            self.tally[seat] = self.tally.get(seat, 0.0) + chosen.loss
+            if chosen.loss > 0:
+                self.say("tally", name=game.players[seat].name,
+                         loss=self.num(self.tally[seat], 2))
         self.after_score()
 
     def translated(self, error: InputError, line: str) -> InputError:

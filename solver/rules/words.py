@@ -95,6 +95,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "solving": "solving the optimal strategy for {rules} once ({about}); "
                    "it is stored for later games",
         "about": "about {t}", "hours": "h",
+        "tally": "{name} has lost {loss} points so far",
         "free_undo": "free undo was used in this game",
         "what_if": "{action}: {loss}",
         "loss_of": "loses {loss} points against {best}",
@@ -169,6 +170,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "solving": "regner ut beste strategi for {rules} én gang ({about}); "
                    "den lagres til senere spill",
         "about": "omtrent {t}", "hours": "t",
+        "tally": "{name} har tapt {loss} poeng så langt",
         "free_undo": "fri angring ble brukt i dette spillet",
         "what_if": "{action}: {loss}",
         "loss_of": "taper {loss} poeng mot {best}",
@@ -243,6 +245,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "solving": "räknar ut bästa strategin för {rules} en gång ({about}); "
                    "den sparas till senare spel",
         "about": "ungefär {t}", "hours": "h",
+        "tally": "{name} har förlorat {loss} poäng hittills",
         "free_undo": "fri ångring användes i detta spel",
         "what_if": "{action}: {loss}",
         "loss_of": "förlorar {loss} poäng mot {best}",

@@ -210,6 +210,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
 def test_check_mode_says_why_a_choice_cost_what_it_did(run):
     result = run("--player", "Ann", "--seed", "1", "--hints", "check", input="ones\n")
     assert "that cost" in result.output and "Writing 1 in ones costs" in result.output
+    loss = re.search(r"that cost ([\d.]+) points", result.output).group(1)
+    assert f"Ann has lost {loss} points so far" in result.output          # the running tally
 
 
 # ------------------------------------------------- in a real pseudo-terminal (pexpect)
