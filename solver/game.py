@@ -48,7 +48,9 @@ strategy's (``solver.players.triple``), its values lower bounds
     (150, 3)
 
 ``save``/``load`` write and read a small versioned JSON document (the
-moves, replayed and so checked on load); ``log_lines()`` is the game as a
+moves, replayed and so checked on load, and ``settings``: a front end's
+own choices, such as the coach's language and undo rule; documents
+without it load with none); ``log_lines()`` is the game as a
 ``solver.research.review`` log (with a ``column`` per turn where the rules
 have several).
 """
@@ -211,6 +213,7 @@ class Game:
         self._stack: list[tuple[Move, Position]] = []     # each move and the position before it
         self._redo: list[Move] = []                       # undone moves, the next one last
         self._turn: tuple[Scorecard, object] | None = None     # the card and its turn values
+        self.settings: dict = {}     # a front end's own settings, kept in the document
 
     def __repr__(self) -> str:
         return (f"Game({self.rules.spec!r}, {[str(p) for p in self.players]!r}, "
@@ -581,7 +584,8 @@ class Game:
         return {"yatzy_game": GAME_VERSION, "rules": self.rules.spec, "seed": self.seed,
                 "players": [{"name": p.name, "kind": p.kind} for p in self.players],
                 "moves": [m.text for m in line], "played": len(self._stack),
-                "drawn": [i for i, m in enumerate(line) if m.drawn]}
+                "drawn": [i for i, m in enumerate(line) if m.drawn],
+                "settings": dict(self.settings)}
 
     def save(self, path: str | Path) -> None:
         """Write the game to ``path`` (atomically) as JSON."""
@@ -618,6 +622,9 @@ class Game:
             raise bad(f"drawn must be a list of move numbers 0..{len(moves) - 1}")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed must be a whole number")
+        settings = obj.get("settings", {})
+        if not isinstance(settings, dict):
+            raise bad("settings must be a JSON object")
         try:
             if rules is None:
                 rules = spec
@@ -644,6 +651,7 @@ class Game:
             game._position = after
         for _ in range(len(moves) - played):
             game.undo()
+        game.settings = dict(settings)
         return game
 
     @classmethod

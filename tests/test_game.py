@@ -262,3 +262,18 @@ def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
     result = doctest.testmod(solver.game, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 5
+
+
+def test_settings_are_kept_in_the_document_and_old_documents_still_load(tmp_path):
+    game = Game("nordic", ["Ann", "Bob"], seed=2)
+    game.play("roll 11256")
+    game.settings.update(lang="sv", undo="fair")
+    game.save(tmp_path / "g.json")
+    back = Game.load(tmp_path / "g.json")
+    assert back.settings == {"lang": "sv", "undo": "fair"} and back.moves == game.moves
+    old = game.to_dict()
+    del old["settings"]                                  # a document of before the settings
+    assert Game.from_dict(old).settings == {} and Game.from_dict(old).dice == (1, 1, 2, 5, 6)
+    old["settings"] = [1]
+    with pytest.raises(InputError, match="settings must be a JSON object"):
+        Game.from_dict(old)

@@ -25,7 +25,8 @@ PROMPT = "Player> "
 
 @pytest.fixture
 def coach(nordic, tables_dir, tmp_path):
-    child = pexpect.spawn(str(YATZY), ["play", "--rules", "triple", "--seed", "11",
+    child = pexpect.spawn(str(YATZY), ["play", "--screen", "plain", "--rules", "triple",
+                                       "--seed", "11",
                                        "--tables", str(tables_dir),
                                        "--autosave", str(tmp_path / "auto.json")],
                           encoding="utf-8", timeout=60, dimensions=(60, 160),
@@ -41,7 +42,7 @@ def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
     coach.expect(r"\(1 of 45\)")
     coach.expect_exact(PROMPT)
     coach.sendline("score chance")                      # no column named: one line, no move
-    coach.expect("error: score chance: name the column")
+    coach.expect("error: name the column: chance@1..3")
     coach.expect_exact(PROMPT)
     while not shadow.is_over:
         if shadow.needs_roll:
@@ -63,6 +64,8 @@ def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
         if not shadow.is_over:
             coach.expect_exact(PROMPT)
     total = shadow.scores()[0]
+    coach.expect_exact("undo to take back the last score> ")   # the last score can be undone
+    coach.sendline("")
     coach.expect("game over")
     coach.expect(rf"1\. Player {total}\b")
     coach.expect("review of Player")

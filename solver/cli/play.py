@@ -1,15 +1,32 @@
 """``yatzy play``: a coach in the terminal for a whole game at the table.
 
 Everything the game does is ``solver.game.Game``; this module reads lines,
-prints the scorecard ("protokoll") and the hints, and saves the game when
-input ends.  Colour goes through ``click.style``, which click strips when
-the output is not a terminal.
+prints the scorecard ("protokoll") and the hints, and keeps the game safe:
+it is written (atomically) to its file after every move, at game over and
+on hang-up, SIGTERM or Ctrl-C, with the coach's own settings (table mode,
+hints, language, the undo rule) in the document's ``settings``.
+
+Undo is fair by default with two or more people: a choice may be taken
+back only until new dice are seen (a reroll drawn after it); the box
+written may still be changed while the next player has only rolled,
+since those dice do not depend on the choice.  ``--undo free`` (the
+default for one person) undoes anything, and a game that used it says so.
+
+Every word is in the chosen language (en, nb, sv; English commands are
+accepted in all).  Colour goes through ``click.style`` and is dropped when
+the output is not a terminal or ``NO_COLOR`` is set.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import sys
+import textwrap
 import time
+from collections import deque
+from pathlib import Path
 
 import click
 
@@ -18,24 +35,74 @@ from solver.errors import InputError
 from solver.files import check_writable
 from solver.game import Game, Move
 from solver.position.actions import LOWER_BOUND, Action
-from solver.rules.words import LANGS, box_index, box_name, message
+from solver.rules.dice import parse_dice
+from solver.rules.ruleset import Order
+from solver.rules.words import LANGS, box_index, box_name, english_command, message, number
 
 HINTS = ("off", "check", "top3", "full")
+UNDO = ("fair", "free")
 FULL_HINT = 10                         # actions shown by `hint` and --hints full
+CUT = 40                               # characters of typed text repeated in a message
+EVENTS = 40                            # recent events kept for beside the card
+PIPS = "⚀⚁⚂⚃⚄⚅"
+COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
+MOVE_WORDS = ("keep", "reroll", "score", "roll")
+
+
+def cut(text: str, n: int = CUT) -> str:
+    """``text`` cut to ``n`` characters for repeating in a message.
+
+    >>> cut("x" * 50)[-3:], cut("abc")
+    ('xx…', 'abc')
+    """
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def upper_par(rules, points) -> int | None:
+    """How far the filled upper boxes of a column are from the pace of the
+    bonus (each face times threshold / the sum of the upper faces): ``+3``
+    ahead, ``-4`` behind; None before any upper box is filled."""
+    faces = [(b.face, p) for b, p in zip(rules.boxes, points) if b.is_upper]
+    total = sum(f for f, _ in faces)
+    filled = [(f, p) for f, p in faces if p is not None]
+    if not filled or not total:
+        return None
+    return round(sum(p - rules.bonus_threshold * f / total for f, p in filled))
 
 
 # ------------------------------------------------------------------ the card
-def protokoll(game: Game, lang: str = "en") -> str:
+def protokoll(game: Game, lang: str = "en", highlight: bool = False) -> str:
     """The scorecard as the source texts print it: box rows in card order,
     Sum and Bonus after the upper boxes, Total last; one column per player
     (with several columns per player, a second header line numbers them
     ``x1 x2 x3`` and a last row gives each column's total times its
-    weight), the player to move marked ``*``; ``-`` is an open box."""
+    weight), the player to move marked ``*``; ``-`` is an open box.  While
+    the bonus is undecided its row shows the upper section's pace
+    (``+3`` ahead, ``-4`` behind); under forced order the box due is
+    marked ``>``.  ``highlight``: the columns of the player to move in bold."""
     mark = None if game.is_over else game.turn_player
-    cols = game.rules.columns
+    rules, cols = game.rules, game.rules.columns
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
-    rows = [(box_name(row["key"], lang) if row["kind"] == "box" else message(row["key"], lang),
-             ["-" if v is None else str(v) for v in row["cells"]]) for row in game.protokoll()]
+    table = game.protokoll()
+    one = rules.column_rules if hasattr(rules, "column_rules") else rules
+    columns = [c for card in game.cards for c in card.columns]
+    due = None
+    if mark is not None and rules.order == Order.FORCED and cols == 1:
+        allowed = game.card.allowed_boxes()
+        due = rules.boxes[allowed[0]].name if len(allowed) == 1 else None
+    rows = []
+    for row in table:
+        cells = ["-" if v is None else str(v) for v in row["cells"]]
+        if row["key"] == "bonus":
+            for j, v in enumerate(row["cells"]):
+                par = upper_par(one, columns[j].points)
+                if v is None and par is not None:
+                    cells[j] = f"{par:+d}".replace("-", "−")
+        label = (box_name(row["key"], lang) if row["kind"] == "box"
+                 else message(row["key"], lang))
+        if due is not None and row["key"] == due:
+            label = "> " + label
+        rows.append((label, cells))
     label = max(len(r[0]) for r in rows) + 2
     if cols == 1:
         widths = [max(len(h), 3) + 2 for h in names]
@@ -46,8 +113,15 @@ def protokoll(game: Game, lang: str = "en") -> str:
         widths = [w for w in group for _ in range(cols)]
         lines = [" " * label + "".join(f"{h:>{w * cols}}" for h, w in zip(names, group)),
                  " " * label + "".join(f"{'x' + str(c):>{w}}" for w in group
-                                       for c in game.rules.column_weights)]
-    lines += [f"{name:<{label}}" + "".join(f"{v:>{w}}" for v, w in zip(cells, widths))
+                                       for c in rules.column_weights)]
+    mine = set(range(mark * cols, mark * cols + cols)) if highlight and mark is not None else set()
+
+    def cell_text(j: int, v: str, w: int) -> str:
+        text = f"{v:>{w}}"
+        return click.style(text, bold=True, fg="cyan") if j in mine else text
+
+    lines += [f"{name:<{label}}" + "".join(cell_text(j, v, w)
+                                          for j, (v, w) in enumerate(zip(cells, widths)))
               for name, cells in rows]
     return "\n".join(line.rstrip() for line in lines)
 
@@ -57,62 +131,208 @@ class Quit(Exception):
     """The player asked to stop."""
 
 
-class Coach:
-    """One game at the prompt: reads moves and commands, prints the game."""
+class Stopped(Exception):
+    """A signal asked the program to stop (hang-up, SIGTERM, Ctrl-C)."""
 
-    def __init__(self, game: Game, table_mode: bool, hints: str, lang: str, autosave: str):
-        self.game, self.table_mode, self.hints, self.lang = game, table_mode, hints, lang
-        self.autosave = autosave
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class Coach:
+    """One game at the prompt: reads moves and commands, prints the game,
+    writes it to ``path`` after every move.  The settings (``table_mode``,
+    ``hints``, ``lang``, ``undo``) are ``game.settings``."""
+
+    def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False):
+        self.game, self.path, self.color, self.steady = game, path, color, steady
+        self.events: deque[str] = deque(maxlen=EVENTS)   # the steady screen's last lines
+        s = game.settings
+        self.table_mode, self.hints = bool(s["table_mode"]), s["hints"]
+        self.lang, self.undo_rule = s["lang"], s["undo"]
         self.announced: tuple[int, int] | None = None     # (finished turns, seat) last shown
         self.shown_hint: int | None = None                # moves played when hints were shown
+        self.confirmed = False
+        self.typed_word: str | None = None               # the command word as typed
+        self.solving_said = False
+        self.tally: dict[int, float] = {}                # check mode: each seat's loss so far
+
+    # ---------------------------------------------------------- output
+    def echo(self, text: str = "") -> None:
+        if self.steady:                   # kept for the next drawing of the screen
+            self.events.extend(text.splitlines() or [""])
+            return
+        try:
+            click.echo(text, color=self.color)
+        except OSError:                   # the terminal is gone (hang-up): keep playing safe
+            pass
+
+    def draw(self) -> None:
+        """The steady screen: the card (the player to move in colour) beside
+        the last events, the dice drawn under them."""
+        if not self.steady:
+            return
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+        game = self.game
+        console = Console(highlight=False)
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        card = protokoll(game, self.lang, highlight=True)
+        width = max(len(click.unstyle(line)) for line in card.splitlines()) + 3
+        room = max(console.width - width, 20)
+        lines: list[str] = []                 # the last events that fit beside the card
+        for event in reversed(self.events):
+            rows = max(1, len(textwrap.wrap(click.unstyle(event), room - 1)))
+            if len(lines) + rows > len(card.splitlines()):
+                break
+            lines.insert(0, event)
+        grid.add_row(Text.from_ansi(card), Text.from_ansi("\n".join(lines)))
+        try:
+            console.clear()
+            console.print(grid)
+            if game.dice is not None and not game.is_over:
+                pips = " ".join(PIPS[d - 1] if d <= len(PIPS) else str(d) for d in game.dice)
+                kept = game.kept
+                line = (self.words("status_kept", dice=" ".join(map(str, kept)) or "-",
+                                   n=game.rules.dice - len(kept)) if kept is not None else
+                        f"{' '.join(map(str, game.dice))} · "
+                        + message("left", self.lang, n=game.rerolls))
+                console.print(Text(f"{pips}   {line}", style="bold"))
+        except OSError:
+            pass
 
     def say(self, key: str, **kw) -> None:
-        click.echo(message(key, self.lang, **kw))
+        self.echo(message(key, self.lang, **kw))
 
-    def action_text(self, action) -> str:
-        """An action with the box name in the game's language."""
+    def words(self, key: str, **kw) -> str:
+        return message(key, self.lang, **kw)
+
+    def num(self, x: float, digits: int) -> str:
+        return number(x, digits, self.lang)
+
+    def fail(self, key: str, **kw) -> InputError:
+        return InputError(self.words(key, **kw))
+
+    def action_text(self, action: Action | str) -> str:
+        """An action in the game's language (``behold 5 6``, ``skriv kåk (25)``)."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except InputError:
+                return action
         if action.kind == "score":
             column = f"@{action.column}" if action.column else ""
-            return f"score {box_name(action.box, self.lang)}{column} ({action.points})"
-        return str(action)
+            points = "" if action.points is None else f" ({action.points})"
+            return f"{self.words('score')} {box_name(action.box, self.lang)}{column}{points}"
+        if not action.dice:
+            return self.words("reroll_all")
+        return f"{self.words('keep')} {' '.join(map(str, action.dice))}"
+
+    def save(self) -> None:
+        """Write the game and the coach's settings to the game's file."""
+        self.game.settings.update(table_mode=self.table_mode, hints=self.hints,
+                                  lang=self.lang, undo=self.undo_rule)
+        self.game.save(self.path)
 
     def typed(self, move: Move) -> bool:
         """Whether a person typed this move (not a drawn roll, not a computer's choice)."""
         return not move.drawn and (move.is_roll or self.game.players[move.player].is_human)
 
     # ------------------------------------------------------------- the loop
-    def run(self) -> None:
+    def run(self, resumed: bool = False) -> None:
         game = self.game
-        while not game.is_over:
+        if resumed and game.moves:
+            self.status()
+        while True:
+            self.save()
+            if game.is_over:
+                if self.confirmed or not self.undoable():
+                    break
+                self.confirm()
+                continue
             self.announce()
             if game.needs_roll and not self.table_mode:
                 self.show_roll(game.play("roll"))
             elif not game.needs_roll and not game.player.is_human:
                 seat = game.turn_player
+                self.need_table()
                 game.play(game.computer_move())
-                self.say("computer", name=game.players[seat].name, kind=game.players[seat].kind,
-                         action=self.action_text(Action.parse(game.moves[-1].text)))
+                player = game.players[seat]
+                self.say("computer", name=player.name, kind=self.words("kind_" + player.kind),
+                         action=self.action_text(game.moves[-1].text))
                 self.after_score()
             else:
                 self.ask()
-        click.echo(protokoll(game, self.lang))
+        if self.steady:
+            self.draw()
+            self.steady = False
+            self.events.clear()
+        self.echo(protokoll(game, self.lang))
         self.finish()
+        self.save()
+
+    def confirm(self) -> None:
+        """At game over: Enter (or end of input) ends the game, undo takes
+        the last score back."""
+        self.draw()
+        try:
+            line = click.prompt(self.words("confirm"), default="", show_default=False,
+                                prompt_suffix="").strip()
+        except (click.Abort, EOFError):
+            line = ""
+        if line and english_command(line, self.lang).split()[0].lower() == "undo":
+            try:
+                self.undo(1)
+            except InputError as e:
+                self.error(str(e))
+            return
+        self.confirmed = True
 
     def announce(self) -> None:
         game = self.game
         key = (len(game.turns), game.turn_player)
         if game.dice is None and self.announced != key:
             self.announced = key
-            if game.player.is_human:
-                click.echo(protokoll(game, self.lang))
-            self.say("turn", name=click.style(game.player.name, bold=True),
-                     n=game.card.turn + 1, of=game.turns_per_player)
+            if game.player.is_human and not self.steady:
+                self.echo(protokoll(game, self.lang, highlight=self.color))
+            self.say_turn()
+
+    def say_turn(self) -> None:
+        """Whose turn it is; Swedish names ending in s, x or z take no
+        genitive s ("Nils tur")."""
+        game = self.game
+        name = game.player.name
+        genitive = name if name[-1:].lower() in ("s", "x", "z") else name + "s"
+        self.say("turn", name=click.style(name, bold=True),
+                 genitive=click.style(genitive, bold=True),
+                 n=game.card.turn + 1, of=game.turns_per_player)
 
     def show_roll(self, move: Move) -> None:
         game = self.game
         self.say("rolled", name=game.players[move.player].name,
                  dice=" ".join(map(str, game.dice)),
                  left=message("left", self.lang, n=game.rerolls))
+
+    def status(self) -> None:
+        """The card, whose turn, the dice, the kept dice and the rerolls left."""
+        game = self.game
+        if not self.steady:
+            self.echo(protokoll(game, self.lang, highlight=self.color))
+        if game.is_over:
+            self.say("over")
+            return
+        self.say_turn()
+        self.announced = (len(game.turns), game.turn_player)
+        if game.dice is None:
+            self.say("status_roll")
+        elif game.kept is not None:
+            self.say("status_kept", dice=" ".join(map(str, game.kept)) or "-",
+                     n=game.rules.dice - len(game.kept))
+        else:
+            self.show_roll(game.moves[-1])
 
     def show_position(self) -> None:
         """After undo or redo: the dice on the table, if any."""
@@ -129,6 +349,9 @@ class Coach:
             self.say("scored", name=game.players[last.player].name, points=t.points,
                      box=box + (f"@{t.column}" if game.rules.columns > 1 else ""))
 
+    def error(self, text: str) -> None:
+        self.echo(click.style(self.words("error", text=text), fg="red"))
+
     def ask(self) -> None:
         game = self.game
         name = game.player.name
@@ -142,81 +365,243 @@ class Coach:
             if self.hints in ("top3", "full") and self.shown_hint != len(game.moves):
                 self.shown_hint = len(game.moves)
                 self.hint(3 if self.hints == "top3" else FULL_HINT)
+        self.draw()
         line = click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
         if not line:
             return
         try:
+            if "\x1b" in line or any(ord(ch) < 32 for ch in line):
+                raise self.fail("control_keys")
+            if any(ch.isdigit() and not ch.isascii() for ch in line):
+                raise self.fail("ascii_digits", faces=game.rules.faces)
+            self.typed_word = line.split()[0]
+            line = english_command(" ".join(line.split()), self.lang)
             if not self.command(line):
                 self.move(line)
         except InputError as e:
-            click.echo(click.style(f"error: {e}", fg="red"))
+            self.error(str(e))
+
+    def no_more(self, word: str, rest: str) -> None:
+        if rest:
+            raise self.fail("extra_words", word=cut(self.typed_word or word))
 
     def command(self, line: str) -> bool:
         """Run ``line`` if it is a command; False if it is a move."""
         word, _, rest = line.partition(" ")
-        word = word.lower()
+        word, rest = word.lower(), rest.strip()
         game = self.game
+        if word not in COMMANDS_EN:
+            return False
         if word in ("help", "?"):
+            self.no_more(word, rest)
             self.say("help")
             if game.rules.columns > 1:
                 self.say("help_columns")
         elif word == "card":
-            click.echo(protokoll(game, self.lang))
+            self.no_more(word, rest)
+            if not self.steady:
+                self.echo(protokoll(game, self.lang, highlight=self.color))
+        elif word == "status":
+            self.no_more(word, rest)
+            self.status()
         elif word == "hint":
-            self.hint(FULL_HINT)
+            if rest:
+                self.what_if(english_command(rest, self.lang))
+            else:
+                self.hint(FULL_HINT)
         elif word == "undo":
-            if not any(self.typed(m) for m in game.moves):
-                raise InputError(message("nothing_undo", self.lang))
-            while True:
-                move = game.undo()
-                if self.typed(move):
-                    break
-            self.say("undone", move=move.text)
-            self.announced = None
-            self.show_position()
+            if rest and (not rest.isascii() or not rest.isdigit() or int(rest) < 1):
+                raise self.fail("undo_count")
+            self.undo(int(rest) if rest else 1)
         elif word == "redo":
+            self.no_more(word, rest)
             if not game.redo_moves:
-                raise InputError(message("nothing_redo", self.lang))
+                raise self.fail("nothing_redo")
             move = game.redo()
             while game.redo_moves and not self.typed(game.redo_moves[0]):
                 game.redo()
-            self.say("redone", move=move.text)
+            self.say("redone", move=self.move_text(move))
             self.show_position()
         elif word == "save":
-            if not rest.strip():
-                raise InputError("save FILE: name the file")
-            game.save(rest.strip())
-            self.say("saved", path=rest.strip())
+            if not rest:
+                raise self.fail("save_name")
+            previous = self.path
+            self.path = check_path(rest, self.lang)
+            try:
+                self.save()
+            except InputError:
+                self.path = previous
+                raise
+            self.say("saved", path=self.path)
         elif word in ("quit", "exit"):
+            self.no_more(word, rest)
             raise Quit
-        else:
-            return False
         return True
 
+    def move_text(self, move: Move) -> str:
+        """A move for a message: its dice for a roll, else the action."""
+        if move.is_roll:
+            return move.text[len("roll "):]
+        return self.action_text(move.text)
+
+    # ---------------------------------------------------------------- undo
+    def undo_steps(self, trying: bool = False) -> list[Move]:
+        """Undo back to the last move a person typed; InputError (game as it
+        was) if there is none or the fair rule forbids it.  Under the free
+        rule, a step that a fair game would refuse marks the game (unless
+        only ``trying``, to be redone at once)."""
+        game = self.game
+        if not any(self.typed(m) for m in game.moves):
+            raise self.fail("nothing_undo")
+        popped: list[Move] = []
+        seen = False                 # a reroll drawn after the choice: its dice are seen
+        while True:
+            move = game.undo()
+            popped.append(move)
+            if move.drawn and game.position.rolls:
+                seen = True
+            if self.typed(move):
+                break
+        if seen and self.undo_rule == "fair":
+            for _ in popped:
+                game.redo()
+            raise self.fail("fair_undo")
+        if seen and not trying:
+            game.settings["free_undo_used"] = True
+        return popped
+
+    def undoable(self) -> bool:
+        """Whether ``undo`` would take something back now (nothing changes)."""
+        game = self.game
+        try:
+            popped = self.undo_steps(trying=True)
+        except InputError:
+            return False
+        for _ in popped:
+            game.redo()
+        return True
+
+    def undo(self, n: int) -> None:
+        for _ in range(n):
+            move = self.undo_steps()[-1]
+            self.say("undone", move=self.move_text(move))
+        self.announced = None
+        self.confirmed = False
+        self.show_position()
+
+    # ---------------------------------------------------------------- moves
     def move(self, line: str) -> None:
         game = self.game
         text = line.lower()
+        word, _, rest = text.partition(" ")
+        rest = rest.strip()
         if game.needs_roll:
-            if not text.startswith("roll"):
-                text = "roll " + text
-            self.show_roll(game.play(text))
+            dice = rest if word == "roll" else text
+            if not dice or not all(ch.isdigit() or ch in " ," for ch in dice):
+                if word in MOVE_WORDS or len(text.split()) > 1:
+                    raise self.fail("dice_count", n=game.rules.dice - len(game.kept or ()))
+                raise self.fail("unknown_command", word=cut(line))
+            try:
+                self.show_roll(game.play("roll " + dice))
+            except InputError as e:
+                raise self.translated(e, line)
             return
-        if re.fullmatch(r"[\d\s,]+", text):
-            text = "keep " + text                     # 56: keep 5 6
-        elif not re.match(r"(keep|score|reroll)\b", text):
-            box_index(game.rules, text.partition("@")[0].strip())   # a box alone: score it
-            text = "score " + text
-        before = game.advice() if self.hints == "check" else None
-        game.play(text)
+        if all(ch.isdigit() or ch in " ," for ch in text):
+            text, word, rest = "keep " + text, "keep", text        # 56: keep 5 6
+        if word == "roll":
+            raise self.fail("bad_move", text=cut(line))
+        if word == "keep":
+            if not rest:
+                raise self.fail("keep_what")
+            action = self.keep(rest)
+        elif text == "reroll all" or text == "reroll":
+            action = self.keep("")
+        elif word == "score":
+            action = self.score(rest)
+        else:
+            action = self.score(text, bare=True)
+        before = self.advice() if self.hints == "check" else None
+        try:
+            game.play(str(action))
+        except InputError as e:
+            raise self.translated(e, line)
         if before is not None:
             chosen = before.find(game.moves[-1].text)
             if chosen.loss == 0:
                 self.say("best")
             else:
-                self.say("cost", loss=chosen.loss, best=self.action_text(before.best))
+                self.say("cost", loss=self.num(chosen.loss, 2),
+                         best=self.action_text(before.best))
                 self.why(before, chosen)
+            seat = game.moves[-1].player
+            self.tally[seat] = self.tally.get(seat, 0.0) + chosen.loss
+            if chosen.loss > 0:
+                self.say("tally", name=game.players[seat].name,
+                         loss=self.num(self.tally[seat], 2))
         self.after_score()
 
+    def translated(self, error: InputError, line: str) -> InputError:
+        """A move's error from ``Game`` (in English) for the game's language."""
+        if self.lang == "en":
+            return error
+        return self.fail("bad_move", text=cut(line))
+
+    def keep(self, rest: str) -> Action:
+        """The keep of ``rest`` (empty: reroll all), checked against the dice."""
+        game = self.game
+        dice = game.dice
+        if game.rerolls == 0:
+            raise self.fail("no_rerolls", dice=" ".join(map(str, dice)))
+        if not rest:
+            return Action.keep(())
+        try:
+            kept = parse_dice(rest, None, game.rules.faces, game.rules.dice - 1)
+        except InputError:
+            raise self.fail("not_among", dice=cut(rest), roll=" ".join(map(str, dice))) from None
+        rest_dice = list(dice)
+        for d in kept:
+            if d not in rest_dice:
+                raise self.fail("not_among", dice=" ".join(map(str, kept)),
+                                roll=" ".join(map(str, dice)))
+            rest_dice.remove(d)
+        return Action.keep(kept)
+
+    def score(self, text: str, bare: bool = False) -> Action:
+        """The score of ``BOX`` or ``BOX@C``, checked against the card."""
+        game, rules = self.game, self.game.rules
+        name, at, col = text.partition("@")
+        name = name.strip()
+        if not name:
+            raise self.fail("keep_what") if bare else self.fail("unknown_box", name="")
+        try:
+            box = box_index(rules, name)
+        except InputError:
+            if bare and len(name.split()) == 1 and not at:
+                raise self.fail("unknown_command", word=cut(name)) from None
+            raise self.fail("unknown_box", name=cut(name)) from None
+        shown = box_name(rules.boxes[box].name, self.lang)
+        if rules.columns > 1:
+            col = col.strip()
+            if not (col.isascii() and col.isdigit() and 1 <= int(col) <= rules.columns):
+                raise self.fail("name_column", box=shown, n=rules.columns)
+            column = int(col)
+        elif at:
+            raise self.fail("unknown_box", name=cut(text))
+        else:
+            column = 1
+        options = {(c, b): p for c, b, p in game.score_options(game.card, game.dice)}
+        where = shown + (f"@{column}" if rules.columns > 1 else "")
+        if (column, box) not in options:
+            if game.card.column(column).points[box] is not None:
+                raise self.fail("box_filled", box=where)
+            due = [b for c, b in options if c == column]
+            if rules.order == Order.FORCED and len(due) == 1:
+                raise self.fail("forced_box", box=box_name(rules.boxes[due[0]].name, self.lang))
+            raise self.fail("box_not_now", box=where, dice=" ".join(map(str, game.dice)))
+        return Action.score(rules.boxes[box].name, options[column, box],
+                            column if rules.columns > 1 else 0)
+
+    # ---------------------------------------------------------------- hints
     def why(self, advice, chosen) -> None:
         """The sentence saying why a choice cost what it did, where the rules
         have explanations (``Solver.explain``)."""
@@ -224,31 +609,96 @@ class Coach:
             why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
         except InputError:
             return
-        click.echo(next(e for e in why if e.action == chosen).sentence(self.lang))
+        sentence = next(e for e in why if e.action == chosen).sentence(self.lang)
+        if self.lang != "en":
+            sentence = re.sub(r"(\d)\.(\d)", r"\1,\2", sentence)     # decimal commas
+        self.echo(sentence)
+
+    def need_table(self) -> None:
+        """Before the strategy's table is first used: if it must be solved,
+        say what and about how long, and follow the solve on stderr."""
+        solver = self.game.solver
+        if self.solving_said or getattr(solver, "_table", None) is not None \
+                or solver.path.exists():
+            return
+        self.solving_said = True
+        self.say("solving", rules=solver.rules.spec, about=self.about(solver))
+        self.draw()
+        if sys.stderr.isatty() and solver.progress is None:
+            solver.progress = progress_bar
+
+    def about(self, solver) -> str:
+        """About how long the solve of ``solver``'s table takes (``plan.value_plan``)."""
+        from solver.tables.plan import value_plan
+        seconds = value_plan(solver.rules.column_rules, solver.path, solver.theta).seconds
+        if seconds < 90:
+            t = f"{max(seconds, 1):.0f} s"
+        elif seconds < 5400:
+            t = f"{self.num(seconds / 60, 1)} min"
+        else:
+            t = f"{self.num(seconds / 3600, 1)} {self.words('hours')}"
+        return self.words("about", t=t)
+
+    def advice(self):
+        """The advice now (solving the table first if need be)."""
+        self.need_table()
+        return self.game.advice()
+
+    def what_if(self, text: str) -> None:
+        """``hint keep 5 5``, ``hint score chance``: that action's loss and why."""
+        game = self.game
+        if game.needs_roll:
+            raise self.fail("roll_first")
+        word, _, rest = text.lower().partition(" ")
+        if all(ch.isdigit() or ch in " ," for ch in text):
+            action = self.keep(text)
+        elif word == "keep" and rest.strip():
+            action = self.keep(rest.strip())
+        elif text.lower() in ("reroll all", "reroll"):
+            action = self.keep("")
+        else:
+            action = self.score(rest if word == "score" else text)
+        advice = self.advice()
+        chosen = advice.find(action)
+        loss = (self.words("best") if chosen.loss == 0 else
+                self.words("loss_of", loss=self.num(chosen.loss, 2),
+                           best=self.action_text(advice.best)))
+        self.say("what_if", action=self.action_text(chosen), loss=loss)
+        if chosen.loss > 0:
+            self.why(advice, chosen)
 
     def hint(self, top: int) -> None:
         game = self.game
         bound = game.values == LOWER_BOUND
         if game.needs_roll:
-            self.say("expected_bound" if bound else "expected", ev=game.expected_score())
+            ev = self.num(game.expected_score(), 1)
+            self.say("expected_bound" if bound else "expected", ev=ev)
             return
-        advice = game.advice()
+        advice = self.advice()
         if top == 3:
             best = sorted(self.action_text(a) for a in advice.actions[:3])
             self.say("top3", choices=", ".join(best))
             return
-        head = "bound" if bound else "expected"
-        click.echo(f"{'':>3} {'action':<28} {head:>10} {'loss':>8}")
-        for i, a in enumerate(advice.actions[:top], 1):
-            loss = "best" if i == 1 else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
-            click.echo(f"{i:>3} {self.action_text(a):<28} {a.expected_final_score:>10.3f} "
-                       f"{loss:>8}")
+        head = self.words("col_bound" if bound else "col_expected")
+        shown = advice.actions[:top]
+        wide = max(len(self.words("col_action")), *(len(self.action_text(a)) for a in shown))
+        self.echo(f"{'':>2} {self.words('col_action'):<{wide}} {head:>9} "
+                  f"{self.words('col_loss'):>7}")
+        for i, a in enumerate(shown, 1):
+            loss = (self.words("word_best") if i == 1 else
+                    self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 2))
+            cost = click.style(f"{loss:>7}", fg="red" if a.loss >= 5 else
+                               "yellow" if a.loss >= 1 else None)
+            self.echo(f"{i:>2} {self.action_text(a):<{wide}} "
+                      f"{self.num(a.expected_final_score, 2):>9} {cost}")
         if bound:
             self.say("bound_note")
 
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
         game = self.game
+        if any(p.is_human for p in game.players):
+            self.need_table()                  # for the review
         self.say("over")
         ranking = game.ranking()
         for place, seat, score in ranking:
@@ -259,25 +709,45 @@ class Coach:
                 self.say("tie", names=", ".join(top))
             else:
                 self.say("winner", name=top[0])
+        if game.settings.get("free_undo_used"):
+            self.say("free_undo")
         for seat, player in enumerate(game.players):
             if not player.is_human:
                 continue
             review = game.review(seat)
             if review is None:
                 continue
-            self.say("review", name=player.name, total=review.total_loss,
-                     mean=review.mean_loss, n=len(review.decisions))
+            self.say("review", name=player.name, total=self.num(review.total_loss, 2),
+                     mean=self.num(review.mean_loss, 3), n=len(review.decisions))
             for d in review.costliest():
                 if d.loss > 0:
                     self.say("costly", turn=d.turn, roll=d.roll,
-                             dice=" ".join(map(str, d.dice)), chosen=d.chosen, best=d.best,
-                             loss=d.loss)
+                             dice=" ".join(map(str, d.dice)), chosen=self.action_text(d.chosen),
+                             best=self.action_text(d.best), loss=self.num(d.loss, 2))
 
-    def save_on_exit(self) -> None:
-        if not self.game.is_over:
-            self.game.save(self.autosave)
-            click.echo("")
-            self.say("saved", path=self.autosave)
+
+def check_path(path: str, lang: str) -> str:
+    """``path`` if a game can be written there, else one InputError in ``lang``."""
+    if Path(path).is_dir():
+        raise InputError(message("folder", lang, path=path))
+    try:
+        check_writable(path)
+    except InputError:
+        raise InputError(message("cannot_write", lang, path=path)) from None
+    return path
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A solve's progress on stderr, one line redrawn."""
+    width = 30
+    filled = width * done // max(total, 1)
+    end = "\n" if done >= total else ""
+    click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%"
+               + end, err=True, nl=False)
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped(signum)
 
 
 # ----------------------------------------------------------------- the command
@@ -290,32 +760,70 @@ class Coach:
                    "NAME=optimal|step) [default: one person].")
 @click.option("--seed", type=SEED, default=None, metavar="S",
               help="Seed of the dice the program rolls [default: random].")
-@click.option("--dice-from-table", "table_mode", is_flag=True,
+@click.option("--dice-from-table", "table_mode", is_flag=True, default=None,
               help="Roll real dice and type them (else the program rolls).")
-@click.option("--hints", type=Choice(HINTS), default="off", show_default=True, metavar="MODE",
+@click.option("--hints", type=Choice(HINTS), default=None, metavar="MODE",
               help="off | check (after each choice: its cost) | top3 (the three best, "
-                   "unranked) | full (the ranked list).")
-@click.option("--lang", type=Choice(LANGS), default="en", show_default=True, metavar="LANG",
-              help="Box names and messages: en | nb | sv.")
-@click.option("--resume", metavar="FILE", help="Continue a saved game.")
+                   "unranked) | full (the ranked list) [default: off].")
+@click.option("--lang", type=Choice(LANGS), default=None, metavar="LANG",
+              help="Box names and messages: en | nb | sv [default: en].")
+@click.option("--undo", "undo_rule", type=Choice(UNDO), default=None, metavar="RULE",
+              help="fair (a choice may be undone only before new dice are seen) | free "
+                   "(anything) [default: fair with two or more people, else free].")
+@click.option("--screen", type=Choice(("steady", "plain")), default=None, metavar="KIND",
+              help="steady (the card beside the last events, redrawn; a terminal only) | "
+                   "plain (a scrolling log) [default: steady in a terminal with colour].")
+@click.option("--resume", metavar="FILE",
+              help="Continue a saved game (its settings too, unless given here).")
 @click.option("--autosave", metavar="FILE",
-              help="Where the game is saved when input ends or on Ctrl-C "
+              help="The game's file, written after every move "
                    "[default: the --resume file, else yatzy-game-TIME.json here].")
 def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed: int | None,
-         table_mode: bool, hints: str, lang: str, resume: str | None,
-         autosave: str | None) -> None:
+         table_mode: bool | None, hints: str | None, lang: str | None, undo_rule: str | None,
+         screen: str | None, resume: str | None, autosave: str | None) -> None:
     """Play a game at the table, with a coach: yatzy play --player Ann --player Bob=optimal."""
     if resume:
         game = Game.load(resume, tables=tables_dir)
     else:
-        game = Game(rules_spec, players or ("Player",), seed=seed, tables=tables_dir)
-    autosave = autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json")
-    check_writable(autosave)             # a folder or read-only place: refused before the game
-    coach = Coach(game, table_mode, hints, lang, autosave)
+        lang_now = lang or "en"
+        game = Game(rules_spec, players or (message("player", lang_now),), seed=seed,
+                    tables=tables_dir)
+    s = game.settings
+    people = sum(p.is_human for p in game.players)
+    s["table_mode"] = bool(table_mode if table_mode is not None else s.get("table_mode", False))
+    s["hints"] = hints or (s.get("hints") if s.get("hints") in HINTS else "off")
+    s["lang"] = lang or (s.get("lang") if s.get("lang") in LANGS else "en")
+    s["undo"] = undo_rule or (s.get("undo") if s.get("undo") in UNDO else
+                              "fair" if people > 1 else "free")
+    path = check_path(autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json"),
+                      s["lang"])
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    coach = Coach(game, path, color, steady=color and screen != "plain")
+    if color and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for the prompt)
+        except ImportError:
+            pass
+    old = {sig: signal.signal(sig, _stop)
+           for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    code = 0
     try:
-        coach.run()
-    except (click.Abort, KeyboardInterrupt, EOFError, Quit):
-        coach.save_on_exit()
+        coach.run(resumed=bool(resume))
+    except KeyboardInterrupt:
+        code = 130
+    except Stopped as e:
+        code = 128 + e.signum               # 129 hang-up, 130 Ctrl-C, 143 SIGTERM
+    except (click.Abort, EOFError, Quit):   # click.prompt's end of input is Abort
+        pass
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    coach.save()
+    coach.steady = False
+    coach.echo("")
+    coach.say("saved", path=coach.path)
+    if code:
+        sys.exit(code)
 
 
 COMMANDS = (play,)

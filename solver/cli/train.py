@@ -31,7 +31,7 @@ from solver.errors import InputError
 from solver.position.actions import Action
 from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Ratings
-from solver.rules.words import LANGS, box_index, box_name, message
+from solver.rules.words import LANGS, box_index, box_name, message, number
 
 WORDS = {
     "en": {"header": "{n} puzzle(s), rules {rules}, {what}; answer like: keep 5 6 | 56 | "
@@ -187,7 +187,7 @@ class Session:
             if runner is not None:
                 click.echo(self.words["runner_up"].format(sentence=runner.sentence(lang)))
             return
-        click.echo(click.style(message("cost", lang, loss=chosen.action.loss,
+        click.echo(click.style(message("cost", lang, loss=number(chosen.action.loss, 2, lang),
                                        best=action_text(chosen.best, lang)), fg="red"))
         click.echo(chosen.sentence(lang))
 

@@ -45,7 +45,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer": "{name} ({kind}): {action}",
         "scored": "{name} scores {points} in {box}",
         "best": "best choice",
-        "cost": "that cost {loss:.2f} points; best was {best}",
+        "cost": "that cost {loss} points; best was {best}",
         "top3": "three good choices: {choices}",
         "saved": "game saved to {path}",
         "undone": "undone: {move}",
@@ -56,19 +56,57 @@ MESSAGES: dict[str, dict[str, str]] = {
         "place": "{place}. {name} {score}",
         "tie": "tie between {names}",
         "winner": "{name} wins",
-        "review": "review of {name}: total loss {total:.2f}, mean loss {mean:.3f} "
+        "review": "review of {name}: total loss {total}, mean loss {mean} "
                   "per decision ({n} decisions)",
         "costly": "  turn {turn} roll {roll}, dice {dice}: {chosen}, best {best} "
-                  "(loss {loss:.2f})",
-        "expected": "expected final score {ev:.1f}",
+                  "(loss {loss})",
+        "expected": "expected final score {ev}",
         "weighted": "× column",
-        "expected_bound": "final score {ev:.1f} if the columns are played one by one "
+        "expected_bound": "final score {ev} if the columns are played one by one "
                           "from here (a lower bound: the strategy scores more)",
         "bound_note": "bound: exact final score if the columns are played one by one after "
                       "this turn (a lower bound); order and loss: the strategy's",
         "help_columns": "score BOX@C (or just BOX@C) writes in column C, e.g. score chance@3",
-        "help": "commands: keep 5 6 | 56 | score BOX | BOX | reroll all | hint | card | "
-                "undo | redo | save FILE | quit",
+        "error": "error: {text}",
+        "unknown_command": "unknown command '{word}' (type help)",
+        "unknown_box": "unknown box '{name}'",
+        "box_filled": "{box} is already filled",
+        "box_not_now": "{box} may not take {dice} now",
+        "forced_box": "the order says {box} now",
+        "name_column": "name the column: {box}@1..{n}",
+        "not_among": "{dice}: not among {roll}",
+        "no_rerolls": "no rerolls left: write {dice} in a box",
+        "keep_what": "keep which dice? e.g. keep 5 6 (or reroll all)",
+        "extra_words": "'{word}' takes no more words",
+        "control_keys": "arrow and other control keys are not input",
+        "ascii_digits": "type the dice with the digits 1-{faces}",
+        "dice_count": "type {n} dice",
+        "bad_move": "not a move now: {text}",
+        "roll_first": "the dice are not rolled yet",
+        "save_name": "save FILE: name the file",
+        "folder": "{path} is a folder, not a file",
+        "cannot_write": "cannot write the game to {path}",
+        "fair_undo": "the dice are seen: a choice can be undone only before new dice "
+                     "(--undo free allows more)",
+        "undo_count": "undo N: N is a whole number from 1",
+        "confirm": "game over? Enter to finish, undo to take back the last score> ",
+        "status_kept": "kept {dice}, {n} dice to roll",
+        "status_roll": "dice to roll",
+        "solving": "solving the optimal strategy for {rules} once ({about}); "
+                   "it is stored for later games",
+        "about": "about {t}", "hours": "h",
+        "tally": "{name} has lost {loss} points so far",
+        "free_undo": "free undo was used in this game",
+        "what_if": "{action}: {loss}",
+        "loss_of": "loses {loss} points against {best}",
+        "col_action": "action", "col_expected": "expected", "col_bound": "bound",
+        "col_loss": "loss", "word_best": "best", "word_tie": "tie",
+        "keep": "keep", "reroll_all": "reroll all", "score": "score",
+        "player": "Player",
+        "kind_optimal": "optimal", "kind_greedy": "greedy", "kind_simple": "simple",
+        "kind_step": "step",
+        "help": "commands: keep 5 6 | 56 | score BOX | BOX | reroll all | hint [MOVE] | "
+                "card | status | undo [N] | redo | save FILE | quit",
     },
     "nb": {
         "sum": "Sum", "bonus": "Bonus", "total": "Totalt", "yahtzee_bonus": "Yatzybonus",
@@ -82,7 +120,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer": "{name} ({kind}): {action}",
         "scored": "{name} fører {points} på {box}",
         "best": "beste valg",
-        "cost": "det kostet {loss:.2f} poeng; best var {best}",
+        "cost": "det kostet {loss} poeng; beste var {best}",
         "top3": "tre gode valg: {choices}",
         "saved": "spillet er lagret i {path}",
         "undone": "angret: {move}",
@@ -93,23 +131,62 @@ MESSAGES: dict[str, dict[str, str]] = {
         "place": "{place}. {name} {score}",
         "tie": "uavgjort mellom {names}",
         "winner": "{name} vinner",
-        "review": "gjennomgang for {name}: tap {total:.2f}, {mean:.3f} per valg ({n} valg)",
-        "costly": "  tur {turn} kast {roll}, terninger {dice}: {chosen}, best {best} "
-                  "(tap {loss:.2f})",
-        "expected": "forventet sluttsum {ev:.1f}",
+        "review": "gjennomgang for {name}: tap {total}, {mean} per valg ({n} valg)",
+        "costly": "  tur {turn} kast {roll}, terninger {dice}: {chosen}, beste {best} "
+                  "(tap {loss})",
+        "expected": "forventet sluttsum {ev}",
         "weighted": "× kolonne",
-        "expected_bound": "sluttsum {ev:.1f} om kolonnene spilles én etter én herfra "
+        "expected_bound": "sluttsum {ev} om kolonnene spilles én etter én herfra "
                           "(en nedre grense: strategien får mer)",
         "bound_note": "grense: eksakt sluttsum om kolonnene spilles én etter én etter "
                       "denne runden (en nedre grense); rekkefølge og tap: strategiens",
-        "help_columns": "score BOKS@K (eller bare BOKS@K) skriver i kolonne K, f.eks. score sjanse@3",
-        "help": "kommandoer: keep 5 6 | 56 | score BOKS | BOKS | reroll all | hint | card | "
-                "undo | redo | save FIL | quit",
+        "help_columns": "før BOKS@K (eller bare BOKS@K) fører i kolonne K, f.eks. før sjanse@3",
+        "error": "feil: {text}",
+        "unknown_command": "ukjent kommando '{word}' (skriv hjelp)",
+        "unknown_box": "ukjent boks '{name}'",
+        "box_filled": "{box} er allerede fylt",
+        "box_not_now": "{box} kan ikke ta {dice} nå",
+        "forced_box": "rekkefølgen sier {box} nå",
+        "name_column": "velg kolonne: {box}@1..{n}",
+        "not_among": "{dice}: finnes ikke blant {roll}",
+        "no_rerolls": "ingen kast igjen: før {dice} på en boks",
+        "keep_what": "behold hvilke terninger? f.eks. behold 5 6 (eller kast alle)",
+        "extra_words": "'{word}' tar ingen flere ord",
+        "control_keys": "piltaster og andre kontrolltaster er ikke inndata",
+        "ascii_digits": "skriv terningene med sifrene 1-{faces}",
+        "dice_count": "skriv {n} terninger",
+        "bad_move": "ikke et lovlig trekk nå: {text}",
+        "roll_first": "terningene er ikke kastet ennå",
+        "save_name": "lagre FIL: oppgi filen",
+        "folder": "{path} er en mappe, ikke en fil",
+        "cannot_write": "kan ikke skrive spillet til {path}",
+        "fair_undo": "terningene er sett: et valg kan bare angres før nye terninger "
+                     "(--undo free tillater mer)",
+        "undo_count": "angre N: N er et helt tall fra 1",
+        "confirm": "er spillet slutt? Enter for å avslutte, angre for å ta tilbake "
+                   "siste føring> ",
+        "status_kept": "beholdt {dice}, {n} terninger å kaste",
+        "status_roll": "terningene skal kastes",
+        "solving": "regner ut beste strategi for {rules} én gang ({about}); "
+                   "den lagres til senere spill",
+        "about": "omtrent {t}", "hours": "t",
+        "tally": "{name} har tapt {loss} poeng så langt",
+        "free_undo": "fri angring ble brukt i dette spillet",
+        "what_if": "{action}: {loss}",
+        "loss_of": "taper {loss} poeng mot {best}",
+        "col_action": "trekk", "col_expected": "forventet", "col_bound": "grense",
+        "col_loss": "tap", "word_best": "beste", "word_tie": "likt",
+        "keep": "behold", "reroll_all": "kast alle", "score": "før",
+        "player": "Spiller",
+        "kind_optimal": "optimal", "kind_greedy": "grådig", "kind_simple": "enkel",
+        "kind_step": "steg",
+        "help": "kommandoer: behold 5 6 | 56 | før BOKS | BOKS | kast alle | tips [TREKK] | "
+                "kort | status | angre [N] | omgjør | lagre FIL | avslutt",
     },
     "sv": {
         "sum": "Summa", "bonus": "Bonus", "total": "Totalt", "yahtzee_bonus": "Yatzybonus",
         "bank": "Sparade",
-        "turn": "{name}s tur ({n} av {of})",
+        "turn": "{genitive} tur ({n} av {of})",
         "rolled": "{name} slår {dice}, {left} kvar",
         "left": "{n} slag",
         "decide": "{name}> ",
@@ -118,7 +195,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer": "{name} ({kind}): {action}",
         "scored": "{name} skriver {points} på {box}",
         "best": "bästa valet",
-        "cost": "det kostade {loss:.2f} poäng; bäst var {best}",
+        "cost": "det kostade {loss} poäng; bäst var {best}",
         "top3": "tre bra val: {choices}",
         "saved": "spelet sparat i {path}",
         "undone": "ångrat: {move}",
@@ -129,18 +206,57 @@ MESSAGES: dict[str, dict[str, str]] = {
         "place": "{place}. {name} {score}",
         "tie": "oavgjort mellan {names}",
         "winner": "{name} vinner",
-        "review": "genomgång för {name}: förlust {total:.2f}, {mean:.3f} per val ({n} val)",
+        "review": "genomgång för {name}: förlust {total}, {mean} per val ({n} val)",
         "costly": "  tur {turn} slag {roll}, tärningar {dice}: {chosen}, bäst {best} "
-                  "(förlust {loss:.2f})",
-        "expected": "förväntad slutsumma {ev:.1f}",
+                  "(förlust {loss})",
+        "expected": "förväntad slutsumma {ev}",
         "weighted": "× kolumn",
-        "expected_bound": "slutsumma {ev:.1f} om kolumnerna spelas en i taget härifrån "
+        "expected_bound": "slutsumma {ev} om kolumnerna spelas en i taget härifrån "
                           "(en nedre gräns: strategin får mer)",
         "bound_note": "gräns: exakt slutsumma om kolumnerna spelas en i taget efter "
                       "denna runda (en nedre gräns); ordning och förlust: strategins",
-        "help_columns": "score RUTA@K (eller bara RUTA@K) skriver i kolumn K, t.ex. score chans@3",
-        "help": "kommandon: keep 5 6 | 56 | score RUTA | RUTA | reroll all | hint | card | "
-                "undo | redo | save FIL | quit",
+        "help_columns": "skriv RUTA@K (eller bara RUTA@K) skriver i kolumn K, t.ex. skriv chans@3",
+        "error": "fel: {text}",
+        "unknown_command": "okänt kommando '{word}' (skriv hjälp)",
+        "unknown_box": "okänd ruta '{name}'",
+        "box_filled": "{box} är redan ifylld",
+        "box_not_now": "{box} kan inte ta {dice} nu",
+        "forced_box": "ordningen säger {box} nu",
+        "name_column": "välj kolumn: {box}@1..{n}",
+        "not_among": "{dice}: finns inte bland {roll}",
+        "no_rerolls": "inga slag kvar: skriv {dice} i en ruta",
+        "keep_what": "behåll vilka tärningar? t.ex. behåll 5 6 (eller slå om alla)",
+        "extra_words": "'{word}' tar inga fler ord",
+        "control_keys": "piltangenter och andra styrtangenter är inte indata",
+        "ascii_digits": "skriv tärningarna med siffrorna 1-{faces}",
+        "dice_count": "skriv {n} tärningar",
+        "bad_move": "inget tillåtet drag nu: {text}",
+        "roll_first": "tärningarna är inte slagna än",
+        "save_name": "spara FIL: ange filen",
+        "folder": "{path} är en mapp, inte en fil",
+        "cannot_write": "kan inte skriva spelet till {path}",
+        "fair_undo": "tärningarna är sedda: ett val kan bara ångras före nya tärningar "
+                     "(--undo free tillåter mer)",
+        "undo_count": "ångra N: N är ett heltal från 1",
+        "confirm": "är spelet slut? Enter för att avsluta, ångra för att ta tillbaka "
+                   "sista raden> ",
+        "status_kept": "behöll {dice}, {n} tärningar att slå",
+        "status_roll": "tärningarna ska slås",
+        "solving": "räknar ut bästa strategin för {rules} en gång ({about}); "
+                   "den sparas till senare spel",
+        "about": "ungefär {t}", "hours": "h",
+        "tally": "{name} har förlorat {loss} poäng hittills",
+        "free_undo": "fri ångring användes i detta spel",
+        "what_if": "{action}: {loss}",
+        "loss_of": "förlorar {loss} poäng mot {best}",
+        "col_action": "drag", "col_expected": "förväntat", "col_bound": "gräns",
+        "col_loss": "förlust", "word_best": "bäst", "word_tie": "lika",
+        "keep": "behåll", "reroll_all": "slå om alla", "score": "skriv",
+        "player": "Spelare",
+        "kind_optimal": "optimal", "kind_greedy": "girig", "kind_simple": "enkel",
+        "kind_step": "steg",
+        "help": "kommandon: behåll 5 6 | 56 | skriv RUTA | RUTA | slå om alla | tips [DRAG] | "
+                "protokoll | status | ångra [N] | gör om | spara FIL | avsluta",
     },
 }
 
@@ -151,7 +267,48 @@ def box_name(name: str, lang: str = "en") -> str:
 
 
 def message(key: str, lang: str = "en", **kw) -> str:
+    """The message ``key`` in ``lang``, its fields filled from ``kw``."""
     return MESSAGES[lang][key].format(**kw)
+
+
+def number(x: float, digits: int, lang: str = "en") -> str:
+    """``x`` with ``digits`` decimals, a decimal comma in nb and sv.
+
+    >>> number(2.5, 2, "nb"), number(-0.125, 1, "en")
+    ('2,50', '-0.1')
+    """
+    text = f"{x:.{digits}f}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
+# Command and action words typed at the prompt, each language's to English
+# (English is accepted in every language); phrases of two or three words first.
+COMMAND_WORDS: dict[str, dict[str, str]] = {
+    "nb": {"kast alle": "reroll all", "gjør om": "redo", "behold": "keep", "kast": "roll",
+           "før": "score", "hjelp": "help", "kort": "card", "tips": "hint", "angre": "undo",
+           "omgjør": "redo", "lagre": "save", "avslutt": "quit"},
+    "sv": {"slå om alla": "reroll all", "slå om": "reroll", "gör om": "redo",
+           "behåll": "keep", "slå": "roll", "skriv": "score", "hjälp": "help",
+           "protokoll": "card", "tips": "hint", "ångra": "undo", "spara": "save",
+           "avsluta": "quit"},
+}
+
+
+def english_command(line: str, lang: str = "en") -> str:
+    """``line`` with its leading command words (``behold``, ``slå om alla``)
+    in English, the rest as typed.
+
+    >>> english_command("behåll 5 6", "sv"), english_command("kast alle", "nb")
+    ('keep 5 6', 'reroll all')
+    """
+    words = line.split()
+    low = [w.lower() for w in words]
+    for phrase, english in sorted(COMMAND_WORDS.get(lang, {}).items(),
+                                  key=lambda kv: -len(kv[0].split())):
+        n = len(phrase.split())
+        if " ".join(low[:n]) == phrase:
+            return " ".join([english, *words[n:]])
+    return line
 
 
 def _key(name: str) -> str:

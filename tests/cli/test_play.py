@@ -3,8 +3,11 @@ the computer, table mode with typed dice, undo, save and resume, saving when
 input ends, bad input at the prompt, hints, every language, and the printed
 scorecard ("protokoll") to the character."""
 
+import io
 import json
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +20,7 @@ import solver
 from solver.cli import main
 from solver.cli.play import protokoll
 from solver.game import Game
+from solver.rules.words import message
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "one pair", "two pairs",
          "three of a kind", "four of a kind", "small straight", "large straight",
@@ -49,7 +53,7 @@ fours                 -    -
 fives                 -    -
 sixes                 -    -
 Sum                  11    0
-Bonus                 -    -
+Bonus                −1    -
 one pair              -    -
 two pairs             -    -
 three of a kind       -    -
@@ -77,11 +81,14 @@ def test_a_whole_seeded_game_against_the_computer(run):
 
 
 def test_computers_play_alone_and_the_same_seed_plays_the_same_game(run):
-    first = run("--player", "A=optimal", "--player", "B=simple", "--seed", "5")
+    seats = ("--player", "A=optimal", "--player", "B=simple", "--seed", "5", "--autosave", "g.json")
+    first = run(*seats)
     assert first.exit_code == 0 and "game over" in first.output
     assert "review of" not in first.output               # no human to review
-    assert run("--player", "A=optimal", "--player", "B=simple", "--seed", "5").output == \
-        first.output
+    assert "game saved to g.json" in first.output        # a finished game is kept too
+    assert Game.load("g.json").is_over
+    again = run(*seats)
+    assert again.output == first.output
 
 
 def test_table_mode_takes_typed_dice_and_input_end_saves(run, tmp_path):
@@ -127,7 +134,7 @@ def test_bad_input_at_the_prompt_is_one_line_and_changes_nothing(run, tmp_path):
     lines = result.output.splitlines()
     errors = [line for line in lines if "error:" in line]
     assert len(errors) == 5 and all(line.count("error:") == 1 for line in errors)
-    assert "unknown box 'frobnicate'" in result.output
+    assert "unknown command 'frobnicate'" in result.output
     assert Game.load(tmp_path / "g.json").moves[-1].text.startswith("roll")
     assert len(Game.load(tmp_path / "g.json").moves) == 1
 
@@ -142,7 +149,7 @@ def test_a_bad_resume_file_is_one_error_line(run, tmp_path):
 @pytest.mark.parametrize("mode, expect", [
     ("check", ["that cost", "best was"]),
     ("top3", ["three good choices: "]),
-    ("full", ["  1 ", " best"]),
+    ("full", [" 1 ", " best"]),
 ])
 def test_hints(run, mode, expect):
     result = run("--player", "Ann", "--seed", "1", "--hints", mode, input="ones\nhint\n")
@@ -168,7 +175,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
     """A few moves typed into `yatzy play` running in tmux."""
     name = f"yatzy-test-{time.monotonic_ns()}"
     root = Path(solver.__file__).parents[1]
-    command = (f"cd {tmp_path} && PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+    command = (f"cd {tmp_path} && PYTHONPATH={root} {sys.executable} -m solver play "
+               f"--tables {tables_dir} "
                "--player Ann --dice-from-table --autosave t.json")
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "50", command],
                    check=True)
@@ -202,3 +210,233 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
 def test_check_mode_says_why_a_choice_cost_what_it_did(run):
     result = run("--player", "Ann", "--seed", "1", "--hints", "check", input="ones\n")
     assert "that cost" in result.output and "Writing 1 in ones costs" in result.output
+    loss = re.search(r"that cost ([\d.]+) points", result.output).group(1)
+    assert f"Ann has lost {loss} points so far" in result.output          # the running tally
+
+
+# ------------------------------------------------- in a real pseudo-terminal (pexpect)
+pexpect = pytest.importorskip("pexpect")
+YATZY = Path(sys.executable).with_name("yatzy")
+NB_BOXES = ["enere", "toere", "treere", "firere", "femmere", "seksere", "ett par", "to par",
+            "tre like", "fire like", "liten straight", "stor straight", "hus", "sjanse", "yatzy"]
+SV_BOXES = ["ettor", "tvåor", "treor", "fyror", "femmor", "sexor", "par", "två par", "tretal",
+            "fyrtal", "liten stege", "stor stege", "kåk", "chans", "yatzy"]
+# the English words of the coach's screens, none of which a nb or sv screen may show
+ENGLISH = {"keep", "reroll", "score", "scores", "roll", "rolls", "left", "turn", "error",
+           "unknown", "command", "commands", "box", "best", "choice", "loss", "review", "game",
+           "over", "wins", "saved", "undone", "redone", "nothing", "expected", "dice", "cost",
+           "costs", "points", "player", "type", "the", "of", "and", "quit", "undo", "redo",
+           "save", "help", "card", "hint", "tie", "between", "decisions", "mean", "total",
+           "already", "filled", "writing", "instead", "falls", "chance", "ones", "twos",
+           "sixes", "pair", "pairs", "kind", "greedy", "simple", "all", "seen", "new", "only",
+           "enter", "finish", "take", "back", "last", "folder", "file", "cannot", "not", "now"}
+
+
+def spawn(tmp_path, tables_dir, *args, env=None, screen="plain"):
+    """``yatzy play`` in a pseudo-terminal (the plain screen unless ``screen``)."""
+    child = pexpect.spawn(str(YATZY), ["play", "--tables", str(tables_dir), "--screen", screen,
+                                       *args],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60,
+                          dimensions=(50, 120),
+                          env={"TERM": "xterm", "PATH": str(YATZY.parent), **(env or {})})
+    child.logfile_read = io.StringIO()
+    return child
+
+
+def transcript(child) -> str:
+    return child.logfile_read.getvalue()
+
+
+def play_out(child, plan: dict[str, list[str]], confirm: str) -> None:
+    """Answer each person's prompts from their plan until the game ends."""
+    names = "|".join(plan)
+    while True:
+        i = child.expect([rf"\b({names})> ", re.escape(confirm), pexpect.EOF])
+        if i == 0:
+            child.sendline(plan[child.match.group(1)].pop(0))
+        elif i == 1:
+            child.sendline("")
+        else:
+            return
+
+
+def english_words(text: str) -> set[str]:
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+    text = re.sub(r"--[a-z-]+", "", text)                  # option names (--undo) are not words
+    return {w for w in re.findall(r"[a-zåäöæø]+", text.lower()) if w in ENGLISH}
+
+
+@pytest.mark.parametrize("lang, boxes, plan_words", [
+    ("nb", NB_BOXES, ["hjelp", "behold", "angre 0", "tips", "kort", "status", "kast alle",
+                      "tips før sjanse", "frobnicate", "avslutt nå", "kast alle", "angre"]),
+    ("sv", SV_BOXES, ["hjälp", "behåll", "ångra 0", "tips", "protokoll", "status",
+                      "slå om alla", "tips skriv chans", "frobnicate", "avsluta nu",
+                      "slå om alla", "ångra"]),
+])
+def test_nb_and_sv_games_show_no_english(nordic, tables_dir, tmp_path, lang, boxes, plan_words):
+    """Two people and a computer; commands, hints, errors, fair undo, the review."""
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob",
+                  "--player", "Cid=greedy", "--seed", "7", "--lang", lang, "--hints", "check",
+                  "--autosave", "g.json")
+    ann = plan_words + boxes                      # the last two: undo after new dice
+    bob = ["٥", "１１", "x" * 300] + boxes[::-1]
+    play_out(child, {"Ann": ann, "Bob": bob}, message("confirm", lang))
+    out = transcript(child)
+    assert english_words(out) == set(), out[-3000:]
+    assert message("fair_undo", lang) in out and message("over", lang) in out
+    errors = [line for line in out.splitlines() if "x" * 30 in line and "'" in line]
+    assert errors and all("x" * 60 not in line for line in errors)    # long input cut
+    assert "Traceback" not in out and Game.load(tmp_path / "g.json").is_over
+    doc = json.loads((tmp_path / "g.json").read_text())
+    assert doc["settings"] == {"table_mode": False, "hints": "check", "lang": lang,
+                               "undo": "fair"}
+
+
+def test_hang_up_mid_turn_then_resume_shows_the_same_position(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob", "--seed", "11",
+                  "--autosave", "g.json")
+    child.expect_exact("Ann> ")
+    child.sendline("keep 1")
+    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll\(s\) left")
+    dice = child.match.group(1)
+    child.expect_exact("Ann> ")
+    child.kill(signal.SIGHUP)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 129
+    game = Game.load(tmp_path / "g.json")
+    assert " ".join(map(str, game.dice)) == dice and game.rerolls == 1
+    again = spawn(tmp_path, tables_dir, "--resume", "g.json", env={"NO_COLOR": "1"})
+    again.expect_exact("*Ann")
+    for line in protokoll(game).splitlines()[1:]:
+        again.expect_exact(line)
+    again.expect_exact("Ann's turn (1 of 15)")
+    again.expect_exact(f"Ann rolls {dice}, 1 reroll(s) left")
+    again.expect_exact("Ann> ")
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
+
+
+def test_table_mode_resumes_in_table_mode_with_the_kept_dice(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--dice-from-table", "--lang", "sv",
+                  "--autosave", "g.json")
+    child.expect_exact("tärningarna> ")
+    child.sendline("11256")
+    child.sendline("behåll 5 6")
+    child.expect_exact("de 3 nya tärningarna> ")
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 143
+    again = spawn(tmp_path, tables_dir, "--resume", "g.json")
+    again.expect_exact("behöll 5 6, 3 tärningar att slå")           # Swedish and table mode kept
+    again.expect_exact("Ann, skriv de 3 nya tärningarna> ")
+    again.sendline("666")
+    again.expect_exact("Ann slår 5 6 6 6 6, 1 slag kvar")
+    again.sendintr()
+    again.expect(pexpect.EOF)
+    again.close()
+    assert again.exitstatus == 130                                    # Ctrl-C, after saving
+    assert Game.load(tmp_path / "g.json").dice == (5, 6, 6, 6, 6)
+
+
+def test_fair_undo_refuses_to_show_dice_and_free_undo_says_so(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob", "--seed", "11",
+                  "--autosave", "g.json")
+    child.expect_exact("Ann> ")
+    child.sendline("reroll all")
+    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll")
+    child.expect_exact("Ann> ")
+    child.sendline("undo")
+    child.expect_exact("error: the dice are seen")
+    child.sendline("chance")
+    child.expect(r"Bob rolls [1-6 ]+, 2 reroll")
+    child.sendline("undo")                          # Bob has only rolled: Ann may change her box
+    child.expect_exact("undone: score chance")
+    child.expect_exact("Ann> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert len(Game.load(tmp_path / "g.json").moves) == 3
+    free = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob", "--seed", "11",
+                 "--undo", "free", "--autosave", "f.json")
+    free.expect_exact("Ann> ")
+    free.sendline("reroll all")
+    free.expect_exact("Ann> ")
+    free.sendline("undo")
+    free.expect_exact("undone: reroll all")
+    free.sendline("quit")
+    free.expect(pexpect.EOF)
+    doc = json.loads((tmp_path / "f.json").read_text())
+    assert doc["settings"]["undo"] == "free" and doc["settings"]["free_undo_used"] is True
+
+
+def test_three_players_with_a_computer_and_the_last_score_undone(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob",
+                  "--player", "Cid=optimal", "--seed", "3", "--autosave", "g.json",
+                  env={"NO_COLOR": "1"})
+    ann, bob = list(BOXES), BOXES[::-1]
+    play_out(child, {"Ann": ann, "Bob": bob}, message("confirm"))
+    out = transcript(child)
+    assert "\x1b[" not in out                                        # NO_COLOR: plain text
+    assert out.count("Cid (optimal): score") == 15 and "game over" in out
+    assert "review of Ann" in out and "review of Bob" in out and "review of Cid" not in out
+    game = Game.load(tmp_path / "g.json")
+    assert game.is_over and len(game.turns) == 45
+
+
+def test_the_last_score_can_be_undone_until_the_game_is_confirmed(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--seed", "2", "--autosave", "g.json")
+    plan = list(BOXES)
+    while plan:
+        child.expect_exact("Player> ")
+        child.sendline(plan.pop(0))
+    child.expect_exact(message("confirm"))
+    child.sendline("undo")
+    child.expect_exact("undone: score yatzy")
+    child.expect_exact("Player> ")
+    child.sendline("chance")
+    child.expect_exact("error: chance is already filled")
+    child.sendline("yatzy")
+    child.expect_exact(message("confirm"))
+    child.sendline("")
+    child.expect_exact("game over")
+    child.expect(pexpect.EOF)
+    assert Game.load(tmp_path / "g.json").is_over
+
+
+def test_piped_output_has_no_escape_codes_and_a_bad_path_stops_at_once(run, tmp_path):
+    root = Path(solver.__file__).parents[1]
+    done = subprocess.run([str(YATZY), "play", "--seed", "1", "--autosave", "p.json"],
+                          input="card\nones\nfrobnicate\n", capture_output=True, text=True,
+                          cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": str(root)})
+    assert done.returncode == 0 and "\x1b" not in done.stdout and "Player scores" in done.stdout
+    (tmp_path / "dir").mkdir()
+    bad = run("--autosave", "dir")
+    assert bad.exit_code == 2 and bad.output.strip() == "error: dir is a folder, not a file"
+    bad = run("--autosave", "missing/g.json")
+    assert bad.exit_code == 2
+    assert bad.output.strip() == "error: cannot write the game to missing/g.json"
+
+
+def test_the_steady_screen_keeps_the_card_beside_the_last_events(nordic, tables_dir, tmp_path):
+    child = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob=optimal",
+                  "--seed", "5", "--autosave", "g.json", screen="steady")
+    child.expect_exact("Ann> ")
+    child.sendline("hint")
+    child.expect_exact("Ann> ")
+    child.sendline("ones")
+    child.expect_exact("Ann> ")
+    screen = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before)
+    beside = [line for line in screen.splitlines()
+              if line.startswith(tuple(BOXES)) and ("Ann" in line or "Bob" in line)]
+    assert beside                                                # events beside the card rows
+    assert "\x1b[2J" in transcript(child) or "\x1b[H" in transcript(child)  # redrawn, not scrolled
+    assert any(p in screen for p in "⚀⚁⚂⚃⚄⚅")                         # the dice drawn
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_game_without_undo_is_not_marked_free(run, tmp_path):
+    result = run("--seed", "4", "--autosave", "g.json", input="\n".join(BOXES) + "\n\n")
+    assert result.exit_code == 0 and "free undo" not in result.output
+    assert "free_undo_used" not in json.loads((tmp_path / "g.json").read_text())["settings"]
