@@ -66,7 +66,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.api import SIMPLE_POLICIES, Solver, check_seed
+from solver.api import Solver, check_seed
 from solver.bounds import MAX_SEED, brief, check_text, parse_json, shown, whole_text
 from solver.errors import InputError
 from solver.files import write_text
@@ -75,14 +75,14 @@ from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_co
 from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
 from solver.rules.dice import parse_dice
+from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
 from solver.rules.ruleset import Rules
 from solver.rules.words import box_index
 from solver.space import state_space
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
-COLUMN_KINDS = ("optimal", "step")    # the computers of several columns (solver.players.triple)
-KINDS = ("human", *SIMPLE_POLICIES, "step")   # a person, or a computer playing a policy
+KINDS = ("human", *ALL_POLICY_NAMES)   # a person, or a computer playing a declared policy
 
 
 @dataclass(frozen=True)
@@ -196,16 +196,8 @@ class Game:
         names = [p.name.lower() for p in seats]
         if len(set(names)) != len(names):
             raise InputError("two players share a name")
-        computers = {p.kind for p in seats if not p.is_human}
-        if self.rules.columns > 1 and computers - set(COLUMN_KINDS):
-            raise InputError(f"rules {self.rules.spec}: computer players of several columns "
-                             f"play {' or '.join(COLUMN_KINDS)}")
-        if self.rules.columns == 1 and "step" in computers:
-            raise InputError(f"rules {self.rules.spec}: step is a policy of several columns "
-                             "(e.g. triple)")
-        if self.rules.saved_rolls and computers & {"greedy", "simple"}:
-            raise InputError(f"rules {self.rules.spec}: computer players under saved rolls "
-                             "play the optimal policy only")
+        for kind in sorted({p.kind for p in seats if not p.is_human}):
+            policy_for(kind, self.rules, seat=True)      # one line: what a seat may play
         self.players = seats
         self.seed = check_seed(secrets.randbelow(MAX_SEED) if seed is None else seed)
         empty = Scorecard.empty(self.rules)
@@ -667,5 +659,5 @@ class Game:
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 
 
-__all__ = ["COLUMN_KINDS", "GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played",
+__all__ = ["GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played",
            "Player", "Position"]

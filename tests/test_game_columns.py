@@ -142,9 +142,9 @@ def test_computers_play_the_strategy_to_the_end(triple):
     assert [c.score for c in game.cards] == [weighted_score(game.turns, s) for s in (0, 1)]
     # the optimal seat's review finds no loss: the advice is what it played
     assert game.review(0).total_loss == 0.0
-    with pytest.raises(InputError, match="computer players of several columns"):
+    with pytest.raises(InputError, match="a computer seat of several columns"):
         Game(triple, ["G=greedy"])
-    with pytest.raises(InputError, match="step is a policy of several columns"):
+    with pytest.raises(InputError, match="step needs several columns"):
         Game("nordic", ["S=step"], tables=triple.tables)
 
 

@@ -37,7 +37,14 @@ from solver.game import Game, Move
 from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.dice import parse_dice
 from solver.rules.ruleset import Order
-from solver.rules.words import LANGS, box_index, box_name, english_command, message, number
+from solver.rules.words import (
+    LANGS,
+    box_index,
+    box_name,
+    english_command,
+    message,
+    number,
+)
 
 HINTS = ("off", "check", "top3", "full")
 UNDO = ("fair", "free")

@@ -13,7 +13,6 @@ import click
 from solver.cli.options import Whole, fail, rules_option, tables_option
 from solver.errors import missing_extra
 
-
 # uvicorn's bounds: connections served at once (more are answered 503 at
 # once), seconds an idle kept-alive connection stays open
 SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,

@@ -28,11 +28,13 @@ from solver.kernels.turn import (
     pick,
     turn_data,
 )
+from solver.rules.objectives import POLICIES
 from solver.rules.ruleset import Joker, Rules
 from solver.rules.ties import TIE, keep_ranks
 from solver.space import state_space
 
-KINDS = ("optimal", "greedy", "simple")
+# the policies these kernels decide, by their kernel index (rules.objectives)
+KINDS = tuple(p.name for p in sorted(POLICIES, key=lambda p: p.kernel) if p.kernel >= 0)
 
 
 SIMPLE = KINDS.index("simple")

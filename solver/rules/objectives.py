@@ -71,6 +71,8 @@ class Policy:
       (``solver.kernels.policy``), or -1 when another player plays it
     * ``tables``: the tables it reads (``value``, ``target``, ``futures``)
     * ``refuse(rules)``: why it cannot play ``rules``, or None
+    * ``refuse_seat(rules)``: why a computer seat at the table (``Game``,
+      decision by decision) cannot play it, beyond ``refuse``
     """
 
     name: str
@@ -78,9 +80,13 @@ class Policy:
     kernel: int
     tables: tuple[str, ...]
     refuse: Callable[[Rules], str | None]
+    refuse_seat: Callable[[Rules], str | None] = lambda rules: None
 
-    def supports(self, rules: Rules) -> bool:
-        return self.refuse(rules) is None
+    def supports(self, rules: Rules, *, seat: bool = False) -> bool:
+        return self.refuse(rules) is None and not (seat and self.refuse_seat(rules))
+
+    def why_not(self, rules: Rules, *, seat: bool = False) -> str | None:
+        return self.refuse(rules) or (self.refuse_seat(rules) if seat else None)
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,9 @@ class Objective:
 POLICIES: tuple[Policy, ...] = (
     Policy("optimal", "the strategy of the objective (exact for one column; Trippel-Yatzy: "
            "the measured strategy)", 0, ("value",), _any),
-    Policy("greedy", "the most points now, keeping for the best box", 1, (), _no_saved_rolls),
+    Policy("greedy", "the most points now, keeping for the best box", 1, (), _no_saved_rolls,
+           lambda rules: "a computer seat of several columns plays optimal or step"
+           if rules.columns > 1 else None),
     Policy("simple", "keeps the most common face, scores the best box", 2, (), _simple),
     Policy("step", "Trippel-Yatzy: the plain improvement step over the columns' values", -1,
            ("value",), _several_columns),
@@ -125,24 +133,27 @@ OBJECTIVES: tuple[Objective, ...] = (
               _target_tables),
 )
 
-def policy_names(rules: Rules, *, match: bool = False) -> tuple[str, ...]:
-    """The policies that can play ``rules`` (with ``match``, the seats too)."""
-    names = tuple(p.name for p in POLICIES if p.supports(rules))
+def policy_names(rules: Rules, *, match: bool = False, seat: bool = False) -> tuple[str, ...]:
+    """The policies that can play ``rules`` (with ``match``, the match's
+    seats too; with ``seat``, only those a computer at the table plays)."""
+    names = tuple(p.name for p in POLICIES if p.supports(rules, seat=seat))
     if match:
         names += tuple(p.name for p in MATCH_ONLY if p.supports(rules))
     return names
 
 
-def policy_for(name: object, rules: Rules, *, match: bool = False) -> Policy:
-    """The declared policy called ``name`` if it can play ``rules``; else one
-    line naming the policies that can."""
+def policy_for(name: object, rules: Rules, *, match: bool = False, seat: bool = False) -> Policy:
+    """The declared policy called ``name`` if it can play ``rules`` (as a
+    computer seat at the table, with ``seat``); else one line naming the
+    policies that can."""
     if not isinstance(name, str):
         raise TypeError(f"a policy is named by a string, not {type(name).__name__}")
     known = {p.name: p for p in POLICIES + (MATCH_ONLY if match else ())}
-    allowed = policy_names(rules, match=match)
+    allowed = policy_names(rules, match=match, seat=seat)
     if name in allowed:
         return known[name]
-    why = f" ({known[name].refuse(rules)})" if name in known and known[name].refuse(rules) else ""
+    reason = known[name].why_not(rules, seat=seat) if name in known else None
+    why = f" ({reason})" if reason else ""
     raise InputError(f"policy {name!r}: under rules {rules.spec} expected one of "
                      f"{', '.join(allowed)}{why}")
 
