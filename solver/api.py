@@ -42,6 +42,7 @@ that need them.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
@@ -78,6 +79,19 @@ def check_policy(policy: str) -> str:
     if policy not in POLICIES:
         raise InputError(f"policy {bounds.brief(policy)}: expected one of {', '.join(POLICIES)}")
     return policy
+
+
+COMPILE_SECONDS = 15     # about how long a first compile of a research kernel takes
+
+
+def announce_compile(kernels, what: str) -> None:
+    """Say (``TableWarning``) that ``what`` compiles its kernels first, once
+    after an install or an update, when Numba's cache does not hold them."""
+    from solver.kernels.cache import compiled
+    from solver.tables.store import TableWarning
+    if not all(compiled(k) for k in kernels):
+        warnings.warn(TableWarning(f"compiling {what} (once after an install or an update, "
+                                   f"about {COMPILE_SECONDS} s)"), stacklevel=3)
 
 
 class Solver:
@@ -343,7 +357,10 @@ class Solver:
             from solver.research.triple_games import distribution
             return distribution(table, card, policy, games, seed)
         if exact:
+            from solver.kernels.forward import carry
+            from solver.kernels.policy import batch
             from solver.research.distribution import distribution
+            announce_compile((carry, batch), "the exact distribution")
             return distribution(self.rules, card, table.values, policy, self.theta)
         from solver.research.games import estimate
         return estimate(table, card, games, seed)
@@ -387,7 +404,10 @@ class Solver:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
                                       batch.boxes, batch.points):
                     f.write(line + "\n")
+            from solver.kernels.policy import batch
+            from solver.kernels.simulate import play_turn
             from solver.research.simulate import simulate
+            announce_compile((batch, play_turn), "the simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta)
 
