@@ -56,16 +56,10 @@ import numpy as np
 from solver.errors import InputError
 from solver.kernels.explain import part_layout, part_table_size, pull_parts
 from solver.kernels.policy import (
-    NO_ROWS,
-    Job,
-    Outcomes,
-    batch,
     check_policy_rules,
-    policy_tables,
 )
-from solver.kernels.threads import pieces, run_pieces
 from solver.players.advice import TurnValues
-from solver.players.policy import policy_values
+from solver.players.policy import pull_back
 from solver.position.actions import Action, ActionKind, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.boxes import BoxKind
@@ -99,25 +93,9 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The parts table of ``rules`` (flat, ``part_layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_explain_rules(rules)
-    g = policy_tables(rules)
-    kind, vals = policy_values(rules, "optimal", values)
     lay = part_layout(rules)
-    sp = state_space(rules)
     out_values = np.zeros(part_table_size(rules))    # full cards: nothing to come
-    width = rules.cap + 1
-    allowed_bits = np.arange(rules.n_boxes)
-    for layer in reversed(sp.layers[:-1]):
-        masks = np.asarray(layer, dtype=np.int64)
-        allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
-        stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
-        size = (allowed @ np.diff(g.out_start)) * stride
-        base = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
-        out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
-                       np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
-        reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
-        run_pieces(pull_parts, g, lay, masks, out, out_values)
-    return out_values
+    return pull_back(rules, values, pull_parts, lay, out_values)
 
 
 @dataclass

@@ -30,10 +30,8 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.kernels.futures import pull_futures
-from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from solver.kernels.target import layout, table_size
-from solver.kernels.threads import pieces, run_pieces
-from solver.players.policy import policy_values
+from solver.players.policy import pull_back
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -49,28 +47,13 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_target_rules(rules)
-    g = policy_tables(rules)
-    kind, vals = policy_values(rules, "optimal", values)
     lay = layout(rules)
     sp = state_space(rules)
     out_values = np.zeros(table_size(rules))
     for mask in sp.layers[-1]:
         size = (sp.upper_lanes[mask] - lay.start[mask]) * lay.width[mask]
         out_values[lay.off[mask]:lay.off[mask] + size:lay.width[mask]] = 1.0
-    width = rules.cap + 1
-    allowed_bits = np.arange(rules.n_boxes)
-    for layer in reversed(sp.layers[:-1]):
-        masks = np.asarray(layer, dtype=np.int64)
-        allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
-        stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
-        size = (allowed @ np.diff(g.out_start)) * stride
-        base = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
-        out = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
-                       np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
-        reach = np.ones((len(masks), width))           # every upper total wanted
-        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, out)
-        run_pieces(pull_futures, g, lay, masks, out, out_values)
-    return out_values
+    return pull_back(rules, values, pull_futures, lay, out_values)
 
 
 @dataclass

@@ -55,12 +55,14 @@ from solver.errors import InputError
 from solver.kernels.policy import (
     KINDS,
     NO_OUTCOMES,
+    NO_ROWS,
     ActionRows,
     Job,
+    Outcomes,
     batch,
     policy_tables,
 )
-from solver.kernels.threads import run_pieces
+from solver.kernels.threads import pieces, run_pieces
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 
@@ -133,3 +135,29 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
     run_pieces(batch, g, Job(vals, k, masks, reach), ActionRows(rows, lane_row, row_base),
                NO_OUTCOMES)
     return Decisions(masks, lane_row, rows)
+
+
+def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray) -> np.ndarray:
+    """One backward pass through the turn outcomes of the expected-score
+    policy of the value table ``values``: for every layer from the last but
+    one to the first, the layer's outcomes (``kernels.policy.Outcomes``, every
+    upper total) and then the compiled ``pull(g, lay, masks, outcomes, out)``,
+    which fills the layer's states of ``out`` from the layers after it (the
+    futures table, the explanations' parts).  Returns ``out``."""
+    g = policy_tables(rules)
+    kind, vals = policy_values(rules, "optimal", values)
+    sp = state_space(rules)
+    width = rules.cap + 1
+    allowed_bits = np.arange(rules.n_boxes)
+    for layer in reversed(sp.layers[:-1]):
+        masks = np.asarray(layer, dtype=np.int64)
+        allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
+        stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
+        size = (allowed @ np.diff(g.out_start)) * stride
+        base = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        outcomes = Outcomes(base, stride, np.zeros((len(masks), width), dtype=np.int64),
+                            np.empty(int(size.sum())), np.zeros((pieces(), len(g.out_box))))
+        reach = np.ones((len(masks), width))           # every upper total wanted
+        run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, outcomes)
+        run_pieces(pull, g, lay, masks, outcomes, out)
+    return out
