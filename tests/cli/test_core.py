@@ -28,7 +28,7 @@ def test_solve_prints_score_seconds_and_path(run, nordic):
 
 def test_ev_json_for_fresh_and_partial_cards(run, nordic):
     r = run("ev", "--json")
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["current_score"] == 0
     assert d["expected_final_score"] == pytest.approx(nordic.expected_score, abs=1e-9)
     assert rounds_to(d["expected_final_score"], OPTIMA["nordic"]["value"])
@@ -40,7 +40,7 @@ def test_ev_json_for_fresh_and_partial_cards(run, nordic):
 def test_advise_json_contract(run):
     r = run("advise", "--dice", "1,1,2,5,6", "--rerolls", "2", "--json")
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     acts = d["actions"]
     assert acts[0]["action"] == "keep" and acts[0]["dice"] == [5, 6]
     assert acts[0]["loss"] == 0
@@ -203,7 +203,7 @@ def test_advise_explain_json_parts_sum_to_each_loss(run):
     r = run("advise", "--dice", "66662", "--rerolls", "0", "--explain", "--json",
             "--card", "ones=3,twos=6,threes=9,fours=12,fives=15")
     assert r.exit_code == 0, r.output
-    actions = json.loads(r.output)["actions"]
+    actions = json.loads(r.stdout)["actions"]
     assert actions[0]["explanation"] == [] and actions[0]["bonus_chance"] == 1.0
     for a in actions:
         assert sum(p["points"] for p in a["explanation"]) == pytest.approx(a["loss"], abs=1e-9)

@@ -17,7 +17,7 @@ def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
             "--policy", "simple", "--at-least", "200", "--tables", str(tables_dir)]
     r = CliRunner().invoke(main, args + ["--json"])
     assert r.exit_code == 0, r.output
-    items = json.loads(r.output)["items"]
+    items = json.loads(r.stdout)["items"]
     assert [(i["rules"], i["policy"]) for i in items] == [
         ("forced", "optimal"), ("forced", "simple"), ("nordic", "optimal"), ("nordic", "simple")]
     assert all(i["exact"] for i in items)
@@ -31,7 +31,7 @@ def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
     assert items[2]["versus_first"]["win"] > 0.9      # nordic optimal against forced optimal
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
+    lines = r.stdout.splitlines()
     assert lines[0].split() == ["rules", "policy", "mean", "sd", "P5", "P50", "P95", "bonus",
                                 "vs", "1st", ">=200"]
     assert lines[3].split()[:3] == ["nordic", "optimal", f"{items[2]['mean']:.2f}"]

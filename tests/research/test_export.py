@@ -50,7 +50,7 @@ def test_export_lists_every_reachable_state(small, tables_dir, tmp_path):
 def test_export_json_and_missing_pyarrow(tables_dir, tmp_path, monkeypatch):
     r = _export(tables_dir, "--format", "json")
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["columns"][-1] == "expected_final" and len(d["rows"]) > 100
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     r = _export(tables_dir, "--format", "parquet", "--out", str(tmp_path / "x"))

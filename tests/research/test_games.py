@@ -109,15 +109,15 @@ def test_yahtzee_simulate_and_review_on_the_command_line(tables_dir, tmp_path):
     r = CliRunner().invoke(main, ["simulate", "--rules", "yahtzee", "--games", "100", "--seed",
                                   "5", "--log", str(log), "--json", "--tables", str(tables_dir)])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["games"] == 100
+    assert json.loads(r.stdout)["games"] == 100
     lines = [json.loads(x) for x in log.read_text().splitlines()[1:]]
     assert any(x["box"] != "yahtzee" and len(set(x["rolls"][-1])) == 1 for x in lines)
     r = CliRunner().invoke(main, ["review", str(log), "--json", "--tables", str(tables_dir)])
     assert r.exit_code == 0, r.output                  # the points logged are checked too
-    assert json.loads(r.output)["total_loss"] == 0
+    assert json.loads(r.stdout)["total_loss"] == 0
     r = CliRunner().invoke(main, ["simulate", "--rules", "yahtzee", "--games", "3",
                                   "--policy", "greedy", "--json", "--tables", str(tables_dir)])
-    assert r.exit_code == 0 and json.loads(r.output)["policy"] == "greedy"
+    assert r.exit_code == 0 and json.loads(r.stdout)["policy"] == "greedy"
 
 
 def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch):
@@ -128,7 +128,7 @@ def test_saved_rolls_distribution_is_estimated_from_games(tmp_path, monkeypatch)
             "--tables", str(tmp_path)]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["exact"] is False and out["games"] == 2000
     pmf = {int(s): p for s, p in out["pmf"].items()}
     assert sum(pmf.values()) == pytest.approx(1.0, abs=1e-12)
@@ -155,7 +155,7 @@ def test_yahtzee_distribution_is_exact(tables_dir):
                                   "yahtzee=50,chance=20,ones=3,twos=6,threes=9", "--json",
                                   "--tables", str(tables_dir)])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["exact"] is True and out["games"] is None and out["ci95"] is None
     assert sum(out["pmf"].values()) == pytest.approx(1.0, abs=1e-12)
     card = Scorecard.parse("yahtzee=50,chance=20,ones=3,twos=6,threes=9", table.rules)

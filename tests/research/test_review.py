@@ -25,7 +25,7 @@ def test_optimal_games_review_with_zero_loss(nordic, tables_dir, tmp_path):
     assert len(result.decisions) >= 2 * 15 and result.total_loss == 0.0
     r = CliRunner().invoke(main, ["review", str(path), "--json", "--tables", str(tables_dir)])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["total_loss"] == 0 and d["scores"] == list(result.scores)
 
 
