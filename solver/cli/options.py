@@ -250,10 +250,9 @@ def solve_progress(rules: Rules):
     """The progress of a solve of ``rules`` on stderr: click's bar, or one
     line per layer for a long solve (saved rolls) when stderr is not a
     terminal (a log file: the bar draws only on a terminal)."""
-    from solver.tables.plan import describe_bytes, describe_seconds, value_plan
-    plan = value_plan(rules)
-    label = (f"solving {rules.spec} ({plan.values:,} values, {describe_bytes(plan.disk_bytes)}, "
-             f"about {describe_seconds(plan.seconds)})")
+    # what is built, how big and how long is announced by tables.plan (a
+    # TableWarning) for builds that take a while; the bar follows any build
+    label = f"solving {rules.spec}"
     if not sys.stderr.isatty() and rules.saved_rolls:
         return LineProgress(label)
     return BarProgress(label)
