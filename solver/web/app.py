@@ -319,9 +319,10 @@ def protokoll_by_seat(game: Game) -> list[dict]:
             for row in rows]
 
 
-def game_json(game: Game, **extra: Any) -> dict:
+def game_json(game: Game, coach: bool = True, **extra: Any) -> dict:
     """The game (``Game.to_dict``) and what the page shows of it: the
-    advice only when a person is to decide (a computer's turn shows none),
+    advice only when a person is to decide (a computer's turn shows none;
+    ``coach=False``: none, for the shared tables, without computing it),
     the expected final score of every seat, the upper par of every column."""
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     rules = game.rules
@@ -348,7 +349,7 @@ def game_json(game: Game, **extra: Any) -> dict:
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
         "protokoll": protokoll_by_seat(game),
         "legal": [str(a) for a in game.legal_actions()],
-        "advice": advice_json(game.advice()) if deciding else None,
+        "advice": advice_json(game.advice()) if deciding and coach else None,
         "expected": None if game.is_over else expected[game.turn_player],
         "last_move": game.moves[-1].text if game.moves else None,
         "last_player": game.moves[-1].player if game.moves else None,
@@ -622,7 +623,7 @@ def app_from_env() -> Starlette:
 def shared_view(game: Game) -> dict:
     """What every phone of a shared table shows: the game without the
     coach's advice (each player asks for their own)."""
-    return {k: v for k, v in game_json(game).items() if k not in ("game", "advice")}
+    return {k: v for k, v in game_json(game, coach=False).items() if k not in ("game", "advice")}
 
 
 def create_app(rules: str = "nordic", tables: str | Path | None = None,
