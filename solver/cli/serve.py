@@ -56,6 +56,8 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
         addresses = network_addresses()
         for address in addresses:
             click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
+        if addresses:                   # a table shared from the laptop's own page links here
+            os.environ["YATZY_LAN_URL"] = f"http://{addresses[0]}:{bound}/"
         if addresses and on_terminal():
             from solver.web.qr import terminal
 

@@ -18,7 +18,8 @@ seconds without a change.
 
 Routes (``table_routes``):
 
-* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat"}``
+* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat"}``,
+  or ``{"game": a Game document, "who_moves"?}`` to share a game as it stands
   -> ``{"code", "url", "admin", "moves", "game", "view"}``
 * ``GET /api/table/{code}`` -> the state
 * ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/undo``,
@@ -26,6 +27,7 @@ Routes (``table_routes``):
 * ``POST /api/table/{code}/claim`` ``{"seat"}`` -> ``{"seat", "token"}``
 * ``GET /api/table/{code}/events`` -> ``text/event-stream``
 * ``GET /api/table/{code}/history`` -> every change with its time
+* ``GET /api/table/{code}/qr.svg`` -> the table's link as a QR code (SVG)
 * ``DELETE /api/table/{code}`` ``{"admin"}``
 """
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import secrets
 import threading
@@ -50,6 +53,7 @@ from starlette.routing import Route
 from solver.database import data_folder, open_database, transaction
 from solver.errors import InputError
 from solver.game import Game
+from solver.web.qr import matrix
 
 MIGRATIONS = (
     # 1: tables and their changes
@@ -71,7 +75,9 @@ log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
 TTL = 7 * 24 * 3600             # an unfinished table expires after a week without a change
 MAX_BODY = 4096                 # bytes of a request body
+MAX_GAME_BODY = 64 * 1024       # bytes of a request that shares a game as it stands
 POLL = 0.1                      # seconds between looks for changes made by other processes
+RETRY_MS = 1000                 # the browser's wait before it reconnects a dropped stream
 STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
 WHO_MOVES = ("any", "seat")
 
@@ -148,6 +154,14 @@ class SharedGames:
             got = self.db.execute("SELECT moves FROM games WHERE code = ?", (code,)).fetchone()
         return None if got is None else got[0]
 
+    def stamp(self, code: str) -> tuple[int, int] | None:
+        """What the phones follow of a table: its change count and the number
+        of seats claimed (None: no such table)."""
+        with self.lock:
+            got = self.db.execute("SELECT moves, (SELECT COUNT(*) FROM seats WHERE code = ?) "
+                                  "FROM games WHERE code = ?", (code, code)).fetchone()
+        return None if got is None else (got[0], got[1])
+
     def history(self, code: str) -> list[dict]:
         self.row(code)
         with self.lock:
@@ -170,7 +184,7 @@ class SharedGames:
         with self.lock:
             row = self.row(code)
             held = self.views.get(code)
-            if held is None or held[0] != row.moves:
+            if held is None or held[0] != row.moves or held[1]["claimed"] != sorted(row.seats):
                 held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
             return held[1]
 
@@ -287,12 +301,12 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request, most: int = MAX_BODY) -> dict:
     raw = b""
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > MAX_BODY:
-            raise TableError(413, f"the request body is over {MAX_BODY} bytes")
+        if len(raw) > most:
+            raise TableError(413, f"the request body is over {most} bytes")
     try:
         obj = json.loads(raw or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -316,6 +330,36 @@ def _text(obj: dict, name: str, most: int = 200) -> str:
     if len(value) > most:
         raise TableError(400, f"{name} is longer than {most} characters")
     return value.strip()
+
+
+LAN_URL = "YATZY_LAN_URL"     # set by ``yatzy serve --host 0.0.0.0``: the page's address on the network
+
+
+def table_url(request: Request, code: str) -> str:
+    """The link that joins table ``code``: the address the request came to,
+    or the server's address on the local network where the request came to
+    the loopback address (a phone cannot open ``127.0.0.1`` of the laptop)."""
+    base = str(request.base_url)
+    lan = os.environ.get(LAN_URL)
+    if lan and (request.url.hostname in ("127.0.0.1", "localhost", "::1")):
+        base = lan
+    return f"{base.rstrip('/')}/?table={code}"
+
+
+def qr_svg(text: str, quiet: int = 4) -> str:
+    """``text`` as a QR code in SVG: one path of dark modules on a light
+    square, ``quiet`` modules of margin.
+
+    >>> qr_svg("http://x/").startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"')
+    True
+    """
+    m = matrix(text)
+    size = len(m) + 2 * quiet
+    dark = "".join(f"M{x + quiet} {y + quiet}h1v1h-1z" for y, row in enumerate(m)
+                   for x, on in enumerate(row) if on)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+            f'shape-rendering="crispEdges"><rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path d="{dark}" fill="#000"/></svg>')
 
 
 LIMITS = {"create": (0.2, 5), "move": (10.0, 20)}    # per client: a second, at once
@@ -352,7 +396,16 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
 
     async def create(request: Request) -> Response:
         creating.take(_client(request))
-        obj = await _body(request)
+        obj = await _body(request, MAX_GAME_BODY)
+        who = obj.get("who_moves", "any")
+        if "game" in obj:                           # a game as it stands, shared
+            doc = obj["game"]
+            if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str) \
+                    or len(doc["rules"]) > 200:
+                raise TableError(400, "game must be a game document with its rules")
+            solver = await solver_for(doc["rules"])
+            game = Game.from_dict(doc, solver, where="game")
+            return await made(request, game, solver, who)
         players = obj.get("players", ["Player"])
         if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(
                 isinstance(p, str) and 0 < len(p) <= 40 for p in players):
@@ -363,13 +416,19 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TableError(400, "seed must be a whole number")
-        who = obj.get("who_moves", "any")
         solver = await solver_for(spec)
-        game = Game(solver, players, seed=seed)
+        return await made(request, Game(solver, players, seed=seed), solver, who)
+
+    async def made(request: Request, game: Game, solver, who: str) -> Response:
         code, admin = await run(shared.create, game, who)
-        url = f"{request.base_url}?table={code}"
-        return JSONResponse({**await run(shared.view, code, solver, describe), "url": url,
-                             "admin": admin}, status_code=201)
+        return JSONResponse({**await run(shared.view, code, solver, describe),
+                             "url": table_url(request, code), "admin": admin}, status_code=201)
+
+    async def qr_code(request: Request) -> Response:
+        code = request.path_params["code"]
+        await run(shared.row, code)                 # 404 for a code that is no table
+        return Response(qr_svg(table_url(request, code)), media_type="image/svg+xml",
+                        headers={"Cache-Control": "private, max-age=3600"})
 
     async def read(request: Request) -> Response:
         code = request.path_params["code"]
@@ -432,17 +491,18 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         listeners.setdefault(code, set()).add(event)
 
         async def stream():
-            sent, started, beat = -1, time.monotonic(), time.monotonic()
+            sent, started, beat = None, time.monotonic(), time.monotonic()
+            yield f"retry: {RETRY_MS}\n\n"               # a dropped phone comes back soon
             try:
                 while time.monotonic() - started < STREAM_SECONDS:
-                    moves = await run(shared.moves, code)
-                    if moves is None:
+                    stamp = await run(shared.stamp, code)
+                    if stamp is None:
                         yield "event: deleted\ndata: {}\n\n"
                         return
-                    if moves != sent:
+                    if stamp != sent:
                         current = await run(shared.view, code, solver, describe)
-                        sent = current["moves"]
-                        yield f"id: {sent}\nevent: state\ndata: {json.dumps(current)}\n\n"
+                        sent = (current["moves"], len(current["claimed"]))
+                        yield f"id: {sent[0]}\nevent: state\ndata: {json.dumps(current)}\n\n"
                     elif time.monotonic() - beat > 15:
                         beat = time.monotonic()
                         yield ": still here\n\n"
@@ -474,4 +534,5 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         route("/api/table/{code}/claim", claim, ["POST"]),
         route("/api/table/{code}/history", history, ["GET"]),
         route("/api/table/{code}/events", events, ["GET"]),
+        route("/api/table/{code}/qr.svg", qr_code, ["GET"]),
     ]
