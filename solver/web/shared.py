@@ -18,9 +18,11 @@ seconds without a change.
 
 Routes (``table_routes``):
 
-* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat"}``,
-  or ``{"game": a Game document, "who_moves"?}`` to share a game as it stands
-  -> ``{"code", "url", "admin", "moves", "game", "view"}``
+* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat",
+  "follows"?: code}``, or ``{"game": a Game document, ...}`` to share a game as
+  it stands -> ``{"code", "url", "admin", "moves", "game", "view", "next"}``;
+  ``follows`` makes it the next game of that table (its phones move on, seats
+  kept; if it has a next game already, that one is answered, 200)
 * ``GET /api/table/{code}`` -> the state
 * ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/undo``,
   ``/redo`` ``{"after", "token"?}`` -> the state, or 409 with it
@@ -70,6 +72,8 @@ MIGRATIONS = (
        CREATE TABLE seats (
            code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
            seat INTEGER NOT NULL, token TEXT NOT NULL, PRIMARY KEY (code, seat))""",
+    # 3: the table of the next game, started at this one ("new game" at the table)
+    """ALTER TABLE games ADD COLUMN next TEXT""",
 )
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
@@ -99,12 +103,14 @@ class Row:
     who_moves: str
     finished: bool
     seats: dict[int, str] = field(default_factory=dict)
+    next: str | None = None
 
 
 def state_of(row: Row, view: dict | None = None) -> dict:
     """A table's state as the API answers it."""
     out = {"code": row.code, "moves": row.moves, "who_moves": row.who_moves,
-           "claimed": sorted(row.seats), "finished": row.finished, "game": row.doc}
+           "claimed": sorted(row.seats), "finished": row.finished, "next": row.next,
+           "game": row.doc}
     if view is not None:
         out["view"] = view
     return out
@@ -141,26 +147,26 @@ class SharedGames:
         if not CODE.fullmatch(code or ""):
             raise TableError(404, "no such table")
         with self.lock:
-            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished, next FROM games "
                                   "WHERE code = ?", (code,)).fetchone()
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
         if got is None:
             raise TableError(404, "no such table")
-        return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+        return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5])
 
     def moves(self, code: str) -> int | None:
         with self.lock:
             got = self.db.execute("SELECT moves FROM games WHERE code = ?", (code,)).fetchone()
         return None if got is None else got[0]
 
-    def stamp(self, code: str) -> tuple[int, int] | None:
-        """What the phones follow of a table: its change count and the number
-        of seats claimed (None: no such table)."""
+    def stamp(self, code: str) -> tuple | None:
+        """What the phones follow of a table: its change count, the number
+        of seats claimed and its next table (None: no such table)."""
         with self.lock:
-            got = self.db.execute("SELECT moves, (SELECT COUNT(*) FROM seats WHERE code = ?) "
-                                  "FROM games WHERE code = ?", (code, code)).fetchone()
-        return None if got is None else (got[0], got[1])
+            got = self.db.execute("SELECT moves, (SELECT COUNT(*) FROM seats WHERE code = ?), "
+                                  "next FROM games WHERE code = ?", (code, code)).fetchone()
+        return None if got is None else tuple(got)
 
     def history(self, code: str) -> list[dict]:
         self.row(code)
@@ -184,23 +190,43 @@ class SharedGames:
         with self.lock:
             row = self.row(code)
             held = self.views.get(code)
-            if held is None or held[0] != row.moves or held[1]["claimed"] != sorted(row.seats):
+            if held is None or held[0] != row.moves or held[1]["claimed"] != sorted(row.seats) \
+                    or held[1]["next"] != row.next:
                 held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
             return held[1]
 
     # ---------------------------------------------------------------- writing
-    def create(self, game: Game, who_moves: str = "any") -> tuple[str, str]:
-        """A new table for ``game``: ``(code, admin token)``."""
+    def create(self, game: Game, who_moves: str = "any", follows: str | None = None
+               ) -> tuple[str, str | None]:
+        """A new table for ``game``: ``(code, admin token)``.  ``follows``:
+        the table it is the next game of, which then points to it and whose
+        seats it keeps when the players are as many; if that table has a next
+        game already, that one's code is answered instead (admin None)."""
         if who_moves not in WHO_MOVES:
             raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+        if follows is not None and not CODE.fullmatch(follows):
+            raise TableError(404, "no such table to follow")
         code, admin, now = secrets.token_urlsafe(12), secrets.token_urlsafe(16), time.time()
         with self.lock, transaction(self.db):
+            if follows is not None:
+                got = self.db.execute("SELECT next, doc FROM games WHERE code = ?",
+                                      (follows,)).fetchone()
+                if got is None:
+                    raise TableError(404, "no such table to follow")
+                if got[0] is not None:
+                    return got[0], None
             self.db.execute("DELETE FROM games WHERE finished = 0 AND updated < ?",
                             (now - self.ttl,))
             self.db.execute("INSERT INTO games (code, rules, created, updated, finished, moves, "
                             "doc, admin, who_moves) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
                             (code, game.rules.spec, now, now, int(game.is_over),
                              json.dumps(game.to_dict()), admin, who_moves))
+            if follows is not None:
+                self.db.execute("UPDATE games SET next = ? WHERE code = ?", (code, follows))
+                if len(json.loads(got[1]).get("players", [])) == len(game.players):
+                    self.db.execute("INSERT INTO seats (code, seat, token) SELECT ?, seat, token "
+                                    "FROM seats WHERE code = ?", (code, follows))
+                self.views.pop(follows, None)
         self.games[code] = (0, game)
         return code, admin
 
@@ -219,13 +245,14 @@ class SharedGames:
 
     def _change(self, code, after, kind, step, solver, describe, token) -> dict:
         with transaction(self.db):
-            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished, next FROM games "
                                   "WHERE code = ?", (code,)).fetchone()
             if got is None:
                 raise TableError(404, "no such table")
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
-            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats,
+                      got[5])
             if after != row.moves:
                 raise TableError(409, f"the table is at change {row.moves}, not {after}")
             game = self.game(row, solver)
@@ -246,7 +273,7 @@ class SharedGames:
                             (code, row.moves + 1, kind, str(text), now))
         self.games[code] = (row.moves + 1, game)
         view = state_of(Row(code, row.rules, row.moves + 1, doc, row.who_moves, game.is_over,
-                            seats), describe(game))
+                            seats, row.next), describe(game))
         self.views[code] = (row.moves + 1, view)
         return view
 
@@ -398,6 +425,9 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         creating.take(_client(request))
         obj = await _body(request, MAX_GAME_BODY)
         who = obj.get("who_moves", "any")
+        follows = obj.get("follows")
+        if follows is not None and not isinstance(follows, str):
+            raise TableError(400, "follows must be a table's code")
         if "game" in obj:                           # a game as it stands, shared
             doc = obj["game"]
             if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str) \
@@ -405,7 +435,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
                 raise TableError(400, "game must be a game document with its rules")
             solver = await solver_for(doc["rules"])
             game = Game.from_dict(doc, solver, where="game")
-            return await made(request, game, solver, who)
+            return await made(request, game, solver, who, follows)
         players = obj.get("players", ["Player"])
         if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(
                 isinstance(p, str) and 0 < len(p) <= 40 for p in players):
@@ -417,10 +447,17 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TableError(400, "seed must be a whole number")
         solver = await solver_for(spec)
-        return await made(request, Game(solver, players, seed=seed), solver, who)
+        return await made(request, Game(solver, players, seed=seed), solver, who, follows)
 
-    async def made(request: Request, game: Game, solver, who: str) -> Response:
-        code, admin = await run(shared.create, game, who)
+    async def made(request: Request, game: Game, solver, who: str, follows: str | None
+                   ) -> Response:
+        code, admin = await run(shared.create, game, who, follows)
+        if follows is not None:
+            notify(follows)                         # its phones move on to the next game
+        if admin is None:                           # another phone started the next game first
+            row = await run(shared.row, code)
+            return JSONResponse({**await run(shared.view, code, await solver_for(row.rules),
+                                              describe), "url": table_url(request, code)})
         return JSONResponse({**await run(shared.view, code, solver, describe),
                              "url": table_url(request, code), "admin": admin}, status_code=201)
 
@@ -501,7 +538,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
                         return
                     if stamp != sent:
                         current = await run(shared.view, code, solver, describe)
-                        sent = (current["moves"], len(current["claimed"]))
+                        sent = (current["moves"], len(current["claimed"]), current["next"])
                         yield f"id: {sent[0]}\nevent: state\ndata: {json.dumps(current)}\n\n"
                     elif time.monotonic() - beat > 15:
                         beat = time.monotonic()

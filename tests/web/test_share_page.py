@@ -311,9 +311,8 @@ def test_a_whole_game_on_two_phones(phones, server):
         if state == "roll":
             phone.page.tap("#roll")
         else:                                        # the best box on the card, or the top option
-            cells = phone.page.query_selector_all("#protokoll button.cell-btn")
-            if cells and phone.page.evaluate("view.rerolls") == 0:
-                cells[0].tap()
+            if phone.page.evaluate("view.rerolls") == 0:
+                phone.page.tap("#protokoll button.cell-btn >> nth=0")
             else:
                 phone.page.tap("#keep")
         phone.wait_moves(n + 1)
@@ -326,5 +325,16 @@ def test_a_whole_game_on_two_phones(phones, server):
     assert a.page.evaluate("view.game") == b.page.evaluate("view.game") == final["game"]
     assert a.page.text_content("#winner") == b.page.text_content("#winner") != ""
     b.page.screenshot(path=str(SHOTS / "share-end.png"))
+    # a new game with the same players: both phones move on, their seats kept
+    b.page.tap("#again")
+    for phone in (a, b):
+        phone.page.wait_for_function(f"document.body.dataset.table && document.body.dataset.table !== '{code}'")
+    assert a.data("table") == b.data("table") and final != httpx.get(
+        f"{server.url}/api/table/{a.data('table')}").json()
+    assert httpx.get(f"{server.url}/api/table/{code}").json()["next"] == a.data("table")
+    assert a.wait("roll") == "roll" and b.wait("wait") == "wait"
+    assert a.page.text_content("#seat-name") == "This phone: Ann"
+    assert b.page.text_content("#seat-name") == "This phone: Bob"
+    assert not a.page.evaluate("document.querySelector('#end').open")
     for shot in SHOTS.glob("share-*.png"):
         assert shot.stat().st_size < 200_000, shot

@@ -66,6 +66,7 @@ let reopen = null;         // the timer that opens a stream the browser gave up 
 let picking = false;       // the seat picks are shown again ("Change")
 let coachOn = stored("yatzy.coach", "off") === "on";
 let asked = -1;            // the change count the coach's advice was fetched for
+let following = null;      // the next table this phone is moving on to
 
 function tableUrl(kind) { return `/api/table/${table.code}` + (kind ? "/" + kind : ""); }
 function mineOf(code) {
@@ -130,9 +131,12 @@ function leaveTable() {
 // it is not older than the one shown.
 function takeState(s) {
   if (!table || !s || s.code !== table.code || s.moves < table.moves) return;
+  if (s.next && s.next !== following) { following = s.next; followTable(s.next); return; }
+  const same = s.moves === table.moves && view;
+  if (same && String(s.claimed) === String(table.claimed) && s.who_moves === table.who) return;  // seen
   table.claimed = s.claimed; table.who = s.who_moves;
   if (typeof table.seat === "number" && !(table.seat in table.tokens)) table.seat = null;
-  if (s.moves === table.moves && view) { render(); return; }
+  if (same) { render(); return; }
   table.moves = s.moves;
   setView({...s.view, game: s.game, advice: null});
   askCoach();
@@ -256,15 +260,30 @@ async function shareTable() {
   $("table-made").hidden = false;
   showLink();
 }
-// A new game at the table: a new table with the same way of moving.
+// A new game at the table: the table's next one, with the same way of
+// moving; the other phones move on to it, their seats kept.
 async function newTable(players, rules) {
   const old = table;
   let state;
-  try { state = await api("/api/table", {players, rules, who_moves: old.who}); }
+  try { state = await api("/api/table", {players, rules, who_moves: old.who, follows: old.code}); }
   catch (e) { showError(errorText(e)); return false; }
-  await enterTable(state, {admin: state.admin});
-  openTableBox();
+  following = state.code;
+  await enterTable(state, {...carried(old, state), admin: state.admin || null});
   return true;
+}
+// The seat a phone keeps at the next table (the server copies the claims
+// when the players are as many).
+function carried(old, state) {
+  const kept = state.claimed.length ? old.tokens : {};
+  return {seat: old.seat === "watch" || old.seat in kept ? old.seat : null, tokens: kept};
+}
+async function followTable(code) {
+  const old = table;
+  let state;
+  try { state = await api(`/api/table/${encodeURIComponent(code)}`); }
+  catch (e) { following = null; showError(errorText(e)); return; }
+  if (table !== old) return;
+  await enterTable(state, carried(old, state));
 }
 function showLink() {
   const url = table.url || new URL("/?table=" + table.code, location.href).href;
