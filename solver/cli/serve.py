@@ -13,10 +13,23 @@ import click
 from solver.cli.options import Whole, fail, rules_option, tables_option
 from solver.errors import missing_extra
 
+def _connections(most: int = 1024) -> int:
+    """Connections served at once: ``most``, fewer where the process may open
+    fewer files (every phone at a shared table holds one for its event
+    stream besides the one it moves with: 50 tables of 4 phones are 400)."""
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return 256
+    return most if files == resource.RLIM_INFINITY else max(64, min(most, files - 64))
+
+
 # uvicorn's bounds: connections served at once (more are answered 503 at
 # once), seconds an idle kept-alive connection stays open
-SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,
-                 "timeout_keep_alive": 5}
+SERVER_LIMITS = {"log_level": "warning", "access_log": False,
+                 "limit_concurrency": _connections(), "timeout_keep_alive": 5}
 
 
 @click.command()

@@ -81,6 +81,7 @@ TTL = 7 * 24 * 3600             # an unfinished table expires after a week witho
 MAX_BODY = 4096                 # bytes of a request body
 MAX_GAME_BODY = 64 * 1024       # bytes of a request that shares a game as it stands
 POLL = 0.1                      # seconds between looks for changes made by other processes
+BEAT = 15                       # seconds between comments on a quiet event stream
 RETRY_MS = 1000                 # the browser's wait before it reconnects a dropped stream
 STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
 WHO_MOVES = ("any", "seat")
@@ -127,6 +128,7 @@ class SharedGames:
         self.lock = threading.RLock()          # one reader or writer of this process at a time
         self.games: dict[str, tuple[int, Game]] = {}    # code -> (moves, the game at that count)
         self.views: dict[str, tuple[int, dict]] = {}    # code -> (moves, its state)
+        self.texts: dict[str, tuple[dict, str]] = {}    # code -> (a state, its JSON)
 
     @property
     def db(self):
@@ -194,6 +196,29 @@ class SharedGames:
                     or held[1]["next"] != row.next:
                 held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
             return held[1]
+
+    def event(self, code: str, solver, describe: Callable[[Game], dict]) -> tuple[dict, str]:
+        """The table's state and its JSON text, written once for all the
+        phones that follow the table."""
+        with self.lock:
+            state = self.view(code, solver, describe)
+            held = self.texts.get(code)
+            if held is None or held[0] is not state:
+                held = self.texts[code] = (state, json.dumps(state))
+            return held
+
+    def stamps(self, codes: list[str]) -> dict[str, tuple]:
+        """``stamp`` of many tables in one query each 500 (the missing ones
+        are left out)."""
+        out = {}
+        with self.lock:
+            for i in range(0, len(codes), 500):
+                part = codes[i:i + 500]
+                marks = ",".join("?" * len(part))
+                out.update((row[0], tuple(row[1:])) for row in self.db.execute(
+                    "SELECT g.code, g.moves, (SELECT COUNT(*) FROM seats s WHERE s.code = g.code), "
+                    f"g.next FROM games g WHERE g.code IN ({marks})", part))
+        return out
 
     # ---------------------------------------------------------------- writing
     def create(self, game: Game, who_moves: str = "any", follows: str | None = None
@@ -301,6 +326,7 @@ class SharedGames:
             self.db.execute("DELETE FROM games WHERE code = ?", (code,))
         self.games.pop(code, None)
         self.views.pop(code, None)
+        self.texts.pop(code, None)
 
 
 # ------------------------------------------------------------ rate limits
@@ -399,10 +425,28 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
     ``limits`` the requests a client may make (``LIMITS``)."""
     creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
     listeners: dict[str, set[asyncio.Event]] = {}
+    polling: list[asyncio.Task] = []
 
     def notify(code: str) -> None:
         for event in listeners.get(code, ()):
             event.set()
+
+    async def poll() -> None:
+        """Changes made by other server processes: one look at every table
+        followed here each ``POLL`` seconds (this process's own changes
+        notify at once)."""
+        seen: dict[str, tuple | None] = {}
+        try:
+            while listeners:
+                codes = list(listeners)
+                now = await run(shared.stamps, codes)
+                for code in codes:
+                    if now.get(code) != seen.get(code, now.get(code)):
+                        notify(code)
+                seen = {code: now.get(code) for code in codes}
+                await asyncio.sleep(POLL)
+        finally:
+            polling.clear()
 
     async def run(fn, *args):
         return await anyio.to_thread.run_sync(fn, *args)
@@ -526,32 +570,35 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         solver = await solver_for(row.rules)
         event = asyncio.Event()
         listeners.setdefault(code, set()).add(event)
+        if not polling:
+            polling.append(asyncio.create_task(poll()))
 
         async def stream():
-            sent, started, beat = None, time.monotonic(), time.monotonic()
+            sent, started = None, time.monotonic()
             yield f"retry: {RETRY_MS}\n\n"               # a dropped phone comes back soon
             try:
                 while time.monotonic() - started < STREAM_SECONDS:
+                    event.clear()                       # a change from now on wakes it again
                     stamp = await run(shared.stamp, code)
                     if stamp is None:
                         yield "event: deleted\ndata: {}\n\n"
                         return
                     if stamp != sent:
-                        current = await run(shared.view, code, solver, describe)
+                        current, text = await run(shared.event, code, solver, describe)
                         sent = (current["moves"], len(current["claimed"]), current["next"])
-                        yield f"id: {sent[0]}\nevent: state\ndata: {json.dumps(current)}\n\n"
-                    elif time.monotonic() - beat > 15:
-                        beat = time.monotonic()
-                        yield ": still here\n\n"
-                    event.clear()
+                        yield f"id: {sent[0]}\nevent: state\ndata: {text}\n\n"
                     try:
-                        await asyncio.wait_for(event.wait(), POLL)
+                        await asyncio.wait_for(event.wait(), BEAT)
                     except asyncio.TimeoutError:
-                        pass
-                    if await request.is_disconnected():
-                        return
+                        if await request.is_disconnected():
+                            return
+                        yield ": still here\n\n"
             finally:
-                listeners.get(code, set()).discard(event)
+                followers = listeners.get(code, set())
+                followers.discard(event)
+                if not followers:
+                    listeners.pop(code, None)
+                    shared.texts.pop(code, None)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -373,3 +373,34 @@ def test_the_stream_carries_claims_and_the_next_game(server):
     thread.join(5)
     assert [s["claimed"] for s in states] == [[], [1], [1]] and states[-1]["next"] == nxt["code"]
     assert [s["moves"] for s in states] == [0, 0, 0]
+
+
+def test_a_change_by_another_process_reaches_the_stream(server):
+    """Two server processes share the file: a move written by this test's
+    own SharedGames (another process than the server) is streamed too."""
+    from shared_server import describe
+
+    from solver.api import Solver
+    url = server["url"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 1}).json()["code"]
+    ids = []
+
+    def listen():
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line.startswith("id: "):
+                    ids.append((int(line[4:]), time.monotonic()))
+                    if ids[-1][0] == 1:
+                        return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while not ids and time.monotonic() < deadline:
+        time.sleep(0.01)
+    other = SharedGames(server["db"])
+    start = time.monotonic()
+    other.change(code, 0, "move", lambda g: g.play("roll").text,
+                 Solver("nordic", tables=server["tables"]), describe)
+    thread.join(5)
+    assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
