@@ -14,6 +14,7 @@ under ``docs/screenshots/share-*.png``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -50,6 +51,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "solver", "serve", "--port", str(self.port), "--db",
              str(self.db), "--tables", str(self.tables)], cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if k != "YATZY_LAN_URL"},   # links as asked
             stdout=subprocess.DEVNULL, stderr=open(Path(self.db).with_suffix(".log"), "ab"))
         for _ in range(400):
             try:

@@ -404,3 +404,10 @@ def test_a_change_by_another_process_reaches_the_stream(server):
                  Solver("nordic", tables=server["tables"]), describe)
     thread.join(5)
     assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
+
+
+def test_the_network_addresses_are_not_the_loopback():
+    from solver.cli.serve import network_addresses
+    found = network_addresses()
+    assert len(found) == len(set(found)) and not any(a.startswith("127.") for a in found)
+    assert all(len(a.split(".")) == 4 for a in found)
