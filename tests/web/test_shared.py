@@ -196,12 +196,16 @@ def test_every_phone_sees_every_move_within_200_ms(server):
     phones, seen, stop = 6, {}, threading.Event()
 
     def listen(i):
-        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
-            for line in r.iter_lines():
-                if line.startswith("id: "):
-                    seen.setdefault(int(line[4:]), {})[i] = time.monotonic()
-                if stop.is_set():
-                    return
+        try:
+            with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+                for line in r.iter_lines():
+                    if line.startswith("id: "):
+                        seen.setdefault(int(line[4:]), {})[i] = time.monotonic()
+                    if stop.is_set():
+                        return
+        except httpx.TransportError:
+            if not stop.is_set():       # the server going away after the test is no failure
+                raise
 
     threads = [threading.Thread(target=listen, args=(i,), daemon=True) for i in range(phones)]
     for t in threads:
