@@ -422,7 +422,7 @@ class Game:
         try:
             words = " ".join(check_text(text, "move").strip().lower().split())
         except InputError as e:
-            raise GameError("bad_move", str(e), text=brief(text)) from None
+            raise GameError("bad_move", str(e), text=str(text)) from None
         if words == "roll" or words.startswith("roll "):
             return self._roll(pos, words[4:].strip(), drawn)
         if not pos.rolls or len(pos.kept) == len(pos.rolls):
@@ -458,7 +458,7 @@ class Game:
             try:
                 dice = parse_dice(given, None, rules.faces, rules.dice)
             except InputError as e:
-                raise GameError("bad_dice", str(e), text=brief(given)) from None
+                raise GameError("bad_dice", str(e), text=given) from None
             rest = _minus(dice, kept) if len(dice) == rules.dice and kept else None
             if len(dice) == fresh:
                 new = dice
@@ -489,7 +489,7 @@ class Game:
         m = _SCORE.fullmatch(words)
         if not m:
             raise GameError("bad_move", f"{brief(words)}: expected 'score BOX'"
-                            + ("@COLUMN" if self.rules.columns > 1 else ""), text=brief(words))
+                            + ("@COLUMN" if self.rules.columns > 1 else ""), text=words)
         rules = self.rules
         name, at, col = m.group(1).partition("@")
         if at and not col.strip().isdigit():
@@ -503,7 +503,7 @@ class Game:
         try:
             box = box_index(rules, name.strip())
         except InputError as e:
-            raise GameError("unknown_box", str(e), name=brief(name.strip())) from None
+            raise GameError("unknown_box", str(e), name=name.strip()) from None
         name = rules.boxes[box].name
         card, dice = pos.cards[pos.player], pos.rolls[-1]
         scores = {(c, b): p for c, b, p in self.score_options(card, dice)}
@@ -629,6 +629,11 @@ class Game:
         return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points,
                      t.column if several else 0)
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
+
+    def turn_cards(self, seat: int) -> list[Scorecard]:
+        """The card of ``seat`` at the start of each of its finished turns, in order."""
+        return [before.cards[seat] for move, before in self._stack
+                if move.player == seat and move.text.startswith("score")]
 
     def review(self, seat: int):
         """Every decision of a seat valued against the optimal strategy
