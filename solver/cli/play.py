@@ -136,9 +136,10 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     marked ``>``.  ``highlight``: the columns of the player to move in bold.
 
     ``width``: the most characters a line may have.  A card wider than that
-    shows, with several columns, only the player to move's columns, their
-    weighted sum Σ and the other players' scores (names cut); otherwise (or
-    at game over) the players in groups that fit, one under another."""
+    shows, with several columns, only the player to move's columns and
+    their weighted sum Σ, the other players' scores in a line under them;
+    otherwise (or at game over) the players in groups that fit, one under
+    another."""
     mark = None if game.is_over else game.turn_player
     rules, cols = game.rules, game.rules.columns
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
@@ -181,22 +182,18 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
                                           for c in rules.column_weights)]
             body = [[cells[j] for j in idx] for _, cells in rows]
             hot = [i == mark for i in seats for _ in range(cols)]
-        else:                   # the player to move's columns and Σ, the others' scores
-            scores, others = game.scores(), [i for i in seats if i != mark]
-            short = {i: cut(names[i], 9) for i in others}
+        else:                   # the player to move's columns and Σ (the others: a line)
             own = range(mark * cols, mark * cols + cols)
             body = [[cells[j] for j in own]
-                    + ([str(scores[mark])] + [str(scores[i]) for i in others]
-                       if r == len(rows) - 1 else [""] * (1 + len(others)))
+                    + ([str(game.scores()[mark])] if r == len(rows) - 1 else [""])
                     for r, (_, cells) in enumerate(rows)]
-            cell = max(max(len(v) for row in body for v in row[:cols + 1]), 3) + 2
+            cell = max(max(len(v) for row in body for v in row), 3) + 2
             w = max(cell, -(-(len(names[mark]) + 2) // (cols + 1)))
-            widths = [w] * (cols + 1) + [max(len(short[i]), 3) + 2 for i in others]
-            head = [" " * label + f"{names[mark]:>{w * (cols + 1)}}"
-                    + "".join(f"{short[i]:>{ow}}" for i, ow in zip(others, widths[cols + 1:])),
+            widths = [w] * (cols + 1)
+            head = [" " * label + f"{names[mark]:>{w * (cols + 1)}}",
                     " " * label + "".join(f"{'x' + str(c):>{w}}" for c in rules.column_weights)
                     + f"{'Σ':>{w}}"]
-            hot = [True] * (cols + 1) + [False] * len(others)
+            hot = [True] * (cols + 1)
 
         def cell_text(v: str, w: int, h: bool) -> str:
             text = f"{v:>{w}}"
@@ -213,7 +210,11 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     if width is None or wide(lines) <= width:
         return "\n".join(lines)
     if cols > 1 and mark is not None:
-        return "\n".join(render(everyone, compact=True))
+        scores = game.scores()
+        others = "  ".join(f"{cut(game.players[i].name, 12)} {scores[i]}"
+                           for i in everyone if i != mark)
+        return "\n".join(render(everyone, compact=True)
+                         + textwrap.wrap(others, max(width, 20)))
     parts, group = [], []                      # players in groups that fit, one under another
     for i in everyone:
         if group and wide(render(group + [i])) > width:
@@ -732,7 +733,7 @@ class Coach:
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
         from solver.players.explain import parts_path
-        from solver.tables.plan import describe_bytes, value_plan
+        from solver.tables.plan import value_plan
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -744,9 +745,8 @@ class Coach:
         seconds = PARTS_FACTOR * plan.seconds if explain else 0.0
         if values:
             seconds += plan.seconds
-            size = describe_bytes(plan.disk_bytes)
             self.say("solving", rules=rules.spec, about=self.about(plan.seconds),
-                     size=size if self.lang == "en" else size.replace(".", ","))
+                     size=self.size(plan.disk_bytes))
             faster = faster_rules(rules)
             if faster is not None:
                 quick = value_plan(faster).seconds
@@ -786,6 +786,14 @@ class Coach:
                 declined.append(p)
             return ok
 
+        if plan.path is not None and plan.disk_bytes > plans.free_disk(plan.path.parent):
+            raise self.fail("no_disk", rules=self.game.rules.spec,
+                            size=self.size(plan.disk_bytes),
+                            free=self.size(plans.free_disk(plan.path.parent)))
+        if plan.memory_bytes > plans.free_memory():
+            raise self.fail("no_memory", rules=self.game.rules.spec,
+                            size=self.size(plan.memory_bytes),
+                            free=self.size(plans.free_memory()))
         plans.set_confirm(ask)
         try:
             with warnings.catch_warnings():
@@ -798,6 +806,11 @@ class Coach:
             raise
         finally:
             plans.set_confirm(before)
+
+    def size(self, n: int) -> str:
+        """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
+        from solver.tables.plan import describe_bytes
+        return describe_bytes(n) if self.lang == "en" else describe_bytes(n).replace(".", ",")
 
     def about(self, seconds: float) -> str:
         """About how long ``seconds`` are, in the language."""
@@ -1089,9 +1102,11 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
             pass
     old = {sig: signal.signal(sig, _stop)
            for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
-    code = 0
+    code, failure = 0, None
     try:
         coach.run(resumed=bool(resume))
+    except InputError as e:                 # a table that cannot or may not be solved
+        code, failure = 2, e
     except KeyboardInterrupt:
         code = 130
     except Stopped as e:
@@ -1105,6 +1120,8 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     coach.steady = False
     coach.echo("")
     coach.say("saved", path=coach.path)
+    if failure is not None:
+        raise failure
     if code:
         sys.exit(code)
 
