@@ -56,6 +56,7 @@ FULL_HINT = 10                         # actions shown by `hint` and --hints ful
 CUT = 40                               # characters of typed text repeated in a message
 EVENTS = 40                            # recent events kept for beside the card
 EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
+GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
 COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
 MOVE_WORDS = ("keep", "reroll", "score", "roll")
@@ -277,19 +278,21 @@ class Coach:
         from rich.text import Text
         game = self.game
         console = Console(highlight=False)
-        grid = Table.grid(padding=(0, 3))
-        grid.add_column(no_wrap=True)
-        grid.add_column()
         card = self.card(highlight=True)
-        width = max(len(click.unstyle(line)) for line in card.splitlines()) + 3
-        room = max(console.width - width, EVENTS_ROOM)
+        height = len(card.splitlines())
+        width, room = self.widths(card, console.width)
         lines: list[str] = []                 # the last events that fit beside the card
         for event in reversed(self.events):
-            rows = max(1, len(textwrap.wrap(click.unstyle(event), room - 1)))
-            if len(lines) + rows > len(card.splitlines()):
+            plain = click.unstyle(event)      # a long event is wrapped here, without colour
+            rows = [event] if len(plain) <= room else textwrap.wrap(plain, room) or [""]
+            if len(lines) + len(rows) > height:
                 break
-            lines.insert(0, event)
-        grid.add_row(Text.from_ansi(card), Text.from_ansi("\n".join(lines)))
+            lines[:0] = rows
+        grid = Table.grid(padding=0)
+        grid.add_column(no_wrap=True, width=width)
+        grid.add_column(no_wrap=True, width=GAP)
+        grid.add_column(no_wrap=True, overflow="crop", width=room)
+        grid.add_row(Text.from_ansi(card), Text(" " * GAP), Text.from_ansi("\n".join(lines)))
         try:
             console.clear()
             console.print(grid)
@@ -304,12 +307,22 @@ class Coach:
         except OSError:
             pass
 
+    @staticmethod
+    def widths(card: str, columns: int) -> tuple[int, int]:
+        """The steady screen's columns: the card's width and the events' room."""
+        width = max(len(click.unstyle(line)) for line in card.splitlines())
+        return width, max(columns - width - GAP, EVENTS_ROOM)
+
+    def events_room(self) -> int:
+        """Characters an event line has beside the card on the steady screen."""
+        return self.widths(self.card(), shutil.get_terminal_size().columns)[1]
+
     def card(self, highlight: bool = False) -> str:
         """The card for the screen: as wide as the terminal allows (the
         steady screen keeps ``EVENTS_ROOM`` beside it); any width when piped."""
         width = None
         if sys.stdout.isatty():
-            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + 3 if self.steady else 0)
+            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + GAP if self.steady else 0)
         return protokoll(self.game, self.lang, highlight, width)
 
     def say(self, key: str, **kw) -> None:
@@ -865,15 +878,16 @@ class Coach:
         head = self.words("col_bound" if bound else "col_expected")
         shown = advice.actions[:top]
         wide = max(len(self.words("col_action")), *(len(self.action_text(a)) for a in shown))
-        self.echo(f"{'':>2} {self.words('col_action'):<{wide}} {head:>9} "
-                  f"{self.words('col_loss'):>7}")
+        values = not self.steady or wide + 21 <= self.events_room()   # else: no room for them
+        self.echo(f"{'':>2} {self.words('col_action'):<{wide}}"
+                  + (f" {head:>9}" if values else "") + f" {self.words('col_loss'):>7}")
         for i, a in enumerate(shown, 1):
             loss = (self.words("word_best") if i == 1 else
                     self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 2))
             cost = click.style(f"{loss:>7}", fg="red" if a.loss >= 5 else
                                "yellow" if a.loss >= 1 else None)
-            self.echo(f"{i:>2} {self.action_text(a):<{wide}} "
-                      f"{self.num(a.expected_final_score, 2):>9} {cost}")
+            value = f" {self.num(a.expected_final_score, 2):>9}" if values else ""
+            self.echo(f"{i:>2} {self.action_text(a):<{wide}}{value} {cost}")
         if bound:
             self.say("bound_note")
 
