@@ -732,5 +732,5 @@ class Game:
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 
 
-__all__ = ["GAME_ERRORS", "GAME_VERSION", "GameError", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played",
-           "Player", "Position"]
+__all__ = ["GAME_ERRORS", "GAME_VERSION", "GameError", "KINDS", "MAX_PLAYERS", "Game", "Move",
+           "Played", "Player", "Position"]

@@ -102,8 +102,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "not_built": "{rules} not solved: it takes {about}; start again with --yes to solve it",
         "build_question": "solve it now ({about})? [y/N] ", "yes": "y",
         "bar": "solving {rules}",
-        "no_disk": "{rules} cannot be solved here: its table needs {size} on disk, {free} are free",
-        "no_memory": "{rules} cannot be solved here: it needs {size} of memory, {free} are available",
+        "no_disk": "{rules} cannot be solved here: "
+                   "its table needs {size} on disk, {free} are free",
+        "no_memory": "{rules} cannot be solved here: "
+                     "it needs {size} of memory, {free} are available",
         "recorded": "{n} decisions recorded in {path}",
         "cannot_record": "cannot record the review in {path}",
         "game_empty_name": "player '{text}': the name is empty",
@@ -215,12 +217,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "for å regne",
         "build_question": "regne ut nå ({about})? [j/N] ", "yes": "j",
         "bar": "regner ut {rules}",
-        "no_disk": "{rules} kan ikke regnes ut her: tabellen trenger {size} på disk, {free} er ledig",
-        "no_memory": "{rules} kan ikke regnes ut her: det trengs {size} minne, {free} er ledig",
+        "no_disk": "{rules} kan ikke regnes ut her: "
+                   "tabellen trenger {size} på disk, {free} er ledig",
+        "no_memory": "{rules} kan ikke regnes ut her: "
+                     "det trengs {size} minne, {free} er ledig",
         "recorded": "{n} valg lagret i {path}",
         "cannot_record": "kan ikke lagre gjennomgangen i {path}",
         "game_empty_name": "spiller '{text}': navnet er tomt",
-        "game_bad_kind": "spiller '{text}': skriv NAVN eller NAVN=STRATEGI (strategiene: se --help)",
+        "game_bad_kind": "spiller '{text}': skriv NAVN eller NAVN=STRATEGI "
+                         "(strategiene: se --help)",
         "game_players": "{n} spillere: et spill har 1..{most}",
         "game_same_name": "to spillere har samme navn",
         "game_seat_kind": "en datamaskin kan ikke spille {kind} med disse reglene",
@@ -330,12 +335,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "för att räkna",
         "build_question": "räkna ut nu ({about})? [j/N] ", "yes": "j",
         "bar": "räknar ut {rules}",
-        "no_disk": "{rules} kan inte räknas ut här: tabellen behöver {size} på disk, {free} är ledigt",
-        "no_memory": "{rules} kan inte räknas ut här: det behövs {size} minne, {free} är ledigt",
+        "no_disk": "{rules} kan inte räknas ut här: "
+                   "tabellen behöver {size} på disk, {free} är ledigt",
+        "no_memory": "{rules} kan inte räknas ut här: "
+                     "det behövs {size} minne, {free} är ledigt",
         "recorded": "{n} val sparade i {path}",
         "cannot_record": "kan inte spara genomgången i {path}",
         "game_empty_name": "spelare '{text}': namnet är tomt",
-        "game_bad_kind": "spelare '{text}': skriv NAMN eller NAMN=STRATEGI (strategierna: se --help)",
+        "game_bad_kind": "spelare '{text}': skriv NAMN eller NAMN=STRATEGI "
+                         "(strategierna: se --help)",
         "game_players": "{n} spelare: ett spel har 1..{most}",
         "game_same_name": "två spelare har samma namn",
         "game_seat_kind": "en dator kan inte spela {kind} med dessa regler",
