@@ -234,7 +234,7 @@ class Solver:
         from every state, solved and stored on first use."""
         if self._futures is None:
             from solver.players.futures import open_futures
-            self._futures = open_futures(self.rules, self.tables)
+            self._futures = open_futures(self.rules, self.tables, progress=self.progress)
         return self._futures
 
     # ------------------------------------------------------------ explanations
@@ -249,7 +249,7 @@ class Solver:
             if self.theta:
                 raise InputError("explanations are for the expected score "
                                  "(no risk parameter)")
-            self._parts = open_parts(self.rules, self.tables)
+            self._parts = open_parts(self.rules, self.tables, progress=self.progress)
         return self._parts
 
     def explain(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,

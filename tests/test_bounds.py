@@ -252,6 +252,10 @@ def test_the_sizes_are_what_the_tables_take(nordic):
     t = plan.target_plan(parse_rules("nordic"))
     assert 1.6 * 2**30 < t.disk_bytes < 1.8 * 2**30 and not t.big
     assert "1.7 GiB" in str(t) and "min" in str(t)
+    from solver.players.explain import open_parts
+    e = plan.parts_plan(parse_rules("nordic"))
+    parts = open_parts(parse_rules("nordic"), nordic.path.parent)
+    assert e.values == parts.values.size and abs(e.disk_bytes - parts.path.stat().st_size) < 8192
 
 
 # ------------------------------------------------------------------ writers

@@ -259,20 +259,45 @@ def solve_progress(rules: Rules):
 
 
 class BarProgress:
-    """click's progress bar with an ETA, drawn from the first call."""
+    """click's progress bar, drawn from the first call, with the time spent
+    and the time left at the speed since the first call (click's own ETA
+    averages its last few steps, which for a build reported a layer at a
+    time swings by hours; work done before a resume is not counted)."""
 
     def __init__(self, label: str):
         self.label, self.bar, self.done = label, None, 0
+        self.start, self.before = 0.0, 0
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
+            self.start, self.before, self.done = time.perf_counter(), done, done
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
-                                         show_eta=True)
+                                         show_eta=False, item_show_func=lambda text: text)
             self.bar.__enter__()
-        self.bar.update(done - self.done)
-        self.done = done
+            self.bar.update(done, "")
+        else:
+            self.bar.update(done - self.done, self.times(done, total))
+            self.done = done
         if done >= total:
             self.bar.__exit__(None, None, None)
+            self.bar = None
+
+    def times(self, done: int, total: int) -> str:
+        """``12 s, about 40 s left`` (the time left once 3 % of the work is
+        done: the first, smallest layers are mostly fixed costs)."""
+        spent = time.perf_counter() - self.start
+        text = clock(spent)
+        if done - self.before >= 0.03 * total and done < total:
+            text += f", about {clock(spent * (total - done) / (done - self.before))} left"
+        return text
+
+
+def clock(seconds: float) -> str:
+    """``7 s``, ``3:05`` (minutes) or ``1:02:10`` (hours)."""
+    s = int(seconds + 0.5)
+    if s < 60:
+        return f"{s} s"
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
 class LineProgress:

@@ -13,11 +13,6 @@ import click
 from solver.cli.options import Whole, fail, rules_option, tables_option
 from solver.errors import missing_extra
 
-# uvicorn's bounds: connections served at once (more are answered 503 at
-# once), seconds an idle kept-alive connection stays open
-SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,
-                 "timeout_keep_alive": 5}
-
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -39,6 +34,7 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
         import uvicorn
 
         from solver.web.app import create_app
+        from solver.web.limits import SERVER_LIMITS
     except ImportError as e:
         fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
     app = create_app(rules_spec, tables_dir, db)    # bad rules fail here, before listening

@@ -90,13 +90,13 @@ def check_explain_rules(rules: Rules) -> None:
 
 
 # ------------------------------------------------------------------ the table
-def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
+def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) -> np.ndarray:
     """The parts table of ``rules`` (flat, ``part_layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_explain_rules(rules)
     lay = part_layout(rules)
     out_values = np.zeros(part_table_size(rules))    # full cards: nothing to come
-    return pull_back(rules, values, pull_parts, lay, out_values)
+    return pull_back(rules, values, pull_parts, lay, out_values, progress)
 
 
 @dataclass
@@ -131,14 +131,15 @@ def parts_path(rules: Rules, directory: Path | str | None = None) -> Path:
     return path.with_name(path.stem + "-explain.tbl")
 
 
-def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
+def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None,
+                    progress: Progress | None = None) -> float:
     """Solve the parts table (the value table opened, or solved, first) and
     store it; returns the seconds the solve took."""
-    return store_derived(rules, path, "explain", solve, directory)
+    return store_derived(rules, path, "explain", solve, directory, progress)
 
 
 def open_parts(rules: Rules, directory: Path | str | None = None, *,
-               force: bool = False) -> PartsTable:
+               force: bool = False, progress: Progress | None = None) -> PartsTable:
     """The parts table of ``rules``, solved and stored first if needed."""
     check_explain_rules(rules)
     path = parts_path(rules, directory)
@@ -147,8 +148,9 @@ def open_parts(rules: Rules, directory: Path | str | None = None, *,
         values, header = load_array(rules, path, "explain", (part_table_size(rules),))
         return PartsTable(rules, values, path, header)
 
-    return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory),
-                         force=force)
+    from solver.tables.plan import parts_plan
+    return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory, progress),
+                         force=force, plan=lambda: parts_plan(rules, path))
 
 
 # ------------------------------------------------------------- explanations

@@ -38,12 +38,13 @@ from solver.space import state_space
 from solver.tables.store import (
     load_array,
     open_or_solve,
+    Progress,
     store_derived,
 )
 from solver.tables.target import check_target_rules, target_path
 
 
-def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
+def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) -> np.ndarray:
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_target_rules(rules)
@@ -53,7 +54,7 @@ def solve(rules: Rules, values: np.ndarray) -> np.ndarray:
     for mask in sp.layers[-1]:
         size = (sp.upper_lanes[mask] - lay.start[mask]) * lay.width[mask]
         out_values[lay.off[mask]:lay.off[mask] + size:lay.width[mask]] = 1.0
-    return pull_back(rules, values, pull_futures, lay, out_values)
+    return pull_back(rules, values, pull_futures, lay, out_values, progress)
 
 
 @dataclass
@@ -89,14 +90,15 @@ def futures_path(rules: Rules, directory: Path | str | None = None) -> Path:
     return path.with_name(path.name.replace("-target.tbl", "-futures.tbl"))
 
 
-def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None) -> float:
+def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = None,
+                    progress: Progress | None = None) -> float:
     """Solve the futures table (the value table opened, or solved, first) and
     store it; returns the seconds the solve took."""
-    return store_derived(rules, path, "futures", solve, directory)
+    return store_derived(rules, path, "futures", solve, directory, progress)
 
 
 def open_futures(rules: Rules, directory: Path | str | None = None, *,
-                 force: bool = False) -> FuturesTable:
+                 force: bool = False, progress: Progress | None = None) -> FuturesTable:
     """The futures table of ``rules``, solved and stored first if needed."""
     check_target_rules(rules)
     path = futures_path(rules, directory)
@@ -107,5 +109,5 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
 
     from solver.tables.plan import futures_plan
     return open_or_solve(path, load,
-                         lambda: solve_and_store(rules, path, directory), force=force,
+                         lambda: solve_and_store(rules, path, directory, progress), force=force,
                          plan=lambda: futures_plan(rules, path))

@@ -65,6 +65,7 @@ from solver.kernels.policy import (
 from solver.kernels.threads import pieces, run_pieces
 from solver.rules.ruleset import Rules
 from solver.space import state_space
+from solver.tables.store import Progress
 
 # ------------------------------------------------------------ index tables
 
@@ -137,19 +138,27 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
     return Decisions(masks, lane_row, rows)
 
 
-def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray) -> np.ndarray:
+def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray,
+              progress: Progress | None = None) -> np.ndarray:
     """One backward pass through the turn outcomes of the expected-score
     policy of the value table ``values``: for every layer from the last but
     one to the first, the layer's outcomes (``kernels.policy.Outcomes``, every
     upper total) and then the compiled ``pull(g, lay, masks, outcomes, out)``,
     which fills the layer's states of ``out`` from the layers after it (the
-    futures table, the explanations' parts).  Returns ``out``."""
+    futures table, the explanations' parts).  ``progress(done, total)``
+    follows it in turn-start states (once before the first layer, then after
+    each).  Returns ``out``."""
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     sp = state_space(rules)
     width = rules.cap + 1
     allowed_bits = np.arange(rules.n_boxes)
-    for layer in reversed(sp.layers[:-1]):
+    work = [int((sp.upper_lanes[layer] - g.turn.start[layer]).sum()) for layer in sp.layers[:-1]]
+    done, total = 0, sum(work)
+    if progress:
+        progress(done, total)
+    for p in reversed(range(len(sp.layers) - 1)):
+        layer = sp.layers[p]
         masks = np.asarray(layer, dtype=np.int64)
         allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
         stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)
@@ -160,4 +169,7 @@ def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray) -> n
         reach = np.ones((len(masks), width))           # every upper total wanted
         run_pieces(batch, g, Job(vals, kind, masks, reach), NO_ROWS, outcomes)
         run_pieces(pull, g, lay, masks, outcomes, out)
+        done += work[p]
+        if progress:
+            progress(done, total)
     return out

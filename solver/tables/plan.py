@@ -49,8 +49,10 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 # stored value (a state, or a state and a need) costs (dice multisets x
 # rolls) units; measured on maxi:saved_rolls=false (3.0 min) and maxi (saved
 # rolls, 40 min) for the value tables, on nordic for the target (4.4 min)
-# and futures (23 s) tables.
-RATES = {"value": 5e-10, "target": 8.3e-10, "futures": 7.2e-11}
+# and futures (23 s) tables; the explanations' parts table costs (dice
+# multisets x rolls) units per turn-start state (nordic: 35 s at load 16,
+# about 10 s quiet).
+RATES = {"value": 5e-10, "target": 8.3e-10, "futures": 7.2e-11, "parts": 7e-9}
 SAVED_ROLLS_FACTOR = 0.5     # with saved rolls (per value, float32 layers)
 
 Confirm = Callable[["Plan"], bool]
@@ -149,6 +151,21 @@ def futures_plan(rules: Rules, path: Path | None = None) -> Plan:
                 8 * values + dense, values * _turn_cost(rules) * RATES["futures"])
 
 
+def parts_plan(rules: Rules, path: Path | None = None) -> Plan:
+    """The build of the explanations' parts table of ``rules`` (held in
+    memory, with the value table it is solved from and one layer's turn
+    outcomes)."""
+    from solver.kernels.explain import part_table_size
+
+    sp = state_space(rules)
+    values = part_table_size(rules)
+    states = sum(int((sp.upper_lanes[layer] - sp.lane_start[layer]).sum())
+                 for layer in sp.layers)
+    dense = 8 * sp.n_masks * (rules.cap + 1)
+    return Plan(f"explanations table of {rules.spec}", path, values, 8 * values + 4096,
+                8 * values + 2 * dense, states * _turn_cost(rules) * RATES["parts"])
+
+
 def set_confirm(confirm: Confirm | None) -> Confirm | None:
     """Set the function that approves a big build (``None``: big builds
     that fit go ahead); returns the one set before."""
@@ -206,5 +223,5 @@ def check(plan: Plan) -> None:
 
 
 __all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "check", "describe_bytes", "describe_seconds",
-           "free_disk", "free_memory", "futures_plan", "set_confirm", "target_plan",
-           "value_plan"]
+           "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
+           "target_plan", "value_plan"]

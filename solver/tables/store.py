@@ -134,14 +134,15 @@ def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None
 
 
 def store_derived(rules: Rules, path: Path, kind: str,
-                  solve: Callable[[Rules, np.ndarray], np.ndarray],
-                  directory: Path | str | None = None) -> float:
+                  solve: Callable[[Rules, np.ndarray, Progress | None], np.ndarray],
+                  directory: Path | str | None = None,
+                  progress: Progress | None = None) -> float:
     """Build a table derived from the value table (the value table opened, or
-    solved, first): ``solve(rules, values)``, stored at ``path`` as ``kind``
-    (``save_array``); returns the seconds the solve took."""
-    values = open_table(rules, directory).values
+    solved, first): ``solve(rules, values, progress)``, stored at ``path`` as
+    ``kind`` (``save_array``); returns the seconds the solve took."""
+    values = open_table(rules, directory, progress=progress).values
     start = time.perf_counter()
-    derived = solve(rules, values)
+    derived = solve(rules, values, progress)
     seconds = time.perf_counter() - start
     try:
         save_array(derived, rules, path, kind, {"solve_seconds": seconds})

@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,23 @@ def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     return None
 
 
+def build_times(clock: dict, done: int, total: int) -> dict:
+    """A build's progress for ``/api/status`` and a 503: ``done``, ``total``
+    (work units), ``seconds`` since the build's first report and
+    ``seconds_left`` at the speed since then (``None`` until 3 % of the work
+    is done); ``clock`` keeps the build's start (a new build, a smaller
+    ``done`` or another ``total``, starts it again)."""
+    now = time.monotonic()
+    if not clock or done < clock["done"] or total != clock["total"]:
+        clock.update(since=now, first=done)
+    clock.update(done=done, total=total)
+    spent = now - clock["since"]
+    work = done - clock["first"]
+    left = spent * (total - done) / work if work >= 0.03 * total and total else None
+    return {"done": done, "total": total, "seconds": round(spent, 1),
+            "seconds_left": None if left is None else round(left, 1)}
+
+
 class Solvers:
     """The rule sets the server has opened: one ``Solver`` each, its table
     opened or solved in a thread with its progress recorded, and the turn
@@ -199,8 +217,10 @@ class Solvers:
             self._make_room()
             status = self.status[rules.spec] = {"state": "opening", "done": 0, "total": 0}
 
+            clock: dict = {}
+
             def progress(done: int, total: int) -> None:
-                status.update(state="solving", done=done, total=total)
+                status.update(state="solving", **build_times(clock, done, total))
 
             solver = Solver(rules, tables=self.tables, progress=progress)
             if not solver.path.exists() and not solvable_here(rules):

@@ -43,3 +43,12 @@ def test_futures_are_stored_and_reopened(tables_dir):
     np.testing.assert_array_equal(first.values, again.values)
     full = Scorecard.parse("ones=1,twos=4,one_pair=6,chance=9", TINY)
     assert list(again.final(full)) == [0.0] * (full.score) + [1.0]
+
+
+def test_a_futures_build_reports_its_progress_layer_by_layer(tmp_path):
+    calls = []
+    open_futures(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    values = [c for c in calls if c[1] == calls[-1][1]]     # the futures' calls (after the values')
+    assert values[0][0] == 0 and values[-1][0] == values[-1][1] > 0
+    assert len(values) == SMALL.n_boxes + 1
+    assert all(a[0] < b[0] for a, b in zip(values, values[1:]))

@@ -373,3 +373,19 @@ def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
     with pytest.raises(web_app.ApiError) as e:
         anyio.run(web_app.body, request)
     assert e.value.status == 408
+
+
+def test_a_builds_time_left_is_its_speed_since_it_began(monkeypatch):
+    from solver.web import app as web_app
+    now = [50.0]
+    monkeypatch.setattr(web_app.time, "monotonic", lambda: now[0])
+    clock: dict = {}
+    assert web_app.build_times(clock, 0, 1000)["seconds_left"] is None
+    now[0] = 60.0
+    assert web_app.build_times(clock, 20, 1000) == {"done": 20, "total": 1000, "seconds": 10.0,
+                                                   "seconds_left": None}     # 2 %: too soon
+    now[0] = 100.0
+    assert web_app.build_times(clock, 200, 1000)["seconds_left"] == 200.0
+    now[0] = 101.0                      # the next build (another total) starts the clock again
+    assert web_app.build_times(clock, 0, 50) == {"done": 0, "total": 50, "seconds": 0.0,
+                                                "seconds_left": None}

@@ -54,7 +54,7 @@ const T = {
     newSetup: "New game…", showCard: "See the card", distribution: "Score distribution",
     showDist: "Show the distribution", computing: "Computing the distribution…", mean: "mean",
     distAria: "Distribution of {name}'s final score, mean {mean}",
-    solving: "Preparing the rules {spec}: {pct}", serverDown: "The server cannot be reached; trying again…",
+    solving: "Preparing the rules {spec}: {pct}", solvingLeft: ", about {time} left", serverDown: "The server cannot be reached; trying again…",
     lastMove: "Last: {name} {move}",
     err_input: "Not accepted: {detail}", err_bad_game: "That is not a game this page can load: {detail}",
     err_no_table: "This server has no table for these rules: run “{cmd}” on the server first.",
@@ -114,7 +114,7 @@ const T = {
     newSetup: "Nytt spill …", showCard: "Se protokollen", distribution: "Fordeling av sluttsum",
     showDist: "Vis fordelingen", computing: "Regner ut fordelingen …", mean: "snitt",
     distAria: "Fordelingen av sluttsummen til {name}, snitt {mean}",
-    solving: "Forbereder reglene {spec}: {pct}", serverDown: "Får ikke kontakt med serveren; prøver igjen …",
+    solving: "Forbereder reglene {spec}: {pct}", solvingLeft: ", omtrent {time} igjen", serverDown: "Får ikke kontakt med serveren; prøver igjen …",
     lastMove: "Sist: {name} {move}",
     err_input: "Ikke godtatt: {detail}", err_bad_game: "Dette er ikke et spill siden kan laste inn: {detail}",
     err_no_table: "Serveren har ingen tabell for disse reglene: kjør «{cmd}» på serveren først.",
@@ -174,7 +174,7 @@ const T = {
     newSetup: "Nytt spel …", showCard: "Se protokollet", distribution: "Fördelning av slutsumman",
     showDist: "Visa fördelningen", computing: "Räknar ut fördelningen …", mean: "medel",
     distAria: "Fördelningen av {name}s slutsumma, medel {mean}",
-    solving: "Förbereder reglerna {spec}: {pct}", serverDown: "Servern svarar inte; försöker igen …",
+    solving: "Förbereder reglerna {spec}: {pct}", solvingLeft: ", ungefär {time} kvar", serverDown: "Servern svarar inte; försöker igen …",
     lastMove: "Senast: {name} {move}",
     err_input: "Inte godtaget: {detail}", err_bad_game: "Det är inte ett spel sidan kan läsa in: {detail}",
     err_no_table: "Servern har ingen tabell för de här reglerna: kör ”{cmd}” på servern först.",
@@ -291,6 +291,15 @@ function net(text, pct) {
   if (pct !== undefined) { $("net-progress").value = pct; $("net-progress").setAttribute("aria-label", text); }
 }
 
+// A build's time left as "40 s", "3:05" or "1:02:05".
+function clockText(seconds) {
+  const s = Math.round(seconds);
+  const two = (n) => String(n).padStart(2, "0");
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)}:${two(s % 60)}`;
+  return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+}
+
 // One request; a lost server or a table being solved is waited for (and
 // shown), unless a newer action supersedes the request meanwhile.
 async function api(path, body, query, mine) {
@@ -312,8 +321,9 @@ async function api(path, body, query, mine) {
     if (res.status === 503 && data.code === "solving") {
       const p = data.progress || {};
       const pct = p.total ? Math.floor(100 * p.done / p.total) : 0;
+      const left = typeof p.seconds_left === "number" ? t("solvingLeft", {time: clockText(p.seconds_left)}) : "";
       net(t("solving", {spec: (body && body.rules) || (body && body.game && body.game.rules) || (query && query.rules) || "",
-                        pct: new Intl.NumberFormat(LOCALE[lang], {style: "percent"}).format(pct / 100)}), pct);
+                        pct: new Intl.NumberFormat(LOCALE[lang], {style: "percent"}).format(pct / 100)}) + left, pct);
       await sleep(700);
       continue;
     }

@@ -1,0 +1,64 @@
+"""What the server bounds for each connection, as uvicorn settings.
+
+* ``limit_concurrency``: connections served at once (more are answered 503);
+* ``timeout_keep_alive``: seconds an idle kept-alive connection stays open;
+* ``HEADER_SECONDS``: seconds a connection has, from its opening or from the
+  first byte of each request, to send the request line and its headers
+  (``HeaderDeadline``); then it is closed.  A request body has its own
+  deadline in ``solver.web.app`` (408 after 10 s).
+
+uvicorn has no deadline for request headers of its own, so a client that
+sends its headers a byte at a time would hold a connection for as long as it
+liked; ``HeaderDeadline`` is uvicorn's httptools protocol with that deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+HEADER_SECONDS = 10.0
+
+
+class HeaderDeadline(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request line
+    and headers have not all arrived ``HEADER_SECONDS`` after it opened (or
+    after the first byte of a later request on it)."""
+
+    deadline_seconds = HEADER_SECONDS
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self.header_timer = self.loop.call_later(self.deadline_seconds, self._cut)
+
+    def _disarm(self) -> None:
+        timer = getattr(self, "header_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self.header_timer = None
+
+    def _cut(self) -> None:
+        self.header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,
+                 "timeout_keep_alive": 5, "http": HeaderDeadline}
