@@ -60,7 +60,6 @@ GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
 COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
 MOVE_WORDS = ("keep", "reroll", "score", "roll")
-PARTS_FACTOR = 4.0           # the explanations' solve takes about this times the values'
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
 
@@ -746,7 +745,7 @@ class Coach:
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
         from solver.players.explain import parts_path
-        from solver.tables.plan import value_plan
+        from solver.tables.plan import parts_plan, value_plan
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -755,7 +754,8 @@ class Coach:
         if not (values or explain):
             return
         plan = value_plan(rules.column_rules, solver.path, solver.theta)
-        seconds = PARTS_FACTOR * plan.seconds if explain else 0.0
+        parts_seconds = parts_plan(rules).seconds if explain else 0.0
+        seconds = parts_seconds
         if values:
             seconds += plan.seconds
             self.say("solving", rules=rules.spec, about=self.about(plan.seconds),
@@ -766,8 +766,7 @@ class Coach:
                 if quick * FASTER < plan.seconds:
                     self.say("faster", rules=faster.spec, about=self.about(quick))
         if explain:
-            self.say("solving_parts", rules=rules.spec,
-                     about=self.about(PARTS_FACTOR * plan.seconds))
+            self.say("solving_parts", rules=rules.spec, about=self.about(parts_seconds))
         if seconds > STOP_NOTE_SECONDS:
             self.say("stoppable")
         self.draw()
