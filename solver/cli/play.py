@@ -866,6 +866,7 @@ class Coach:
         game = self.game
         bound = game.values == LOWER_BOUND
         if game.needs_roll:
+            self.need_table()
             ev = self.num(game.expected_score(), 1)
             self.say("expected_bound" if bound else "expected", ev=ev)
             return
@@ -923,9 +924,14 @@ class Coach:
                      mean=self.num(review.mean_loss, 3), n=len(review.decisions))
             for d in review.costliest():
                 if d.loss > 0:
-                    self.say("costly", turn=d.turn, roll=d.roll,
-                             dice=" ".join(map(str, d.dice)), chosen=self.action_text(d.chosen),
-                             best=self.action_text(d.best), loss=self.num(d.loss, 2))
+                    text = self.words("costly", turn=d.turn, roll=d.roll,
+                                      dice=" ".join(map(str, d.dice)),
+                                      chosen=self.action_text(d.chosen),
+                                      best=self.action_text(d.best), loss=self.num(d.loss, 2))
+                    if sys.stdout.isatty():           # wrapped to the terminal, indented
+                        text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+                                             initial_indent="  ", subsequent_indent="    ")
+                    self.echo(text)
         if self.db is not None and reviews and not game.settings.get("recorded"):
             self.record(reviews)
 
