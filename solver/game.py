@@ -83,6 +83,39 @@ from solver.space import state_space
 GAME_VERSION = 1
 MAX_PLAYERS = 6
 KINDS = ("human", *ALL_POLICY_NAMES)   # a person, or a computer playing a declared policy
+# The kinds of GameError, each with the fields it carries (a front end says
+# each in its own words; str() is the English line)
+GAME_ERRORS = {
+    "empty_name": ("text",), "bad_kind": ("text", "kinds"), "players": ("n", "most"),
+    "same_name": (), "seat_kind": ("kind",), "nothing_undo": (), "nothing_redo": (),
+    "game_over": (), "roll_first": (), "keep_first": (), "roll_count": ("n", "kept"),
+    "bad_dice": ("text",), "no_rerolls": ("dice",), "not_among": ("dice", "roll"),
+    "bad_move": ("text",), "name_column": ("n",), "bad_column": ("n",),
+    "unknown_box": ("name",), "box_filled": ("box", "column"),
+    "box_not_now": ("box", "column", "dice"), "wrong_points": ("box", "column", "points", "said"),
+    "cannot_read": ("path",), "not_json": ("path",), "not_game": ("path",),
+    "bad_saved_move": ("path", "n"),
+}
+
+
+class GameError(InputError):
+    """A move the rules do not allow now, or a bad game or game file:
+    ``kind`` (a key of ``GAME_ERRORS``) names the problem and ``fields``
+    its particulars (boxes by their English name, columns from 1, 0 with
+    one column), so a front end can say it in its own language; the text is
+    the English line.
+
+        >>> game = Game("nordic", ["Ann"])
+        >>> try:
+        ...     game.play("score chance")
+        ... except GameError as e:
+        ...     print(e.kind, "|", e)
+        roll_first | 'score chance': roll the dice first
+    """
+
+    def __init__(self, kind: str, line: str, /, **fields):
+        super().__init__(line)
+        self.kind, self.fields = kind, fields
 
 
 @dataclass(frozen=True)
@@ -100,10 +133,12 @@ class Player:
         name, eq, kind = text.partition("=")
         name, kind = name.strip(), (kind.strip().lower() if eq else "human")
         if not name:
-            raise InputError(f"player {brief(text)}: the name is empty")
+            raise GameError("empty_name", f"player {brief(text)}: the name is empty",
+                            text=text)
         if kind not in KINDS:
-            raise InputError(f"player {brief(text)}: expected NAME or NAME=KIND with KIND one of "
-                             f"{', '.join(KINDS)}")
+            raise GameError("bad_kind", f"player {brief(text)}: expected NAME or NAME=KIND "
+                            f"with KIND one of {', '.join(KINDS)}", text=text,
+                            kinds=", ".join(KINDS))
         return cls(name, kind)
 
     @property
@@ -192,12 +227,16 @@ class Game:
         self.rules: Rules = self.solver.rules
         seats = tuple(p if isinstance(p, Player) else Player.parse(p) for p in players)
         if not 1 <= len(seats) <= MAX_PLAYERS:
-            raise InputError(f"{len(seats)} players: a game has 1..{MAX_PLAYERS}")
+            raise GameError("players", f"{len(seats)} players: a game has 1..{MAX_PLAYERS}",
+                            n=len(seats), most=MAX_PLAYERS)
         names = [p.name.lower() for p in seats]
         if len(set(names)) != len(names):
-            raise InputError("two players share a name")
+            raise GameError("same_name", "two players share a name")
         for kind in sorted({p.kind for p in seats if not p.is_human}):
-            policy_for(kind, self.rules, seat=True)      # one line: what a seat may play
+            try:
+                policy_for(kind, self.rules, seat=True)  # one line: what a seat may play
+            except InputError as e:
+                raise GameError("seat_kind", str(e), kind=kind) from None
         self.players = seats
         self.seed = check_seed(secrets.randbelow(MAX_SEED) if seed is None else seed)
         empty = Scorecard.empty(self.rules)
@@ -360,7 +399,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move (InputError if there is none)."""
         if not self._stack:
-            raise InputError("nothing to undo")
+            raise GameError("nothing_undo", "nothing to undo")
         move, self._position = self._stack.pop()
         self._redo.append(move)
         return move
@@ -368,7 +407,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last move undone (InputError if there is none)."""
         if not self._redo:
-            raise InputError("nothing to redo")
+            raise GameError("nothing_redo", "nothing to redo")
         move = self._redo[-1]
         done, after = self._apply(self._position, move.text, move.drawn)
         self._stack.append((done, self._position))
@@ -379,15 +418,22 @@ class Game:
     def _apply(self, pos: Position, text: str, drawn: bool = False) -> tuple[Move, Position]:
         """The move ``text`` made at ``pos`` and the position it leads to."""
         if self.is_over_at(pos):
-            raise InputError("the game is over")
-        words = " ".join(check_text(text, "move").strip().lower().split())
+            raise GameError("game_over", "the game is over")
+        try:
+            words = " ".join(check_text(text, "move").strip().lower().split())
+        except InputError as e:
+            raise GameError("bad_move", str(e), text=str(text)) from None
         if words == "roll" or words.startswith("roll "):
             return self._roll(pos, words[4:].strip(), drawn)
         if not pos.rolls or len(pos.kept) == len(pos.rolls):
-            raise InputError(f"{brief(text.strip())}: roll the dice first")
+            raise GameError("roll_first", f"{brief(text.strip())}: roll the dice first")
         if words.startswith("score "):
             return self._score(pos, words)
-        return self._keep(pos, Action.parse(words, self.rules))
+        try:
+            action = Action.parse(words, self.rules)
+        except InputError as e:
+            raise GameError("bad_move", str(e), text=words) from None
+        return self._keep(pos, action)
 
     @staticmethod
     def is_over_at(pos: Position) -> bool:
@@ -399,7 +445,8 @@ class Game:
     def _roll(self, pos: Position, given: str, drawn: bool) -> tuple[Move, Position]:
         rules = self.rules
         if pos.rolls and len(pos.kept) < len(pos.rolls):
-            raise InputError("keep some dice first ('keep 5 6', 'reroll all') or score")
+            raise GameError("keep_first", "keep some dice first ('keep 5 6', 'reroll all') "
+                            "or score")
         kept = pos.kept[-1] if pos.rolls else ()
         fresh = rules.dice - len(kept)
         draws = pos.draws
@@ -408,7 +455,10 @@ class Game:
             new = tuple(int(d) for d in rng.integers(1, rules.faces + 1, fresh))
             drawn, draws = True, draws + 1
         else:
-            dice = parse_dice(given, None, rules.faces, rules.dice)
+            try:
+                dice = parse_dice(given, None, rules.faces, rules.dice)
+            except InputError as e:
+                raise GameError("bad_dice", str(e), text=given) from None
             rest = _minus(dice, kept) if len(dice) == rules.dice and kept else None
             if len(dice) == fresh:
                 new = dice
@@ -417,8 +467,8 @@ class Game:
             else:
                 wanted = (f"{fresh} dice (the ones rerolled) or all {rules.dice} "
                           f"with the kept {_dice_text(kept)}" if kept else f"{rules.dice} dice")
-                raise InputError(f"roll {given if len(given) <= 40 else brief(given)}: "
-                                 f"expected {wanted}")
+                raise GameError("roll_count", f"roll {given if len(given) <= 40 else brief(given)}"
+                                f": expected {wanted}", n=fresh, kept=_dice_text(kept))
             draws += drawn
         roll = tuple(sorted(kept + new))
         move = Move(f"roll {_dice_text(sorted(new))}", pos.player, drawn)
@@ -427,34 +477,50 @@ class Game:
     def _keep(self, pos: Position, action: Action) -> tuple[Move, Position]:
         dice = pos.rolls[-1]
         if self._rerolls_at(pos) == 0:
-            raise InputError(f"no rerolls left: score {_dice_text(dice)} in a box")
+            raise GameError("no_rerolls", f"no rerolls left: score {_dice_text(dice)} in a box",
+                            dice=_dice_text(dice))
         if _minus(dice, action.dice) is None:
-            raise InputError(f"{action}: those dice are not among {_dice_text(dice)}")
+            raise GameError("not_among", f"{action}: those dice are not among "
+                            f"{_dice_text(dice)}", dice=_dice_text(action.dice),
+                            roll=_dice_text(dice))
         return Move(str(action), pos.player), replace(pos, kept=pos.kept + (action.dice,))
 
     def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
         m = _SCORE.fullmatch(words)
         if not m:
-            raise InputError(f"{brief(words)}: expected 'score BOX'"
-                             + ("@COLUMN" if self.rules.columns > 1 else ""))
+            raise GameError("bad_move", f"{brief(words)}: expected 'score BOX'"
+                            + ("@COLUMN" if self.rules.columns > 1 else ""), text=words)
         rules = self.rules
         name, at, col = m.group(1).partition("@")
         if at and not col.strip().isdigit():
-            raise InputError(f"{brief(words.strip())}: the column after @ must be 1..{rules.columns}")
-        column = check_column(rules, int(col) if at else 0, words.strip()) or 1
-        box = box_index(rules, name.strip())
+            raise GameError("bad_column", f"{brief(words.strip())}: the column after @ must be "
+                            f"1..{rules.columns}", n=rules.columns)
+        try:
+            column = check_column(rules, int(col) if at else 0, words.strip()) or 1
+        except InputError as e:
+            raise GameError("bad_column" if at else "name_column", str(e),
+                            n=rules.columns) from None
+        try:
+            box = box_index(rules, name.strip())
+        except InputError as e:
+            raise GameError("unknown_box", str(e), name=name.strip()) from None
         name = rules.boxes[box].name
         card, dice = pos.cards[pos.player], pos.rolls[-1]
         scores = {(c, b): p for c, b, p in self.score_options(card, dice)}
         where = f"{name}@{column}" if rules.columns > 1 else name
         if (column, box) not in scores:
-            why = ("is already filled" if card.column(column).points[box] is not None
-                   else f"may not take {_dice_text(dice)} now")
-            raise InputError(f"box {where} {why}")
+            at_column = column if rules.columns > 1 else 0
+            if card.column(column).points[box] is not None:
+                raise GameError("box_filled", f"box {where} is already filled", box=name,
+                                column=at_column)
+            raise GameError("box_not_now", f"box {where} may not take {_dice_text(dice)} now",
+                            box=name, column=at_column, dice=_dice_text(dice))
         points = scores[column, box]
         said = m.group(2) or m.group(3)
         if said is not None and whole_text(said, "points") != points:
-            raise InputError(f"{_dice_text(dice)} scores {points} in {where}, not {said}")
+            raise GameError("wrong_points", f"{_dice_text(dice)} scores {points} in {where}, "
+                            f"not {said}", box=name, column=column if rules.columns > 1 else 0,
+                            points=points, said=said)
         after = end_turn(card, box, points, dice, self._rerolls_at(pos), column)
         cards = list(pos.cards)
         cards[pos.player] = after
@@ -503,9 +569,9 @@ class Game:
         strategy (several columns: the Trippel strategy, values labelled
         ``Advice.values``), best first (InputError while a roll is due)."""
         if self.is_over:
-            raise InputError("the game is over")
+            raise GameError("game_over", "the game is over")
         if self.needs_roll:
-            raise InputError("roll the dice first")
+            raise GameError("roll_first", "roll the dice first")
         card = self.card
         if self._turn is None or self._turn[0] != card:
             self._turn = (card, turn_values(self.solver.table, card))
@@ -564,6 +630,11 @@ class Game:
                      t.column if several else 0)
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
 
+    def turn_cards(self, seat: int) -> list[Scorecard]:
+        """The card of ``seat`` at the start of each of its finished turns, in order."""
+        return [before.cards[seat] for move, before in self._stack
+                if move.player == seat and move.text.startswith("score")]
+
     def review(self, seat: int):
         """Every decision of a seat valued against the optimal strategy
         (``Solver.review``); None before the seat's first finished turn."""
@@ -589,8 +660,8 @@ class Game:
         """The game of ``to_dict``, every move replayed (and so checked);
         ``rules``: a Solver or Rules to play with (they must be the
         document's rules), else the document's spec is parsed."""
-        def bad(what: str) -> InputError:
-            return InputError(f"{where}: {what}")
+        def bad(what: str) -> GameError:
+            return GameError("not_game", f"{where}: {what}", path=where)
 
         if not isinstance(obj, dict) or "yatzy_game" not in obj:
             raise bad("not a yatzy game (expected a JSON object with \"yatzy_game\")")
@@ -638,7 +709,8 @@ class Game:
                         raise InputError(f"the generator (seed {game.seed}) rolled "
                                          f"{again.text[5:]!r} here, not {done.text[5:]!r}")
             except InputError as e:
-                raise bad(f"move {i + 1} {shown(text, 40)}: {e}") from None
+                raise GameError("bad_saved_move", f"{where}: move {i + 1} {shown(text, 40)}: {e}",
+                                path=where, n=i + 1) from None
             game._stack.append((done, game._position))
             game._position = after
         for _ in range(len(moves) - played):
@@ -653,11 +725,12 @@ class Game:
         try:
             obj = parse_json(Path(path).read_text(), str(path))
         except OSError as e:
-            raise InputError(f"{path}: cannot read ({e.strerror})") from None
+            raise GameError("cannot_read", f"{path}: cannot read ({e.strerror})",
+                            path=str(path)) from None
         except (UnicodeDecodeError, InputError):   # bad JSON, too deep, too long, huge numbers
-            raise InputError(f"{path}: not a JSON document") from None
+            raise GameError("not_json", f"{path}: not a JSON document", path=str(path)) from None
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 
 
-__all__ = ["GAME_VERSION", "KINDS", "MAX_PLAYERS", "Game", "Move", "Played",
-           "Player", "Position"]
+__all__ = ["GAME_ERRORS", "GAME_VERSION", "GameError", "KINDS", "MAX_PLAYERS", "Game", "Move",
+           "Played", "Player", "Position"]

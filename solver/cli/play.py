@@ -19,24 +19,28 @@ the output is not a terminal or ``NO_COLOR`` is set.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import signal
+import subprocess
 import sys
 import textwrap
 import time
+import warnings
 from collections import deque
 from pathlib import Path
 
 import click
 
 from solver.cli.options import SEED, Choice, rules_option, tables_option
-from solver.errors import InputError
+from solver.errors import InputError, TableError
 from solver.files import check_writable
-from solver.game import Game, Move
+from solver.game import Game, GameError, Move
 from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.dice import parse_dice
-from solver.rules.ruleset import Order
+from solver.rules.ruleset import Order, Rules, parse_rules
 from solver.rules.words import (
     LANGS,
     box_index,
@@ -51,9 +55,13 @@ UNDO = ("fair", "free")
 FULL_HINT = 10                         # actions shown by `hint` and --hints full
 CUT = 40                               # characters of typed text repeated in a message
 EVENTS = 40                            # recent events kept for beside the card
+EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
+GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
 COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
 MOVE_WORDS = ("keep", "reroll", "score", "roll")
+STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
+FASTER = 2.0                 # other rules are suggested when they solve this many times faster
 
 
 def cut(text: str, n: int = CUT) -> str:
@@ -63,6 +71,44 @@ def cut(text: str, n: int = CUT) -> str:
     ('xx…', 'abc')
     """
     return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def game_error(error: InputError, lang: str = "en") -> str:
+    """An error of ``Game`` in ``lang``: each ``GameError`` kind has its own
+    message (box names in the language, typed text cut); any other error as
+    it is.
+
+    >>> from solver.game import Game
+    >>> try:
+    ...     Game("nordic", ["Ann", "ann"])
+    ... except GameError as e:
+    ...     print(game_error(e, "nb"), "|", game_error(e, "sv"))
+    to spillere har samme navn | två spelare har samma namn
+    """
+    if not isinstance(error, GameError):
+        return str(error)
+    fields = {k: cut(v) if isinstance(v, str) else v for k, v in error.fields.items()}
+    if "box" in fields:
+        fields["box"] = (box_name(error.fields["box"], lang)
+                         + (f"@{fields['column']}" if fields.get("column") else ""))
+    key = "game_" + error.kind + ("_kept" if error.kind == "roll_count" and fields.get("kept")
+                                  else "")
+    return message(key, lang, **fields)
+
+
+def faster_rules(rules: Rules) -> Rules | None:
+    """The rules without saved rolls where ``rules`` have them (a much
+    smaller table: ``maxi`` → ``maxi:saved_rolls=false``), else None.
+
+    >>> faster_rules(parse_rules("maxi")).spec, faster_rules(parse_rules("nordic"))
+    ('maxi:saved_rolls=false', None)
+    """
+    if not rules.saved_rolls:
+        return None
+    preset, _, rest = rules.spec.partition(":")
+    keep = [item for item in rest.split(",")
+            if item and not item.startswith(("saved_rolls=", "bank_cap="))]
+    return parse_rules(f"{preset}:{','.join([*keep, 'saved_rolls=false'])}")
 
 
 def upper_par(rules, points) -> int | None:
@@ -78,7 +124,8 @@ def upper_par(rules, points) -> int | None:
 
 
 # ------------------------------------------------------------------ the card
-def protokoll(game: Game, lang: str = "en", highlight: bool = False) -> str:
+def protokoll(game: Game, lang: str = "en", highlight: bool = False,
+              width: int | None = None) -> str:
     """The scorecard as the source texts print it: box rows in card order,
     Sum and Bonus after the upper boxes, Total last; one column per player
     (with several columns per player, a second header line numbers them
@@ -86,7 +133,13 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False) -> str:
     weight), the player to move marked ``*``; ``-`` is an open box.  While
     the bonus is undecided its row shows the upper section's pace
     (``+3`` ahead, ``-4`` behind); under forced order the box due is
-    marked ``>``.  ``highlight``: the columns of the player to move in bold."""
+    marked ``>``.  ``highlight``: the columns of the player to move in bold.
+
+    ``width``: the most characters a line may have.  A card wider than that
+    shows, with several columns, only the player to move's columns and
+    their weighted sum Σ, the other players' scores in a line under them;
+    otherwise (or at game over) the players in groups that fit, one under
+    another."""
     mark = None if game.is_over else game.turn_player
     rules, cols = game.rules, game.rules.columns
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
@@ -111,26 +164,65 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False) -> str:
             label = "> " + label
         rows.append((label, cells))
     label = max(len(r[0]) for r in rows) + 2
-    if cols == 1:
-        widths = [max(len(h), 3) + 2 for h in names]
-        lines = [" " * label + "".join(f"{h:>{w}}" for h, w in zip(names, widths))]
-    else:
-        cell = max(max(len(v) for _, cells in rows for v in cells), 3) + 2
-        group = [max(cell * cols, len(h) + 2) // cols for h in names]
-        widths = [w for w in group for _ in range(cols)]
-        lines = [" " * label + "".join(f"{h:>{w * cols}}" for h, w in zip(names, group)),
-                 " " * label + "".join(f"{'x' + str(c):>{w}}" for w in group
-                                       for c in rules.column_weights)]
-    mine = set(range(mark * cols, mark * cols + cols)) if highlight and mark is not None else set()
+    everyone = list(range(len(game.players)))
 
-    def cell_text(j: int, v: str, w: int) -> str:
-        text = f"{v:>{w}}"
-        return click.style(text, bold=True, fg="cyan") if j in mine else text
+    def render(seats: list[int], compact: bool = False) -> list[str]:
+        if cols == 1:
+            widths = [max(len(names[i]), 3) + 2 for i in seats]
+            head = [" " * label + "".join(f"{names[i]:>{w}}" for i, w in zip(seats, widths))]
+            body = [[cells[i] for i in seats] for _, cells in rows]
+            hot = [i == mark for i in seats]
+        elif not compact:
+            idx = [i * cols + c for i in seats for c in range(cols)]
+            cell = max(max(len(cells[j]) for _, cells in rows for j in idx), 3) + 2
+            group = [max(cell * cols, len(names[i]) + 2) // cols for i in seats]
+            widths = [w for w in group for _ in range(cols)]
+            head = [" " * label + "".join(f"{names[i]:>{w * cols}}" for i, w in zip(seats, group)),
+                    " " * label + "".join(f"{'x' + str(c):>{w}}" for w in group
+                                          for c in rules.column_weights)]
+            body = [[cells[j] for j in idx] for _, cells in rows]
+            hot = [i == mark for i in seats for _ in range(cols)]
+        else:                   # the player to move's columns and Σ (the others: a line)
+            own = range(mark * cols, mark * cols + cols)
+            body = [[cells[j] for j in own]
+                    + ([str(game.scores()[mark])] if r == len(rows) - 1 else [""])
+                    for r, (_, cells) in enumerate(rows)]
+            cell = max(max(len(v) for row in body for v in row), 3) + 2
+            w = max(cell, -(-(len(names[mark]) + 2) // (cols + 1)))
+            widths = [w] * (cols + 1)
+            head = [" " * label + f"{names[mark]:>{w * (cols + 1)}}",
+                    " " * label + "".join(f"{'x' + str(c):>{w}}" for c in rules.column_weights)
+                    + f"{'Σ':>{w}}"]
+            hot = [True] * (cols + 1)
 
-    lines += [f"{name:<{label}}" + "".join(cell_text(j, v, w)
-                                          for j, (v, w) in enumerate(zip(cells, widths)))
-              for name, cells in rows]
-    return "\n".join(line.rstrip() for line in lines)
+        def cell_text(v: str, w: int, h: bool) -> str:
+            text = f"{v:>{w}}"
+            return click.style(text, bold=True, fg="cyan") if h and highlight else text
+
+        return [line.rstrip() for line in head] + [
+            (f"{name:<{label}}" + "".join(cell_text(v, w, h) for v, w, h in zip(row, widths, hot))
+             ).rstrip() for (name, _), row in zip(rows, body)]
+
+    def wide(lines: list[str]) -> int:
+        return max(len(click.unstyle(line)) for line in lines)
+
+    lines = render(everyone)
+    if width is None or wide(lines) <= width:
+        return "\n".join(lines)
+    if cols > 1 and mark is not None:
+        scores = game.scores()
+        others = "  ".join(f"{cut(game.players[i].name, 12)} {scores[i]}"
+                           for i in everyone if i != mark)
+        return "\n".join(render(everyone, compact=True)
+                         + textwrap.wrap(others, max(width, 20)))
+    parts, group = [], []                      # players in groups that fit, one under another
+    for i in everyone:
+        if group and wide(render(group + [i])) > width:
+            parts.append("\n".join(render(group)))
+            group = []
+        group.append(i)
+    parts.append("\n".join(render(group)))
+    return "\n\n".join(parts)
 
 
 # ------------------------------------------------------------------- the coach
@@ -151,8 +243,10 @@ class Coach:
     writes it to ``path`` after every move.  The settings (``table_mode``,
     ``hints``, ``lang``, ``undo``) are ``game.settings``."""
 
-    def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False):
+    def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False,
+                 db: str | None = None):
         self.game, self.path, self.color, self.steady = game, path, color, steady
+        self.db = db                      # the ratings database the review goes to (None: none)
         self.events: deque[str] = deque(maxlen=EVENTS)   # the steady screen's last lines
         s = game.settings
         self.table_mode, self.hints = bool(s["table_mode"]), s["hints"]
@@ -161,7 +255,6 @@ class Coach:
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
         self.typed_word: str | None = None               # the command word as typed
-        self.solving_said = False
         self.tally: dict[int, float] = {}                # check mode: each seat's loss so far
 
     # ---------------------------------------------------------- output
@@ -184,19 +277,21 @@ class Coach:
         from rich.text import Text
         game = self.game
         console = Console(highlight=False)
-        grid = Table.grid(padding=(0, 3))
-        grid.add_column(no_wrap=True)
-        grid.add_column()
-        card = protokoll(game, self.lang, highlight=True)
-        width = max(len(click.unstyle(line)) for line in card.splitlines()) + 3
-        room = max(console.width - width, 20)
+        card = self.card(highlight=True)
+        height = len(card.splitlines())
+        width, room = self.widths(card, console.width)
         lines: list[str] = []                 # the last events that fit beside the card
         for event in reversed(self.events):
-            rows = max(1, len(textwrap.wrap(click.unstyle(event), room - 1)))
-            if len(lines) + rows > len(card.splitlines()):
+            plain = click.unstyle(event)      # a long event is wrapped here, without colour
+            rows = [event] if len(plain) <= room else textwrap.wrap(plain, room) or [""]
+            if len(lines) + len(rows) > height:
                 break
-            lines.insert(0, event)
-        grid.add_row(Text.from_ansi(card), Text.from_ansi("\n".join(lines)))
+            lines[:0] = rows
+        grid = Table.grid(padding=0)
+        grid.add_column(no_wrap=True, width=width)
+        grid.add_column(no_wrap=True, width=GAP)
+        grid.add_column(no_wrap=True, overflow="crop", width=room)
+        grid.add_row(Text.from_ansi(card), Text(" " * GAP), Text.from_ansi("\n".join(lines)))
         try:
             console.clear()
             console.print(grid)
@@ -210,6 +305,24 @@ class Coach:
                 console.print(Text(f"{pips}   {line}", style="bold"))
         except OSError:
             pass
+
+    @staticmethod
+    def widths(card: str, columns: int) -> tuple[int, int]:
+        """The steady screen's columns: the card's width and the events' room."""
+        width = max(len(click.unstyle(line)) for line in card.splitlines())
+        return width, max(columns - width - GAP, EVENTS_ROOM)
+
+    def events_room(self) -> int:
+        """Characters an event line has beside the card on the steady screen."""
+        return self.widths(self.card(), shutil.get_terminal_size().columns)[1]
+
+    def card(self, highlight: bool = False) -> str:
+        """The card for the screen: as wide as the terminal allows (the
+        steady screen keeps ``EVENTS_ROOM`` beside it); any width when piped."""
+        width = None
+        if sys.stdout.isatty():
+            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + GAP if self.steady else 0)
+        return protokoll(self.game, self.lang, highlight, width)
 
     def say(self, key: str, **kw) -> None:
         self.echo(message(key, self.lang, **kw))
@@ -277,7 +390,7 @@ class Coach:
             self.draw()
             self.steady = False
             self.events.clear()
-        self.echo(protokoll(game, self.lang))
+        self.echo(self.card())
         self.finish()
         self.save()
 
@@ -304,7 +417,7 @@ class Coach:
         if game.dice is None and self.announced != key:
             self.announced = key
             if game.player.is_human and not self.steady:
-                self.echo(protokoll(game, self.lang, highlight=self.color))
+                self.echo(self.card(highlight=self.color))
             self.say_turn()
 
     def say_turn(self) -> None:
@@ -327,7 +440,7 @@ class Coach:
         """The card, whose turn, the dice, the kept dice and the rerolls left."""
         game = self.game
         if not self.steady:
-            self.echo(protokoll(game, self.lang, highlight=self.color))
+            self.echo(self.card(highlight=self.color))
         if game.is_over:
             self.say("over")
             return
@@ -407,7 +520,7 @@ class Coach:
         elif word == "card":
             self.no_more(word, rest)
             if not self.steady:
-                self.echo(protokoll(game, self.lang, highlight=self.color))
+                self.echo(self.card(highlight=self.color))
         elif word == "status":
             self.no_more(word, rest)
             self.status()
@@ -511,7 +624,7 @@ class Coach:
             try:
                 self.show_roll(game.play("roll " + dice))
             except InputError as e:
-                raise self.translated(e, line)
+                raise self.translated(e) from None
             return
         if all(ch.isdigit() or ch in " ," for ch in text):
             text, word, rest = "keep " + text, "keep", text        # 56: keep 5 6
@@ -531,7 +644,7 @@ class Coach:
         try:
             game.play(str(action))
         except InputError as e:
-            raise self.translated(e, line)
+            raise self.translated(e) from None
         if before is not None:
             chosen = before.find(game.moves[-1].text)
             if chosen.loss == 0:
@@ -547,11 +660,9 @@ class Coach:
                          loss=self.num(self.tally[seat], 2))
         self.after_score()
 
-    def translated(self, error: InputError, line: str) -> InputError:
-        """A move's error from ``Game`` (in English) for the game's language."""
-        if self.lang == "en":
-            return error
-        return self.fail("bad_move", text=cut(line))
+    def translated(self, error: InputError) -> InputError:
+        """A move's error from ``Game`` in the game's language (``game_error``)."""
+        return InputError(game_error(error, self.lang))
 
     def keep(self, rest: str) -> Action:
         """The keep of ``rest`` (empty: reroll all), checked against the dice."""
@@ -612,7 +723,12 @@ class Coach:
     def why(self, advice, chosen) -> None:
         """The sentence saying why a choice cost what it did, where the rules
         have explanations (``Solver.explain``)."""
+        from solver.players.explain import check_explain_rules
         try:
+            check_explain_rules(self.game.rules)
+            if self.game.solver.theta:
+                return
+            self.need_table(parts=True)
             why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
         except InputError:
             return
@@ -621,23 +737,95 @@ class Coach:
             sentence = re.sub(r"(\d)\.(\d)", r"\1,\2", sentence)     # decimal commas
         self.echo(sentence)
 
-    def need_table(self) -> None:
-        """Before the strategy's table is first used: if it must be solved,
-        say what and about how long, and follow the solve on stderr."""
+    def need_table(self, parts: bool = False) -> None:
+        """Before the strategy's table (and with ``parts`` the explanations'
+        table) is first used: if it must be solved, say what, how big and
+        about how long (and the faster rules where there are any), ask for a
+        big one as ``--yes`` would, then solve it in a child process
+        (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
+        and the other signals stop within a moment, the game saved."""
+        from solver.players.explain import parts_path
+        from solver.tables.plan import parts_plan, value_plan
         solver = self.game.solver
-        if self.solving_said or getattr(solver, "_table", None) is not None \
-                or solver.path.exists():
+        rules = solver.rules
+        values = getattr(solver, "_table", None) is None and not solver.path.exists()
+        explain = parts and getattr(solver, "_parts", None) is None \
+            and not parts_path(rules, solver.tables).exists()
+        if not (values or explain):
             return
-        self.solving_said = True
-        self.say("solving", rules=solver.rules.spec, about=self.about(solver))
+        plan = value_plan(rules.column_rules, solver.path, solver.theta)
+        parts_seconds = parts_plan(rules).seconds if explain else 0.0
+        seconds = parts_seconds
+        if values:
+            seconds += plan.seconds
+            self.say("solving", rules=rules.spec, about=self.about(plan.seconds),
+                     size=self.size(plan.disk_bytes))
+            faster = faster_rules(rules)
+            if faster is not None:
+                quick = value_plan(faster).seconds
+                if quick * FASTER < plan.seconds:
+                    self.say("faster", rules=faster.spec, about=self.about(quick))
+        if explain:
+            self.say("solving_parts", rules=rules.spec, about=self.about(parts_seconds))
+        if seconds > STOP_NOTE_SECONDS:
+            self.say("stoppable")
         self.draw()
-        if sys.stderr.isatty() and solver.progress is None:
-            solver.progress = progress_bar
+        if values:
+            self.confirm_build(plan)
+        bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
+        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar)
+        if code:
+            raise self.fail("solve_failed", rules=rules.spec)
 
-    def about(self, solver) -> str:
-        """About how long the solve of ``solver``'s table takes (``plan.value_plan``)."""
-        from solver.tables.plan import value_plan
-        seconds = value_plan(solver.rules.column_rules, solver.path, solver.theta).seconds
+    def confirm_build(self, plan) -> None:
+        """``tables.plan.check`` of the build, before the child starts: it
+        fits, and a big build is confirmed (``--yes``, or a question in the
+        language on a terminal), else one InputError in the language."""
+        from solver.cli.options import ask_to_build
+        from solver.tables import plan as plans
+        from solver.tables.store import TableWarning
+        before = plans.set_confirm(None)
+        declined = []
+
+        def ask(p) -> bool:
+            if before is not ask_to_build:          # --yes, or the library's default
+                return True if before is None else before(p)
+            ok = sys.stdin.isatty() and sys.stderr.isatty() and click.prompt(
+                self.words("build_question", about=self.about(p.seconds)), default="",
+                show_default=False, prompt_suffix="", err=True
+            ).strip().lower() in (self.words("yes"), "y", "yes")
+            if not ok:
+                declined.append(p)
+            return ok
+
+        if plan.path is not None and plan.disk_bytes > plans.free_disk(plan.path.parent):
+            raise self.fail("no_disk", rules=self.game.rules.spec,
+                            size=self.size(plan.disk_bytes),
+                            free=self.size(plans.free_disk(plan.path.parent)))
+        if plan.memory_bytes > plans.free_memory():
+            raise self.fail("no_memory", rules=self.game.rules.spec,
+                            size=self.size(plan.memory_bytes),
+                            free=self.size(plans.free_memory()))
+        plans.set_confirm(ask)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TableWarning)    # announced above
+                plans.check(plan)
+        except InputError:
+            if declined:
+                raise self.fail("not_built", rules=self.game.rules.spec,
+                                about=self.about(plan.seconds)) from None
+            raise
+        finally:
+            plans.set_confirm(before)
+
+    def size(self, n: int) -> str:
+        """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
+        from solver.tables.plan import describe_bytes
+        return describe_bytes(n) if self.lang == "en" else describe_bytes(n).replace(".", ",")
+
+    def about(self, seconds: float) -> str:
+        """About how long ``seconds`` are, in the language."""
         if seconds < 90:
             t = f"{max(seconds, 1):.0f} s"
         elif seconds < 5400:
@@ -678,6 +866,7 @@ class Coach:
         game = self.game
         bound = game.values == LOWER_BOUND
         if game.needs_roll:
+            self.need_table()
             ev = self.num(game.expected_score(), 1)
             self.say("expected_bound" if bound else "expected", ev=ev)
             return
@@ -689,23 +878,29 @@ class Coach:
         head = self.words("col_bound" if bound else "col_expected")
         shown = advice.actions[:top]
         wide = max(len(self.words("col_action")), *(len(self.action_text(a)) for a in shown))
-        self.echo(f"{'':>2} {self.words('col_action'):<{wide}} {head:>9} "
-                  f"{self.words('col_loss'):>7}")
+        values = not self.steady or wide + 21 <= self.events_room()   # else: no room for them
+        self.echo(f"{'':>2} {self.words('col_action'):<{wide}}"
+                  + (f" {head:>9}" if values else "") + f" {self.words('col_loss'):>7}")
         for i, a in enumerate(shown, 1):
             loss = (self.words("word_best") if i == 1 else
                     self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 2))
             cost = click.style(f"{loss:>7}", fg="red" if a.loss >= 5 else
                                "yellow" if a.loss >= 1 else None)
-            self.echo(f"{i:>2} {self.action_text(a):<{wide}} "
-                      f"{self.num(a.expected_final_score, 2):>9} {cost}")
+            value = f" {self.num(a.expected_final_score, 2):>9}" if values else ""
+            self.echo(f"{i:>2} {self.action_text(a):<{wide}}{value} {cost}")
         if bound:
             self.say("bound_note")
 
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
         game = self.game
-        if any(p.is_human for p in game.players):
-            self.need_table()                  # for the review
+        reviewing = any(p.is_human for p in game.players)
+        if reviewing:
+            try:
+                self.need_table()              # for the review
+            except InputError as e:            # not solved: no review
+                self.error(str(e))
+                reviewing = False
         self.say("over")
         ranking = game.ranking()
         for place, seat, score in ranking:
@@ -718,19 +913,55 @@ class Coach:
                 self.say("winner", name=top[0])
         if game.settings.get("free_undo_used"):
             self.say("free_undo")
+        reviews = {}
         for seat, player in enumerate(game.players):
-            if not player.is_human:
+            if not player.is_human or not reviewing:
                 continue
-            review = game.review(seat)
+            review = reviews[seat] = game.review(seat)
             if review is None:
                 continue
             self.say("review", name=player.name, total=self.num(review.total_loss, 2),
                      mean=self.num(review.mean_loss, 3), n=len(review.decisions))
             for d in review.costliest():
                 if d.loss > 0:
-                    self.say("costly", turn=d.turn, roll=d.roll,
-                             dice=" ".join(map(str, d.dice)), chosen=self.action_text(d.chosen),
-                             best=self.action_text(d.best), loss=self.num(d.loss, 2))
+                    text = self.words("costly", turn=d.turn, roll=d.roll,
+                                      dice=" ".join(map(str, d.dice)),
+                                      chosen=self.action_text(d.chosen),
+                                      best=self.action_text(d.best), loss=self.num(d.loss, 2))
+                    if sys.stdout.isatty():           # wrapped to the terminal, indented
+                        text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+                                             initial_indent="  ", subsequent_indent="    ")
+                    self.echo(text)
+        if self.db is not None and reviews and not game.settings.get("recorded"):
+            self.record(reviews)
+
+    def record(self, reviews: dict) -> None:
+        """Every reviewed decision of the people at the table in the ratings
+        database (``solver.research.ratings``): its position as a puzzle key
+        (so a wrong one comes back in ``yatzy train``), kind, choice, best
+        action, loss and the player's name; once per game."""
+        from solver.research.puzzles import KINDS
+        from solver.research.ratings import Answer, Ratings
+        game = self.game
+        answers = []
+        for seat, review in reviews.items():
+            if review is None:
+                continue
+            cards = game.turn_cards(seat)
+            for d in review.decisions:
+                kind = KINDS[2] if d.rerolls == 0 else KINDS[0] if d.roll == 1 else KINDS[1]
+                key = f"{cards[d.turn - 1]}|{''.join(map(str, d.dice))}|{d.rerolls}"
+                answers.append(Answer(game.rules.spec, key, kind, d.chosen, d.best, d.loss,
+                                      "game", player=game.players[seat].name))
+        try:
+            with Ratings(self.db) as db:
+                for a in answers:
+                    db.record(a)
+        except InputError:
+            self.error(self.words("cannot_record", path=self.db))
+            return
+        game.settings["recorded"] = True
+        self.say("recorded", n=len(answers), path=self.db)
 
 
 def check_path(path: str, lang: str) -> str:
@@ -744,13 +975,69 @@ def check_path(path: str, lang: str) -> str:
     return path
 
 
-def progress_bar(done: int, total: int) -> None:
-    """A solve's progress on stderr, one line redrawn."""
-    width = 30
-    filled = width * done // max(total, 1)
-    end = "\n" if done >= total else ""
-    click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%"
-               + end, err=True, nl=False)
+CHILD = "import sys; from solver.cli.play import solve_child; sys.exit(solve_child(sys.argv[1]))"
+
+
+def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None) -> int:
+    """Solve and store the value table of ``spec`` (and with ``parts`` its
+    explanations' table) in a child process, and wait for it; its exit
+    status.  Numba's kernels do not look at signals, so the solve runs
+    apart: this process waits in short sleeps, in which a signal's handler
+    (``_stop``) raises, and then the child is killed at once.  Tables are
+    written atomically (temporary files of a killed write are removed on
+    the next open), so killing is safe.  The child has its own session (a
+    Ctrl-C at the terminal reaches only this process) and dies with this
+    process (``PR_SET_PDEATHSIG``).  ``bar``: the progress bar's label
+    (None: no bar)."""
+    import solver
+    root = str(Path(solver.__file__).resolve().parents[1])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
+                      "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid()})
+    child = subprocess.Popen([sys.executable, "-c", CHILD, job], stdin=subprocess.DEVNULL,
+                             start_new_session=True, env=env)
+    try:
+        while child.poll() is None:
+            time.sleep(0.05)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return child.returncode
+
+
+def solve_child(job: str) -> int:
+    """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
+    ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
+    from solver.api import Solver
+    from solver.cli.options import BarProgress
+    from solver.tables.store import TableWarning
+    args = json.loads(job)
+    try:                                    # die with the parent (Linux)
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != args["parent"]:      # the parent is gone already
+        return 1
+
+    def show(text, category, filename, lineno, file=None, line=None):
+        click.echo(f"warning: {text}", err=True)
+
+    warnings.showwarning = show
+    warnings.filterwarnings("ignore", message="building the", category=TableWarning)
+    try:
+        rules = parse_rules(args["rules"])
+        bar = BarProgress(args["bar"]) if args["bar"] else None
+        solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
+        solver.solve()
+        if args["parts"]:
+            solver.parts()
+    except (InputError, TableError) as e:
+        click.echo(f"error: {e}", err=True)
+        return 2
+    return 0
 
 
 def _stop(signum, frame) -> None:
@@ -785,16 +1072,27 @@ def _stop(signum, frame) -> None:
 @click.option("--autosave", metavar="FILE",
               help="The game's file, written after every move "
                    "[default: the --resume file, else yatzy-game-TIME.json here].")
+@click.option("--db", "db_path", metavar="FILE",
+              help="The ratings database the end-of-game review is recorded in, as yatzy "
+                   "train's (every decision's loss, by kind, with the player's name) "
+                   "[default: ratings.sqlite in $YATZY_DATA, else $XDG_DATA_HOME/yatzy, else "
+                   "~/.local/share/yatzy].")
+@click.option("--no-record", "no_record", is_flag=True,
+              help="Do not record the review in the ratings database.")
 def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed: int | None,
          table_mode: bool | None, hints: str | None, lang: str | None, undo_rule: str | None,
-         screen: str | None, resume: str | None, autosave: str | None) -> None:
+         screen: str | None, resume: str | None, autosave: str | None, db_path: str | None,
+         no_record: bool) -> None:
     """Play a game at the table, with a coach: yatzy play --player Ann --player Bob=optimal."""
-    if resume:
-        game = Game.load(resume, tables=tables_dir)
-    else:
-        lang_now = lang or "en"
-        game = Game(rules_spec, players or (message("player", lang_now),), seed=seed,
-                    tables=tables_dir)
+    lang_now = lang or "en"
+    try:
+        if resume:
+            game = Game.load(resume, tables=tables_dir)
+        else:
+            game = Game(rules_spec, players or (message("player", lang_now),), seed=seed,
+                        tables=tables_dir)
+    except GameError as e:
+        raise InputError(game_error(e, lang or "en")) from None
     s = game.settings
     people = sum(p.is_human for p in game.players)
     s["table_mode"] = bool(table_mode if table_mode is not None else s.get("table_mode", False))
@@ -804,8 +1102,18 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
                               "fair" if people > 1 else "free")
     path = check_path(autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json"),
                       s["lang"])
+    db = None
+    if not no_record:
+        from solver.research.ratings import Ratings, default_path
+        db = db_path or str(default_path())
+        try:
+            Ratings(db).close()            # a bad database stops the game now, not at the end
+        except InputError:
+            raise InputError(message("cannot_record", s["lang"], path=db)) from None
+    elif db_path:
+        raise InputError("--db and --no-record do not go together")
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    coach = Coach(game, path, color, steady=color and screen != "plain")
+    coach = Coach(game, path, color, steady=color and screen != "plain", db=db)
     if color and sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for the prompt)
@@ -813,9 +1121,11 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
             pass
     old = {sig: signal.signal(sig, _stop)
            for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
-    code = 0
+    code, failure = 0, None
     try:
         coach.run(resumed=bool(resume))
+    except InputError as e:                 # a table that cannot or may not be solved
+        code, failure = 2, e
     except KeyboardInterrupt:
         code = 130
     except Stopped as e:
@@ -829,6 +1139,8 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     coach.steady = False
     coach.echo("")
     coach.say("saved", path=coach.path)
+    if failure is not None:
+        raise failure
     if code:
         sys.exit(code)
 

@@ -13,7 +13,8 @@ Tables:
 * ``answers``      one row per answer: when (UTC, ISO 8601), rules, the
   puzzle (``solver.research.puzzles.Puzzle.key``), the kind of decision,
   the answer, the best action, the loss, where the puzzle came from
-  (``train``, ``daily``, ``review``, ``log``), seconds taken
+  (``train``, ``daily``, ``review``, ``log``, ``game``: a decision of a
+  game reviewed by ``yatzy play``), seconds taken, the player's name (games)
 * ``reviews``      spaced repetition: positions answered wrongly come back,
   first after ``RETRY``, then (each right answer) after 1, 3, 9, 27 days;
   a position right at 27 days leaves the list; a wrong answer starts over
@@ -49,6 +50,7 @@ MIGRATIONS = (            # step i takes the schema from version i to i + 1
     "CREATE TABLE calibration (rules TEXT NOT NULL, fingerprint TEXT NOT NULL, "
     "games INTEGER NOT NULL, seed INTEGER NOT NULL, anchors TEXT NOT NULL, "
     "PRIMARY KEY (rules, fingerprint, games, seed))",
+    "ALTER TABLE answers ADD COLUMN player TEXT",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 RETRY = dt.timedelta(minutes=10)     # a wrong answer's position comes back after this
@@ -83,6 +85,7 @@ class Answer:
     source: str = "train"
     seconds: float | None = None
     at: dt.datetime | None = None       # default: now
+    player: str | None = None           # who decided (a game's seat)
 
 
 @dataclass(frozen=True)
@@ -148,9 +151,9 @@ class Ratings:
         with transaction(self.db):
             self.db.execute(
                 "INSERT INTO answers (at, rules, puzzle, kind, answer, best, loss, source, "
-                "seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "seconds, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (_stamp(at), a.rules, a.puzzle, a.kind, a.answer, a.best, float(a.loss),
-                 a.source, a.seconds))
+                 a.source, a.seconds, a.player))
             row = self.db.execute("SELECT interval_days FROM reviews WHERE rules = ? AND "
                                   "puzzle = ?", (a.rules, a.puzzle)).fetchone()
             if a.loss > WRONG:

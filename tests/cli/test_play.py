@@ -27,6 +27,13 @@ BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "one pair", "two p
          "full house", "chance", "yatzy"]
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path, monkeypatch):
+    """The ratings database of the reviews in the test's own folder."""
+    monkeypatch.setenv("YATZY_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
 @pytest.fixture
 def run(nordic, tables_dir, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -175,7 +182,8 @@ def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
     """A few moves typed into `yatzy play` running in tmux."""
     name = f"yatzy-test-{time.monotonic_ns()}"
     root = Path(solver.__file__).parents[1]
-    command = (f"cd {tmp_path} && PYTHONPATH={root} {sys.executable} -m solver play "
+    command = (f"cd {tmp_path} && YATZY_DATA={tmp_path}/data PYTHONPATH={root} "
+               f"{sys.executable} -m solver play "
                f"--tables {tables_dir} "
                "--player Ann --dice-from-table --autosave t.json")
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "50", command],
@@ -238,7 +246,8 @@ def spawn(tmp_path, tables_dir, *args, env=None, screen="plain"):
                                        *args],
                           cwd=str(tmp_path), encoding="utf-8", timeout=60,
                           dimensions=(50, 120),
-                          env={"TERM": "xterm", "PATH": str(YATZY.parent), **(env or {})})
+                          env={"TERM": "xterm", "PATH": str(YATZY.parent),
+                               "YATZY_DATA": str(tmp_path / "data"), **(env or {})})
     child.logfile_read = io.StringIO()
     return child
 
@@ -263,6 +272,7 @@ def play_out(child, plan: dict[str, list[str]], confirm: str) -> None:
 def english_words(text: str) -> set[str]:
     text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
     text = re.sub(r"--[a-z-]+", "", text)                  # option names (--undo) are not words
+    text = re.sub(r"/\S+", "", text)                       # nor are the test's paths
     return {w for w in re.findall(r"[a-zåäöæø]+", text.lower()) if w in ENGLISH}
 
 
@@ -289,7 +299,7 @@ def test_nb_and_sv_games_show_no_english(nordic, tables_dir, tmp_path, lang, box
     assert "Traceback" not in out and Game.load(tmp_path / "g.json").is_over
     doc = json.loads((tmp_path / "g.json").read_text())
     assert doc["settings"] == {"table_mode": False, "hints": "check", "lang": lang,
-                               "undo": "fair"}
+                               "undo": "fair", "recorded": True}
 
 
 def test_hang_up_mid_turn_then_resume_shows_the_same_position(nordic, tables_dir, tmp_path):
@@ -408,7 +418,8 @@ def test_piped_output_has_no_escape_codes_and_a_bad_path_stops_at_once(run, tmp_
     root = Path(solver.__file__).parents[1]
     done = subprocess.run([str(YATZY), "play", "--seed", "1", "--autosave", "p.json"],
                           input="card\nones\nfrobnicate\n", capture_output=True, text=True,
-                          cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": str(root)})
+                          cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": str(root),
+                                               "YATZY_DATA": str(tmp_path / "data")})
     assert done.returncode == 0 and "\x1b" not in done.stdout and "Player scores" in done.stdout
     (tmp_path / "dir").mkdir()
     bad = run("--autosave", "dir")

@@ -30,7 +30,8 @@ def coach(nordic, tables_dir, tmp_path):
                                        "--tables", str(tables_dir),
                                        "--autosave", str(tmp_path / "auto.json")],
                           encoding="utf-8", timeout=60, dimensions=(60, 160),
-                          env={"TERM": "dumb", "PATH": str(YATZY.parent)})
+                          env={"TERM": "dumb", "PATH": str(YATZY.parent),
+                               "YATZY_DATA": str(tmp_path / "data")})
     yield child
     child.close(force=True)
 
