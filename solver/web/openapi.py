@@ -203,6 +203,13 @@ PRACTICE_PATHS = {
     "/api/practice/stats": _get("A player's rating: mean loss per decision with its 95% "
                                 "interval, overall, by kind and by day", [
         RULES, {**PLAYER, "required": True}]),
+    "/api/practice/scale": _get("The rating scale: the mean loss per decision of the "
+                                "optimal, greedy, simple and noisy players, with their mean "
+                                "final scores (state measuring until measured, once)", [RULES],
+                                {"type": "object", "properties": {
+                                    "state": {"enum": ["measuring", "ready", "failed"]},
+                                    "games": {"type": "integer"},
+                                    "anchors": {"type": ["array", "null"]}}}),
 }
 ERROR["content"]["application/json"]["schema"]["properties"]["code"]["enum"] += PRACTICE_CODES
 

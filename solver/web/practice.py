@@ -27,6 +27,10 @@ Routes (``practice_routes``):
   "player"?, "source"?, "seconds"?}`` -> the answer's loss, the best
   action, the explanation (sentence and parts), and with a player the rating
 * ``GET /api/practice/stats?rules=&player=`` -> the player's rating
+* ``GET /api/practice/scale?rules=`` -> the rating scale: the mean loss per
+  decision of known players (``puzzles.calibrate``, ``SCALE_GAMES`` games
+  each), ``"state": "measuring"`` until it is measured (once, in a thread;
+  then kept in ``scale.sqlite`` of the folder)
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ MAX_NAME = 32                  # characters of a player's name
 MAX_PLAYERS = 10_000           # rating files one server keeps
 MAX_SEED = (1 << 53) - 1       # seeds the page's JavaScript holds exactly
 MAX_SECONDS = 24 * 3600.0
+SCALE_GAMES = 100              # games per policy measuring the scale, as yatzy train --stats
 SOURCES = ("train", "daily", "review")
 NAME = re.compile(r"[^\W_](?:[\w .'-]{0,%d}[^\W_])?" % (MAX_NAME - 2))
 
@@ -122,6 +127,7 @@ class Practice:
         self.building: dict[str, tuple[Solver, dict]] = {}
         self.lock = threading.Lock()
         self.writes = threading.Lock()            # one new player file at a time
+        self.scales: dict[str, dict] = {}         # rules -> the scale's state (measured once)
 
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the
@@ -161,6 +167,32 @@ class Practice:
         try:
             solver.parts()
             status.update(state="ready")
+        except (InputError, OSError, MemoryError) as e:
+            status.update(state="failed", error=str(e))
+
+    def scale(self, solver: Solver) -> dict:
+        """The rating scale of the solver's rules (``puzzles.calibrate``, as
+        ``yatzy train --stats``): stored in ``scale.sqlite`` of the folder
+        once measured; measured in a thread on first asking (minutes)."""
+        rules = solver.rules
+        with self.lock:
+            status = self.scales.get(rules.spec)
+            if status is None or status["state"] == "failed":
+                status = self.scales[rules.spec] = {"state": "measuring", "anchors": None}
+                threading.Thread(target=self._measure, args=(solver, status),
+                                 daemon=True).start()
+            return dict(status)
+
+    def _measure(self, solver: Solver, status: dict) -> None:
+        rules, games = solver.rules, SCALE_GAMES
+        try:
+            with Ratings(self.folder / "scale.sqlite") as db:
+                anchors = db.anchors(rules.spec, rules.fingerprint, games, 0)
+            if anchors is None:
+                anchors = pz.calibrate(solver.table, games)
+                with Ratings(self.folder / "scale.sqlite") as db:
+                    db.store_anchors(rules.spec, rules.fingerprint, games, 0, anchors)
+            status.update(state="ready", games=games, anchors=[a.as_dict() for a in anchors])
         except (InputError, OSError, MemoryError) as e:
             status.update(state="failed", error=str(e))
 
@@ -403,8 +435,12 @@ def practice_routes(practice: Practice) -> list[Route]:
 
         return reply(await anyio.to_thread.run_sync(work))
 
+    async def scale(request: Request) -> Response:
+        solver = await practice.solver(arg(request, "rules", practice.default()))
+        return reply({"rules": solver.rules.spec, **practice.scale(solver)})
+
     return [Route("/api/puzzles", puzzles), Route("/api/puzzle/answer", answer, methods=["POST"]),
-            Route("/api/practice/stats", stats)]
+            Route("/api/practice/stats", stats), Route("/api/practice/scale", scale)]
 
 
 __all__ = ["MAX_COUNT", "Practice", "check_name", "practice_routes", "ratings_folder"]

@@ -32,12 +32,21 @@ from solver import Solver  # noqa: E402
 from solver.research import puzzles as pz  # noqa: E402
 from solver.research.ratings import Answer, Ratings  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
+from solver.web import practice as practice_module  # noqa: E402
 from solver.web.practice import MAX_COUNT, player_file, ratings_folder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
                           / "axe.min.js"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def few_scale_games():
+    """The scale from a few games per policy (the server measures 100)."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(practice_module, "SCALE_GAMES", 3)
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -171,6 +180,23 @@ def test_positions_got_wrong_come_back_first(client, folder, solver):
     assert not any(q["review"] for q in daily)                          # daily: the same for all
 
 
+def test_the_scale_is_measured_once_and_kept(client, folder, solver):
+    for _ in range(1200):
+        r = client.get("/api/practice/scale").json()
+        if r["state"] != "measuring":
+            break
+        time.sleep(0.1)
+    assert r["state"] == "ready" and r["games"] == 3, r
+    with Ratings(ratings_folder(folder / "tables.sqlite") / "scale.sqlite") as db:
+        kept = db.anchors("nordic", solver.rules.fingerprint, 3, 0)
+    assert r["anchors"] == [a.as_dict() for a in kept]
+    policies = [a["policy"] for a in r["anchors"]]
+    assert policies[:3] == ["optimal", "greedy", "simple"] and len(policies) == 7
+    assert r["anchors"][0]["mean_loss"] == 0
+    assert r["anchors"][0]["final_mean"] == pytest.approx(solver.ev(), abs=1e-6)
+    assert client.get("/api/practice/scale").json() == r                 # measured once
+
+
 @pytest.mark.parametrize("query, code", [
     ("count=0", None), (f"count={MAX_COUNT + 1}", None), ("count=x", None), ("level=4", None),
     ("seed=-1", None), ("seed=1e5", None), (f"seed={2 ** 53}", None), ("daily=yes", None),
@@ -225,7 +251,8 @@ def test_bad_answers_are_one_line_4xx(client):
 
 def test_the_openapi_document_has_the_practice_routes(client):
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/puzzles", "/api/puzzle/answer", "/api/practice/stats"} <= set(paths)
+    assert {"/api/puzzles", "/api/puzzle/answer", "/api/practice/stats",
+            "/api/practice/scale"} <= set(paths)
     assert "post" in paths["/api/puzzle/answer"] and "get" in paths["/api/puzzles"]
 
 
@@ -282,11 +309,6 @@ def phone(browser, server, lang="en"):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
-
-    def answered(r):
-        if r.url.endswith("/api/puzzle/answer") and r.status == 200:
-            answers.append(r.json())
-    page.on("response", answered)
     page.goto(f"{server}/?lang={lang}")
     page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'busy'")
     return context, page, errors, answers
@@ -296,16 +318,19 @@ def wait_practice(page, state):
     page.wait_for_function(f"document.body.dataset.practice === {state!r}", timeout=30000)
 
 
-def solve_one(page, first_box=False):
+def solve_one(page, answers, first_box=False):
     """Answer the puzzle shown: a box if no reroll is left (or ``first_box``),
-    else keep the first die and reroll."""
+    else keep the first die and reroll; the server's answer joins ``answers``."""
     wait_practice(page, "puzzle")
-    if first_box or page.is_hidden("#p-keep"):
-        page.tap("#p-card .cell-btn")
-    else:
-        page.tap("#p-dice .die[data-index='0']")
-        assert page.get_attribute("#p-dice .die[data-index='0']", "aria-pressed") == "true"
-        page.tap("#p-keep")
+    with page.expect_response(lambda r: r.url.endswith("/api/puzzle/answer")) as info:
+        if first_box or page.is_hidden("#p-keep"):
+            page.tap("#p-card .cell-btn")
+        else:
+            page.tap("#p-dice .die[data-index='0']")
+            assert page.get_attribute("#p-dice .die[data-index='0']", "aria-pressed") == "true"
+            page.tap("#p-keep")
+    assert info.value.status == 200
+    answers.append(info.value.json())
     wait_practice(page, "answered")
 
 
@@ -331,7 +356,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "practice.png"))
     for i in range(3):
-        solve_one(page)
+        solve_one(page, answers)
         r = answers[-1]
         assert page.inner_text("#p-sentence") == r["sentences"]["en"] and r["sentence"]
         verdict = page.inner_text("#p-verdict")
@@ -347,8 +372,8 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
         if i < 2:
             page.tap("#p-next")
     # every control of the view is at least 44 x 44 CSS px
-    small = page.evaluate("""() => [...document.querySelectorAll('#practice button, #practice select,
-        #practice input')].filter((e) => e.offsetParent !== null).map((e) => {
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        '#practice button, #practice select, #practice input')].filter((e) => e.offsetParent !== null).map((e) => {
         const r = e.getBoundingClientRect(); return [e.id || e.className, r.width, r.height]; })
         .filter(([, w, h]) => w < 44 || h < 44)""")
     assert small == []
@@ -357,6 +382,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
     assert [a["loss"] for a in kept] == pytest.approx([a["loss"] for a in answers])
     n_all = page.inner_text("#p-stats-table tr[data-kind='all'] td")
     assert n_all == "3"
+    page.wait_for_selector("#p-scale-table tr[data-policy='greedy']", timeout=120000)
     axe(page, "answered, en")
     assert errors == []
     # the rating kept on the server, under a name
@@ -365,7 +391,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
     page.tap("#p-server")
     page.fill("#p-name", "Åsa Berg")
     page.press("#p-name", "Tab")
-    solve_one(page, first_box=True)
+    solve_one(page, answers, first_box=True)
     assert answers[-1]["recorded"] is True
     page.wait_for_function("document.querySelector('#p-stats-note').textContent.includes('Åsa Berg')")
     where = ratings_folder(folder / "page" / "tables.sqlite")
@@ -386,7 +412,7 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     wait_practice(page, "puzzle")
     english = ("Practice", "Puzzle", "Keep my rating", "Your rating", "Back to the game")
     assert not any(w in page.inner_text("#practice") for w in english)
-    solve_one(page)
+    solve_one(page, answers)
     assert page.inner_text("#p-sentence") == answers[-1]["sentences"][lang]
     assert answers[-1]["sentence"] == answers[-1]["sentences"][lang]      # asked in lang
     assert not any(w in page.inner_text("#practice") for w in english + ("That cost", "Next"))

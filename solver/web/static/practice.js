@@ -24,6 +24,7 @@ const PW = {
     pRunnerUp: "Second best: {sentence}", pParts: "Where the points go", pNext: "Next puzzle",
     pNewSet: "New puzzles", pDone: "That was the last of these puzzles.",
     pRunning: "{n} answered · mean loss {mean} per decision · streak {streak}", pNone: "No answers yet.",
+    pScale: "How known players do", pScaleCaption: "Mean loss per decision and mean final score, {games} games each", pPlayer: "Player", pFinal: "Final score", pMeasuring: "Measuring the scale (a minute or two)…", pol_optimal: "optimal play", pol_greedy: "greedy", pol_simple: "simple", pol_noisy: "noisy player, T = {t}",
     pStats: "Your rating", pStatsCaption: "Mean loss per decision with its 95 % interval",
     pKind: "Decision", pCount: "Answers", pMean: "Mean loss", pInterval: "95 % interval",
     pHere: "Kept in this browser.", pThere: "Kept on this server as {name}.",
@@ -48,6 +49,7 @@ const PW = {
     pRunnerUp: "Nest best: {sentence}", pParts: "Hvor poengene blir av", pNext: "Neste oppgave",
     pNewSet: "Nye oppgaver", pDone: "Det var den siste av disse oppgavene.",
     pRunning: "{n} besvart · gjennomsnittlig tap {mean} per valg · rekke {streak}", pNone: "Ingen svar ennå.",
+    pScale: "Slik gjør kjente spillere det", pScaleCaption: "Gjennomsnittlig tap per valg og sluttsum, {games} spill hver", pPlayer: "Spiller", pFinal: "Sluttsum", pMeasuring: "Måler skalaen (et minutt eller to) …", pol_optimal: "optimalt spill", pol_greedy: "grådig", pol_simple: "enkel", pol_noisy: "ujevn spiller, T = {t}",
     pStats: "Vurderingen din", pStatsCaption: "Gjennomsnittlig tap per valg med 95 %-intervall",
     pKind: "Valg", pCount: "Svar", pMean: "Snitt tap", pInterval: "95 %-intervall",
     pHere: "Lagret i denne nettleseren.", pThere: "Lagret på serveren som {name}.",
@@ -72,6 +74,7 @@ const PW = {
     pRunnerUp: "Näst bäst: {sentence}", pParts: "Vart poängen tar vägen", pNext: "Nästa uppgift",
     pNewSet: "Nya uppgifter", pDone: "Det var den sista av de här uppgifterna.",
     pRunning: "{n} besvarade · genomsnittlig förlust {mean} per val · svit {streak}", pNone: "Inga svar än.",
+    pScale: "Så gör kända spelare", pScaleCaption: "Genomsnittlig förlust per val och slutsumma, {games} spel var", pPlayer: "Spelare", pFinal: "Slutsumma", pMeasuring: "Mäter skalan (en minut eller två) …", pol_optimal: "optimalt spel", pol_greedy: "girig", pol_simple: "enkel", pol_noisy: "ojämn spelare, T = {t}",
     pStats: "Ditt betyg", pStatsCaption: "Genomsnittlig förlust per val med 95 %-intervall",
     pKind: "Val", pCount: "Svar", pMean: "Medelförlust", pInterval: "95 %-intervall",
     pHere: "Sparat i den här webbläsaren.", pThere: "Sparat på servern som {name}.",
@@ -99,6 +102,7 @@ const P = {
   losses: [],         // this session's losses, in order
   streak: 0,
   serverStats: null,  // the player's rating as the server last answered it
+  scale: null,        // the rating scale of the rules (/api/practice/scale)
 };
 
 function practicing() { return document.body.classList.contains("practicing"); }
@@ -141,7 +145,10 @@ function buildPractice() {
     el("section", {id: "p-stats", "aria-labelledby": "p-stats-h"},
       el("h3", {id: "p-stats-h", dataset: {t: "pStats"}}),
       el("table", {id: "p-stats-table"}),
-      el("p", {id: "p-stats-note", class: "p-note"})));
+      el("p", {id: "p-stats-note", class: "p-note"}),
+      el("h3", {id: "p-scale-h", dataset: {t: "pScale"}}),
+      el("table", {id: "p-scale-table"}),
+      el("p", {id: "p-scale-note", class: "p-note"})));
   $("play").append(section);
   const menu = document.querySelector("#more-menu .menu");
   $("practice-button").onclick = () => { $("more-menu").open = false; openPractice(); };
@@ -202,7 +209,7 @@ function renderPractice() {
   $("p-next").hidden = !r;
   $("p-next").textContent = P.i + 1 < P.set.puzzles.length ? t("pNext") : t("pNewSet");
   $("p-next").disabled = P.busy;
-  renderRunning(); renderStats();
+  renderRunning(); renderStats(); renderScale();
 }
 
 function renderPracticeDice(p, r) {
@@ -247,6 +254,7 @@ function pActionText(a) {
   if (a.action === "score") return t("scoreBox", {box: pLabels().boxes[a.box] || a.box, points: a.points ?? ""});
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
+function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(LOCALE[lang]) + text.slice(1); }
 function partName(name) {
   if (name === "bonus") return t("bonusPart");
   if (name === "yahtzee_bonus") return t("yahtzeeBonusPart");
@@ -258,7 +266,7 @@ function renderResult(r) {
   if (!r) { box.replaceChildren(); return; }
   const good = r.loss < 1e-9;
   const verdict = el("p", {id: "p-verdict", class: good ? "good" : "bad",
-    text: r.best_choice ? t("pBest") : good ? t("pTie") : t("pCost", {loss: num(r.loss, 2), best: pActionText(r.best)})});
+    text: r.best_choice ? t("pBest") : good ? t("pTie") : t("pCost", {loss: num(r.loss, 2), best: lowerFirst(pActionText(r.best))})});
   const kids = [verdict, el("p", {id: "p-sentence", text: r.sentences[lang] || r.sentence})];
   if (r.runner_up) kids.push(el("p", {class: "p-note", text: t("pRunnerUp", {sentence: r.runner_up.sentence[lang]})}));
   const parts = r.explanation.filter((q) => Math.abs(q.points) >= 0.005).slice(0, 4);
@@ -308,6 +316,28 @@ function renderStats() {
     el("tbody", {}, row(s.overall, "kind_all"), ...s.by_kind.map((r) => row(r, KIND_KEY[r.label]))));
   $("p-stats-note").textContent = onServer ? t("pThere", {name: P.serverStats.player}) : t("pHere");
 }
+function renderScale() {
+  const sc = P.scale, ready = sc && sc.state === "ready";
+  $("p-scale-note").textContent = ready ? "" : sc && sc.state === "measuring" ? t("pMeasuring") : "";
+  if (!ready) { $("p-scale-table").replaceChildren(); return; }
+  const name = (policy) => {
+    const m = /^noisy T=(.+)$/.exec(policy);
+    return m ? t("pol_noisy", {t: num(+m[1], 2)}) : T.en["pol_" + policy] ? t("pol_" + policy) : policy;
+  };
+  const rows = [...sc.anchors].sort((a, b) => a.mean_loss - b.mean_loss);
+  $("p-scale-table").replaceChildren(el("caption", {text: t("pScaleCaption", {games: int(sc.games)})}),
+    el("thead", {}, el("tr", {}, ...["pPlayer", "pMean", "pFinal"].map((k) => el("th", {scope: "col", text: t(k)})))),
+    el("tbody", {}, ...rows.map((a) => el("tr", {dataset: {policy: a.policy}},
+      el("th", {scope: "row", text: name(a.policy)}), el("td", {text: num(a.mean_loss, 3)}),
+      el("td", {text: num(a.final_mean, 1)})))));
+}
+async function fetchScale(tries = 0) {
+  if (!P.set || (P.scale && P.scale.state === "ready" && P.scale.rules === P.set.rules)) return;
+  try { P.scale = await api("/api/practice/scale", undefined, {rules: P.set.rules}); }
+  catch (e) { P.scale = null; }
+  renderScale();
+  if (P.scale && P.scale.state === "measuring" && tries < 120) setTimeout(() => { if (practicing()) fetchScale(tries + 1); }, 5000);
+}
 async function fetchServerStats() {
   if (!$("p-server").checked || !playerName()) { P.serverStats = null; renderStats(); return; }
   const rules = P.set ? P.set.rules : rulesInfo.default;
@@ -345,6 +375,7 @@ async function newSet() {
   P.busy = false;
   renderPractice();
   fetchServerStats();
+  fetchScale();
 }
 
 async function answer(text) {
