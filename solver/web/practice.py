@@ -61,7 +61,6 @@ from solver.rules.ruleset import parse_rules
 from solver.rules.words import LANGS, box_name
 from solver.web.app import (
     MAX_TEXT,
-    WAIT_FOR_TABLE,
     ApiError,
     action_json,
     arg,
@@ -78,6 +77,7 @@ MAX_NAME = 32                  # characters of a player's name
 MAX_PLAYERS = 10_000           # rating files one server keeps
 MAX_SEED = (1 << 53) - 1       # seeds the page's JavaScript holds exactly
 MAX_SECONDS = 24 * 3600.0
+PARTS_WAIT = 60.0              # seconds a request waits for the explanation table (then 503)
 SCALE_GAMES = 100              # games per policy measuring the scale, as yatzy train --stats
 SOURCES = ("train", "daily", "review")
 NAME = re.compile(r"[^\W_](?:[\w .'-]{0,%d}[^\W_])?" % (MAX_NAME - 2))
@@ -131,8 +131,8 @@ class Practice:
 
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the
-        parts table built in a thread on first use: 503 ``solving`` while
-        it takes longer than ``WAIT_FOR_TABLE``)."""
+        parts table built in a thread on first use, seconds: a request waits
+        for it up to ``PARTS_WAIT``, then gets 503 ``solving``)."""
         if len(spec) > MAX_TEXT:
             raise ApiError(400, f"rules is longer than {MAX_TEXT} characters")
         rules = parse_rules(spec)
@@ -151,7 +151,7 @@ class Practice:
                 threading.Thread(target=self._build, args=(solver, status), daemon=True).start()
             status = self.building[rules.spec][1]
         waited = 0.0
-        while status["state"] == "solving" and waited < WAIT_FOR_TABLE:
+        while status["state"] == "solving" and waited < PARTS_WAIT:
             await anyio.sleep(0.05)
             waited += 0.05
         if status["state"] == "ready":
@@ -167,7 +167,7 @@ class Practice:
         try:
             solver.parts()
             status.update(state="ready")
-        except (InputError, OSError, MemoryError) as e:
+        except (InputError, OSError, MemoryError, RuntimeError) as e:   # RuntimeError: at exit
             status.update(state="failed", error=str(e))
 
     def scale(self, solver: Solver) -> dict:
