@@ -115,7 +115,7 @@ function pLabels() { return P.set.labels[lang] || P.set.labels.en; }
 function buildPractice() {
   const levels = [0, 1, 2, 3].map((l) => el("option", {value: l, dataset: {t: "level" + l}}));
   const section = el("section", {id: "practice", hidden: true, "aria-labelledby": "practice-h"},
-    el("div", {class: "p-head"},
+    el("div", {id: "p-main"}, el("div", {class: "p-head"},
       el("h2", {id: "practice-h", tabindex: "-1", dataset: {t: "practiceTitle"}}),
       el("button", {id: "practice-close", dataset: {t: "backToGame"}, onclick: closePractice})),
     el("div", {class: "p-setup"},
@@ -140,8 +140,8 @@ function buildPractice() {
     el("p", {id: "p-hint"}),
     el("div", {id: "p-result", "aria-live": "polite"}),
     el("div", {class: "p-next"}, el("button", {id: "p-next", class: "primary", hidden: true, onclick: nextPuzzle})),
-    el("p", {id: "p-running"}),
-    el("div", {class: "scroll"}, el("table", {id: "p-card"})),
+    el("p", {id: "p-running"})),
+    el("div", {class: "scroll", id: "p-side"}, el("table", {id: "p-card"})),
     el("section", {id: "p-stats", "aria-labelledby": "p-stats-h"},
       el("h3", {id: "p-stats-h", dataset: {t: "pStats"}}),
       el("table", {id: "p-stats-table"}),
@@ -196,8 +196,8 @@ function renderPractice() {
   const bits = [];
   if (P.set.date) bits.push(t("pDaily0", {date: P.set.date}));
   if (p.review) bits.push(t("pReview"));
-  bits.push(p.rerolls ? t("rerollsLeft", {n: p.rerolls}) : t("noRerolls"));
-  sub.textContent = bits.join(" · ");
+  if (p.rerolls) bits.push(t("rerollsLeft", {n: p.rerolls}));    // none left: the hint says so
+  sub.textContent = bits.join(" · ") || "\u00a0";
   renderPracticeDice(p, r);
   const keep = $("p-keep");
   keep.hidden = !p.rerolls;
