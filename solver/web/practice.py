@@ -65,6 +65,7 @@ from solver.web.app import (
     action_json,
     arg,
     body,
+    build_times,
     labels,
     reply,
     text_field,
@@ -164,11 +165,19 @@ class Practice:
 
     @staticmethod
     def _build(solver: Solver, status: dict) -> None:
+        """Open (or build) the parts table, its progress in ``status`` (not
+        in the value table's status, which the solver's own callback keeps:
+        the table is ready, so nothing else reports through it meanwhile)."""
+        clock: dict = {}
+        before = solver.progress
+        solver.progress = lambda done, total: status.update(build_times(clock, done, total))
         try:
             solver.parts()
             status.update(state="ready")
         except (InputError, OSError, MemoryError, RuntimeError) as e:   # RuntimeError: at exit
             status.update(state="failed", error=str(e))
+        finally:
+            solver.progress = before
 
     def scale(self, solver: Solver) -> dict:
         """The rating scale of the solver's rules (``puzzles.calibrate``, as
