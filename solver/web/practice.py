@@ -42,6 +42,7 @@ import re
 import secrets
 import threading
 import unicodedata
+import weakref
 from pathlib import Path
 from typing import Awaitable, Callable
 
@@ -125,7 +126,7 @@ class Practice:
     def __init__(self, folder: Path, default: Callable[[], str],
                  solver_for: Callable[[str], Awaitable[Solver]]):
         self.folder, self.default, self.solver_for = folder, default, solver_for
-        self.building: dict[str, tuple[Solver, dict]] = {}
+        self.building: dict[str, tuple[weakref.ref, dict]] = {}   # rules -> (solver, status)
         self.lock = threading.Lock()
         self.writes = threading.Lock()            # one new player file at a time
         self.scales: dict[str, dict] = {}         # rules -> the scale's state (measured once)
@@ -146,9 +147,11 @@ class Practice:
                                 "and the expected score", "practice_rules")
         with self.lock:
             found = self.building.get(rules.spec)
-            if found is None or found[0] is not solver or found[1]["state"] == "failed":
+            if found is None or found[0]() is not solver or found[1]["state"] == "failed":
+                for spec in [k for k, (ref, _) in self.building.items() if ref() is None]:
+                    del self.building[spec]              # solvers the server has closed
                 status = {"state": "solving", "done": 0, "total": 0}
-                self.building[rules.spec] = (solver, status)
+                self.building[rules.spec] = (weakref.ref(solver), status)
                 threading.Thread(target=self._build, args=(solver, status), daemon=True).start()
             status = self.building[rules.spec][1]
         waited = 0.0
