@@ -151,7 +151,8 @@ TABLE_PATHS = {
 }
 
 # The Practice view (solver.web.practice): the puzzles of yatzy train, answers explained.
-PRACTICE_CODES = ["practice_rules", "player", "puzzle", "answer", "not_possible", "players_full"]
+PRACTICE_CODES = ["practice_rules", "player", "puzzle", "answer", "not_possible", "players_full",
+                  "rate"]
 PLAYER = _query("player", "A player's name (1 to 32 letters, digits, spaces): their rating "
                           "on this server.")
 PUZZLE = {"type": "object", "properties": {

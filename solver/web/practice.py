@@ -72,6 +72,8 @@ from solver.web.app import (
     text_field,
     whole_arg,
 )
+from solver.web.shared import Limiter
+from solver.web.shared import TableError as Refused
 
 MAX_COUNT = 20                 # puzzles in one request
 MAX_KEY = 400                  # characters of a puzzle (card|dice|rerolls)
@@ -82,6 +84,8 @@ MAX_SECONDS = 24 * 3600.0
 PARTS_WAIT = 60.0              # seconds a request waits for the explanation table (then 503)
 SCALE_GAMES = 100              # games per policy measuring the scale, as yatzy train --stats
 SOURCES = ("train", "daily", "review")
+RECORDS = (2.0, 30.0)          # answers recorded per client: per second, at once
+NEW_PLAYERS = (10 / 3600, 10.0)  # new ratings files per client: per second (10 an hour), at once
 NAME = re.compile(r"[^\W_](?:[\w .'-]{0,%d}[^\W_])?" % (MAX_NAME - 2))
 
 
@@ -130,6 +134,15 @@ class Practice:
         self.lock = threading.Lock()
         self.writes = threading.Lock()            # one new player file at a time
         self.scales: dict[str, dict] = {}         # rules -> the scale's state (measured once)
+        self.records, self.new_players = Limiter(*RECORDS), Limiter(*NEW_PLAYERS)
+
+    def limit(self, limiter: Limiter, request: Request) -> None:
+        """429 once a client goes over ``limiter``'s rate."""
+        try:
+            with self.lock:
+                limiter.take(request.client.host if request.client else "?")
+        except Refused as e:
+            raise ApiError(429, str(e), "rate") from None
 
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the
@@ -408,6 +421,10 @@ def practice_routes(practice: Practice) -> list[Route]:
             want = Action.parse(text, solver.rules)
         except InputError as e:
             raise ApiError(400, f"answer {text[:40]!r}: {e}", "answer") from None
+        if player:
+            practice.limit(practice.records, request)
+            if not player_file(practice.folder, player).exists():
+                practice.limit(practice.new_players, request)
 
         def work() -> dict:
             why = solver.explain(puzzle.card, puzzle.dice, puzzle.rerolls)

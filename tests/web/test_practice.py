@@ -159,8 +159,9 @@ def test_answers_are_recorded_only_under_a_name(client, folder, solver):
     where = ratings_folder(folder / "tables.sqlite")
     assert where == folder / "tables-ratings"
     p = client.get("/api/puzzles?seed=3&count=3").json()["puzzles"]
-    client.post("/api/puzzle/answer", json={"puzzle": p[0]["key"], "answer": "reroll all"}
-                if p[0]["rerolls"] else {"puzzle": p[0]["key"], "answer": "score chance"})
+    text = "reroll all" if p[0]["rerolls"] else "score " + next(iter(p[0]["scores"]))
+    assert client.post("/api/puzzle/answer", json={"puzzle": p[0]["key"],
+                                                    "answer": text}).status_code == 200
     assert not where.exists() or not list(where.glob("*.sqlite"))      # no name: nothing kept
     r = client.get("/api/practice/stats?player=Kari Nordmann").json()
     assert r["overall"]["n"] == 0 and r["by_kind"][0]["mean"] is None
@@ -185,6 +186,20 @@ def test_answers_are_recorded_only_under_a_name(client, folder, solver):
     for kind in stats["by_kind"]:
         mine = [loss for q, loss in zip(p, losses) if q["kind"] == kind["label"]]
         assert kind["n"] == len(mine)
+
+
+def test_new_names_and_recorded_answers_are_rate_limited(nordic, tables_dir, tmp_path, client):
+    app = create_app("nordic", tables_dir, tmp_path / "tables.sqlite")
+    with TestClient(app, raise_server_exceptions=False) as c:
+        p = c.get("/api/puzzles?seed=3&count=1").json()["puzzles"][0]
+        text = "reroll all" if p["rerolls"] else "score " + next(iter(p["scores"]))
+        post = lambda name: c.post("/api/puzzle/answer", json={  # noqa: E731
+            "puzzle": p["key"], "answer": text, "player": name})
+        burst = practice_module.NEW_PLAYERS[1]
+        assert all(post(f"Player {i}").status_code == 200 for i in range(int(burst)))
+        one_line_error(post("One too many"), 429, "rate")
+        assert post("Player 0").status_code == 200                 # a known name still records
+        assert not player_file(ratings_folder(tmp_path / "tables.sqlite"), "One too many").exists()
 
 
 def test_positions_got_wrong_come_back_first(client, folder, solver):

@@ -32,7 +32,7 @@ const PW = {
     err_practice_rules: "These rules have no puzzles: they need one column and no saved rolls.",
     err_player: "A name of 1 to 32 letters, digits and spaces.",
     err_puzzle: "That puzzle cannot be read: {detail}", err_answer: "That answer cannot be read: {detail}",
-    err_not_possible: "Not possible here: {detail}", err_players_full: "This server keeps no more ratings.",
+    err_not_possible: "Not possible here: {detail}", err_players_full: "This server keeps no more ratings.", err_rate: "Too many answers at once; wait a moment.",
   },
   nb: {
     practice: "Trening", practiceTitle: "Trening", backToGame: "Tilbake til spillet",
@@ -57,7 +57,7 @@ const PW = {
     err_practice_rules: "Disse reglene har ingen oppgaver: de trenger én kolonne og ingen sparte kast.",
     err_player: "Et navn på 1 til 32 bokstaver, sifre og mellomrom.",
     err_puzzle: "Oppgaven kan ikke leses: {detail}", err_answer: "Svaret kan ikke leses: {detail}",
-    err_not_possible: "Ikke mulig her: {detail}", err_players_full: "Serveren tar ikke vare på flere vurderinger.",
+    err_not_possible: "Ikke mulig her: {detail}", err_players_full: "Serveren tar ikke vare på flere vurderinger.", err_rate: "For mange svar på en gang; vent litt.",
   },
   sv: {
     practice: "Träning", practiceTitle: "Träning", backToGame: "Tillbaka till spelet",
@@ -82,7 +82,7 @@ const PW = {
     err_practice_rules: "De här reglerna har inga uppgifter: de behöver en kolumn och inga sparade slag.",
     err_player: "Ett namn på 1 till 32 bokstäver, siffror och mellanslag.",
     err_puzzle: "Uppgiften kan inte läsas: {detail}", err_answer: "Svaret kan inte läsas: {detail}",
-    err_not_possible: "Inte möjligt här: {detail}", err_players_full: "Servern sparar inga fler betyg.",
+    err_not_possible: "Inte möjligt här: {detail}", err_players_full: "Servern sparar inga fler betyg.", err_rate: "För många svar på en gång; vänta lite.",
   },
 };
 for (const l of Object.keys(PW)) Object.assign(T[l], PW[l]);
