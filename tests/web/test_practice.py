@@ -337,14 +337,14 @@ def browser(server):
         b.close()
 
 
-def phone(browser, server, lang="en"):
+def phone(browser, server, lang="en", seed=20261201):
     context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
     page = context.new_page()
     errors, answers = [], []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
-    page.goto(f"{server}/?lang={lang}")
+    page.goto(f"{server}/?lang={lang}&seed={seed}")             # the first set: these puzzles
     page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'busy'")
     return context, page, errors, answers
 
@@ -381,13 +381,16 @@ def axe(page, where):
     assert bad == [], (where, bad)
 
 
-def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
+def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, tables_dir):
     context, page, errors, answers = phone(browser, server)
     page.tap("#more-menu summary")
     page.tap("#practice-button")
     assert page.evaluate("location.hash") == "#practice"
     wait_practice(page, "puzzle")
     assert page.is_hidden("#table") and page.is_hidden("#totals")      # the game gives way
+    first = pz.draw(Solver("nordic", tables=tables_dir).table, 1, 20261201)[0]
+    assert page.eval_on_selector_all("#p-dice .die", "els => els.map(e => +e.dataset.face)") == list(
+        first.dice)                                                   # ?seed= gives the seed's
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "practice.png"))
     for i in range(3):
@@ -443,7 +446,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder):
 @pytest.mark.parametrize("lang", ["nb", "sv"])
 def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     context, page, errors, answers = phone(browser, server, lang)
-    page.goto(f"{server}/?lang={lang}#practice")
+    page.goto(f"{server}/?lang={lang}&seed=7#practice")
     wait_practice(page, "puzzle")
     english = ("Practice", "Puzzle", "Keep my rating", "Your rating", "Back to the game")
     assert not any(w in page.inner_text("#practice") for w in english)

@@ -103,6 +103,7 @@ const P = {
   streak: 0,
   serverStats: null,  // the player's rating as the server last answered it
   scale: null,        // the rating scale of the rules (/api/practice/scale)
+  seed: /^\d{1,15}$/.test(params.get("seed") || "") ? params.get("seed") : null,   // ?seed=: the first set's
 };
 
 function practicing() { return document.body.classList.contains("practicing"); }
@@ -364,6 +365,7 @@ async function newSet() {
   const query = {rules: (rulesInfo && rulesInfo.default) || "nordic", level,
                  count: source === "daily" ? 5 : 10};
   if (source === "daily") query.daily = 1;
+  else if (P.seed) { query.seed = P.seed; P.seed = null; }
   if (keepOnServer() && playerName()) query.player = playerName();
   P.busy = true; P.result = null; P.marked = new Set();
   renderPractice();
