@@ -4,6 +4,15 @@ send a fixed number of requests (default 4000) to a ``yatzy serve`` on
 
     python benchmarks/web_load.py                  # starts its own server
     python benchmarks/web_load.py --port 8000      # an already running one
+    python benchmarks/web_load.py --tables 50      # shared tables (below)
+
+Table mode (``--tables N``): N shared tables of four players, a phone per
+seat, all at once; every phone follows its table's event stream and the
+phone of the player to move plays (roll, then a box; ``--turns`` turns a
+seat; ``--think MS``: a pause of up to MS before each move).  It prints the percentiles of a move's answer and of the time until
+all four phones have the move's event.  Its own server lifts the per-client
+rate limits (every phone is 127.0.0.1 here) and otherwise runs as ``yatzy
+serve`` does.
 
 Its own server runs in a child process (uvicorn, ``--workers`` processes) with the
 tables of ``$YATZY_TABLES`` or ``tables/``.  Positions are random new-game
@@ -15,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from urllib.parse import urlencode
 
@@ -45,6 +56,15 @@ def positions(n: int, seed: int = 1) -> list[dict]:
         dice = "".join(str(rng.randint(1, 6)) for _ in range(5))
         out.append({"card": rng.choice(cards), "dice": dice, "rerolls": rng.randint(0, 2)})
     return out
+
+
+def wait_for(port: int) -> None:
+    for _ in range(600):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/status", trust_env=False)
+            return
+        except httpx.TransportError:
+            time.sleep(0.1)
 
 
 def free_port() -> int:
@@ -92,26 +112,178 @@ async def run(port: int, requests: int, clients: int) -> None:
     print(f"{len(times) / wall:.0f} requests/s")
 
 
+# ------------------------------------------------------------ shared tables
+def table_server(port: int, db: str) -> subprocess.Popen:
+    """``yatzy serve``'s app with its server limits, the rate limits lifted."""
+    code = ("import sys, uvicorn, solver.web.shared as s\n"
+            "s.LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))\n"
+            "from solver.web.app import create_app\n"
+            "from solver.web.limits import SERVER_LIMITS\n"
+            "uvicorn.run(create_app('nordic', None, sys.argv[2]), host='127.0.0.1',\n"
+            "            port=int(sys.argv[1]), **SERVER_LIMITS)\n")
+    return subprocess.Popen([sys.executable, "-c", code, str(port), db], cwd=ROOT,
+                            stdout=subprocess.DEVNULL)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection sending JSON, minimal (see ``client``)."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> "Connection":
+        return cls(*await asyncio.open_connection("127.0.0.1", port))
+
+    async def send(self, method: str, path: str, obj: dict | None = None) -> tuple[int, dict]:
+        body = json.dumps(obj).encode() if obj is not None else b""
+        request = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"Content-Type: application/json\r\nContent-Length: {len(body)}"
+                   f"\r\n\r\n").encode() + body
+        try:
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError):   # closed while idle: as a browser,
+            port = self.writer.get_extra_info("peername")[1]        # open another and send again
+            self.writer.close()
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        data = await self.reader.readexactly(length)
+        try:
+            return int(head.split(b" ", 2)[1]), json.loads(data)
+        except ValueError:                       # uvicorn's own 503 is plain text
+            return int(head.split(b" ", 2)[1]), {"error": data.decode(errors="replace")}
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def follow(port: int, code: str, seen: list, ready: asyncio.Event, errors: list) -> None:
+    """One phone's event stream: each change count that arrived, and when
+    (a stream sends the table as it is: changes quicker than it skip)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/table/{code}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    try:
+        status = (await reader.readline()).split(b" ", 2)[1]
+        if status != b"200":
+            errors.append(f"events {status.decode()}")
+            ready.set()
+            return
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if line.startswith(b"id: "):
+                seen.append((int(line[4:]), time.perf_counter()))
+                ready.set()
+    except asyncio.CancelledError:
+        pass
+    finally:
+        writer.close()
+
+
+async def play_table(port: int, turns: int, think: float, moves: list[float],
+                     delays: list[float], errors: list[str]) -> None:
+    phones = [await Connection.open(port) for _ in range(4)]
+    status, state = await phones[0].send("POST", "/api/table",
+                                         {"players": ["A", "B", "C", "D"], "seed": 1})
+    if status != 201:
+        errors.append(f"create {status}")
+        return
+    code, seen, sent = state["code"], [[] for _ in phones], {}
+    readies = [asyncio.Event() for _ in phones]
+    streams = [asyncio.create_task(follow(port, code, s, r, errors))
+               for s, r in zip(seen, readies)]
+    await asyncio.gather(*(r.wait() for r in readies))
+    if not all(seen):
+        return
+    try:
+        for _ in range(4 * turns * 2):
+            view = state["view"]
+            move = "roll" if view["needs_roll"] else next(
+                a for a in view["legal"] if a.startswith("score "))
+            n = state["moves"] + 1
+            sent[n] = start = time.perf_counter()
+            status, answer = await phones[view["turn_player"]].send(
+                "POST", f"/api/table/{code}/move", {"move": move, "after": state["moves"]})
+            moves.append(time.perf_counter() - start)
+            if status != 200:
+                errors.append(f"move {status}: {answer.get('error')}")
+                return
+            state = answer
+            if think:
+                await asyncio.sleep(think * random.random())
+        deadline = time.perf_counter() + 5
+        while any(not s or s[-1][0] < state["moves"] for s in seen) \
+                and time.perf_counter() < deadline:
+            await asyncio.sleep(0.01)
+        for n, at in sent.items():       # when each phone had change n (or a later one)
+            got = [next((t for m, t in s if m >= n), None) for s in seen]
+            if None in got:
+                errors.append(f"change {n} reached {len(got) - got.count(None)} of 4 phones")
+            else:
+                delays.append(max(got) - at)
+    finally:
+        for task in streams:
+            task.cancel()
+        for phone in phones:
+            phone.close()
+
+
+async def run_tables(port: int, tables: int, turns: int, think: float) -> None:
+    await play_table(port, 1, 0, [], [], [])                     # warm up
+    moves, delays, errors = [], [], []
+    start = time.perf_counter()
+    await asyncio.gather(*(play_table(port, turns, think, moves, delays, errors)
+                           for _ in range(tables)))
+    wall = time.perf_counter() - start
+
+    def pct(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return 1000 * xs[min(int(q / 100 * len(xs)), len(xs) - 1)] if xs else float("nan")
+    print(f"{tables} tables x 4 phones, {len(moves)} moves, {len(errors)} errors"
+          + (f" (first: {errors[0]})" if errors else ""))
+    for name, xs in (("move answered", moves), ("seen by all 4 phones", delays)):
+        print(f"{name:>22}: p50 {pct(xs, 50):.1f} ms   p95 {pct(xs, 95):.1f} ms   "
+              f"p99 {pct(xs, 99):.1f} ms   max {pct(xs, 100):.1f} ms")
+    print(f"{len(moves) / wall:.0f} moves/s, load average {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--port", type=int, help="an already running server on 127.0.0.1")
     ap.add_argument("--requests", type=int, default=4000)
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--workers", type=int, default=1, help="server processes of its own server")
+    ap.add_argument("--tables", type=int, help="shared tables of four phones each (table mode)")
+    ap.add_argument("--turns", type=int, default=2, help="turns a seat plays (table mode)")
+    ap.add_argument("--think", type=float, default=0, metavar="MS",
+                    help="a phone waits up to MS (uniform) before its next move (table mode)")
     args = ap.parse_args()
     child = None
     port = args.port
+    if args.tables:
+        scratch = tempfile.TemporaryDirectory()
+        if port is None:
+            port = free_port()
+            child = table_server(port, os.path.join(scratch.name, "tables.sqlite"))
+            wait_for(port)
+        try:
+            asyncio.run(run_tables(port, args.tables, args.turns, args.think / 1000))
+        finally:
+            if child is not None:
+                child.terminate()
+                child.wait()
+            scratch.cleanup()
+        return
     if port is None:
         port = free_port()
         child = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port),
                                   "--workers", str(args.workers)],
                                  cwd=ROOT, stdout=subprocess.DEVNULL)
-        for _ in range(600):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/status", trust_env=False)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_for(port)
     try:
         asyncio.run(run(port, args.requests, args.clients))
     finally:

@@ -52,6 +52,8 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
         addresses = network_addresses()
         for address in addresses:
             click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
+        if addresses:                   # a table shared from the laptop's own page links here
+            os.environ["YATZY_LAN_URL"] = f"http://{addresses[0]}:{bound}/"
         if addresses and on_terminal():
             from solver.web.qr import terminal
 
@@ -78,13 +80,25 @@ def on_terminal() -> bool:
 
 
 def network_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, from its host name
-    (nothing is sent on the network); empty if the name does not resolve."""
+    """This machine's IPv4 addresses other than loopback: the one its route to
+    the local network leaves from first, then those of its host name (on
+    Debian the host name is often only 127.0.1.1).  Nothing is sent on the
+    network (a UDP socket's connect only picks the route); empty if neither
+    gives one."""
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 9))
+            found.append(probe.getsockname()[0])
+        except OSError:
+            pass
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found += sorted(info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None,
+                                                                   socket.AF_INET))
     except OSError:
-        return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+        pass
+    return [a for i, a in enumerate(found)
+            if not a.startswith(("127.", "0.")) and a not in found[:i]]
 
 
 COMMANDS = (serve,)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.kernels.outcomes import child_mask, state_outcomes
 from solver.kernels.scoring import upper_after
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -62,28 +63,21 @@ def pull_parts(g, lay, masks, out, values, t, n_threads):
     """``values`` (``PartLayout``) of the states of masks ``masks[i]``, ``i =
     t, t + n_threads, ...`` (one layer), from their turn outcomes ``out``
     (``policy.Outcomes``) and the layer after (already in ``values``)."""
-    obase, ostride, ogroup, outs, _ = out
     off, start, lanes, n_parts = lay
     d = g.turn
     nb = len(d.is_upper)
+    cs = np.empty(len(g.out_box), dtype=np.int64)
+    ps = np.empty(len(g.out_box))
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
-        allowed = d.allowed[mask]
         for u in range(start[mask], lanes[mask]):
             base = off[mask] + (u - start[mask]) * n_parts
             for k in range(n_parts):
                 values[base + k] = 0.0
-            col = obase[i] + ogroup[i, u]
-            a = 0
-            for c in range(len(g.out_box)):
+            for j in range(state_outcomes(g, out, i, u, mask, cs, ps)):
+                c, prob = cs[j], ps[j]
                 b = g.out_box[c]
-                if (allowed >> b) & 1 == 0:
-                    continue
-                prob = outs[col + a * ostride[i]]
-                a += 1
-                if prob == 0.0:
-                    continue
-                child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
+                child = child_mask(g, mask, c)
                 pts = g.out_pts[c]
                 values[base + b] += prob * pts
                 values[base + nb + 1] += prob * g.out_extra[c]

@@ -8,8 +8,10 @@ order); ``solver.players.futures`` drives it.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from solver.kernels.outcomes import child_mask, state_outcomes
 from solver.kernels.scoring import upper_after
 
 
@@ -18,29 +20,21 @@ def pull_futures(g, lay, masks, out, values, t, n_threads):
     """``values`` of the states of masks ``masks[i]``, ``i = t, t +
     n_threads, ...`` (one layer), from their turn outcomes ``out``
     (``policy.Outcomes``) and the layer after (already in ``values``)."""
-    obase, ostride, ogroup, outs, _ = out
     d = g.turn
+    cs = np.empty(len(g.out_box), dtype=np.int64)
+    ps = np.empty(len(g.out_box))
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         w = lay.width[mask]
-        allowed = d.allowed[mask]
         for u in range(lay.start[mask], d.lanes[mask]):
             base = lay.off[mask] + (u - lay.start[mask]) * w
             for k in range(w):
                 values[base + k] = 0.0
-            col = obase[i] + ogroup[i, u]
-            a = 0
-            for c in range(len(g.out_box)):
-                b = g.out_box[c]
-                if (allowed >> b) & 1 == 0:
-                    continue
-                prob = outs[col + a * ostride[i]]
-                a += 1
-                if prob == 0.0:
-                    continue
-                child = mask | (1 << b) | (d.flag_bit if g.out_flag[c] else 0)
+            for j in range(state_outcomes(g, out, i, u, mask, cs, ps)):
+                c, prob = cs[j], ps[j]
+                child = child_mask(g, mask, c)
                 pts = g.out_pts[c]
-                u2, bonus = upper_after(d, b, u, pts)
+                u2, bonus = upper_after(d, g.out_box[c], u, pts)
                 gain = pts + bonus + g.out_extra[c]
                 cw = lay.width[child]
                 cbase = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * cw

@@ -1,6 +1,7 @@
 """What the server bounds for each connection, as uvicorn settings.
 
-* ``limit_concurrency``: connections served at once (more are answered 503);
+* ``limit_concurrency``: connections served at once (more are answered
+  503): 1,024, fewer where the process may open fewer files (``connections``);
 * ``timeout_keep_alive``: seconds an idle kept-alive connection stays open;
 * ``HEADER_SECONDS``: seconds a connection has, from its opening or from the
   first byte of each request, to send the request line and its headers
@@ -15,6 +16,7 @@ liked; ``HeaderDeadline`` is uvicorn's httptools protocol with that deadline.
 from __future__ import annotations
 
 import asyncio
+import resource
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -60,5 +62,16 @@ class HeaderDeadline(HttpToolsProtocol):
             self.transport.close()
 
 
-SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": 256,
+def connections(most: int = 1024) -> int:
+    """Connections served at once: ``most``, fewer where the process may open
+    fewer files (every phone at a shared table holds one for its event
+    stream besides the one it moves with: 50 tables of 4 phones are 400)."""
+    try:
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        return 256
+    return most if files == resource.RLIM_INFINITY else max(64, min(most, files - 64))
+
+
+SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": connections(),
                  "timeout_keep_alive": 5, "http": HeaderDeadline}

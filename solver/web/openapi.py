@@ -128,7 +128,11 @@ TABLE_PATHS = {
             "type": "object", "properties": {
                 "rules": {"type": "string"}, "players": {"type": "array", "items": {
                     "type": "string"}}, "seed": {"type": "integer"},
-                "who_moves": {"enum": ["any", "seat"]}}}}}},
+                "who_moves": {"enum": ["any", "seat"]},
+                "game": {**GAME, "description": "A game as it stands, shared instead of a new one"},
+                "follows": {"type": "string", "description": "The table whose next game this "
+                            "is: its phones move on, seats kept (200 with that next game if "
+                            "it has one already)"}}}}}},
         "responses": {"201": {"description": "The table", "content": {"application/json": {}}},
                       "4XX": {"$ref": "#/components/responses/Error"}}}},
     "/api/table/{code}": {**_table("get", "The table's state: the game and its change count",
@@ -144,6 +148,10 @@ TABLE_PATHS = {
     "/api/table/{code}/claim": _table("post", "Claim a seat for this phone: its token",
                                       {"seat": {"type": "integer"}, "token": TOKEN}, ["seat"]),
     "/api/table/{code}/history": _table("get", "Every change of the table with its time", {}, []),
+    "/api/table/{code}/qr.svg": {"get": {
+        "summary": "The table's link as a QR code, for the phones' cameras",
+        "parameters": [CODE], "responses": {"200": {"description": "SVG",
+                                                    "content": {"image/svg+xml": {}}}}}},
     "/api/table/{code}/events": {"get": {
         "summary": "Server-Sent Events: the table's state at once and after every change",
         "parameters": [CODE], "responses": {"200": {"description": "An event stream",

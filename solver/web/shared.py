@@ -18,14 +18,18 @@ seconds without a change.
 
 Routes (``table_routes``):
 
-* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat"}``
-  -> ``{"code", "url", "admin", "moves", "game", "view"}``
+* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat",
+  "follows"?: code}``, or ``{"game": a Game document, ...}`` to share a game as
+  it stands -> ``{"code", "url", "admin", "moves", "game", "view", "next"}``;
+  ``follows`` makes it the next game of that table (its phones move on, seats
+  kept; if it has a next game already, that one is answered, 200)
 * ``GET /api/table/{code}`` -> the state
 * ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/undo``,
   ``/redo`` ``{"after", "token"?}`` -> the state, or 409 with it
 * ``POST /api/table/{code}/claim`` ``{"seat"}`` -> ``{"seat", "token"}``
 * ``GET /api/table/{code}/events`` -> ``text/event-stream``
 * ``GET /api/table/{code}/history`` -> every change with its time
+* ``GET /api/table/{code}/qr.svg`` -> the table's link as a QR code (SVG)
 * ``DELETE /api/table/{code}`` ``{"admin"}``
 """
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import secrets
 import threading
@@ -50,6 +55,7 @@ from starlette.routing import Route
 from solver.database import data_folder, open_database, transaction
 from solver.errors import InputError
 from solver.game import Game
+from solver.web.qr import matrix
 
 MIGRATIONS = (
     # 1: tables and their changes
@@ -66,12 +72,17 @@ MIGRATIONS = (
        CREATE TABLE seats (
            code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
            seat INTEGER NOT NULL, token TEXT NOT NULL, PRIMARY KEY (code, seat))""",
+    # 3: the table of the next game, started at this one ("new game" at the table)
+    """ALTER TABLE games ADD COLUMN next TEXT""",
 )
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
 TTL = 7 * 24 * 3600             # an unfinished table expires after a week without a change
 MAX_BODY = 4096                 # bytes of a request body
+MAX_GAME_BODY = 64 * 1024       # bytes of a request that shares a game as it stands
 POLL = 0.1                      # seconds between looks for changes made by other processes
+BEAT = 15                       # seconds between comments on a quiet event stream
+RETRY_MS = 1000                 # the browser's wait before it reconnects a dropped stream
 STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
 WHO_MOVES = ("any", "seat")
 
@@ -93,12 +104,14 @@ class Row:
     who_moves: str
     finished: bool
     seats: dict[int, str] = field(default_factory=dict)
+    next: str | None = None
 
 
 def state_of(row: Row, view: dict | None = None) -> dict:
     """A table's state as the API answers it."""
     out = {"code": row.code, "moves": row.moves, "who_moves": row.who_moves,
-           "claimed": sorted(row.seats), "finished": row.finished, "game": row.doc}
+           "claimed": sorted(row.seats), "finished": row.finished, "next": row.next,
+           "game": row.doc}
     if view is not None:
         out["view"] = view
     return out
@@ -115,6 +128,7 @@ class SharedGames:
         self.lock = threading.RLock()          # one reader or writer of this process at a time
         self.games: dict[str, tuple[int, Game]] = {}    # code -> (moves, the game at that count)
         self.views: dict[str, tuple[int, dict]] = {}    # code -> (moves, its state)
+        self.texts: dict[str, tuple[dict, str]] = {}    # code -> (a state, its JSON)
 
     @property
     def db(self):
@@ -135,18 +149,26 @@ class SharedGames:
         if not CODE.fullmatch(code or ""):
             raise TableError(404, "no such table")
         with self.lock:
-            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished, next FROM games "
                                   "WHERE code = ?", (code,)).fetchone()
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
         if got is None:
             raise TableError(404, "no such table")
-        return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+        return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5])
 
     def moves(self, code: str) -> int | None:
         with self.lock:
             got = self.db.execute("SELECT moves FROM games WHERE code = ?", (code,)).fetchone()
         return None if got is None else got[0]
+
+    def stamp(self, code: str) -> tuple | None:
+        """What the phones follow of a table: its change count, the number
+        of seats claimed and its next table (None: no such table)."""
+        with self.lock:
+            got = self.db.execute("SELECT moves, (SELECT COUNT(*) FROM seats WHERE code = ?), "
+                                  "next FROM games WHERE code = ?", (code, code)).fetchone()
+        return None if got is None else tuple(got)
 
     def history(self, code: str) -> list[dict]:
         self.row(code)
@@ -170,23 +192,66 @@ class SharedGames:
         with self.lock:
             row = self.row(code)
             held = self.views.get(code)
-            if held is None or held[0] != row.moves:
+            if held is None or held[0] != row.moves or held[1]["claimed"] != sorted(row.seats) \
+                    or held[1]["next"] != row.next:
                 held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
             return held[1]
 
+    def event(self, code: str, solver, describe: Callable[[Game], dict]) -> tuple[dict, str]:
+        """The table's state and its JSON text, written once for all the
+        phones that follow the table."""
+        with self.lock:
+            state = self.view(code, solver, describe)
+            held = self.texts.get(code)
+            if held is None or held[0] is not state:
+                held = self.texts[code] = (state, json.dumps(state))
+            return held
+
+    def stamps(self, codes: list[str]) -> dict[str, tuple]:
+        """``stamp`` of many tables in one query each 500 (the missing ones
+        are left out)."""
+        out = {}
+        with self.lock:
+            for i in range(0, len(codes), 500):
+                part = codes[i:i + 500]
+                marks = ",".join("?" * len(part))
+                out.update((row[0], tuple(row[1:])) for row in self.db.execute(
+                    "SELECT g.code, g.moves, (SELECT COUNT(*) FROM seats s WHERE s.code = g.code), "
+                    f"g.next FROM games g WHERE g.code IN ({marks})", part))
+        return out
+
     # ---------------------------------------------------------------- writing
-    def create(self, game: Game, who_moves: str = "any") -> tuple[str, str]:
-        """A new table for ``game``: ``(code, admin token)``."""
+    def create(self, game: Game, who_moves: str = "any", follows: str | None = None
+               ) -> tuple[str, str | None]:
+        """A new table for ``game``: ``(code, admin token)``.  ``follows``:
+        the table it is the next game of, which then points to it and whose
+        seats it keeps when the players are as many; if that table has a next
+        game already, that one's code is answered instead (admin None)."""
         if who_moves not in WHO_MOVES:
             raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+        if follows is not None and not CODE.fullmatch(follows):
+            raise TableError(404, "no such table to follow")
         code, admin, now = secrets.token_urlsafe(12), secrets.token_urlsafe(16), time.time()
         with self.lock, transaction(self.db):
+            if follows is not None:
+                got = self.db.execute("SELECT next, doc FROM games WHERE code = ?",
+                                      (follows,)).fetchone()
+                if got is None:
+                    raise TableError(404, "no such table to follow")
+                if got[0] is not None:
+                    return got[0], None
             self.db.execute("DELETE FROM games WHERE finished = 0 AND updated < ?",
                             (now - self.ttl,))
             self.db.execute("INSERT INTO games (code, rules, created, updated, finished, moves, "
                             "doc, admin, who_moves) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
                             (code, game.rules.spec, now, now, int(game.is_over),
                              json.dumps(game.to_dict()), admin, who_moves))
+            if follows is not None:
+                self.db.execute("UPDATE games SET next = ? WHERE code = ?", (code, follows))
+                if len(json.loads(got[1]).get("players", [])) == len(game.players):
+                    self.db.execute("INSERT INTO seats (code, seat, token) SELECT ?, seat, token "
+                                    "FROM seats WHERE code = ?", (code, follows))
+                self.views.pop(follows, None)
         self.games[code] = (0, game)
         return code, admin
 
@@ -205,13 +270,14 @@ class SharedGames:
 
     def _change(self, code, after, kind, step, solver, describe, token) -> dict:
         with transaction(self.db):
-            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished FROM games "
+            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished, next FROM games "
                                   "WHERE code = ?", (code,)).fetchone()
             if got is None:
                 raise TableError(404, "no such table")
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
-            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats)
+            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats,
+                      got[5])
             if after != row.moves:
                 raise TableError(409, f"the table is at change {row.moves}, not {after}")
             game = self.game(row, solver)
@@ -232,7 +298,7 @@ class SharedGames:
                             (code, row.moves + 1, kind, str(text), now))
         self.games[code] = (row.moves + 1, game)
         view = state_of(Row(code, row.rules, row.moves + 1, doc, row.who_moves, game.is_over,
-                            seats), describe(game))
+                            seats, row.next), describe(game))
         self.views[code] = (row.moves + 1, view)
         return view
 
@@ -260,6 +326,7 @@ class SharedGames:
             self.db.execute("DELETE FROM games WHERE code = ?", (code,))
         self.games.pop(code, None)
         self.views.pop(code, None)
+        self.texts.pop(code, None)
 
 
 # ------------------------------------------------------------ rate limits
@@ -287,12 +354,12 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request, most: int = MAX_BODY) -> dict:
     raw = b""
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > MAX_BODY:
-            raise TableError(413, f"the request body is over {MAX_BODY} bytes")
+        if len(raw) > most:
+            raise TableError(413, f"the request body is over {most} bytes")
     try:
         obj = json.loads(raw or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -318,6 +385,36 @@ def _text(obj: dict, name: str, most: int = 200) -> str:
     return value.strip()
 
 
+LAN_URL = "YATZY_LAN_URL"     # set by ``yatzy serve --host 0.0.0.0``: the page's address on the network
+
+
+def table_url(request: Request, code: str) -> str:
+    """The link that joins table ``code``: the address the request came to,
+    or the server's address on the local network where the request came to
+    the loopback address (a phone cannot open ``127.0.0.1`` of the laptop)."""
+    base = str(request.base_url)
+    lan = os.environ.get(LAN_URL)
+    if lan and (request.url.hostname in ("127.0.0.1", "localhost", "::1")):
+        base = lan
+    return f"{base.rstrip('/')}/?table={code}"
+
+
+def qr_svg(text: str, quiet: int = 4) -> str:
+    """``text`` as a QR code in SVG: one path of dark modules on a light
+    square, ``quiet`` modules of margin.
+
+    >>> qr_svg("http://x/").startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"')
+    True
+    """
+    m = matrix(text)
+    size = len(m) + 2 * quiet
+    dark = "".join(f"M{x + quiet} {y + quiet}h1v1h-1z" for y, row in enumerate(m)
+                   for x, on in enumerate(row) if on)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+            f'shape-rendering="crispEdges"><rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path d="{dark}" fill="#000"/></svg>')
+
+
 LIMITS = {"create": (0.2, 5), "move": (10.0, 20)}    # per client: a second, at once
 
 
@@ -328,10 +425,28 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
     ``limits`` the requests a client may make (``LIMITS``)."""
     creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
     listeners: dict[str, set[asyncio.Event]] = {}
+    polling: list[asyncio.Task] = []
 
     def notify(code: str) -> None:
         for event in listeners.get(code, ()):
             event.set()
+
+    async def poll() -> None:
+        """Changes made by other server processes: one look at every table
+        followed here each ``POLL`` seconds (this process's own changes
+        notify at once)."""
+        seen: dict[str, tuple | None] = {}
+        try:
+            while listeners:
+                codes = list(listeners)
+                now = await run(shared.stamps, codes)
+                for code in codes:
+                    if now.get(code) != seen.get(code, now.get(code)):
+                        notify(code)
+                seen = {code: now.get(code) for code in codes}
+                await asyncio.sleep(POLL)
+        finally:
+            polling.clear()
 
     async def run(fn, *args):
         return await anyio.to_thread.run_sync(fn, *args)
@@ -352,7 +467,19 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
 
     async def create(request: Request) -> Response:
         creating.take(_client(request))
-        obj = await _body(request)
+        obj = await _body(request, MAX_GAME_BODY)
+        who = obj.get("who_moves", "any")
+        follows = obj.get("follows")
+        if follows is not None and not isinstance(follows, str):
+            raise TableError(400, "follows must be a table's code")
+        if "game" in obj:                           # a game as it stands, shared
+            doc = obj["game"]
+            if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str) \
+                    or len(doc["rules"]) > 200:
+                raise TableError(400, "game must be a game document with its rules")
+            solver = await solver_for(doc["rules"])
+            game = Game.from_dict(doc, solver, where="game")
+            return await made(request, game, solver, who, follows)
         players = obj.get("players", ["Player"])
         if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(
                 isinstance(p, str) and 0 < len(p) <= 40 for p in players):
@@ -363,13 +490,26 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TableError(400, "seed must be a whole number")
-        who = obj.get("who_moves", "any")
         solver = await solver_for(spec)
-        game = Game(solver, players, seed=seed)
-        code, admin = await run(shared.create, game, who)
-        url = f"{request.base_url}?table={code}"
-        return JSONResponse({**await run(shared.view, code, solver, describe), "url": url,
-                             "admin": admin}, status_code=201)
+        return await made(request, Game(solver, players, seed=seed), solver, who, follows)
+
+    async def made(request: Request, game: Game, solver, who: str, follows: str | None
+                   ) -> Response:
+        code, admin = await run(shared.create, game, who, follows)
+        if follows is not None:
+            notify(follows)                         # its phones move on to the next game
+        if admin is None:                           # another phone started the next game first
+            row = await run(shared.row, code)
+            return JSONResponse({**await run(shared.view, code, await solver_for(row.rules),
+                                              describe), "url": table_url(request, code)})
+        return JSONResponse({**await run(shared.view, code, solver, describe),
+                             "url": table_url(request, code), "admin": admin}, status_code=201)
+
+    async def qr_code(request: Request) -> Response:
+        code = request.path_params["code"]
+        await run(shared.row, code)                 # 404 for a code that is no table
+        return Response(qr_svg(table_url(request, code)), media_type="image/svg+xml",
+                        headers={"Cache-Control": "private, max-age=3600"})
 
     async def read(request: Request) -> Response:
         code = request.path_params["code"]
@@ -430,31 +570,35 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         solver = await solver_for(row.rules)
         event = asyncio.Event()
         listeners.setdefault(code, set()).add(event)
+        if not polling:
+            polling.append(asyncio.create_task(poll()))
 
         async def stream():
-            sent, started, beat = -1, time.monotonic(), time.monotonic()
+            sent, started = None, time.monotonic()
+            yield f"retry: {RETRY_MS}\n\n"               # a dropped phone comes back soon
             try:
                 while time.monotonic() - started < STREAM_SECONDS:
-                    moves = await run(shared.moves, code)
-                    if moves is None:
+                    event.clear()                       # a change from now on wakes it again
+                    stamp = await run(shared.stamp, code)
+                    if stamp is None:
                         yield "event: deleted\ndata: {}\n\n"
                         return
-                    if moves != sent:
-                        current = await run(shared.view, code, solver, describe)
-                        sent = current["moves"]
-                        yield f"id: {sent}\nevent: state\ndata: {json.dumps(current)}\n\n"
-                    elif time.monotonic() - beat > 15:
-                        beat = time.monotonic()
-                        yield ": still here\n\n"
-                    event.clear()
+                    if stamp != sent:
+                        current, text = await run(shared.event, code, solver, describe)
+                        sent = (current["moves"], len(current["claimed"]), current["next"])
+                        yield f"id: {sent[0]}\nevent: state\ndata: {text}\n\n"
                     try:
-                        await asyncio.wait_for(event.wait(), POLL)
+                        await asyncio.wait_for(event.wait(), BEAT)
                     except asyncio.TimeoutError:
-                        pass
-                    if await request.is_disconnected():
-                        return
+                        if await request.is_disconnected():
+                            return
+                        yield ": still here\n\n"
             finally:
-                listeners.get(code, set()).discard(event)
+                followers = listeners.get(code, set())
+                followers.discard(event)
+                if not followers:
+                    listeners.pop(code, None)
+                    shared.texts.pop(code, None)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -474,4 +618,5 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         route("/api/table/{code}/claim", claim, ["POST"]),
         route("/api/table/{code}/history", history, ["GET"]),
         route("/api/table/{code}/events", events, ["GET"]),
+        route("/api/table/{code}/qr.svg", qr_code, ["GET"]),
     ]

@@ -276,3 +276,138 @@ def test_the_served_app_has_the_tables_without_the_coach(nordic, tables_dir, tmp
         assert r["view"]["dice"] and "advice" not in r["view"] and r["view"]["protokoll"]
         assert c.post(f"/api/table/{t['code']}/move",
                       json={"move": "score nothing", "after": 1}).status_code == 400
+
+
+# ------------------------------------------------------------ for the page
+def test_a_game_as_it_stands_is_shared(client):
+    from solver.game import Game
+    doc = {"yatzy_game": 1, "rules": "nordic", "seed": 4,
+           "players": [{"name": "Ann", "kind": "human"}, {"name": "Max", "kind": "optimal"}],
+           "moves": [], "played": 0, "drawn": []}
+    game = Game.from_dict(doc)
+    game.play("roll 11256")
+    game.play("keep 5 6")
+    r = client.post("/api/table", json={"game": game.to_dict(), "who_moves": "seat"})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    assert t["game"] == game.to_dict() and t["who_moves"] == "seat" and t["moves"] == 0
+    assert t["view"]["needs_roll"] and t["view"]["turn_player"] == 0
+    for bad, word in [({"game": {"rules": "nordic"}}, "game"), ({"game": []}, "game"),
+                      ({"game": game.to_dict(), "follows": 3}, "follows")]:
+        r = client.post("/api/table", json=bad)
+        assert r.status_code == 400 and word in r.json()["error"], r.text
+
+
+def test_the_qr_code_of_a_table_is_its_link(client, tmp_path):
+    t = new_table(client)
+    r = client.get(f"/api/table/{t['code']}/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg") and r.text.count("h1v1h-1z") > 100
+    assert client.get(f"/api/table/{'x' * 16}/qr.svg").status_code == 404
+    import shutil
+    import subprocess
+    if shutil.which("zbarimg") is None:
+        return
+    PIL = pytest.importorskip("PIL.Image")             # the SVG's squares drawn, then decoded
+    import re
+    size = int(re.search(r'viewBox="0 0 (\d+) ', r.text).group(1))
+    image = PIL.new("L", (size * 4, size * 4), 255)
+    for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", r.text):
+        image.paste(0, (int(x) * 4, int(y) * 4, int(x) * 4 + 4, int(y) * 4 + 4))
+    image.save(tmp_path / "qr.png")
+    out = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / "qr.png")],
+                         capture_output=True, text=True)
+    assert out.stdout.strip() == t["url"]
+
+
+def test_the_link_names_the_network_address_when_asked_on_the_loopback(client, monkeypatch):
+    monkeypatch.setenv("YATZY_LAN_URL", "http://192.168.1.20:8000/")
+    t = new_table(client, players=("Ann",))
+    assert t["url"] == "http://testserver/?table=" + t["code"]     # not the loopback: as asked
+    c = TestClient(client.app, base_url="http://127.0.0.1:8000")
+    t = c.post("/api/table", json={"players": ["Ann"]}).json()
+    assert t["url"] == "http://192.168.1.20:8000/?table=" + t["code"]
+
+
+def test_a_next_game_keeps_the_seats_and_is_made_once(client):
+    t = new_table(client, who_moves="seat")
+    code = t["code"]
+    ann = client.post(f"/api/table/{code}/claim", json={"seat": 0}).json()["token"]
+    r = client.post("/api/table", json={"players": ["Ann", "Bob"], "follows": code,
+                                        "who_moves": "seat"})
+    assert r.status_code == 201
+    nxt = r.json()
+    assert nxt["claimed"] == [0] and client.get(f"/api/table/{code}").json()["next"] == nxt["code"]
+    assert client.post(f"/api/table/{nxt['code']}/move",
+                       json={"move": "roll", "after": 0, "token": ann}).status_code == 200
+    again = client.post("/api/table", json={"players": ["Ann", "Bob"], "follows": code})
+    assert again.status_code == 200 and again.json()["code"] == nxt["code"]
+    assert "admin" not in again.json()
+    other = client.post("/api/table", json={"players": ["Cy"], "follows": nxt["code"]}).json()
+    assert other["claimed"] == []                       # other players: no seats kept
+    assert client.post("/api/table", json={"players": ["A"], "follows": "y" * 16}).status_code == 404
+
+
+def test_the_stream_carries_claims_and_the_next_game(server):
+    url = server["url"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"]}).json()["code"]
+    states = []
+
+    def listen():
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line.startswith("data: ") and line != "data: {}":
+                    states.append(json.loads(line[6:]))
+                    if states[-1]["next"]:
+                        return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while not states and time.monotonic() < deadline:
+        time.sleep(0.01)
+    httpx.post(f"{url}/api/table/{code}/claim", json={"seat": 1})
+    while len(states) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    nxt = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "follows": code}).json()
+    thread.join(5)
+    assert [s["claimed"] for s in states] == [[], [1], [1]] and states[-1]["next"] == nxt["code"]
+    assert [s["moves"] for s in states] == [0, 0, 0]
+
+
+def test_a_change_by_another_process_reaches_the_stream(server):
+    """Two server processes share the file: a move written by this test's
+    own SharedGames (another process than the server) is streamed too."""
+    from shared_server import describe
+
+    from solver.api import Solver
+    url = server["url"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 1}).json()["code"]
+    ids = []
+
+    def listen():
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line.startswith("id: "):
+                    ids.append((int(line[4:]), time.monotonic()))
+                    if ids[-1][0] == 1:
+                        return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while not ids and time.monotonic() < deadline:
+        time.sleep(0.01)
+    other = SharedGames(server["db"])
+    start = time.monotonic()
+    other.change(code, 0, "move", lambda g: g.play("roll").text,
+                 Solver("nordic", tables=server["tables"]), describe)
+    thread.join(5)
+    assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
+
+
+def test_the_network_addresses_are_not_the_loopback():
+    from solver.cli.serve import network_addresses
+    found = network_addresses()
+    assert len(found) == len(set(found)) and not any(a.startswith("127.") for a in found)
+    assert all(len(a.split(".")) == 4 for a in found)

@@ -3,7 +3,8 @@
 // server's last answer is kept too, so that a reload while the server is away
 // still shows the game.  Every request carries a sequence number: an answer
 // for a position the page has left is dropped.  A computer seat plays through
-// one pending timer, cancelled by any person's action.
+// one pending timer, cancelled by any person's action.  A game shared at the
+// table (share.js) is kept by the server instead and followed live.
 "use strict";
 
 // ------------------------------------------------------------------ words
@@ -271,7 +272,7 @@ function errorText(e) {
 function playerName(seat) { return view.players[seat].name; }
 function isHuman(seat) { return view.players[seat].kind === "human"; }
 function computerToMove() { return view && !view.is_over && !isHuman(view.turn_player); }
-function humanToMove() { return view && live && !view.is_over && isHuman(view.turn_player); }
+function humanToMove() { return view && live && !view.is_over && isHuman(view.turn_player) && mayMove(); }
 function cellsOf(c) { return Array.isArray(c) ? c : [c]; }
 
 // ------------------------------------------------------------------ the server
@@ -279,7 +280,7 @@ class Superseded extends Error {}
 class ApiError extends Error {
   constructor(status, data) {
     super(data.error || String(status));
-    Object.assign(this, {status, code: data.code || (status >= 500 ? "internal" : "input"), command: data.command});
+    Object.assign(this, {status, code: data.code || (status >= 500 ? "internal" : "input"), command: data.command, data});
   }
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -338,6 +339,7 @@ function cancelPending() { if (pending) { clearTimeout(pending); pending = null;
 // Send a game request; the answer becomes the view unless a newer action
 // came first.  Returns whether it was taken.
 async function send(path, body, opts = {}) {
+  if (table) dropTable();                      // a game of this phone's own (imported) leaves the table
   cancelPending();
   if (!opts.auto) autoFailed = false;
   const mine = ++seq;
@@ -366,6 +368,7 @@ function move(text) {
   // decision or another person's move
   if (verdict && (verdict.seat !== view.turn_player || !text.startsWith("roll"))) verdict = null;
   const seat = view.turn_player;
+  if (table) return tableSend("move", {move: text});
   return send("/api/game/move", {game: view.game, move: text}, {by: seat});
 }
 
@@ -383,8 +386,10 @@ function setView(data, opts = {}) {
     entry = []; marked = new Set(); showAll = false;
   }
   if (turnChanged) $("dist").replaceChildren();
-  store(KEY, JSON.stringify(data.game));
-  store(VIEW_KEY, JSON.stringify(data));
+  if (!table) {                                // a shared table is kept by the server
+    store(KEY, JSON.stringify(data.game));
+    store(VIEW_KEY, JSON.stringify(data));
+  }
   render();
   if (view.is_over && endShownFor !== gameId(view.game)) showEnd();
   else if (!view.is_over) closeEnd();
@@ -394,12 +399,13 @@ function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
 // The computer's move: one timer, only on a computer's own turn.
 function schedule() {
   cancelPending();
-  if (!live || inflight || autoFailed || !computerToMove()) return;
+  if (!live || inflight || autoFailed || !computerToMove() || !mayMove()) return;
   const mine = seq;
   pending = setTimeout(() => {
     pending = null;
     if (mine !== seq || inflight || !computerToMove()) return;
-    send("/api/game/move", {game: view.game, move: "auto"}, {auto: true});
+    if (table) tableSend("move", {move: "auto"}, {auto: true});   // the first phone's wins, the others' get 409
+    else send("/api/game/move", {game: view.game, move: "auto"}, {auto: true});
   }, DELAY);
 }
 
@@ -438,15 +444,15 @@ function render() {
   $("dist-button").disabled = !view || !live || view.is_over;
   for (const id of ["table", "card", "chart"]) $(id).hidden = !view;
   $("cancel-new").hidden = !view;
-  renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals();
+  renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals(); renderTable();
   // for tests and for styles: what the page waits for now
   const b = document.body.dataset;
   b.state = !view ? "none" : busy ? "busy" : !live ? "offline" : view.is_over ? "over"
-    : computerToMove() ? "computer" : view.needs_roll ? "roll" : "decide";
+    : computerToMove() ? "computer" : !humanToMove() ? "wait" : view.needs_roll ? "roll" : "decide";
   b.moves = view ? view.game.played : 0;
 }
-function canUndo() { return !!view && live && (hasHumans() ? view.can_undo_human : view.can_undo); }
-function canRedo() { return !!view && live && view.can_redo; }
+function canUndo() { return !!view && live && (!table || table.seat !== "watch") && (hasHumans() ? view.can_undo_human : view.can_undo); }
+function canRedo() { return !!view && live && (!table || table.seat !== "watch") && view.can_redo; }
 function hasHumans() { return view.players.some((p) => p.kind === "human"); }
 
 function renderStatus() {
@@ -535,6 +541,7 @@ function renderDice(busy) {
     if (!isHuman(view.turn_player)) hint = t("waitComputer", {name: playerName(view.turn_player)});
     else if (rolling) hint = t("enterDice", {n: need - entry.length});
     else if (deciding) hint = view.rerolls ? t("tapToKeep") : t("noRerolls");
+    else hint = tableHint();
   }
   $("hint").textContent = hint;
 }
@@ -580,10 +587,11 @@ function renderAdvice(busy) {
   }
   const list = $("advice");
   $("all-options").hidden = true;
-  const advice = humanToMove() ? view.advice : null;
-  $("options-h").hidden = $("advice-head").hidden = !advice || mode !== "full";
+  const advice = humanToMove() && (!table || myTurn()) ? view.advice : null;
+  const shown_as = table && mode === "check" ? "full" : mode;   // at a table the player asked for it
+  $("options-h").hidden = $("advice-head").hidden = !advice || shown_as !== "full";
   if (!advice || mode === "off") { list.replaceChildren(); return; }
-  if (mode === "check") { list.replaceChildren(el("li", {class: "note", text: t("checkHidden")})); return; }
+  if (shown_as === "check") { list.replaceChildren(el("li", {class: "note", text: t("checkHidden")})); return; }
   const shown = showAll ? advice : advice.slice(0, 6);
   $("all-options").hidden = showAll || advice.length <= 6;
   list.replaceChildren(...shown.map((a, i) => {
@@ -756,7 +764,7 @@ function setupNewGame() {
   renderNewGame();
 }
 function openPanel(id, open, focus = true) {
-  for (const other of ["new-game", "import", "share-box"]) if (other !== id) $(other).hidden = true;
+  for (const other of ["new-game", "import", "share-box", "table-box"]) if (other !== id) $(other).hidden = true;
   $(id).hidden = !open;
   $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
   $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
@@ -765,6 +773,11 @@ function openPanel(id, open, focus = true) {
 async function startGame(players, rules) {
   verdict = null; keptSlots = null;
   closeEnd();
+  if (table) {                                 // a new game at the table: a new table
+    const made = await newTable(players, rules);
+    if (made) openPanel("new-game", false);
+    return made;
+  }
   const ok = await send("/api/game/new", {rules, players}, {reset: true});
   if (ok) openPanel("new-game", false);        // on an error the panel stays open
   return ok;
@@ -880,8 +893,10 @@ async function start() {
   $("share-copy").onclick = copyShare;
   $("share-close").onclick = () => openPanel("share-box", false);
   $("undo").onclick = () => { if (!canUndo()) return; verdict = null; keptSlots = null;
+    if (table) { tableUndo(); return; }
     send("/api/game/undo", {game: view.game, to: hasHumans() ? "human" : "move"}); };
   $("redo").onclick = () => { if (!canRedo()) return; verdict = null; keptSlots = null;
+    if (table) { tableSend("redo"); return; }
     send("/api/game/redo", {game: view.game, to: hasHumans() ? "human" : "move"}); };
   $("roll").onclick = () => { if (humanToMove() && view.needs_roll && !entry.length) move("roll"); };
   $("back").onclick = () => { if (entry.length) { entry.pop(); render(); } };
@@ -897,11 +912,12 @@ async function start() {
   $("end-close").onclick = closeEnd;
   document.addEventListener("keydown", onKey);
   window.addEventListener("storage", (e) => {       // another tab moved in this game
-    if (e.key !== KEY || !e.newValue || !view) return;
+    if (e.key !== KEY || !e.newValue || !view || table) return;
     if (e.newValue === JSON.stringify(view.game)) return;
     try { send("/api/game/state", {game: JSON.parse(e.newValue)}, {reset: true}); } catch (err) { /* not ours */ }
   });
-  const cached = stored(VIEW_KEY, null);               // shown until the server answers
+  setupTable();
+  const cached = params.get("table") ? null : stored(VIEW_KEY, null);   // shown until the server answers
   if (cached) { try { view = JSON.parse(cached); if (!view.labels || !view.labels[lang]) view = null; } catch (e) { view = null; } }
   render();
   if ("serviceWorker" in navigator && window.isSecureContext && stored("yatzy.sw", "on") !== "off") {
@@ -909,6 +925,7 @@ async function start() {
   }
   rulesInfo = await api("/api/rules");
   setupNewGame();
+  if (params.get("table") && await joinTable(params.get("table"))) return;
   if (!(await loadSaved())) { view = null; render(); openPanel("new-game", true, false); }
 }
 document.addEventListener("DOMContentLoaded", start);
