@@ -662,6 +662,9 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Bounds)
     app.state.web = state
     app.state.solvers = state.solvers
+    from solver.web.practice import Practice, practice_routes, ratings_folder   # Practice view
+    app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
+                                                  lambda spec: solver_for_game(state, spec)))
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 

@@ -158,6 +158,70 @@ TABLE_PATHS = {
                                                     "content": {"text/event-stream": {}}}}}},
 }
 
+# The Practice view (solver.web.practice): the puzzles of yatzy train, answers explained.
+PRACTICE_CODES = ["practice_rules", "player", "puzzle", "answer", "not_possible", "players_full",
+                  "rate"]
+PLAYER = _query("player", "A player's name (1 to 32 letters, digits, spaces): their rating "
+                          "on this server.")
+PUZZLE = {"type": "object", "properties": {
+    "key": {"type": "string", "description": "card|dice|rerolls, as yatzy train keeps it"},
+    "card": {"type": "string"}, "dice": {"type": "array", "items": {"type": "integer"}},
+    "rerolls": {"type": "integer"}, "kind": {"enum": ["first keep", "second keep", "box choice"]},
+    "level": {"type": "integer"}, "review": {"type": "boolean", "description":
+                                           "a position the player got wrong before"},
+    "rows": {"type": "array", "items": {"type": "object"}, "description":
+             "the card as protokoll rows: key, kind (box, sum, total), value"},
+    "scores": {"type": "object", "description": "points each box that may be filled now takes"}}}
+PRACTICE_PATHS = {
+    "/api/puzzles": _get("Puzzles from real positions, as yatzy train draws them (daily: the "
+                         "same for everyone on a date; with a player: their positions due for "
+                         "review first)", [
+        RULES, _query("seed", "Seed of the noisy games (0 .. 2^53 - 1; default: random).",
+                      False, "integer"),
+        _query("count", "Puzzles, 1 .. 20 (default 5).", False, "integer"),
+        _query("level", "0 any, 1 easy, 2 medium, 3 hard.", False, "integer"),
+        _query("daily", "1: the puzzles of the day (UTC), as yatzy train --daily."),
+        _query("date", "With daily=1: the puzzles of this date, YYYY-MM-DD."), PLAYER],
+        {"type": "object", "properties": {
+            "rules": {"type": "string"}, "seed": {"type": ["integer", "null"]},
+            "date": {"type": ["string", "null"]}, "source": {"enum": ["train", "daily"]},
+            "labels": {"type": "object"}, "puzzles": {"type": "array", "items": PUZZLE}}}),
+    "/api/puzzle/answer": {"post": {
+        "summary": "An answer to a puzzle: its loss, the best action and why (recorded "
+                   "under the player's name if one is given)",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["puzzle", "answer"], "properties": {
+                "rules": {"type": "string"}, "puzzle": {"type": "string"},
+                "answer": {"type": "string", "examples": ["keep 5 6", "score chance",
+                                                         "reroll all"]},
+                "lang": {"enum": ["en", "nb", "sv"]}, "player": {"type": "string"},
+                "source": {"enum": ["train", "daily", "review"]},
+                "seconds": {"type": "number"}}}}}},
+        "responses": {"200": {"description": "The verdict", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {
+                "loss": {"type": "number"}, "best_choice": {"type": "boolean"},
+                "answer": {"$ref": "#/components/schemas/Action"},
+                "best": {"$ref": "#/components/schemas/Action"},
+                "sentence": {"type": "string"}, "sentences": {"type": "object"},
+                "explanation": {"type": "array", "description": "the loss in exact parts "
+                                "(part, points, chosen, best), adding up to it"},
+                "bonus_chance": {"type": "number"}, "runner_up": {"type": ["object", "null"]},
+                "recorded": {"type": "boolean"}, "stats": {"type": "object"}}}}}},
+            "4XX": {"$ref": "#/components/responses/Error"},
+            "503": {"$ref": "#/components/responses/Error"}}}},
+    "/api/practice/stats": _get("A player's rating: mean loss per decision with its 95% "
+                                "interval, overall, by kind and by day", [
+        RULES, {**PLAYER, "required": True}]),
+    "/api/practice/scale": _get("The rating scale: the mean loss per decision of the "
+                                "optimal, greedy, simple and noisy players, with their mean "
+                                "final scores (state measuring until measured, once)", [RULES],
+                                {"type": "object", "properties": {
+                                    "state": {"enum": ["measuring", "ready", "failed"]},
+                                    "games": {"type": "integer"},
+                                    "anchors": {"type": ["array", "null"]}}}),
+}
+ERROR["content"]["application/json"]["schema"]["properties"]["code"]["enum"] += PRACTICE_CODES
+
 DOCUMENT = {
     "openapi": "3.1.0",
     "info": {"title": "yatzy", "version": "1",
@@ -205,6 +269,7 @@ DOCUMENT = {
         "/api/game/redo": _post("Play again the last move undone (to: human: and the "
                                 "computer moves after it)", {"game": GAME, "to": TO}, ["game"]),
         **TABLE_PATHS,
+        **PRACTICE_PATHS,
     },
     "components": {"schemas": {"Action": ACTION, "Game": GAME_DOC, "GameView": GAME_VIEW},
                    "responses": {"Error": ERROR}},
