@@ -220,7 +220,8 @@ class Solvers:
             clock: dict = {}
 
             def progress(done: int, total: int) -> None:
-                status.update(state="solving", **build_times(clock, done, total))
+                if status["state"] != "ready":      # later builds (futures, parts) report elsewhere
+                    status.update(state="solving", **build_times(clock, done, total))
 
             solver = Solver(rules, tables=self.tables, progress=progress)
             if not solver.path.exists() and not solvable_here(rules):
