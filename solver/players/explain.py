@@ -66,7 +66,7 @@ from solver.rules.boxes import BoxKind
 from solver.rules.ruleset import Rules
 from solver.rules.ties import keep_ranks, tolerance
 from solver.rules.words import EXPLAIN as WORDS
-from solver.rules.words import GROUP_WORDS, LANGS, box_name
+from solver.rules.words import GROUP_WORDS, LANGS, box_name, number
 from solver.space import state_space
 from solver.tables.store import (
     Table,
@@ -210,11 +210,11 @@ class Explanation:
         w = WORDS[lang]
         act = _action_words(self.action, lang)
         if self.action == self.best:
-            text = w["best"].format(act=act, ev=self.action.expected_final_score)
+            text = w["best"].format(act=act, ev=number(self.action.expected_final_score, 1, lang))
         elif self.action.loss == 0:
             text = w["tie"].format(act=act)
         else:
-            text = w["costs"].format(act=act, loss=self.action.loss,
+            text = w["costs"].format(act=act, loss=number(self.action.loss, 2, lang),
                                      parts=self._two_largest(lang))
         return text[0].upper() + text[1:]
 
@@ -246,8 +246,8 @@ class Explanation:
 
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.1f}".replace("-", "\u2212")
+def _signed(x: float, lang: str) -> str:
+    return ("+" if x >= 0 else "\u2212") + number(abs(x), 1, lang)
 
 
 def _percent(p: float) -> str:
@@ -264,14 +264,16 @@ def _action_words(action: Action, lang: str) -> str:
 
 
 def _part_words(part: Part, rules: Rules, lang: str) -> str:
-    w, diff = WORDS[lang], _signed(-part.points)
+    w, diff = WORDS[lang], _signed(-part.points, lang)
     if part.name == BONUS:
         key = "falls" if part.chosen < part.best else "rises"
         return w[key].format(best=_percent(part.best), chosen=_percent(part.chosen), diff=diff)
     if part.name == YAHTZEE_BONUS:
-        return w["yahtzee_bonus"].format(chosen=part.chosen, best=part.best, diff=diff)
+        return w["yahtzee_bonus"].format(chosen=number(part.chosen, 1, lang),
+                                          best=number(part.best, 1, lang), diff=diff)
     name = GROUP_WORDS[lang].get(part.name) or box_name(part.name, lang)
-    return w["box"].format(box=name, chosen=part.chosen, best=part.best, diff=diff)
+    return w["box"].format(box=name, chosen=number(part.chosen, 1, lang),
+                           best=number(part.best, 1, lang), diff=diff)
 
 
 class TurnParts:

@@ -458,38 +458,39 @@ def box_index(rules: Rules, name: str) -> int:
     raise error
 
 
-# The sentences of an explanation (solver.players.explain), per language
+# The sentences of an explanation (solver.players.explain), per language;
+# numbers come formatted (words.number: a decimal comma in nb and sv)
 EXPLAIN = {
-    "en": {"best": "{act} is the best choice (expected final score {ev:.1f}).",
+    "en": {"best": "{act} is the best choice (expected final score {ev}).",
            "tie": "{act} is as good as the best choice.",
-           "costs": "{act} costs {loss:.2f}: {parts}.", "and": "and", "while": ", while ",
+           "costs": "{act} costs {loss}: {parts}.", "and": "and", "while": ", while ",
            "write": "writing {points} in {box}", "keep": "keeping {dice}",
            "reroll": "rerolling all dice",
            "falls": "the bonus chance falls from {best} to {chosen} ({diff})",
            "rises": "the bonus chance rises from {best} to {chosen} ({diff})",
-           "box": "{box} expects {chosen:.1f} points instead of {best:.1f} ({diff})",
-           "yahtzee_bonus": "yahtzee bonuses expect {chosen:.1f} points instead of "
-                            "{best:.1f} ({diff})"},
-    "nb": {"best": "{act} er det beste valget (forventet sluttsum {ev:.1f}).",
+           "box": "{box} expects {chosen} points instead of {best} ({diff})",
+           "yahtzee_bonus": "yahtzee bonuses expect {chosen} points instead of "
+                            "{best} ({diff})"},
+    "nb": {"best": "{act} er det beste valget (forventet sluttsum {ev}).",
            "tie": "{act} er like godt som det beste valget.",
-           "costs": "{act} koster {loss:.2f}: {parts}.", "and": "og", "while": ", mens ",
+           "costs": "{act} koster {loss}: {parts}.", "and": "og", "while": ", mens ",
            "write": "å føre {points} på {box}", "keep": "å beholde {dice}",
            "reroll": "å kaste alle terningene på nytt",
            "falls": "sjansen for bonus faller fra {best} til {chosen} ({diff})",
            "rises": "sjansen for bonus stiger fra {best} til {chosen} ({diff})",
-           "box": "{box} ventes å gi {chosen:.1f} poeng i stedet for {best:.1f} ({diff})",
-           "yahtzee_bonus": "yatzybonusene ventes å gi {chosen:.1f} poeng i stedet for "
-                            "{best:.1f} ({diff})"},
-    "sv": {"best": "{act} är det bästa valet (förväntad slutsumma {ev:.1f}).",
+           "box": "{box} ventes å gi {chosen} poeng i stedet for {best} ({diff})",
+           "yahtzee_bonus": "yatzybonusene ventes å gi {chosen} poeng i stedet for "
+                            "{best} ({diff})"},
+    "sv": {"best": "{act} är det bästa valet (förväntad slutsumma {ev}).",
            "tie": "{act} är lika bra som det bästa valet.",
-           "costs": "{act} kostar {loss:.2f}: {parts}.", "and": "och", "while": ", medan ",
+           "costs": "{act} kostar {loss}: {parts}.", "and": "och", "while": ", medan ",
            "write": "att skriva {points} på {box}", "keep": "att behålla {dice}",
            "reroll": "att slå om alla tärningar",
            "falls": "chansen till bonus sjunker från {best} till {chosen} ({diff})",
            "rises": "chansen till bonus stiger från {best} till {chosen} ({diff})",
-           "box": "{box} väntas ge {chosen:.1f} poäng i stället för {best:.1f} ({diff})",
-           "yahtzee_bonus": "yatzybonusarna väntas ge {chosen:.1f} poäng i stället för "
-                            "{best:.1f} ({diff})"},
+           "box": "{box} väntas ge {chosen} poäng i stället för {best} ({diff})",
+           "yahtzee_bonus": "yatzybonusarna väntas ge {chosen} poäng i stället för "
+                            "{best} ({diff})"},
 }
 
 # The groups of boxes an explanation names
