@@ -3,8 +3,8 @@
 // reload while the server is away still shows the page and the game saved
 // in the browser.  The API is never cached: advice always comes fresh.
 "use strict";
-const CACHE = "yatzy-page-2";
-const SHELL = ["/", "/static/app.js", "/static/share.js", "/static/style.css", "/static/icon.svg", "/manifest.webmanifest"];
+const CACHE = "yatzy-page-3";
+const SHELL = ["/", "/static/app.js", "/static/share.js", "/static/practice.js", "/static/style.css", "/static/icon.svg", "/manifest.webmanifest"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
