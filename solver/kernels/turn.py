@@ -296,9 +296,8 @@ def score_rolls(d, mask, L, first, cand, zero, work):
             n = 0
             for i in range(d.roll_cand_start[r], d.roll_cand_start[r + 1]):
                 k = d.roll_cand[i]
-                if (allowed >> d.cand_box[k]) & 1:
-                    chosen[n] = k
-                    n += 1
+                chosen[n] = k                          # kept if its box is allowed:
+                n += (allowed >> d.cand_box[k]) & 1    # no branch to mispredict
             if n == 0:
                 for j in range(L):
                     work[w, j] = zero[j]
