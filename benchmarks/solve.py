@@ -7,7 +7,9 @@ Prints figures (medians of several runs) for the README:
 * reference the float64 C solver of ``benchmarks/reference/nordic.c``
             (compiled here with gcc -O3 -march=native -fopenmp, both cores),
             run interleaved with the next two: its value must agree with
-            ours to 1e-6; ratios ours / reference (``nordic`` only)
+            ours to 1e-6; ratios ours / reference (``nordic`` only), on
+            both cores (wall) and on one thread (CPU time: steadier when
+            other work shares the machine)
 * compile   first solve in a fresh process with an empty Numba cache
             (compile + solve) minus a warm solve
 * solve     engine.solve in a process whose kernels are already loaded
@@ -55,13 +57,18 @@ def build_reference(directory: str) -> str | None:
     return exe
 
 
-def run_reference(exe: str) -> tuple[float, float, float]:
-    """The reference's value, its solve seconds and its whole process's wall seconds."""
+def run_reference(exe: str, threads: int | None = None) -> tuple[float, float, float, float]:
+    """The reference's value, its solve seconds, its whole process's wall
+    seconds and CPU seconds (``threads``: OpenMP's thread count)."""
+    env = {**os.environ, **({"OMP_NUM_THREADS": str(threads)} if threads else {})}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout.split()
+    out = subprocess.run([exe], check=True, capture_output=True, text=True, env=env).stdout.split()
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     fields = dict(zip(out[::2], out[1::2]))
-    return float(fields["ev"]), float(fields["seconds"]), wall
+    return float(fields["ev"]), float(fields["seconds"]), wall, cpu
 
 
 def _wall(cmd: list[str], env: dict | None = None) -> tuple[float, int]:
@@ -104,8 +111,11 @@ def main(spec: str, runs: int, cold: bool) -> None:
 def compare(rules, runs: int) -> None:
     """The C reference, the in-process solve and `yatzy solve --force`,
     interleaved, ``runs`` rounds; medians and ratios."""
+    import numba
+
     from solver.tables.build import solve
 
+    threads = numba.get_num_threads()
     solve(rules)                                              # load the kernels
     ours, procs, refs, ref_walls = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,14 +126,22 @@ def compare(rules, runs: int) -> None:
         cmd = [sys.executable, "-m", "solver", "solve", "--rules", rules.spec, "--force",
                "--tables", tmp]
         _wall(cmd)                                            # the table folder, the cache
+        one, ref_one = [], []                                 # one thread, CPU seconds
         for _ in range(runs):
             if exe is not None:
-                value, seconds, wall = run_reference(exe)
+                value, seconds, wall, _ = run_reference(exe)
                 refs.append(seconds)
                 ref_walls.append(wall)
             solution = solve(rules)
             ours.append(solution.seconds)
             procs.append(_wall(cmd)[0])
+            if exe is not None:
+                ref_one.append(run_reference(exe, threads=1)[3])
+                numba.set_num_threads(1)
+                start = time.process_time()
+                solve(rules)
+                one.append(time.process_time() - start)
+                numba.set_num_threads(threads)
     med = statistics.median
     print(f"solve in process (engine.solve): median {med(ours):.3f} s "
           f"(min {min(ours):.3f}, max {max(ours):.3f}, {runs} runs)")
@@ -138,6 +156,9 @@ def compare(rules, runs: int) -> None:
               f"{'' if diff <= 1e-6 else ': MORE THAN 1e-6'})")
         print(f"ratio in process / reference solve: {med(ours) / med(refs):.2f} "
               f"(round by round: {', '.join(f'{a / b:.2f}' for a, b in zip(ours, refs))})")
+        print(f"one thread, CPU time: ours median {med(one):.3f} s, reference (OMP_NUM_THREADS=1, "
+              f"whole process) {med(ref_one):.3f} s, ratio {med(one) / med(ref_one):.2f} "
+              f"(round by round: {', '.join(f'{a / b:.2f}' for a, b in zip(one, ref_one))})")
         print(f"ratio `yatzy solve --force` / reference process: "
               f"{med(procs) / med(ref_walls):.2f} (round by round: "
               f"{', '.join(f'{a / b:.2f}' for a, b in zip(procs, ref_walls))})")
