@@ -5,25 +5,46 @@
 line, option types, progress on stderr); ``core`` the commands solve, ev,
 advise and rules; ``research`` distribution, compare, simulate, review,
 export and strategy; ``play`` the coach for a game at the table; ``train`` puzzles and the rating.
+
+A command's module is imported when that command runs (or the help lists
+it), so ``yatzy solve`` does not load the coach, the trainer or the server.
 """
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from solver.cli import core, match, play, research, serve, train
 from solver.cli.options import Group
 
+COMMAND_MODULES = {
+    **dict.fromkeys(("solve", "ev", "advise", "rules"), "core"),
+    **dict.fromkeys(("distribution", "compare", "simulate", "review", "export", "strategy"),
+                    "research"),
+    "play": "play", "train": "train", "serve": "serve", "match": "match",
+}
+"""Each command's module in ``solver.cli`` (its ``COMMANDS``)."""
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(Group):
+    """``Group`` whose commands are imported from ``COMMAND_MODULES`` when needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMAND_MODULES, *self.commands})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMAND_MODULES:
+            module = importlib.import_module(f"solver.cli.{COMMAND_MODULES[name]}")
+            for command in module.COMMANDS:
+                self.add_command(command)
+        return self.commands.get(name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="yatzy", message="yatzy %(version)s")
 def main() -> None:
     """Exact optimal strategy for Nordic Yatzy and its variants."""
 
-
-for command in (*core.COMMANDS, *research.COMMANDS, *play.COMMANDS, *train.COMMANDS):
-    main.add_command(command)
-main.add_command(serve.serve)
-main.add_command(match.match)
 
 __all__ = ["main"]

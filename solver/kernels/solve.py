@@ -45,7 +45,13 @@ def solve_mask(d, mask, u0, L, nxt, cur, w):
             continue
         for j in range(L):                # V: expectation over the first roll
             mean[j] = 0.0
-        for r in range(len(d.roll_prob)):
+        n = len(d.roll_prob)
+        for r in range(0, n - 3, 4):      # four rolls per pass, added in order
+            p, q, s, v = d.roll_prob[r], d.roll_prob[r + 1], d.roll_prob[r + 2], d.roll_prob[r + 3]
+            a, b, c, e = r + d.first_roll, r + 1 + d.first_roll, r + 2 + d.first_roll, r + 3 + d.first_roll
+            for j in range(L):
+                mean[j] = (((mean[j] + p * work[a, j]) + q * work[b, j]) + s * work[c, j]) + v * work[e, j]
+        for r in range(n - n % 4, n):
             p = d.roll_prob[r]
             for j in range(L):
                 mean[j] += p * work[d.first_roll + r, j]

@@ -292,26 +292,25 @@ def score_rolls(d, mask, L, first, cand, zero, work):
                     for j in range(L):
                         work[w, j] = fmax(work[w, j], cand[c, j])
         else:
-            # the allowed candidates of this roll, then two per pass over the row
+            # the allowed candidates of this roll, then three or four per pass over the row
             n = 0
             for i in range(d.roll_cand_start[r], d.roll_cand_start[r + 1]):
                 k = d.roll_cand[i]
-                if (allowed >> d.cand_box[k]) & 1:
-                    chosen[n] = k
-                    n += 1
+                chosen[n] = k                          # kept if its box is allowed:
+                n += (allowed >> d.cand_box[k]) & 1    # no branch to mispredict
             if n == 0:
                 for j in range(L):
                     work[w, j] = zero[j]
             else:
-                a = chosen[0]
-                b = chosen[min(1, n - 1)]
+                a, b, c = chosen[0], chosen[min(1, n - 1)], chosen[min(2, n - 1)]
                 for j in range(L):
-                    work[w, j] = fmax(zero[j], fmax(cand[a, j], cand[b, j]))
-            for i in range(2, n, 2):
-                a = chosen[i]
-                b = chosen[min(i + 1, n - 1)]
+                    work[w, j] = fmax(fmax(zero[j], cand[a, j]), fmax(cand[b, j], cand[c, j]))
+            for i in range(3, n, 4):
+                a, b = chosen[i], chosen[min(i + 1, n - 1)]
+                c, e = chosen[min(i + 2, n - 1)], chosen[min(i + 3, n - 1)]
                 for j in range(L):
-                    work[w, j] = fmax(work[w, j], fmax(cand[a, j], cand[b, j]))
+                    work[w, j] = fmax(work[w, j], fmax(fmax(cand[a, j], cand[b, j]),
+                                                       fmax(cand[c, j], cand[e, j])))
         if f >= 0 and roll_bonus:
             for j in range(L):
                 work[w, j] = work[w, j] * d.ybonus_mul + d.ybonus_add
@@ -351,12 +350,30 @@ def average_keeps(d, L, work):
 @njit(cache=True, fastmath=FAST)
 def best_keeps(d, L, work):
     """``X_t``: ``work[m]`` = best keep contained in ``m``, from small to
-    large, two smaller multisets per pass."""
+    large: one pass over the row for up to three smaller multisets, one for
+    up to six (``subs`` is padded with ``m`` itself; each pass over a row
+    costs more than the loads it saves)."""
+    subs = d.subs
+    if subs.shape[1] < 6:
+        for m in range(1, d.adds.shape[0]):
+            for f in range(d.n_subs[m]):
+                a = subs[m, f]
+                for j in range(L):
+                    work[m, j] = fmax(work[m, j], work[a, j])
+        return
     for m in range(1, d.adds.shape[0]):
-        for f in range(0, d.n_subs[m], 2):
-            a, b = d.subs[m, f], d.subs[m, f + 1]
-            for j in range(L):
-                work[m, j] = fmax(work[m, j], fmax(work[a, j], work[b, j]))
+        n = d.n_subs[m]
+        for f in range(0, n, 6):
+            a, b, c = subs[m, f], subs[m, min(f + 1, n - 1)], subs[m, min(f + 2, n - 1)]
+            if n - f <= 3:
+                for j in range(L):
+                    work[m, j] = fmax(work[m, j], fmax(work[a, j], fmax(work[b, j], work[c, j])))
+            else:
+                e, g, h = (subs[m, min(f + 3, n - 1)], subs[m, min(f + 4, n - 1)],
+                           subs[m, min(f + 5, n - 1)])
+                for j in range(L):
+                    work[m, j] = fmax(fmax(work[m, j], fmax(work[a, j], work[b, j])),
+                                      fmax(fmax(work[c, j], work[e, j]), fmax(work[g, j], work[h, j])))
 
 
 class TurnWork(NamedTuple):

@@ -1,0 +1,29 @@
+"""The command line imports a command's module only when it is needed."""
+
+import importlib
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from solver.cli import COMMAND_MODULES, main
+
+
+def test_every_command_is_mapped_to_its_module():
+    modules = {name: importlib.import_module(f"solver.cli.{name}")
+               for name in set(COMMAND_MODULES.values())}
+    found = {c.name: name for name, m in modules.items() for c in m.COMMANDS}
+    assert found == COMMAND_MODULES
+
+
+def test_help_lists_every_command():
+    out = CliRunner().invoke(main, ["--help"]).output
+    assert all(f"  {name} " in out for name in COMMAND_MODULES)
+
+
+def test_solve_does_not_import_the_other_commands():
+    code = ("import sys; from solver.cli import main; main.get_command(None, 'solve'); "
+            "print(sorted(m for m in sys.modules if m.startswith('solver.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert eval(out) == ["solver.cli.core", "solver.cli.options"]
