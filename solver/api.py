@@ -94,6 +94,9 @@ def announce_compile(kernels, what: str) -> None:
                                    f"about {COMPILE_SECONDS} s)"), stacklevel=3)
 
 
+LOOKUP_GAMES = 500_000    # simulations of this many optimal games build the decision table
+
+
 class Solver:
     """The optimal strategy of one rule set: ``Solver("nordic")``,
     ``Solver("maxi:saved_rolls=false")`` or ``Solver(rules)`` for a
@@ -405,11 +408,23 @@ class Solver:
                                       batch.boxes, batch.points):
                     f.write(line + "\n")
             from solver.kernels.policy import batch
-            from solver.kernels.simulate import play_turn
+            from solver.kernels.simulate import play_games, play_turn
             from solver.research.simulate import simulate
-            announce_compile((batch, play_turn), "the simulation")
+            decisions = self._decisions(games) if policy == "optimal" else None
+            announce_compile((play_games,) if decisions is not None else (batch, play_turn), "the simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
-                            policy, on_log=write if f is not None else None, theta=self.theta)
+                            policy, on_log=write if f is not None else None, theta=self.theta,
+                            decisions=decisions)
+
+    def _decisions(self, games: int):
+        """The decision table the simulation of ``games`` optimal games looks
+        its actions up in: the stored one, or built now (seconds) for
+        ``LOOKUP_GAMES`` games or more; ``None``: decided layer by layer."""
+        from solver.tables.decisions import decisions_path, open_decisions
+        rules = self.rules.column_rules
+        if games < LOOKUP_GAMES and not decisions_path(rules, self.tables, self.theta).exists():
+            return None
+        return open_decisions(rules, self.tables, theta=self.theta, values=self.table)
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
                           log: str | Path | IO[str] | None) -> Simulation:

@@ -34,10 +34,19 @@ from solver.kernels.policy import NO_OUTCOMES, ActionRows, Job, batch, policy_ta
 from solver.kernels.threads import run_pieces
 from solver.rules.ruleset import Rules
 from solver.space import state_space
-from solver.tables.store import load_array, open_or_solve, open_table, save_array, table_path
+from solver.tables.plan import Plan
+from solver.tables.store import (
+    Table,
+    load_array,
+    open_or_solve,
+    open_table,
+    save_array,
+    table_path,
+)
 
 CHUNK_ROWS = 1 << 16          # rows decided at a time while building (about 50 MB)
 LAYOUT = "decisions"
+SECONDS_PER_UNIT = 2.5e-9     # build time per row and multiset and roll, on a 2-core machine
 
 
 @dataclass(frozen=True)
@@ -107,11 +116,10 @@ def _flat(table: DecisionTable) -> np.ndarray:
                            table.rows.reshape(-1)])
 
 
-def store(rules: Rules, path: Path, directory: Path | str | None = None,
-          theta: float = 0.0) -> float:
-    """Build the decision table from the value table (opened, or solved,
-    first) and store it at ``path``; returns the seconds the build took."""
-    values = open_table(rules, directory, theta=theta)
+def store(rules: Rules, path: Path, values: Table, theta: float = 0.0) -> float:
+    """Build the decision table from the value table ``values`` (of the
+    objective ``theta``) and store it at ``path``; returns the seconds the
+    build took."""
     start = time.perf_counter()
     table = build(rules, values.values, theta)
     seconds = time.perf_counter() - start
@@ -148,12 +156,30 @@ def load(rules: Rules, path: Path, values_sha256: str | None,
     return DecisionTable(rules, index, rows, path, header)
 
 
+def plan(rules: Rules, path: Path | None = None) -> Plan:
+    """The build of the decision table of ``rules`` (at most one row per
+    upper total of every mask; the value table held in memory too)."""
+    sp = state_space(rules)
+    n_rows = int((sp.upper_lanes - sp.lane_start).sum())
+    row_bytes = rules.rolls * rules.dice_space.n_rolls
+    index = 4 * sp.n_masks * (rules.cap + 1)
+    values = 8 * sp.n_masks * (rules.cap + 1)
+    return Plan(f"decision table of {rules.spec}", path, n_rows * row_bytes,
+                index + n_rows * row_bytes + 4096,
+                values + 2 * (index + n_rows * row_bytes),
+                n_rows * rules.dice_space.n_multisets * rules.rolls * SECONDS_PER_UNIT)
+
+
 def open_decisions(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
-                   theta: float = 0.0) -> DecisionTable:
+                   theta: float = 0.0, values: Table | None = None) -> DecisionTable:
     """The decision table of the optimal policy of ``rules`` (and the
-    objective ``theta``), built and stored first if needed (seconds, from
-    the value table, which is opened or solved first)."""
+    objective ``theta``), built and stored first if needed (seconds), from
+    the value table ``values`` (default: the stored one, opened or solved
+    first)."""
+    if values is None:
+        values = open_table(rules, directory, theta=theta)
     path = decisions_path(rules, directory, theta)
-    values_sha = open_table(rules, directory, theta=theta).header.get("sha256")
-    return open_or_solve(path, lambda: load(rules, path, values_sha, theta),
-                         lambda: store(rules, path, directory, theta), force=force)
+    digest = values.header.get("sha256")
+    return open_or_solve(path, lambda: load(rules, path, digest, theta),
+                         lambda: store(rules, path, values, theta), force=force,
+                         plan=lambda: plan(rules, path))
