@@ -128,7 +128,7 @@ class Played(NamedTuple):
 
 
 
-GROUP = 64      # games played side by side, in lockstep, by ``play_games``
+GROUP = 128      # games played side by side, in lockstep, by ``play_games``
 
 
 @intrinsic
