@@ -79,13 +79,14 @@ def limits(rules, values, decisions) -> dict:
 
 def compare_rows(rules, values, decisions, n_masks: int, seed: int = 1) -> tuple[int, int]:
     """Positions compared and positions that differ: the table's rows against
-    ``decide``'s for ``n_masks`` random masks, every upper total they have."""
+    ``decide``'s for ``n_masks`` random masks a game can reach, every upper
+    total they have."""
     from solver.players.policy import decide
-    from solver.space import state_space
+    from solver.tables.decisions import playable
 
-    sp = state_space(rules)
     rng = np.random.default_rng(seed)
-    masks = rng.choice(sp.n_masks, min(n_masks, sp.n_masks), replace=False)
+    masks = playable(rules)
+    masks = rng.choice(masks, min(n_masks, len(masks)), replace=False)
     dec = decide(rules, "optimal", values, masks)
     pos, bad = 0, 0
     for i, m in enumerate(dec.masks):
@@ -146,21 +147,25 @@ def bench(spec: str, runs: int, games: int, ref_games: int, check_masks: int) ->
     return med(new_w)
 
 
-def whole_command(games: int) -> None:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "solver", "simulate", "--games", str(games)],
-                         capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if out.returncode:
-        print(f"\nyatzy simulate failed: {out.stderr.strip()[-300:]}")
-        return
-    print(f"\nyatzy simulate --games {games:,} (nordic, a fresh process): {wall:.1f} s wall, "
-          f"{cpu:.1f} CPU s ({load()})")
-    print("  " + "\n  ".join(line for line in out.stdout.splitlines()
-                             if line.startswith(("mean", "seconds"))))
+def whole_command(games: int, runs: int) -> None:
+    """``yatzy simulate --games N`` as fresh processes, one after another
+    (the first one also compiles the kernels if Numba's cache lacks them)."""
+    print(f"\nyatzy simulate --games {games:,} (nordic, stored tables, a fresh process each)")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "solver", "simulate", "--games", str(games)],
+                             capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if out.returncode:
+            print(f"  failed: {out.stderr.strip()[-300:]}")
+            return
+        inner = [line.split(None, 1)[1] for line in out.stdout.splitlines()
+                 if line.startswith("seconds")]
+        print(f"  {wall:5.1f} s wall, {cpu:5.1f} CPU s; simulation {inner[0] if inner else '?'}"
+              f"; {load()}")
 
 
 @click.command()
@@ -184,7 +189,7 @@ def main(specs, runs, games, reference_games, check_masks, command_games) -> Non
     for spec in specs:
         bench(spec, runs, games, reference_games, check_masks)
     if command_games:
-        whole_command(command_games)
+        whole_command(command_games, runs)
 
 
 if __name__ == "__main__":

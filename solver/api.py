@@ -411,7 +411,8 @@ class Solver:
             from solver.kernels.simulate import play_games, play_turn
             from solver.research.simulate import simulate
             decisions = self._decisions(games) if policy == "optimal" else None
-            announce_compile((play_games,) if decisions is not None else (batch, play_turn), "the simulation")
+            kernels = (play_games,) if decisions is not None else (batch, play_turn)
+            announce_compile(kernels, "the simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta,
                             decisions=decisions)

@@ -1,8 +1,15 @@
-"""The layer-at-a-time simulation's kernel: every game in one layer plays
-one turn with the policy's decided actions (``play_turn``).
+"""The simulation's kernels.
 
-``solver.research.simulate`` decides the actions of the masks the games
-are in (``players.policy.decide``) and runs it.
+* ``play_turn``: the layer-at-a-time simulation -- every game in one layer
+  plays one turn with the policy's decided actions (``solver.research.simulate``
+  decides the actions of the masks the games are in, ``players.policy.decide``,
+  and runs it);
+* ``play_games``: whole games, every action looked up in the decision table
+  (``solver.tables.decisions``), games side by side in groups so that their
+  table reads overlap.
+
+Both roll the dice of ``kernels.dice_stream`` and take the same actions from
+the same rows: the same seed plays the same games.
 """
 
 from __future__ import annotations

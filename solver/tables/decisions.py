@@ -7,7 +7,7 @@ of ``solver.rules.ties``) with ``k`` rerolls left after roll ``r``.  A row is
 one contiguous block of ``rolls * n_rolls`` bytes (756 for five dice and three
 rolls), so a turn reads one block.  Upper totals of a mask that play alike
 share a row: ``index[mask, u]`` is the row of state ``(mask, u)`` (-1 for
-totals a mask cannot have).
+totals a mask cannot have, for masks no game reaches and for full cards).
 
 The rows are those of ``kernels.policy.batch`` (the kernel behind
 ``players.policy.decide`` and so behind the simulations), decided for every
@@ -71,6 +71,12 @@ class DecisionTable:
         return self.index.nbytes + self.rows.nbytes
 
 
+def playable(rules: Rules) -> np.ndarray:
+    """The masks a turn is played from: reachable (``StateSpace.layers``)
+    and not full, sorted."""
+    return np.sort(np.concatenate(state_space(rules).layers[:-1])).astype(np.int64)
+
+
 def build(rules: Rules, values: np.ndarray, theta: float = 0.0) -> DecisionTable:
     """The decision table of the optimal policy of the value table ``values``
     (dense ``[mask, u]``, of the objective ``theta``), built in memory."""
@@ -78,26 +84,26 @@ def build(rules: Rules, values: np.ndarray, theta: float = 0.0) -> DecisionTable
     values = np.require(values, np.float64, ["C", "W"])
     sp = state_space(rules)
     width = rules.cap + 1
-    n_masks = sp.n_masks
-    span = (sp.upper_lanes - sp.lane_start).astype(np.int64)   # most rows of a mask
-    index = np.full((n_masks, width), -1, dtype=np.int32)
+    masks = playable(rules)
+    span = (sp.upper_lanes - sp.lane_start)[masks].astype(np.int64)   # most rows of a mask
+    index = np.full((sp.n_masks, width), -1, dtype=np.int32)
     ends = np.cumsum(span)
     parts, done = [], 0
     first = 0
-    while first < n_masks:
+    while first < len(masks):
         before = ends[first - 1] if first else 0
         last = max(first + 1, int(np.searchsorted(ends, before + CHUNK_ROWS, side="right")))
-        masks = np.arange(first, last, dtype=np.int64)
+        chunk = masks[first:last]
         base = np.concatenate([[0], np.cumsum(span[first:last])[:-1]]).astype(np.int64)
         rows = np.empty((int(span[first:last].sum()), rules.rolls, rules.dice_space.n_rolls),
                         dtype=np.uint8)
-        lane_row = np.full((len(masks), width), -1, dtype=np.int64)
-        run_pieces(batch, g, Job(values, 0, masks, np.empty((0, 0))),
+        lane_row = np.full((len(chunk), width), -1, dtype=np.int64)
+        run_pieces(batch, g, Job(values, 0, chunk, np.empty((0, 0))),
                    ActionRows(rows, lane_row, base), NO_OUTCOMES)
         used = np.where(lane_row >= 0, lane_row - base[:, None], -1).max(axis=1) + 1
         keep = np.concatenate([np.arange(b, b + n) for b, n in zip(base, used)])
         start = done + np.concatenate([[0], np.cumsum(used)[:-1]])
-        index[first:last] = np.where(lane_row >= 0, lane_row - base[:, None] + start[:, None], -1)
+        index[chunk] = np.where(lane_row >= 0, lane_row - base[:, None] + start[:, None], -1)
         parts.append(rows[keep])
         done += int(used.sum())
         first = last
@@ -160,7 +166,7 @@ def plan(rules: Rules, path: Path | None = None) -> Plan:
     """The build of the decision table of ``rules`` (at most one row per
     upper total of every mask; the value table held in memory too)."""
     sp = state_space(rules)
-    n_rows = int((sp.upper_lanes - sp.lane_start).sum())
+    n_rows = int((sp.upper_lanes - sp.lane_start)[playable(rules)].sum())
     row_bytes = rules.rolls * rules.dice_space.n_rolls
     index = 4 * sp.n_masks * (rules.cap + 1)
     values = 8 * sp.n_masks * (rules.cap + 1)
