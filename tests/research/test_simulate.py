@@ -122,3 +122,16 @@ def test_a_stored_decision_table_is_used_and_changes_nothing(small, tmp_path, mo
     with pytest.raises(ValueError):
         simulate(SMALL, small.values, 10, policy="greedy",
                  decisions=open_decisions(SMALL, tmp_path))
+
+
+def test_games_by_lookup_under_a_risk_parameter_are_the_layer_simulations(tmp_path):
+    from solver.tables.decisions import build, open_decisions
+    theta = 0.02
+    table = open_table(SMALL, tmp_path, progress=False, theta=theta)
+    a = simulate(SMALL, table.values, 3000, seed=2, theta=theta,
+                 decisions=build(SMALL, table.values, theta))
+    b = simulate(SMALL, table.values, 3000, seed=2, theta=theta)
+    assert np.array_equal(a.hist, b.hist) and np.array_equal(a.box_sum, b.box_sum)
+    stored = open_decisions(SMALL, tmp_path, theta=theta)
+    assert "theta" in stored.path.name and np.array_equal(
+        stored.rows, build(SMALL, table.values, theta).rows)
