@@ -49,7 +49,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from solver import bounds
 from solver.bounds import check_games, check_seed, check_whole
-from solver.errors import InputError
+from solver.errors import InputError, TableError
 from solver.files import atomic_text, check_writable
 from solver.players import triple
 from solver.players.advice import advise as advise_position
@@ -421,11 +421,17 @@ class Solver:
         """The decision table the simulation of ``games`` optimal games looks
         its actions up in: the stored one, or built now (seconds) for
         ``LOOKUP_GAMES`` games or more; ``None``: decided layer by layer."""
-        from solver.tables.decisions import decisions_path, open_decisions
+        from solver.tables.decisions import build, decisions_path, open_decisions
+        from solver.tables.store import TableWarning
         rules = self.rules.column_rules
         if games < LOOKUP_GAMES and not decisions_path(rules, self.tables, self.theta).exists():
             return None
-        return open_decisions(rules, self.tables, theta=self.theta, values=self.table)
+        try:
+            return open_decisions(rules, self.tables, theta=self.theta, values=self.table)
+        except TableError as e:            # a read-only folder: the table held in memory only
+            warnings.warn(TableWarning(f"{e}; the decision table is built for this run only"),
+                          stacklevel=3)
+            return build(rules, self.table.values, self.theta)
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
                           log: str | Path | IO[str] | None) -> Simulation:

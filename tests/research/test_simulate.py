@@ -135,3 +135,24 @@ def test_games_by_lookup_under_a_risk_parameter_are_the_layer_simulations(tmp_pa
     stored = open_decisions(SMALL, tmp_path, theta=theta)
     assert "theta" in stored.path.name and np.array_equal(
         stored.rows, build(SMALL, table.values, theta).rows)
+
+
+def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_path,
+                                                                     monkeypatch):
+    import shutil
+
+    import solver.api
+    import solver.tables.decisions as decisions
+    from solver.errors import TableError
+    from solver.tables.store import TableWarning
+
+    def unwritable(*args, **kwargs):
+        raise TableError("tables: cannot write the table (read-only file system)")
+
+    shutil.copy(small.path, tmp_path)
+    monkeypatch.setattr(solver.api, "LOOKUP_GAMES", 100)
+    monkeypatch.setattr(decisions, "open_decisions", unwritable)
+    with pytest.warns(TableWarning, match="built for this run only"):
+        looked_up = solver.api.Solver(SMALL, tables=tmp_path).simulate(200, seed=1)
+    layered = simulate(SMALL, small.values, 200, seed=1)
+    assert np.array_equal(looked_up.hist, layered.hist)
