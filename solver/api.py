@@ -49,7 +49,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from solver import bounds
 from solver.bounds import check_games, check_seed, check_whole
-from solver.errors import InputError
+from solver.errors import InputError, TableError
 from solver.files import atomic_text, check_writable
 from solver.players import triple
 from solver.players.advice import advise as advise_position
@@ -92,6 +92,9 @@ def announce_compile(kernels, what: str) -> None:
     if not all(compiled(k) for k in kernels):
         warnings.warn(TableWarning(f"compiling {what} (once after an install or an update, "
                                    f"about {COMPILE_SECONDS} s)"), stacklevel=3)
+
+
+LOOKUP_GAMES = 500_000    # simulations of this many optimal games build the decision table
 
 
 class Solver:
@@ -405,11 +408,30 @@ class Solver:
                                       batch.boxes, batch.points):
                     f.write(line + "\n")
             from solver.kernels.policy import batch
-            from solver.kernels.simulate import play_turn
+            from solver.kernels.simulate import play_games, play_turn
             from solver.research.simulate import simulate
-            announce_compile((batch, play_turn), "the simulation")
+            decisions = self._decisions(games) if policy == "optimal" else None
+            kernels = (play_games,) if decisions is not None else (batch, play_turn)
+            announce_compile(kernels, "the simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
-                            policy, on_log=write if f is not None else None, theta=self.theta)
+                            policy, on_log=write if f is not None else None, theta=self.theta,
+                            decisions=decisions)
+
+    def _decisions(self, games: int):
+        """The decision table the simulation of ``games`` optimal games looks
+        its actions up in: the stored one, or built now (seconds) for
+        ``LOOKUP_GAMES`` games or more; ``None``: decided layer by layer."""
+        from solver.tables.decisions import build, decisions_path, open_decisions
+        from solver.tables.store import TableWarning
+        rules = self.rules.column_rules
+        if games < LOOKUP_GAMES and not decisions_path(rules, self.tables, self.theta).exists():
+            return None
+        try:
+            return open_decisions(rules, self.tables, theta=self.theta, values=self.table)
+        except TableError as e:            # a read-only folder: the table held in memory only
+            warnings.warn(TableWarning(f"{e}; the decision table is built for this run only"),
+                          stacklevel=3)
+            return build(rules, self.table.values, self.theta)
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
                           log: str | Path | IO[str] | None) -> Simulation:

@@ -1,8 +1,12 @@
 """Monte Carlo play of whole games under a policy, seeded and reproducible.
 
-All games advance together, one turn (one layer of masks) at a time: the
-policy's actions are decided for the masks the games are in
-(``solver.players.policy.decide``), then every game plays its turn.  Game ``i``
+With a decision table (``solver.tables.decisions``, the optimal policy) every
+action is looked up and each game is played whole (``kernels.simulate.play_games``).
+Without one, all games advance together, one turn (one layer of masks) at a
+time: the policy's actions are decided for the masks the games are in
+(``solver.players.policy.decide``), then every game plays its turn
+(``kernels.simulate.play_turn``).  The table's rows are the ones ``decide``
+computes, so both play the same games, bit for bit.  Game ``i``
 draws its dice from its own splitmix64 stream seeded by ``(seed, i)``, so a
 game's dice do not depend on the number of threads, the batch size or the
 other games.  Die faces come from 32-bit draws by Lemire's multiply-and-reject
@@ -20,13 +24,14 @@ from solver.errors import InputError
 from solver.kernels.dice_stream import seed_states
 from solver.kernels.policy import check_policy_rules, policy_tables
 from solver.kernels.runs import turn_log
-from solver.kernels.simulate import Filled, Layer, play_turn
-from solver.kernels.threads import run_pieces
+from solver.kernels.simulate import Filled, Layer, Played, Rows, play_games, play_turn
+from solver.kernels.threads import pieces, run_pieces
 from solver.players.policy import decide, policy_values
 from solver.position.scoring import upper_bonus
 from solver.research import stats
 from solver.rules.ruleset import Rules
 from solver.space import state_space
+from solver.tables.decisions import DecisionTable
 
 BATCH = 1 << 22          # games held in memory at once
 
@@ -100,15 +105,22 @@ class GameLog:
 
 
 def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
-             policy: str = "optimal", on_log=None, theta: float = 0.0) -> Simulation:
+             policy: str = "optimal", on_log=None, theta: float = 0.0,
+             decisions: DecisionTable | None = None) -> Simulation:
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
-    called for each batch of games when given."""
+    called for each batch of games when given.  ``decisions``: the decision
+    table of the optimal policy (of ``values`` and ``theta``): the same
+    games, played by lookup."""
     check_policy_rules(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
         raise InputError(f"seed must be between 0 and 2**63-1, not {seed}")
+    if decisions is not None:
+        if policy != "optimal":
+            raise ValueError("a decision table holds the optimal policy's actions only")
+        return _by_lookup(rules, decisions, games, seed, on_log, theta)
     start = time.perf_counter()
     g = policy_tables(rules, theta)
     values = policy_values(rules, policy, values, theta)[1]
@@ -149,4 +161,35 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
         if on_log:
             on_log(GameLog(first, log.rolls, log.keeps, log.box, log_points))
     return Simulation(rules, policy, games, seed, hist, bonus_games, box_sum, box_nonzero,
+                      time.perf_counter() - start, theta)
+
+
+def _by_lookup(rules: Rules, decisions: DecisionTable, games: int, seed: int, on_log,
+               theta: float) -> Simulation:
+    """``simulate`` of the optimal policy with its decision table: each game
+    played whole, every action looked up."""
+    start = time.perf_counter()
+    g = policy_tables(rules, theta)
+    size = rules.dice_space.size
+    table = Rows(decisions.index, decisions.rows)
+    hist = np.zeros(rules.max_score + 1, dtype=np.int64)
+    bonus_games = 0
+    box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
+    box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
+    for first in range(0, games, BATCH):
+        n = min(BATCH, games - first)
+        state = seed_states(seed, first, n)
+        log = turn_log(n, rules.n_boxes, rules.rolls, np.int16, logging=bool(on_log))
+        out = Played(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                     np.full(log.box.shape, -1, dtype=np.int16),
+                     np.zeros((pieces(), rules.n_boxes), dtype=np.int64),
+                     np.zeros((pieces(), rules.n_boxes), dtype=np.int64))
+        run_pieces(play_games, g, size, table, state, out, log)
+        hist += np.bincount(out.score, minlength=len(hist))
+        bonus_games += int((upper_bonus(rules, out.upper) > 0).sum())
+        box_sum += out.box_sum.sum(axis=0)
+        box_nonzero += out.box_nonzero.sum(axis=0)
+        if on_log:
+            on_log(GameLog(first, log.rolls, log.keeps, log.box, out.points))
+    return Simulation(rules, "optimal", games, seed, hist, bonus_games, box_sum, box_nonzero,
                       time.perf_counter() - start, theta)

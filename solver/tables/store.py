@@ -152,11 +152,12 @@ def store_derived(rules: Rules, path: Path, kind: str,
 
 
 def save_array(values: np.ndarray, rules: Rules, path: Path, layout: str,
-               extra: dict | None = None) -> None:
-    """Write one float64 array as a table file of ``layout`` atomically
-    (``solver.files``): header (with its shape and sha256), then the data."""
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    header = {**_base_header(rules), "layout": layout, "dtype": "float64",
+               extra: dict | None = None, dtype: str = "float64") -> None:
+    """Write one array (as ``dtype``: float64, or uint8 for tables of
+    bytes) as a table file of ``layout`` atomically (``solver.files``):
+    header (with its shape and sha256), then the data."""
+    values = np.ascontiguousarray(values, dtype=np.dtype(dtype))
+    header = {**_base_header(rules), "layout": layout, "dtype": np.dtype(dtype).name,
               "shape": list(values.shape), "sha256": hashlib.sha256(values.data).hexdigest(),
               **(extra or {})}
     start = _header_bytes(header)
@@ -209,20 +210,26 @@ def _well_formed(read: Callable[..., T]) -> Callable[..., T]:
 
 @_well_formed
 def load_array(rules: Rules, path: Path, layout: str, shape: tuple[int, ...],
-               verify: bool = True) -> tuple[np.ndarray, dict]:
+               verify: bool = True, dtype: str = "float64") -> tuple[np.ndarray, dict]:
     """Open a table file written by ``save_array``: its read-only memory-mapped
-    array and header; raises TableError naming the problem."""
+    array and header; raises TableError naming the problem.  A length of
+    -1 in ``shape`` is any length (the header's)."""
     header, n, size = _read_header(path)
+    stored = header.get("shape")
+    if (isinstance(stored, list) and len(stored) == len(shape)
+            and all(isinstance(x, int) and x >= 0 for x in stored)):
+        shape = tuple(x if want == -1 else want for x, want in zip(stored, shape))
     expect = {"format": TABLE_FORMAT, "engine": ENGINE_VERSION,
-              "fingerprint": rules.fingerprint, "layout": layout, "dtype": "float64",
-              "shape": list(shape)}
+              "fingerprint": rules.fingerprint, "layout": layout,
+              "dtype": np.dtype(dtype).name, "shape": list(shape)}
     for key, want in expect.items():
         if header.get(key) != want:
             raise TableError(f"{path}: {key} is {header.get(key)!r}, expected {want!r}")
     offset = _data_offset(n)
-    if size != offset + 8 * int(np.prod(shape)):
+    item = np.dtype(dtype).itemsize
+    if size != offset + item * int(np.prod(shape)):
         raise TableError(f"{path}: truncated or padded ({size} bytes)")
-    data = np.memmap(path, dtype=np.float64, mode="r", offset=offset, shape=shape)
+    data = np.memmap(path, dtype=np.dtype(dtype), mode="r", offset=offset, shape=shape)
     if verify and not _verified_before(path, header):
         if _sha256(path, offset, data.nbytes) != header.get("sha256"):
             raise TableError(f"{path}: checksum mismatch (corrupt table)")

@@ -66,3 +66,93 @@ def test_a_game_does_not_depend_on_how_many_are_played(tmp_path):
 def test_no_games_is_an_input_error(small):
     with pytest.raises(InputError):
         simulate(SMALL, small.values, 0)
+
+
+def logged(rules, values, games, seed, decisions=None):
+    """A simulation and its logs, every array of every batch."""
+    logs = []
+    sim = simulate(rules, values, games, seed=seed, decisions=decisions,
+                   on_log=lambda b: logs.append((b.first, b.rolls, b.keeps, b.boxes, b.points)))
+    return sim, logs
+
+
+@pytest.mark.parametrize("game", ["small", "jokers"])
+def test_games_by_lookup_are_the_layer_simulations_bit_for_bit(game, small, tmp_path):
+    from solver.tables.decisions import build
+    if game == "small":
+        rules, values = SMALL, small.values
+    else:
+        rules = joker_game("free")
+        values = open_table(rules, tmp_path, progress=False).values
+    decisions = build(rules, values)
+    for seed, games in ((0, 1), (7, 3001)):
+        a, log_a = logged(rules, values, games, seed, decisions)
+        b, log_b = logged(rules, values, games, seed)
+        assert np.array_equal(a.hist, b.hist) and a.bonus_games == b.bonus_games
+        assert np.array_equal(a.box_sum, b.box_sum)
+        assert np.array_equal(a.box_nonzero, b.box_nonzero)
+        for x, y in zip(log_a, log_b, strict=True):
+            assert x[0] == y[0] and all(np.array_equal(p, q) for p, q in zip(x[1:], y[1:]))
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = simulate(rules, values, 3001, seed=7, decisions=decisions)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.hist, a.hist) and np.array_equal(one.box_sum, a.box_sum)
+
+
+def test_a_stored_decision_table_is_used_and_changes_nothing(small, tmp_path, monkeypatch):
+    import shutil
+
+    import solver.research.simulate as research
+
+    from solver.api import Solver
+    from solver.tables.decisions import decisions_path, open_decisions
+    shutil.copy(small.path, tmp_path)
+    layered = Solver(SMALL, tables=tmp_path).simulate(2000, seed=4)
+    assert not decisions_path(SMALL, tmp_path).exists()       # few games: not built
+    open_decisions(SMALL, tmp_path)
+    calls, by_lookup = [], research._by_lookup
+    monkeypatch.setattr(research, "_by_lookup", lambda *a: calls.append(1) or by_lookup(*a))
+    looked_up = Solver(SMALL, tables=tmp_path).simulate(2000, seed=4)
+    assert calls == [1]
+    assert layered.as_dict() | {"seconds": 0, "games_per_second": 0} == (
+        looked_up.as_dict() | {"seconds": 0, "games_per_second": 0})
+    with pytest.raises(ValueError):
+        simulate(SMALL, small.values, 10, policy="greedy",
+                 decisions=open_decisions(SMALL, tmp_path))
+
+
+def test_games_by_lookup_under_a_risk_parameter_are_the_layer_simulations(tmp_path):
+    from solver.tables.decisions import build, open_decisions
+    theta = 0.02
+    table = open_table(SMALL, tmp_path, progress=False, theta=theta)
+    a = simulate(SMALL, table.values, 3000, seed=2, theta=theta,
+                 decisions=build(SMALL, table.values, theta))
+    b = simulate(SMALL, table.values, 3000, seed=2, theta=theta)
+    assert np.array_equal(a.hist, b.hist) and np.array_equal(a.box_sum, b.box_sum)
+    stored = open_decisions(SMALL, tmp_path, theta=theta)
+    assert "theta" in stored.path.name and np.array_equal(
+        stored.rows, build(SMALL, table.values, theta).rows)
+
+
+def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_path,
+                                                                     monkeypatch):
+    import shutil
+
+    import solver.api
+    import solver.tables.decisions as decisions
+    from solver.errors import TableError
+    from solver.tables.store import TableWarning
+
+    def unwritable(*args, **kwargs):
+        raise TableError("tables: cannot write the table (read-only file system)")
+
+    shutil.copy(small.path, tmp_path)
+    monkeypatch.setattr(solver.api, "LOOKUP_GAMES", 100)
+    monkeypatch.setattr(decisions, "open_decisions", unwritable)
+    with pytest.warns(TableWarning, match="built for this run only"):
+        looked_up = solver.api.Solver(SMALL, tables=tmp_path).simulate(200, seed=1)
+    layered = simulate(SMALL, small.values, 200, seed=1)
+    assert np.array_equal(looked_up.hist, layered.hist)
