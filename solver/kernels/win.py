@@ -123,7 +123,9 @@ class Scratch(NamedTuple):
     ``kwin[t - 1, m], ktie[t - 1, m]`` of keeping ``m`` with ``t`` rerolls
     left, ``kkey[t - 1, m, 0 or 1]`` their keys; ``open_[:n]`` the open boxes
     (``score_chances``); ``rw[b], rt[b], rkey[b, 0 or 1]`` one roll's chances
-    box by box (``roll_boxes``)."""
+    box by box (``roll_boxes``); ``lanes``: room for the chances of every
+    state after a turn side by side (``lane_views``), ``child[k] = (mask,
+    u, score)`` those states."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -142,6 +144,8 @@ class Scratch(NamedTuple):
     rw: np.ndarray
     rt: np.ndarray
     rkey: np.ndarray
+    lanes: np.ndarray
+    child: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -160,7 +164,9 @@ def new_scratch(d):
                    np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
                    np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
                    np.zeros((levels, m)), np.zeros((levels, m)), np.zeros((levels, m, 2)),
-                   np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)))
+                   np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)),
+                   np.empty(4 * (m + 1) * (nc + nb)),
+                   np.empty((nc + nb, 3), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -290,20 +296,114 @@ def fill_chances(wd, mask, u, score, odds, s):
 def fill_exact(wd, mask, u, score, odds, s, inner):
     """``fill_chances`` with each state after the turn valued by its own
     turn played to win (``turn_start``, work in ``inner``): exact when
-    that turn is the last."""
+    that turn is the last.  Those turns are averaged side by side, two
+    lanes each (``exact_lanes``), the same sums per lane."""
     d = wd.turn
     allowed = d.allowed[mask]
-    for b in range(len(d.is_upper)):
+    nb = len(d.is_upper)
+    child = s.child
+    n = 0
+    full = False
+    for b in range(nb):
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = turn_start(wd, m2, u2, s2, odds, inner)
-            s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, 0)
+            full = full or d.allowed[child[n, 0]] == 0
+            n += 1
     for c in range(len(d.cand_box)):
         b = d.cand_box[c]
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
-            w, t = turn_start(wd, m2, u2, s2, odds, inner)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, d.cand_score[c])
+            full = full or d.allowed[child[n, 0]] == 0
+            n += 1
+    if not full:
+        exact_lanes(wd, n, odds, s, inner)
+    q = 0
+    for b in range(nb):
+        if (allowed >> b) & 1:
+            if full:
+                w, t = turn_start(wd, child[q, 0], child[q, 1], child[q, 2], odds, inner)
+            else:
+                w, t = lane_result(d, s, n, q)
+            s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+            q += 1
+    for c in range(len(d.cand_box)):
+        b = d.cand_box[c]
+        if (allowed >> b) & 1:
+            if full:
+                w, t = turn_start(wd, child[q, 0], child[q, 1], child[q, 2], odds, inner)
+            else:
+                w, t = lane_result(d, s, n, q)
             s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
+            q += 1
+
+
+@njit(cache=True)
+def lane_views(d, s, n):
+    """``win[m, k], tie[m, k]`` and their keys ``kwin[m, k], ktie[m, k]``
+    of ``n`` turns side by side (``s.lanes``)."""
+    size = (d.adds.shape[0] + 1) * n
+    rows = d.adds.shape[0] + 1
+    return (s.lanes[:size].reshape((rows, n)), s.lanes[size:2 * size].reshape((rows, n)),
+            s.lanes[2 * size:3 * size].reshape((rows, n)),
+            s.lanes[3 * size:4 * size].reshape((rows, n)))
+
+
+@njit(cache=True)
+def lane_result(d, s, n, k):
+    """``(win, tie)`` at the start of turn ``k`` of ``exact_lanes``."""
+    win, tie, _, _ = lane_views(d, s, n)
+    return win[0, k], tie[0, k]
+
+
+@njit(cache=True)
+def exact_lanes(wd, n, odds, s, inner):
+    """``turn_start`` of the ``n`` states ``s.child[k]`` (none full), turn
+    ``k`` in lane ``k`` of ``lane_views``: each turn's scoring chances
+    (``fill_chances``, ``best_scores`` in ``inner``), then the levels of
+    ``keep_chances`` for all lanes at once (per lane the same sums and the
+    same choices)."""
+    d = wd.turn
+    first, M = d.first_roll, d.adds.shape[0]
+    win, tie, kwin, ktie = lane_views(d, s, n)
+    for k in range(n):
+        win[M, k], tie[M, k] = 0.0, 0.0
+    for k in range(n):
+        m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
+        fill_chances(wd, m2, u2, s2, odds, inner)
+        best_scores(d, m2, inner)
+        for m in range(first, M):
+            win[m, k], tie[m, k] = inner.work[m, 0], inner.work[m, 1]
+            kwin[m, k], ktie[m, k] = inner.wkey[m, 0], inner.wkey[m, 1]
+    for t in range(1, d.rolls + 1):
+        average_keeps(d, n, win)               # W_t of every lane
+        average_keeps(d, n, tie)
+        if t == d.rolls:
+            break
+        for m in range(first):
+            for k in range(n):
+                kwin[m, k] = key(win[m, k])
+                ktie[m, k] = key(tie[m, k])
+        best_inside(d, n, win, tie, kwin, ktie)
+
+
+@njit(cache=True)
+def best_inside(d, n, win, tie, kwin, ktie):
+    """``X_t`` of ``keep_chances`` in every lane ``k < n``: multiset ``m``
+    takes the chances of the first multiset one die smaller (in the order
+    of ``subs[m]``, each already so replaced) with strictly larger keys
+    than its own (so far)."""
+    subs, n_subs = d.subs, d.n_subs
+    for m in range(1, d.adds.shape[0]):
+        wm, tm, km, jm = win[m], tie[m], kwin[m], ktie[m]
+        for i in range(n_subs[m]):
+            a = subs[m, i]
+            wa, ta, ka, ja = win[a], tie[a], kwin[a], ktie[a]
+            for k in range(n):
+                up = ka[k] > km[k] or (ka[k] == km[k] and ja[k] > jm[k])
+                wm[k] = wa[k] if up else wm[k]
+                tm[k] = ta[k] if up else tm[k]
+                km[k] = ka[k] if up else km[k]
+                jm[k] = ja[k] if up else jm[k]
 
 
 @njit(cache=True)
