@@ -22,6 +22,14 @@ win, then to tie, each compared to 40 bits (``key``), so equal chances
 computed along different paths compare equal.  An action of the turn is
 chosen the same way, then, among the actions still equal, by the
 expected-score tie rule (``turn.pick``, as ``solver.research.games`` chooses).
+
+The match seat takes shortcuts that give the same values and choices:
+``seat_turn`` finds each roll's best box among the roll's candidates and
+the best scratch they leave (``best_scores``) and writes no per-roll
+table, ``seat_choose`` looks up the boxes of the rolls it meets
+(``roll_boxes``), and the exact turn averages the turns after it side by
+side (``exact_lanes``).  No sum is reordered (the kernels here do not
+reassociate), so the values agree bit for bit.
 """
 
 from __future__ import annotations

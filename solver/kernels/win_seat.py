@@ -1,6 +1,6 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.choose``.  ``solver.research.win_seat`` drives it.
+``kernels.win.choose`` (``seat_choose`` after ``seat_turn``).  ``solver.research.win_seat`` drives it.
 """
 
 from __future__ import annotations
