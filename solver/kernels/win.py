@@ -22,6 +22,14 @@ win, then to tie, each compared to 40 bits (``key``), so equal chances
 computed along different paths compare equal.  An action of the turn is
 chosen the same way, then, among the actions still equal, by the
 expected-score tie rule (``turn.pick``, as ``solver.research.games`` chooses).
+
+The match seat takes shortcuts that give the same values and choices:
+``seat_turn`` finds each roll's best box among the roll's candidates and
+the best scratch they leave (``best_scores``) and writes no per-roll
+table, ``seat_choose`` looks up the boxes of the rolls it meets
+(``roll_boxes``), and the exact turn averages the turns after it side by
+side (``exact_lanes``).  No sum is reordered (the kernels here do not
+reassociate), so the values agree bit for bit.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from numba import njit
 from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
 from solver.kernels.turn import (
+    FAST,
     NEG,
     average_keeps,
     fill_candidates,
@@ -120,7 +129,11 @@ class Scratch(NamedTuple):
     stie[r, b]`` per roll and box; ``work[m, 0 or 1]`` the win and tie of
     multiset ``m`` (last row zeros), ``wkey[m, 0 or 1]`` their keys;
     ``kwin[t - 1, m], ktie[t - 1, m]`` of keeping ``m`` with ``t`` rerolls
-    left."""
+    left, ``kkey[t - 1, m, 0 or 1]`` their keys; ``open_[:n]`` the open boxes
+    (``score_chances``); ``rw[b], rt[b], rkey[b, 0 or 1]`` one roll's chances
+    box by box (``roll_boxes``); ``lanes``: room for the chances of every
+    state after a turn side by side (``lane_views``), ``child[k] = (mask,
+    u, score)`` those states."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -134,6 +147,13 @@ class Scratch(NamedTuple):
     wkey: np.ndarray
     kwin: np.ndarray
     ktie: np.ndarray
+    kkey: np.ndarray
+    open_: np.ndarray
+    rw: np.ndarray
+    rt: np.ndarray
+    rkey: np.ndarray
+    lanes: np.ndarray
+    child: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -151,7 +171,10 @@ def new_scratch(d):
     return Scratch(np.empty(nc), np.empty(nc), np.empty((nc, 2)),
                    np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
                    np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
-                   np.zeros((levels, m)), np.zeros((levels, m)))
+                   np.zeros((levels, m)), np.zeros((levels, m)), np.zeros((levels, m, 2)),
+                   np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)),
+                   np.empty(4 * (m + 1) * (nc + nb)),
+                   np.empty((nc + nb, 3), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -281,20 +304,114 @@ def fill_chances(wd, mask, u, score, odds, s):
 def fill_exact(wd, mask, u, score, odds, s, inner):
     """``fill_chances`` with each state after the turn valued by its own
     turn played to win (``turn_start``, work in ``inner``): exact when
-    that turn is the last."""
+    that turn is the last.  Those turns are averaged side by side, two
+    lanes each (``exact_lanes``), the same sums per lane."""
     d = wd.turn
     allowed = d.allowed[mask]
-    for b in range(len(d.is_upper)):
+    nb = len(d.is_upper)
+    child = s.child
+    n = 0
+    full = False
+    for b in range(nb):
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = turn_start(wd, m2, u2, s2, odds, inner)
-            s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, 0)
+            full = full or d.allowed[child[n, 0]] == 0
+            n += 1
     for c in range(len(d.cand_box)):
         b = d.cand_box[c]
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
-            w, t = turn_start(wd, m2, u2, s2, odds, inner)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, d.cand_score[c])
+            full = full or d.allowed[child[n, 0]] == 0
+            n += 1
+    if not full:
+        exact_lanes(wd, n, odds, s, inner)
+    q = 0
+    for b in range(nb):
+        if (allowed >> b) & 1:
+            if full:
+                w, t = turn_start(wd, child[q, 0], child[q, 1], child[q, 2], odds, inner)
+            else:
+                w, t = lane_result(d, s, n, q)
+            s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+            q += 1
+    for c in range(len(d.cand_box)):
+        b = d.cand_box[c]
+        if (allowed >> b) & 1:
+            if full:
+                w, t = turn_start(wd, child[q, 0], child[q, 1], child[q, 2], odds, inner)
+            else:
+                w, t = lane_result(d, s, n, q)
             s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
+            q += 1
+
+
+@njit(cache=True)
+def lane_views(d, s, n):
+    """``win[m, k], tie[m, k]`` and their keys ``kwin[m, k], ktie[m, k]``
+    of ``n`` turns side by side (``s.lanes``)."""
+    size = (d.adds.shape[0] + 1) * n
+    rows = d.adds.shape[0] + 1
+    return (s.lanes[:size].reshape((rows, n)), s.lanes[size:2 * size].reshape((rows, n)),
+            s.lanes[2 * size:3 * size].reshape((rows, n)),
+            s.lanes[3 * size:4 * size].reshape((rows, n)))
+
+
+@njit(cache=True)
+def lane_result(d, s, n, k):
+    """``(win, tie)`` at the start of turn ``k`` of ``exact_lanes``."""
+    win, tie, _, _ = lane_views(d, s, n)
+    return win[0, k], tie[0, k]
+
+
+@njit(cache=True)
+def exact_lanes(wd, n, odds, s, inner):
+    """``turn_start`` of the ``n`` states ``s.child[k]`` (none full), turn
+    ``k`` in lane ``k`` of ``lane_views``: each turn's scoring chances
+    (``fill_chances``, ``best_scores`` in ``inner``), then the levels of
+    ``keep_chances`` for all lanes at once (per lane the same sums and the
+    same choices)."""
+    d = wd.turn
+    first, M = d.first_roll, d.adds.shape[0]
+    win, tie, kwin, ktie = lane_views(d, s, n)
+    for k in range(n):
+        win[M, k], tie[M, k] = 0.0, 0.0
+    for k in range(n):
+        m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
+        fill_chances(wd, m2, u2, s2, odds, inner)
+        best_scores(d, m2, inner)
+        for m in range(first, M):
+            win[m, k], tie[m, k] = inner.work[m, 0], inner.work[m, 1]
+            kwin[m, k], ktie[m, k] = inner.wkey[m, 0], inner.wkey[m, 1]
+    for t in range(1, d.rolls + 1):
+        average_keeps(d, n, win)               # W_t of every lane
+        average_keeps(d, n, tie)
+        if t == d.rolls:
+            break
+        for m in range(first):
+            for k in range(n):
+                kwin[m, k] = key(win[m, k])
+                ktie[m, k] = key(tie[m, k])
+        best_inside(d, n, win, tie, kwin, ktie)
+
+
+@njit(cache=True)
+def best_inside(d, n, win, tie, kwin, ktie):
+    """``X_t`` of ``keep_chances`` in every lane ``k < n``: multiset ``m``
+    takes the chances of the first multiset one die smaller (in the order
+    of ``subs[m]``, each already so replaced) with strictly larger keys
+    than its own (so far)."""
+    subs, n_subs = d.subs, d.n_subs
+    for m in range(1, d.adds.shape[0]):
+        wm, tm, km, jm = win[m], tie[m], kwin[m], ktie[m]
+        for i in range(n_subs[m]):
+            a = subs[m, i]
+            wa, ta, ka, ja = win[a], tie[a], kwin[a], ktie[a]
+            for k in range(n):
+                up = ka[k] > km[k] or (ka[k] == km[k] and ja[k] > jm[k])
+                wm[k] = wa[k] if up else wm[k]
+                tm[k] = ta[k] if up else tm[k]
+                km[k] = ka[k] if up else km[k]
+                jm[k] = ja[k] if up else jm[k]
 
 
 @njit(cache=True)
@@ -309,7 +426,7 @@ def score_chances(d, pt, mask, s, record):
     cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
     swin, stie, work, wkey = s.swin, s.stie, s.work, s.wkey
     cand_of, yahtzee_face, joker_cand = pt.cand_of, d.yahtzee_face, d.joker_cand
-    open_ = np.empty(nb, dtype=np.int64)
+    open_ = s.open_
     n_open = 0
     for b in range(nb):
         if (allowed >> b) & 1:
@@ -344,23 +461,111 @@ def score_chances(d, pt, mask, s, record):
 
 
 @njit(cache=True)
-def keep_chances(d, s):
+def ahead(k0, k1, b, j0, j1, c):
+    """Keys ``(k0, k1)`` of box ``b`` rank above ``(j0, j1)`` of box ``c``:
+    a larger chance to win, then to tie, then the lower box."""
+    return k0 > j0 or (k0 == j0 and (k1 > j1 or (k1 == j1 and b < c)))
+
+
+@njit(cache=True)
+def best_scores(d, mask, s):
+    """``score_chances`` without ``record``, the same values: for each roll
+    the first box (in box order) of the largest keys, found among the
+    roll's candidates and the best scratch its candidates leave open
+    (``s.open_``: the open boxes by their scratch keys, best first), not by
+    trying every open box."""
+    allowed = d.allowed[mask]
+    nb = len(d.is_upper)
+    ckey, zkey, open_ = s.ckey, s.zkey, s.open_
+    work, wkey = s.work, s.wkey
+    n = 0
+    for b in range(nb):
+        if (allowed >> b) & 1:
+            i = n
+            while i > 0 and ahead(zkey[b, 0], zkey[b, 1], b,
+                                  zkey[open_[i - 1], 0], zkey[open_[i - 1], 1], open_[i - 1]):
+                open_[i] = open_[i - 1]
+                i -= 1
+            open_[i] = b
+            n += 1
+    starts, roll_cand, cand_box = d.roll_cand_start, d.roll_cand, d.cand_box
+    for r in range(len(d.roll_prob)):
+        f = d.yahtzee_face[r]
+        w_ = d.first_roll + r
+        if f >= 0 and d.joker_boxes[mask, f] != 0:
+            jokers = d.joker_boxes[mask, f]
+            bw, bt, kbw, kbt = OFF, 0.0, -1.0, -1.0
+            for b in range(nb):
+                if (allowed >> b) & 1 and (jokers >> b) & 1:
+                    c = d.joker_cand[f, b]
+                    if c >= 0:
+                        w, t, kw, kt = s.cwin[c], s.ctie[c], ckey[c, 0], ckey[c, 1]
+                    else:
+                        w, t, kw, kt = s.zwin[b], s.ztie[b], zkey[b, 0], zkey[b, 1]
+                    if kw > kbw or (kw == kbw and kt > kbt):
+                        bw, bt, kbw, kbt = w, t, kw, kt
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
+            continue
+        covered = 0
+        best, kbw, kbt = -1, -1.0, -1.0
+        for i in range(starts[r], starts[r + 1]):
+            c = roll_cand[i]
+            b = cand_box[c]
+            if (allowed >> b) & 1:
+                covered |= 1 << b
+                if best < 0 or ckey[c, 0] > kbw or (ckey[c, 0] == kbw and ckey[c, 1] > kbt):
+                    best, kbw, kbt = c, ckey[c, 0], ckey[c, 1]
+        bw, bt = (s.cwin[best], s.ctie[best]) if best >= 0 else (OFF, 0.0)
+        for i in range(n):
+            b = open_[i]
+            if (covered >> b) & 1 == 0:
+                if best < 0 or ahead(zkey[b, 0], zkey[b, 1], b, kbw, kbt, cand_box[best]):
+                    bw, bt, kbw, kbt = s.zwin[b], s.ztie[b], zkey[b, 0], zkey[b, 1]
+                break
+        work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
+
+
+@njit(cache=True, fastmath=FAST)
+def average_two(d, work):
+    """``turn.average_keeps(d, 2, work)`` for rules of six faces or fewer
+    (the same sums in the same order, the two lanes written out)."""
+    if d.adds.shape[1] != 6:
+        average_keeps(d, 2, work)
+        return
+    adds = d.adds
+    inv = 1.0 / d.faces
+    for m in range(d.first_roll - 1, -1, -1):
+        a, b, c = adds[m, 0], adds[m, 1], adds[m, 2]
+        e, g, h = adds[m, 3], adds[m, 4], adds[m, 5]
+        work[m, 0] = (((work[a, 0] + work[b, 0]) + (work[c, 0] + work[e, 0]))
+                      + (work[g, 0] + work[h, 0])) * inv
+        work[m, 1] = (((work[a, 1] + work[b, 1]) + (work[c, 1] + work[e, 1]))
+                      + (work[g, 1] + work[h, 1])) * inv
+
+
+@njit(cache=True)
+def keep_chances(d, s, record=True):
     """From the scoring values in ``s.work``: ``s.kwin[t - 1, m],
-    s.ktie[t - 1, m]`` of keeping ``m`` with ``t`` rerolls left, each
-    roll's best in ``s.work`` level by level; returns ``(win, tie)`` at the
-    turn start."""
+    s.ktie[t - 1, m]`` (and their keys ``s.kkey[t - 1, m]``) of keeping
+    ``m`` with ``t`` rerolls left (only with ``record``), each roll's best
+    in ``s.work`` level by level; returns ``(win, tie)`` at the turn
+    start."""
     first = d.first_roll
-    work, wkey, kwin, ktie = s.work, s.wkey, s.kwin, s.ktie
+    work, wkey, kwin, ktie, kkey = s.work, s.wkey, s.kwin, s.ktie, s.kkey
     subs, n_subs = d.subs, d.n_subs
     for t in range(1, d.rolls + 1):
-        average_keeps(d, 2, work)              # W_t (lane 0 win, lane 1 tie)
+        average_two(d, work)                   # W_t (lane 0 win, lane 1 tie)
         if t == d.rolls:
             break
         for m in range(first):
-            kwin[t - 1, m] = work[m, 0]
-            ktie[t - 1, m] = work[m, 1]
             wkey[m, 0] = key(work[m, 0])
             wkey[m, 1] = key(work[m, 1])
+        if record:
+            for m in range(first):
+                kwin[t - 1, m] = work[m, 0]
+                ktie[t - 1, m] = work[m, 1]
+                kkey[t - 1, m, 0] = wkey[m, 0]
+                kkey[t - 1, m, 1] = wkey[m, 1]
         for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
             for j in range(n_subs[m]):
                 a = subs[m, j]
@@ -380,8 +585,8 @@ def turn_start(wd, mask, u, score, odds, s):
     if d.allowed[mask] == 0:                   # the card is full: the game is over
         return odds.less[score], odds.eq[score]
     fill_chances(wd, mask, u, score, odds, s)
-    score_chances(d, wd.play, mask, s, False)
-    return keep_chances(d, s)
+    best_scores(d, mask, s)
+    return keep_chances(d, s, False)
 
 
 @njit(cache=True)
@@ -396,6 +601,103 @@ def turn_chances(wd, mask, u, score, odds, s, inner, exact):
         fill_chances(wd, mask, u, score, odds, s)
     score_chances(wd.turn, wd.play, mask, s, True)
     return keep_chances(wd.turn, s)
+
+
+@njit(cache=True)
+def seat_turn(wd, mask, u, score, odds, s, inner, exact):
+    """``turn_chances`` for ``seat_choose``: each roll's chances box by box
+    are not written out (``seat_choose`` looks up those of the rolls it
+    meets), the rest is the same (``s.kwin``, ``s.ktie`` with their keys
+    in ``s.kkey``); returns ``(win, tie)`` at the turn start."""
+    if exact:
+        fill_exact(wd, mask, u, score, odds, s, inner)
+    else:
+        fill_chances(wd, mask, u, score, odds, s)
+    best_scores(wd.turn, mask, s)
+    return keep_chances(wd.turn, s)
+
+
+@njit(cache=True)
+def roll_boxes(d, pt, mask, r, s):
+    """``s.rw[b], s.rt[b]`` (keys ``s.rkey[b]``) of scoring roll ``r`` in
+    box ``b``: what ``score_chances`` records in ``s.swin[r, b], s.stie[r,
+    b]`` (``OFF`` and 0 where it may not go)."""
+    allowed = d.allowed[mask]
+    cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
+    rw, rt, rkey = s.rw, s.rt, s.rkey
+    f = d.yahtzee_face[r]
+    jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+    off, zero = key(OFF), key(0.0)
+    for b in range(len(d.is_upper)):
+        rw[b], rt[b], rkey[b, 0], rkey[b, 1] = OFF, 0.0, off, zero
+        if (allowed >> b) & 1 == 0:
+            continue
+        if jokers != 0:
+            if (jokers >> b) & 1 == 0:
+                continue
+            c = d.joker_cand[f, b]
+        else:
+            c = pt.cand_of[r, b]
+        if c >= 0:
+            rw[b], rt[b], rkey[b, 0], rkey[b, 1] = cwin[c], ctie[c], ckey[c, 0], ckey[c, 1]
+        else:
+            rw[b], rt[b], rkey[b, 0], rkey[b, 1] = zwin[b], ztie[b], zkey[b, 0], zkey[b, 1]
+
+
+@njit(cache=True)
+def seat_choose(wd, mask, u, r, t, s, tol, evs):
+    """``choose`` after ``seat_turn``: the same action, compared on the keys
+    ``seat_turn`` stored (the same keys ``choose`` computes)."""
+    d, pt = wd.turn, wd.play
+    ev, evk, ev_ready = evs
+    nb = len(d.is_upper)
+    roll_boxes(d, pt, mask, r, s)
+    rw, rkey, kkey = s.rw, s.rkey, s.kkey
+    kw, kt = key(OFF), key(0.0)
+    for b in range(nb):
+        if rw[b] != OFF and (rkey[b, 0] > kw or (rkey[b, 0] == kw and rkey[b, 1] > kt)):
+            kw, kt = rkey[b, 0], rkey[b, 1]
+    lo, hi = pt.kstart[r], pt.kstart[r + 1]
+    if t > 0:
+        for j in range(lo, hi):
+            m = pt.korder[j]
+            a, c = kkey[t - 1, m, 0], kkey[t - 1, m, 1]
+            if a > kw or (a == kw and c > kt):
+                kw, kt = a, c
+    count = 0
+    only = nb
+    for b in range(nb):
+        if rw[b] != OFF and rkey[b, 0] == kw and rkey[b, 1] == kt:
+            count += 1
+            only = b
+    if t > 0:
+        for j in range(lo, hi):
+            m = pt.korder[j]
+            if kkey[t - 1, m, 0] == kw and kkey[t - 1, m, 1] == kt:
+                count += 1
+                only = pt.kcode[m]
+    if count == 1:
+        return only
+    if ev_ready[0] == 0:                       # the expected-score values, once a turn
+        expected_values(wd, mask, u, t, evs)
+        ev_ready[0] = 1
+    stop = NEG
+    code = nb
+    for b in range(nb):
+        if rw[b] != OFF and rkey[b, 0] == kw and rkey[b, 1] == kt:
+            v = ev[r, b]
+            code = pick(v, stop, b, code, tol)
+            stop = max(stop, v)
+    if t > 0:
+        best = NEG
+        kcode = nb
+        for j in range(lo, hi):
+            m = pt.korder[j]
+            if kkey[t - 1, m, 0] == kw and kkey[t - 1, m, 1] == kt:
+                kcode = pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
+                best = max(best, evk[t - 1, m])
+        code = pick(best, stop, kcode, code, tol)          # scoring wins ties
+    return code
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.choose``.  ``solver.research.win_seat`` drives it.
+``kernels.win.choose`` (``seat_choose`` after ``seat_turn``).  ``solver.research.win_seat`` drives it.
 """
 
 from __future__ import annotations
@@ -63,12 +63,12 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
                 states[j, 0], states[j, 1], states[j, 2] = om, ou, os
                 states[j, 3] = 1 if done == nb else 0
             win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
-            win_turn.turn_chances(wd, mask, u, score, odds, s, inner, nb - turn == EXACT_OPEN)
+            win_turn.seat_turn(wd, mask, u, score, odds, s, inner, nb - turn == EXACT_OPEN)
             evs.ready[0] = 0
             rerolls = d.rolls - 1
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             while True:
-                code = win_turn.choose(wd, mask, u, r, rerolls, s, tol, evs)
+                code = win_turn.seat_choose(wd, mask, u, r, rerolls, s, tol, evs)
                 if code < nb:
                     break
                 m = pt.by_code[code - nb]

@@ -5,8 +5,10 @@ Before each of its turns the seat rebuilds the others' cards as they
 stand (a seat that moves earlier in the round has played one turn more),
 their best final score ``M`` from the futures table
 (``win_turn.opponents_best``), and the turn's chances
-(``win_turn.turn_chances``, exact with two boxes open); at each roll it
-plays ``win_turn.choose``, the first action of ``solver.players.win.advise_win``.
+(``win_turn.seat_turn``, exact with two boxes open: ``turn_chances``
+without writing out every roll's boxes); at each roll it plays
+``win_turn.seat_choose`` (``choose`` on the stored keys), the first action
+of ``solver.players.win.advise_win``.
 Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``, as the other players do.
 """

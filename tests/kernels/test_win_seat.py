@@ -1,0 +1,95 @@
+"""The win seat's shortcuts (solver.kernels.win) give what the plain
+kernels give, value for value and choice for choice: ``best_scores``
+against ``score_chances`` (jokers included), the exact turn's states after
+averaged side by side against ``turn_start`` one by one, and
+``seat_choose`` against ``choose`` at every roll of random positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+from small_games import SMALL, TINY, joker_game
+
+from solver.api import Solver
+from solver.kernels import win as W
+from solver.kernels.player import play_tables
+from solver.kernels.turn import turn_data
+from solver.rules.ties import tolerance
+
+
+@njit
+def _compare(wd, positions, states, tol, exact):
+    """For each position ``(mask, u, score)`` against opponents ``states``:
+    the worst disagreement of the shortcuts with the plain kernels (0: none)."""
+    d = wd.turn
+    bad = 0
+    s, inner = W.make_scratch(d)
+    s2, inner2 = W.make_scratch(d)
+    odds = W.Odds(np.empty(wd.tables.reach), np.empty(wd.tables.reach),
+                  np.empty(wd.tables.reach))
+    nb = len(d.is_upper)
+    evs = W.ExpectedValues(np.empty((len(d.roll_prob), nb)),
+                           np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
+                           np.zeros(1, dtype=np.int64))
+    for p in range(len(positions)):
+        mask, u, score = positions[p, 0], positions[p, 1], positions[p, 2]
+        if d.allowed[mask] == 0:
+            continue
+        W.opponents_best(wd.tables.futures, wd.tables, states[p], len(states[p]), odds)
+        W.fill_chances(wd, mask, u, score, odds, s)
+        W.score_chances(d, wd.play, mask, s, False)
+        want = s.work.copy()
+        W.best_scores(d, mask, s)
+        if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
+            bad |= 1
+        a = W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
+        b = W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
+        if a[0] != b[0] or a[1] != b[1]:
+            bad |= 2
+        if exact:
+            for k in range(len(d.cand_box)):
+                if (d.allowed[mask] >> d.cand_box[k]) & 1:
+                    if s.cwin[k] != s2.cwin[k] or s.ctie[k] != s2.ctie[k]:
+                        bad |= 4
+        for r in range(len(d.roll_prob)):
+            for t in range(d.rolls):
+                evs.ready[0] = 0
+                x = W.choose(wd, mask, u, r, t, s, tol, evs)
+                evs.ready[0] = 0
+                y = W.seat_choose(wd, mask, u, r, t, s2, tol, evs)
+                if x != y:
+                    bad |= 8
+    return bad
+
+
+def _positions(rules, n, open_boxes, seed):
+    """Random turn starts with ``open_boxes`` boxes open (any number if 0)
+    and each against one or two random opponents."""
+    rng = np.random.default_rng(seed)
+    nb = rules.n_boxes
+    full = (1 << nb) - 1
+    positions, states = [], []
+    for _ in range(n):
+        k = open_boxes or int(rng.integers(1, nb + 1))
+        closed = rng.permutation(nb)[:nb - k]
+        mask = int(sum(1 << int(b) for b in closed))
+        u = int(rng.integers(0, rules.bonus_threshold + 1)) if rules.bonus_threshold else 0
+        positions.append((mask, u, int(rng.integers(0, rules.max_score // 2))))
+        opp = []
+        for _ in range(2):
+            om = int(rng.integers(0, full + 1))
+            opp.append((om, 0, int(rng.integers(0, rules.max_score // 2)), int(om == full)))
+        states.append(opp)
+    return np.array(positions, dtype=np.int64), np.array(states, dtype=np.int64)
+
+
+@pytest.mark.parametrize("rules", [SMALL, TINY, joker_game("forced", 0), joker_game("free", 0)])
+@pytest.mark.parametrize("open_boxes", [0, 2])
+def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):
+    solver = Solver(rules, tables=tables_dir)
+    wt = W.win_tables(rules, solver.target().values, solver.futures().values,
+                      solver.table.values)
+    wd = W.WinData(turn_data(rules), play_tables(rules), wt)
+    positions, states = _positions(rules, 40, open_boxes, 3)
+    assert _compare(wd, positions, states, tolerance(solver.table), open_boxes == 2) == 0
