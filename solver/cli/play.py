@@ -330,6 +330,15 @@ class Coach:
     def words(self, key: str, **kw) -> str:
         return message(key, self.lang, **kw)
 
+    def say_compile(self, kind: str) -> None:
+        """Say, in the language, that a computer seat's policy compiles its
+        kernels first (once, when Numba's cache does not hold them)."""
+        from solver.api import COMPILE_SECONDS
+        from solver.kernels.cache import compiled
+        from solver.kernels.policy import batch
+        if kind in ("greedy", "simple") and not compiled(batch):
+            self.say("compiling", what=self.words("compiled_player"), seconds=COMPILE_SECONDS)
+
     def num(self, x: float, digits: int) -> str:
         return number(x, digits, self.lang)
 
@@ -379,6 +388,7 @@ class Coach:
             elif not game.needs_roll and not game.player.is_human:
                 seat = game.turn_player
                 self.need_table()
+                self.say_compile(game.player.kind)
                 game.play(game.computer_move())
                 player = game.players[seat]
                 self.say("computer", name=player.name, kind=self.words("kind_" + player.kind),
@@ -773,7 +783,8 @@ class Coach:
         if values:
             self.confirm_build(plan)
         bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
-        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar)
+        compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
+        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling)
         if code:
             raise self.fail("solve_failed", rules=rules.spec)
 
@@ -978,7 +989,8 @@ def check_path(path: str, lang: str) -> str:
 CHILD = "import sys; from solver.cli.play import solve_child; sys.exit(solve_child(sys.argv[1]))"
 
 
-def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None) -> int:
+def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None,
+                   compiling: str = "") -> int:
     """Solve and store the value table of ``spec`` (and with ``parts`` its
     explanations' table) in a child process, and wait for it; its exit
     status.  Numba's kernels do not look at signals, so the solve runs
@@ -994,7 +1006,8 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
-                      "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid()})
+                      "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid(),
+                      "compiling": compiling})
     child = subprocess.Popen([sys.executable, "-c", CHILD, job], stdin=subprocess.DEVNULL,
                              start_new_session=True, env=env)
     try:
@@ -1023,7 +1036,10 @@ def solve_child(job: str) -> int:
         return 1
 
     def show(text, category, filename, lineno, file=None, line=None):
-        click.echo(f"warning: {text}", err=True)
+        if str(text).startswith("compiling") and args.get("compiling"):
+            click.echo(args["compiling"], err=True)      # in the game's language
+        else:
+            click.echo(f"warning: {text}", err=True)
 
     warnings.showwarning = show
     warnings.filterwarnings("ignore", message="building the", category=TableWarning)

@@ -98,6 +98,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "they are stored for later games",
         "faster": "faster: --rules {rules} ({about})",
         "stoppable": "Ctrl-C stops it (the game is saved)",
+        "compiling": "compiling {what} first (once after an install or an update, "
+                     "about {seconds} s)",
+        "compiled_solver": "the solver", "compiled_player": "the computer players",
         "solve_failed": "the solve of {rules} stopped without a table",
         "not_built": "{rules} not solved: it takes {about}; start again with --yes to solve it",
         "build_question": "solve it now ({about})? [y/N] ", "yes": "y",
@@ -212,6 +215,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "de lagres til senere spill",
         "faster": "raskere: --rules {rules} ({about})",
         "stoppable": "Ctrl-C stopper utregningen (spillet lagres)",
+        "compiling": "kompilerer {what} først (én gang etter installering eller oppdatering, "
+                     "omtrent {seconds} s)",
+        "compiled_solver": "løseren", "compiled_player": "datamaskinspillerne",
         "solve_failed": "utregningen for {rules} stoppet uten tabell",
         "not_built": "{rules} er ikke regnet ut: det tar {about}; start på nytt med --yes "
                      "for å regne",
@@ -330,6 +336,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "de sparas till senare spel",
         "faster": "snabbare: --rules {rules} ({about})",
         "stoppable": "Ctrl-C avbryter uträkningen (spelet sparas)",
+        "compiling": "kompilerar {what} först (en gång efter installation eller uppdatering, "
+                     "ungefär {seconds} s)",
+        "compiled_solver": "lösaren", "compiled_player": "datorspelarna",
         "solve_failed": "uträkningen för {rules} avbröts utan tabell",
         "not_built": "{rules} är inte uträknat: det tar {about}; starta igen med --yes "
                      "för att räkna",

@@ -451,3 +451,14 @@ def test_a_game_without_undo_is_not_marked_free(run, tmp_path):
     result = run("--seed", "4", "--autosave", "g.json", input="\n".join(BOXES) + "\n\n")
     assert result.exit_code == 0 and "free undo" not in result.output
     assert "free_undo_used" not in json.loads((tmp_path / "g.json").read_text())["settings"]
+
+
+@pytest.mark.parametrize("lang, words", [("en", "compiling the computer players first"),
+                                         ("nb", "kompilerer datamaskinspillerne først"),
+                                         ("sv", "kompilerar datorspelarna först")])
+def test_a_computer_seats_first_compile_is_said_in_the_language(run, monkeypatch, lang, words):
+    from solver.kernels import cache
+    monkeypatch.setattr(cache, "compiled", lambda kernel: False)   # as after an install
+    r = run("--player", "Cid=greedy", "--player", "Ann", "--seed", "3", "--lang", lang,
+            input="quit\n")
+    assert words in r.output
