@@ -266,17 +266,26 @@ class SharedGames:
                     f"g.next FROM games g WHERE g.code IN ({marks})", part))
         return out
 
-    def refresh(self, codes: list[str]) -> tuple[dict[str, tuple], set[str]]:
-        """``stamps`` of ``codes``, and the codes whose kept state was older
-        (changed or deleted by another process), which are dropped."""
+    def refresh(self, follows: dict[str, Any], describe: Callable[[Game], dict]
+                ) -> tuple[dict[str, tuple], set[str]]:
+        """``stamps`` of the tables of ``follows`` (code -> its Solver), and
+        the codes whose kept state was older (changed or deleted by another
+        process): each is read again (``event``) for all the phones that
+        follow it, or dropped where it cannot be."""
+        codes = list(follows)
         with self.lock:
             now = self.stamps(codes)
             stale = set()
             for code in codes:
                 held = self.states.get(code)
                 if held is not None and held[0] != now.get(code):
-                    del self.states[code]
                     stale.add(code)
+                    self.states.pop(code, None)
+                    if code in now:
+                        try:
+                            self.event(code, follows[code], describe)
+                        except Exception:           # noqa: BLE001  the stream reads it again
+                            log.exception("shared table %s: cannot read its change", code)
         return now, stale
 
     # ---------------------------------------------------------------- writing
@@ -497,6 +506,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
     ``limits`` the requests a client may make (``LIMITS``)."""
     creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
     listeners: dict[str, set[asyncio.Event]] = {}
+    solvers: dict[str, Any] = {}                    # code -> the Solver of a table followed
     polling: list[asyncio.Task] = []
 
     def notify(code: str) -> None:
@@ -511,7 +521,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         try:
             while listeners:
                 codes = list(listeners)
-                now, stale = await run(shared.refresh, codes)
+                now, stale = await run(shared.refresh, {c: solvers[c] for c in codes}, describe)
                 for code in codes:
                     if code in stale or now.get(code) != seen.get(code, now.get(code)):
                         notify(code)
@@ -647,6 +657,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         solver = await solver_for(await rules_of(code))     # 404 before the stream starts
         event = asyncio.Event()
         listeners.setdefault(code, set()).add(event)
+        solvers[code] = solver
         if not polling:
             polling.append(asyncio.create_task(poll()))
 
@@ -681,6 +692,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
                 followers.discard(event)
                 if not followers:
                     listeners.pop(code, None)
+                    solvers.pop(code, None)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
