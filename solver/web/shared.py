@@ -673,14 +673,15 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
                     # the first look reads the file (the poller may not have seen the table yet)
                     held = shared.current(code) if sent is not None else None
                     if held is None:
-                        stamp = await run(shared.stamp, code)
-                        if stamp is None:
+                        try:
+                            current, text = await run(shared.event, code, solver, describe)
+                        except TableError as e:
+                            if e.status != 404:
+                                raise
                             yield "event: deleted\ndata: {}\n\n"
                             return
-                        if stamp != sent:
-                            current, text = await run(shared.event, code, solver, describe)
-                            held = (stamp_of(current), text)
-                    if held is not None and held[0] != sent:
+                        held = (stamp_of(current), text)
+                    if held[0] != sent:
                         sent, text = held
                         yield f"id: {sent[0]}\nevent: state\ndata: {text}\n\n"
                     try:

@@ -505,3 +505,31 @@ def test_the_network_addresses_are_not_the_loopback():
     found = network_addresses()
     assert len(found) == len(set(found)) and not any(a.startswith("127.") for a in found)
     assert all(len(a.split(".")) == 4 for a in found)
+
+
+def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
+    url = server["url"]
+    made = [httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": i}).json()
+            for i in range(2)]
+    ends = {}
+
+    def listen(code):
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line == "event: deleted":
+                    ends[code] = time.monotonic()
+                    return
+
+    threads = [threading.Thread(target=listen, args=(t["code"],), daemon=True) for t in made]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    here, there = made
+    assert httpx.request("DELETE", f"{url}/api/table/{here['code']}",
+                         json={"admin": here["admin"]}).status_code == 200
+    SharedGames(server["db"]).delete(there["code"], there["admin"])     # another process
+    for t in threads:
+        t.join(5)
+    assert sorted(ends) == sorted(t["code"] for t in made)
+    assert max(ends.values()) - start < 0.5
