@@ -146,8 +146,9 @@ class SharedGames:
     the change count it is at: a move is applied to it (one move, not the
     game replayed from its document) once the transaction has read the
     stored count and found it the same; a change by another process shows
-    as another count, and the game is then replayed from the stored
-    document.  It keeps each table's state and its JSON text too, written
+    as another count, and the game held is then brought on by the moves
+    added there (``Game.continue_to``), or replayed from the stored
+    document where they took moves back.  It keeps each table's state and its JSON text too, written
     once per change for the move's answer and every phone's event; the
     poller of ``table_routes`` drops a kept state that another process has
     changed (``refresh``)."""
@@ -215,16 +216,33 @@ class SharedGames:
         return [{"n": n, "kind": k, "text": t, "at": at} for n, k, t, at in rows]
 
     def game(self, row: Row, solver) -> Game:
-        """The table's game, replayed from its document unless this process
-        holds it at the same count."""
+        """The table's game (``_game_at``)."""
         with self.lock:
-            held = self.games.get(row.code)
-            if held is not None and held[0] == row.moves:
-                self.games.move_to_end(row.code)
-                return held[1]
-            game = Game.from_dict(row.doc, solver, where="table")
-            self.games.keep(row.code, (row.moves, game))
-            return game
+            return self._game_at(row.code, row.moves, solver, row.doc)
+
+    def _game_at(self, code: str, moves: int, solver, doc: dict | None = None) -> Game:
+        """The table's game at change ``moves`` (its stored document ``doc``,
+        read here if needed): the game held if it is at that count, else the
+        game held brought on by the moves another process added, else the
+        document replayed."""
+        held = self.games.get(code)
+        if held is not None and held[0] == moves:    # the same count: not changed elsewhere
+            self.games.move_to_end(code)
+            return held[1]
+        if doc is None:
+            doc = json.loads(self.db.execute("SELECT doc FROM games WHERE code = ?",
+                                             (code,)).fetchone()[0])
+        self.games.pop(code, None)
+        if held is not None and held[0] < moves:
+            try:
+                if held[1].continue_to(doc, where="table"):
+                    self.games.keep(code, (moves, held[1]))
+                    return held[1]
+            except InputError:
+                pass                                # replayed below, which says what is wrong
+        game = Game.from_dict(doc, solver, where="table")
+        self.games.keep(code, (moves, game))
+        return game
 
     def view(self, code: str, solver, describe: Callable[[Game], dict]) -> dict:
         """The table's state and what the page shows of it, read together."""
@@ -357,12 +375,7 @@ class SharedGames:
                                          (code,)).fetchall())
             if after != moves:
                 raise TableError(409, f"the table is at change {moves}, not {after}")
-            held = self.games.get(code)
-            if held is not None and held[0] == moves:  # the same count: not changed elsewhere
-                game = held[1]
-            else:
-                doc = self.db.execute("SELECT doc FROM games WHERE code = ?", (code,)).fetchone()
-                game = Game.from_dict(json.loads(doc[0]), solver, where="table")
+            game = self._game_at(code, moves, solver)
             self.games.pop(code, None)              # kept again once the change is written
             if who_moves == "seat" and game.player.is_human and kind == "move" \
                     and seats.get(game.turn_player) != token:

@@ -171,10 +171,15 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     with pytest.raises(Exception) as stale:
         here.change(code, 3, "move", auto, solver, describe)
     assert stale.value.status == 409 and stale.value.state["moves"] == 4
-    state = here.change(code, 4, "move", auto, solver, describe)
-    fresh = Game.from_dict(state["game"], solver)
-    assert state["moves"] == 5 and len(state["game"]["moves"]) == 5
-    assert state == there.view(code, solver, describe) and fresh.to_dict() == state["game"]
+    state = here.change(code, 4, "move", auto, solver, describe)   # the move added, played
+    assert len(replays) == 1 and state["moves"] == 5 and len(state["game"]["moves"]) == 5
+    assert state == there.view(code, solver, describe)
+    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
+    there.change(code, 5, "undo", lambda g: g.undo().text, solver, describe)
+    state = here.change(code, 6, "move", auto, solver, describe)   # a move taken back: replayed
+    assert len(replays) == 3 and state["moves"] == 7 and len(state["game"]["moves"]) == 5
+    assert state == there.view(code, solver, describe)
+    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
     assert here.view(other, solver, describe) == alone and alone["game"]["moves"] == []
 
 
