@@ -148,10 +148,10 @@ class SharedGames:
     stored count and found it the same; a change by another process shows
     as another count, and the game held is then brought on by the moves
     added there (``Game.continue_to``), or replayed from the stored
-    document where they took moves back.  It keeps each table's state and its JSON text too, written
-    once per change for the move's answer and every phone's event; the
-    poller of ``table_routes`` drops a kept state that another process has
-    changed (``refresh``)."""
+    document where they took moves back.  It keeps each table's state and
+    its JSON text too, written once per change for the move's answer and
+    every phone's event; the poller of ``table_routes`` reads again a kept
+    state that another process has changed (``refresh``)."""
 
     def __init__(self, path: str | Path | None = None, ttl: float = TTL):
         self.path = Path(path) if path else data_folder() / "tables.sqlite"
