@@ -9,10 +9,14 @@ send a fixed number of requests (default 4000) to a ``yatzy serve`` on
 Table mode (``--tables N``): N shared tables of four players, a phone per
 seat, all at once; every phone follows its table's event stream and the
 phone of the player to move plays (roll, then a box; ``--turns`` turns a
-seat; ``--think MS``: a pause of up to MS before each move).  It prints the percentiles of a move's answer and of the time until
-all four phones have the move's event.  Its own server lifts the per-client
-rate limits (every phone is 127.0.0.1 here) and otherwise runs as ``yatzy
-serve`` does.
+seat; ``--think MS``: a pause of up to MS before each move).  It prints
+the percentiles of a move's answer and of the time until all four phones
+have the move's event, the server's CPU time per move (its own server) and
+the load average.  Its own server lifts the per-client rate limits (every
+phone is 127.0.0.1 here) and otherwise runs as ``yatzy serve`` does
+(``--workers N``: N processes sharing the database; a table's phones then
+meet different processes, and a move made in one reaches the phones of
+another through its poller).
 
 Its own server runs in a child process (uvicorn, ``--workers`` processes) with the
 tables of ``$YATZY_TABLES`` or ``tables/``.  Positions are random new-game
@@ -113,16 +117,27 @@ async def run(port: int, requests: int, clients: int) -> None:
 
 
 # ------------------------------------------------------------ shared tables
-def table_server(port: int, db: str) -> subprocess.Popen:
-    """``yatzy serve``'s app with its server limits, the rate limits lifted."""
-    code = ("import sys, uvicorn, solver.web.shared as s\n"
-            "s.LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))\n"
-            "from solver.web.app import create_app\n"
+TABLE_APP = """\
+import solver.web.shared as shared
+shared.LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))   # every phone here is 127.0.0.1
+from solver.web.app import app_from_env as app
+"""
+
+
+def table_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
+    """``yatzy serve``'s app with its server limits, the rate limits lifted,
+    in ``workers`` processes sharing the database (as ``--workers``)."""
+    folder = os.path.dirname(db)
+    with open(os.path.join(folder, "web_load_app.py"), "w") as f:
+        f.write(TABLE_APP)
+    code = ("import sys, uvicorn\n"
             "from solver.web.limits import SERVER_LIMITS\n"
-            "uvicorn.run(create_app('nordic', None, sys.argv[2]), host='127.0.0.1',\n"
-            "            port=int(sys.argv[1]), **SERVER_LIMITS)\n")
-    return subprocess.Popen([sys.executable, "-c", code, str(port), db], cwd=ROOT,
-                            stdout=subprocess.DEVNULL)
+            "uvicorn.run('web_load_app:app', factory=True, host='127.0.0.1',\n"
+            "            port=int(sys.argv[1]), workers=int(sys.argv[2]), **SERVER_LIMITS)\n")
+    env = {**os.environ, "YATZY_SERVE_DB": db,
+           "PYTHONPATH": os.pathsep.join([folder, ROOT, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-c", code, str(port), str(workers)], cwd=ROOT,
+                            env=env, stdout=subprocess.DEVNULL)
 
 
 class Connection:
@@ -232,13 +247,31 @@ async def play_table(port: int, turns: int, think: float, moves: list[float],
             phone.close()
 
 
-async def run_tables(port: int, tables: int, turns: int, think: float) -> None:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user and system) of process ``pid`` and its descendants
+    (Linux's /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except (OSError, ValueError, IndexError):
+        return None
+    return total + sum(cpu_seconds(k) or 0 for k in kids)
+
+
+async def run_tables(port: int, tables: int, turns: int, think: float,
+                     server: int | None = None) -> None:
     await play_table(port, 1, 0, [], [], [])                     # warm up
     moves, delays, errors = [], [], []
+    cpu = cpu_seconds(server) if server else None
     start = time.perf_counter()
     await asyncio.gather(*(play_table(port, turns, think, moves, delays, errors)
                            for _ in range(tables)))
     wall = time.perf_counter() - start
+    if cpu is not None:
+        cpu = cpu_seconds(server) - cpu
 
     def pct(xs: list[float], q: float) -> float:
         xs = sorted(xs)
@@ -248,7 +281,9 @@ async def run_tables(port: int, tables: int, turns: int, think: float) -> None:
     for name, xs in (("move answered", moves), ("seen by all 4 phones", delays)):
         print(f"{name:>22}: p50 {pct(xs, 50):.1f} ms   p95 {pct(xs, 95):.1f} ms   "
               f"p99 {pct(xs, 99):.1f} ms   max {pct(xs, 100):.1f} ms")
-    print(f"{len(moves) / wall:.0f} moves/s, load average {os.getloadavg()[0]:.1f}")
+    print(f"{len(moves) / wall:.0f} moves/s"
+          + (f", server CPU {1000 * cpu / max(len(moves), 1):.2f} ms a move" if cpu else "")
+          + f", load average {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -268,10 +303,12 @@ def main() -> None:
         scratch = tempfile.TemporaryDirectory()
         if port is None:
             port = free_port()
-            child = table_server(port, os.path.join(scratch.name, "tables.sqlite"))
+            child = table_server(port, os.path.join(scratch.name, "tables.sqlite"),
+                                 args.workers)
             wait_for(port)
         try:
-            asyncio.run(run_tables(port, args.tables, args.turns, args.think / 1000))
+            asyncio.run(run_tables(port, args.tables, args.turns, args.think / 1000,
+                                   child.pid if child is not None else None))
         finally:
             if child is not None:
                 child.terminate()

@@ -697,26 +697,71 @@ class Game:
                                for p in players], seed=seed, tables=tables)
         except InputError as e:
             raise bad(str(e)) from None
-        drawn = set(drawn)
-        for i, text in enumerate(moves):
+        game._replay(moves, set(drawn), played, where)
+        game.settings = dict(settings)
+        return game
+
+    def _replay(self, moves: list[str], drawn: set[int], played: int, where: str) -> None:
+        """Play ``moves[len(self.moves):]`` (each checked; those of ``drawn``
+        drawn again from the seed), then take back all after ``played``."""
+        self._redo.clear()
+        for i in range(len(self._stack), len(moves)):
+            text = moves[i]
             try:
-                done, after = game._apply(game._position, text, i in drawn)
+                done, after = self._apply(self._position, text, i in drawn)
                 if i in drawn:              # the generator's roll: drawn again from the seed
                     if not done.text.startswith("roll"):
                         raise InputError("only a roll can be drawn by the generator")
-                    again, _ = game._apply(game._position, "roll", True)
+                    again, _ = self._apply(self._position, "roll", True)
                     if again.text != done.text:
-                        raise InputError(f"the generator (seed {game.seed}) rolled "
+                        raise InputError(f"the generator (seed {self.seed}) rolled "
                                          f"{again.text[5:]!r} here, not {done.text[5:]!r}")
             except InputError as e:
                 raise GameError("bad_saved_move", f"{where}: move {i + 1} {shown(text, 40)}: {e}",
                                 path=where, n=i + 1) from None
-            game._stack.append((done, game._position))
-            game._position = after
+            self._stack.append((done, self._position))
+            self._position = after
         for _ in range(len(moves) - played):
-            game.undo()
-        game.settings = dict(settings)
-        return game
+            self.undo()
+
+    def continue_to(self, obj: object, where: str = "game") -> bool:
+        """Bring this game to the document ``obj`` (``to_dict``) where it
+        continues it (the same game, its moves played so far first, none
+        of them taken back), replaying only the moves after them: what
+        ``from_dict(obj)`` would give.  False, the game unchanged, where
+        ``obj`` does not continue it; GameError where a new move is not
+        legal (the game is then left halfway: replay the document instead).
+
+        >>> game = Game("nordic", ["Ann"], seed=1)
+        >>> later = Game.from_dict(game.to_dict())
+        >>> _ = later.play("roll"); _ = later.play("score chance")
+        >>> game.continue_to(later.to_dict()), game.to_dict() == later.to_dict()
+        (True, True)
+        >>> _ = later.undo()
+        >>> game.continue_to(later.to_dict())
+        False
+        """
+        mine = self.to_dict()
+        if not isinstance(obj, dict) or any(obj.get(k) != mine[k] for k in
+                                            ("yatzy_game", "rules", "seed", "players")):
+            return False
+        moves, played, drawn = obj.get("moves"), obj.get("played"), obj.get("drawn", [])
+        settings = obj.get("settings", {})
+        n = len(self._stack)
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves) \
+                or not isinstance(drawn, list) or not isinstance(settings, dict) \
+                or not isinstance(played, int) or isinstance(played, bool) \
+                or not n <= played <= len(moves) or moves[:n] != mine["moves"][:n]:
+            return False
+        if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(moves)
+                   for i in drawn):
+            return False
+        drawn = set(drawn)
+        if {i for i in drawn if i < n} != {i for i in mine["drawn"] if i < n}:
+            return False
+        self._replay(moves, drawn, played, where)
+        self.settings = dict(settings)
+        return True
 
     @classmethod
     def load(cls, path: str | Path, rules: Rules | Solver | None = None, *,

@@ -43,11 +43,12 @@ import re
 import secrets
 import threading
 import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -85,6 +86,7 @@ BEAT = 15                       # seconds between comments on a quiet event stre
 RETRY_MS = 1000                 # the browser's wait before it reconnects a dropped stream
 STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
 WHO_MOVES = ("any", "seat")
+HELD = 2048                     # tables whose live game and state a process keeps in memory
 
 
 class TableError(Exception):
@@ -117,18 +119,48 @@ def state_of(row: Row, view: dict | None = None) -> dict:
     return out
 
 
+def stamp_of(state: dict) -> tuple:
+    """What the phones follow of a state (``SharedGames.stamp``)."""
+    return state["moves"], len(state["claimed"]), state["next"]
+
+
+class Held(OrderedDict):
+    """The ``most`` entries used last (a table's game, state or rules)."""
+
+    def __init__(self, most: int = HELD):
+        super().__init__()
+        self.most = most
+
+    def keep(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.most:
+            self.popitem(last=False)
+
+
 class SharedGames:
     """The tables of one database file; safe to use from several threads of
-    one process and from several processes."""
+    one process and from several processes.
+
+    A process keeps the live ``Game`` of the tables it served last, with
+    the change count it is at: a move is applied to it (one move, not the
+    game replayed from its document) once the transaction has read the
+    stored count and found it the same; a change by another process shows
+    as another count, and the game held is then brought on by the moves
+    added there (``Game.continue_to``), or replayed from the stored
+    document where they took moves back.  It keeps each table's state and
+    its JSON text too, written once per change for the move's answer and
+    every phone's event; the poller of ``table_routes`` reads again a kept
+    state that another process has changed (``refresh``)."""
 
     def __init__(self, path: str | Path | None = None, ttl: float = TTL):
         self.path = Path(path) if path else data_folder() / "tables.sqlite"
         self.ttl = ttl
         self._db = None
         self.lock = threading.RLock()          # one reader or writer of this process at a time
-        self.games: dict[str, tuple[int, Game]] = {}    # code -> (moves, the game at that count)
-        self.views: dict[str, tuple[int, dict]] = {}    # code -> (moves, its state)
-        self.texts: dict[str, tuple[dict, str]] = {}    # code -> (a state, its JSON)
+        self.games = Held()     # code -> (moves, the game at that count)
+        self.states = Held()    # code -> (stamp, state, its JSON text)
+        self.rules = Held()     # code -> rules spec (a table's rules never change)
 
     @property
     def db(self):
@@ -153,9 +185,15 @@ class SharedGames:
                                   "WHERE code = ?", (code,)).fetchone()
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
-        if got is None:
-            raise TableError(404, "no such table")
+            if got is None:
+                raise TableError(404, "no such table")
+            self.rules.keep(code, got[0])
         return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5])
+
+    def rules_of(self, code: str) -> str | None:
+        """The rules of a table this process has seen (None: not known here;
+        ``row`` reads them); no lock, as ``current``."""
+        return self.rules.get(code)
 
     def moves(self, code: str) -> int | None:
         with self.lock:
@@ -178,34 +216,60 @@ class SharedGames:
         return [{"n": n, "kind": k, "text": t, "at": at} for n, k, t, at in rows]
 
     def game(self, row: Row, solver) -> Game:
-        """The table's game, replayed from its document unless this process
-        holds it at the same count."""
-        held = self.games.get(row.code)
-        if held is not None and held[0] == row.moves:
+        """The table's game (``_game_at``)."""
+        with self.lock:
+            return self._game_at(row.code, row.moves, solver, row.doc)
+
+    def _game_at(self, code: str, moves: int, solver, doc: dict | None = None) -> Game:
+        """The table's game at change ``moves`` (its stored document ``doc``,
+        read here if needed): the game held if it is at that count, else the
+        game held brought on by the moves another process added, else the
+        document replayed."""
+        held = self.games.get(code)
+        if held is not None and held[0] == moves:    # the same count: not changed elsewhere
+            self.games.move_to_end(code)
             return held[1]
-        game = Game.from_dict(row.doc, solver, where="table")
-        self.games[row.code] = (row.moves, game)
+        if doc is None:
+            doc = json.loads(self.db.execute("SELECT doc FROM games WHERE code = ?",
+                                             (code,)).fetchone()[0])
+        self.games.pop(code, None)
+        if held is not None and held[0] < moves:
+            try:
+                if held[1].continue_to(doc, where="table"):
+                    self.games.keep(code, (moves, held[1]))
+                    return held[1]
+            except InputError:
+                pass                                # replayed below, which says what is wrong
+        game = Game.from_dict(doc, solver, where="table")
+        self.games.keep(code, (moves, game))
         return game
 
     def view(self, code: str, solver, describe: Callable[[Game], dict]) -> dict:
         """The table's state and what the page shows of it, read together."""
-        with self.lock:
-            row = self.row(code)
-            held = self.views.get(code)
-            if held is None or held[0] != row.moves or held[1]["claimed"] != sorted(row.seats) \
-                    or held[1]["next"] != row.next:
-                held = self.views[code] = (row.moves, state_of(row, describe(self.game(row, solver))))
-            return held[1]
+        return self.event(code, solver, describe)[0]
 
     def event(self, code: str, solver, describe: Callable[[Game], dict]) -> tuple[dict, str]:
-        """The table's state and its JSON text, written once for all the
-        phones that follow the table."""
+        """The table's state and its JSON text (read from the file, the
+        view and text written once per change for all the phones)."""
         with self.lock:
-            state = self.view(code, solver, describe)
-            held = self.texts.get(code)
-            if held is None or held[0] is not state:
-                held = self.texts[code] = (state, json.dumps(state))
-            return held
+            row = self.row(code)
+            stamp = (row.moves, len(row.seats), row.next)
+            held = self.states.get(code)
+            if held is None or held[0] != stamp:
+                state = state_of(row, describe(self.game(row, solver)))
+                held = (stamp, state, json.dumps(state))
+                self.states.keep(code, held)
+            return held[1], held[2]
+
+    def current(self, code: str) -> tuple[tuple, str] | None:
+        """The stamp and JSON text of a table's state as this process last
+        wrote or read it, without reading the file (None: not kept).  Up to
+        date while ``refresh`` looks at the table every moment (the event
+        streams' poller): a change by another process is then dropped here
+        within one look.  It takes no lock: the event loop calls it, and
+        must not wait for a thread's transaction."""
+        held = self.states.get(code)
+        return None if held is None else (held[0], held[2])
 
     def stamps(self, codes: list[str]) -> dict[str, tuple]:
         """``stamp`` of many tables in one query each 500 (the missing ones
@@ -219,6 +283,28 @@ class SharedGames:
                     "SELECT g.code, g.moves, (SELECT COUNT(*) FROM seats s WHERE s.code = g.code), "
                     f"g.next FROM games g WHERE g.code IN ({marks})", part))
         return out
+
+    def refresh(self, follows: dict[str, Any], describe: Callable[[Game], dict]
+                ) -> tuple[dict[str, tuple], set[str]]:
+        """``stamps`` of the tables of ``follows`` (code -> its Solver), and
+        the codes whose kept state was older (changed or deleted by another
+        process): each is read again (``event``) for all the phones that
+        follow it, or dropped where it cannot be."""
+        codes = list(follows)
+        with self.lock:
+            now = self.stamps(codes)
+            stale = set()
+            for code in codes:
+                held = self.states.get(code)
+                if held is not None and held[0] != now.get(code):
+                    stale.add(code)
+                    self.states.pop(code, None)
+                    if code in now:
+                        try:
+                            self.event(code, follows[code], describe)
+                        except Exception:           # noqa: BLE001  the stream reads it again
+                            log.exception("shared table %s: cannot read its change", code)
+        return now, stale
 
     # ---------------------------------------------------------------- writing
     def create(self, game: Game, who_moves: str = "any", follows: str | None = None
@@ -251,8 +337,9 @@ class SharedGames:
                 if len(json.loads(got[1]).get("players", [])) == len(game.players):
                     self.db.execute("INSERT INTO seats (code, seat, token) SELECT ?, seat, token "
                                     "FROM seats WHERE code = ?", (code, follows))
-                self.views.pop(follows, None)
-        self.games[code] = (0, game)
+                self.states.pop(follows, None)
+            self.games.keep(code, (0, game))
+            self.rules.keep(code, game.rules.spec)
         return code, admin
 
     def change(self, code: str, after: int, kind: str, step: Callable[[Game], Any],
@@ -260,6 +347,13 @@ class SharedGames:
         """Apply ``step`` (a move, undo or redo) to the table at count
         ``after`` in one transaction and answer the new state; 409 with the
         current state if the table has moved on."""
+        return self.change_text(code, after, kind, step, solver, describe, token)[0]
+
+    def change_text(self, code: str, after: int, kind: str, step: Callable[[Game], Any],
+                    solver, describe: Callable[[Game], dict], token: str | None = None
+                    ) -> tuple[dict, str]:
+        """``change``, and the new state's JSON text (written once, for the
+        answer and every phone's event)."""
         with self.lock:
             try:
                 return self._change(code, after, kind, step, solver, describe, token)
@@ -268,39 +362,39 @@ class SharedGames:
                     e.state = self.view(code, solver, describe)
                 raise
 
-    def _change(self, code, after, kind, step, solver, describe, token) -> dict:
+    def _change(self, code, after, kind, step, solver, describe, token) -> tuple[dict, str]:
+        if not CODE.fullmatch(code or ""):
+            raise TableError(404, "no such table")
         with transaction(self.db):
-            got = self.db.execute("SELECT rules, moves, doc, who_moves, finished, next FROM games "
-                                  "WHERE code = ?", (code,)).fetchone()
+            got = self.db.execute("SELECT moves, who_moves, next FROM games WHERE code = ?",
+                                  (code,)).fetchone()
             if got is None:
                 raise TableError(404, "no such table")
+            moves, who_moves, following = got
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
-            row = Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats,
-                      got[5])
-            if after != row.moves:
-                raise TableError(409, f"the table is at change {row.moves}, not {after}")
-            game = self.game(row, solver)
-            if row.who_moves == "seat" and game.player.is_human and kind == "move" \
+            if after != moves:
+                raise TableError(409, f"the table is at change {moves}, not {after}")
+            game = self._game_at(code, moves, solver)
+            self.games.pop(code, None)              # kept again once the change is written
+            if who_moves == "seat" and game.player.is_human and kind == "move" \
                     and seats.get(game.turn_player) != token:
+                self.games.keep(code, (moves, game))
                 raise TableError(403, f"only {game.player.name}'s phone may move now")
-            try:
-                text = step(game)
-            except BaseException:
-                self.games.pop(code, None)          # the step may have changed it halfway
-                raise
+            text = step(game)                       # an error here: the game is dropped (halfway)
             doc = game.to_dict()
             now = time.time()
             self.db.execute("UPDATE games SET moves = ?, doc = ?, updated = ?, finished = ? "
-                            "WHERE code = ?", (row.moves + 1, json.dumps(doc), now,
+                            "WHERE code = ?", (moves + 1, json.dumps(doc), now,
                                                int(game.is_over), code))
             self.db.execute("INSERT INTO changes (code, n, kind, text, at) VALUES (?, ?, ?, ?, ?)",
-                            (code, row.moves + 1, kind, str(text), now))
-        self.games[code] = (row.moves + 1, game)
-        view = state_of(Row(code, row.rules, row.moves + 1, doc, row.who_moves, game.is_over,
-                            seats, row.next), describe(game))
-        self.views[code] = (row.moves + 1, view)
-        return view
+                            (code, moves + 1, kind, str(text), now))
+        self.games.keep(code, (moves + 1, game))
+        state = state_of(Row(code, game.rules.spec, moves + 1, doc, who_moves, game.is_over,
+                             seats, following), describe(game))
+        held = ((moves + 1, len(seats), following), state, json.dumps(state))
+        self.states.keep(code, held)
+        return state, held[2]
 
     def claim(self, code: str, seat: int, token: str | None) -> str:
         row = self.row(code)
@@ -314,7 +408,7 @@ class SharedGames:
         with self.lock, transaction(self.db):
             self.db.execute("INSERT OR IGNORE INTO seats (code, seat, token) VALUES (?, ?, ?)",
                             (code, seat, token))
-            self.views.pop(code, None)
+            self.states.pop(code, None)
         return token
 
     def delete(self, code: str, admin: str) -> None:
@@ -324,9 +418,9 @@ class SharedGames:
             if got is None or not secrets.compare_digest(got[0], str(admin)):
                 raise TableError(403, "only the phone that made the table may delete it")
             self.db.execute("DELETE FROM games WHERE code = ?", (code,))
-        self.games.pop(code, None)
-        self.views.pop(code, None)
-        self.texts.pop(code, None)
+            self.games.pop(code, None)
+            self.states.pop(code, None)
+            self.rules.pop(code, None)
 
 
 # ------------------------------------------------------------ rate limits
@@ -425,6 +519,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
     ``limits`` the requests a client may make (``LIMITS``)."""
     creating, moving = Limiter(*limits["create"]), Limiter(*limits["move"])
     listeners: dict[str, set[asyncio.Event]] = {}
+    solvers: dict[str, Any] = {}                    # code -> the Solver of a table followed
     polling: list[asyncio.Task] = []
 
     def notify(code: str) -> None:
@@ -439,17 +534,25 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
         try:
             while listeners:
                 codes = list(listeners)
-                now = await run(shared.stamps, codes)
+                now, stale = await run(shared.refresh, {c: solvers[c] for c in codes}, describe)
                 for code in codes:
-                    if now.get(code) != seen.get(code, now.get(code)):
+                    if code in stale or now.get(code) != seen.get(code, now.get(code)):
                         notify(code)
                 seen = {code: now.get(code) for code in codes}
                 await asyncio.sleep(POLL)
         finally:
             polling.clear()
 
+    # one thread of its own reads and writes the file: the calls queue on the event loop
+    # (not 40 threads on the lock), each a cheaper hop than anyio's to_thread
+    pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
+
     async def run(fn, *args):
-        return await anyio.to_thread.run_sync(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def rules_of(code: str) -> str:
+        """A table's rules: kept by this process, else read (404 if none)."""
+        return shared.rules_of(code) or (await run(shared.row, code)).rules
 
     async def guarded(request: Request, handler) -> Response:
         try:
@@ -513,9 +616,9 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
 
     async def read(request: Request) -> Response:
         code = request.path_params["code"]
-        row = await run(shared.row, code)
-        solver = await solver_for(row.rules)
-        return JSONResponse(await run(shared.view, code, solver, describe))
+        solver = await solver_for(await rules_of(code))
+        _, text = await run(shared.event, code, solver, describe)
+        return Response(text, media_type="application/json")
 
     def changer(kind: str):
         async def endpoint(request: Request) -> Response:
@@ -524,8 +627,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
             obj = await _body(request)
             after = _count(obj, "after")
             token = obj.get("token") if isinstance(obj.get("token"), str) else None
-            row = await run(shared.row, code)
-            solver = await solver_for(row.rules)
+            solver = await solver_for(await rules_of(code))
             if kind == "move":
                 move = _text(obj, "move")
 
@@ -538,9 +640,10 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
             else:
                 def step(game: Game) -> str:
                     return game.redo().text
-            new = await run(shared.change, code, after, kind, step, solver, describe, token)
+            _, text = await run(shared.change_text, code, after, kind, step, solver, describe,
+                                token)
             notify(code)
-            return JSONResponse(new)
+            return Response(text, media_type="application/json")
         return endpoint
 
     async def claim(request: Request) -> Response:
@@ -566,10 +669,10 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
 
     async def events(request: Request) -> Response:
         code = request.path_params["code"]
-        row = await run(shared.row, code)           # 404 before the stream starts
-        solver = await solver_for(row.rules)
+        solver = await solver_for(await rules_of(code))     # 404 before the stream starts
         event = asyncio.Event()
         listeners.setdefault(code, set()).add(event)
+        solvers[code] = solver
         if not polling:
             polling.append(asyncio.create_task(poll()))
 
@@ -579,13 +682,20 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
             try:
                 while time.monotonic() - started < STREAM_SECONDS:
                     event.clear()                       # a change from now on wakes it again
-                    stamp = await run(shared.stamp, code)
-                    if stamp is None:
-                        yield "event: deleted\ndata: {}\n\n"
-                        return
-                    if stamp != sent:
-                        current, text = await run(shared.event, code, solver, describe)
-                        sent = (current["moves"], len(current["claimed"]), current["next"])
+                    # the state this process keeps (see SharedGames.current), else the file's;
+                    # the first look reads the file (the poller may not have seen the table yet)
+                    held = shared.current(code) if sent is not None else None
+                    if held is None:
+                        try:
+                            current, text = await run(shared.event, code, solver, describe)
+                        except TableError as e:
+                            if e.status != 404:
+                                raise
+                            yield "event: deleted\ndata: {}\n\n"
+                            return
+                        held = (stamp_of(current), text)
+                    if held[0] != sent:
+                        sent, text = held
                         yield f"id: {sent[0]}\nevent: state\ndata: {text}\n\n"
                     try:
                         await asyncio.wait_for(event.wait(), BEAT)
@@ -598,7 +708,7 @@ def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]
                 followers.discard(event)
                 if not followers:
                     listeners.pop(code, None)
-                    shared.texts.pop(code, None)
+                    solvers.pop(code, None)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

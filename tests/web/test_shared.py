@@ -141,6 +141,58 @@ def test_a_database_of_the_previous_schema_is_migrated(nordic, tables_dir, tmp_p
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
+def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
+        nordic, tables_dir, tmp_path, monkeypatch):
+    """A process applies a move to the game it holds (no replay of the
+    document); a change by another process (another SharedGames on the
+    file) shows as another count, the game is then replayed, and no state
+    of one table reaches another."""
+    from shared_server import describe
+
+    from solver.api import Solver
+    from solver.game import Game
+    solver = Solver("nordic", tables=tables_dir)
+    replays = []
+    real = Game.from_dict.__func__
+    monkeypatch.setattr(Game, "from_dict", classmethod(
+        lambda cls, *a, **k: replays.append(1) or real(cls, *a, **k)))
+    here, there = SharedGames(tmp_path / "t.sqlite"), SharedGames(tmp_path / "t.sqlite")
+    code, _ = here.create(Game(solver, ["Ann", "Bob"], seed=4))
+    other, _ = here.create(Game(solver, ["Cy"], seed=5))
+    alone = here.view(other, solver, describe)
+
+    def auto(game):
+        return game.play(game.computer_move()).text
+    for n in range(3):
+        state = here.change(code, n, "move", auto, solver, describe)
+    assert replays == [] and state["moves"] == 3
+    there.change(code, 3, "move", auto, solver, describe)          # another process moves
+    assert len(replays) == 1
+    with pytest.raises(Exception) as stale:
+        here.change(code, 3, "move", auto, solver, describe)
+    assert stale.value.status == 409 and stale.value.state["moves"] == 4
+    state = here.change(code, 4, "move", auto, solver, describe)   # the move added, played
+    assert len(replays) == 1 and state["moves"] == 5 and len(state["game"]["moves"]) == 5
+    assert state == there.view(code, solver, describe)
+    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
+    there.change(code, 5, "undo", lambda g: g.undo().text, solver, describe)
+    state = here.change(code, 6, "move", auto, solver, describe)   # a move taken back: replayed
+    assert len(replays) == 3 and state["moves"] == 7 and len(state["game"]["moves"]) == 5
+    assert state == there.view(code, solver, describe)
+    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
+    assert here.view(other, solver, describe) == alone and alone["game"]["moves"] == []
+
+
+def test_what_a_process_keeps_is_bounded():
+    from solver.web.shared import Held
+    held = Held(2)
+    for key in "abc":
+        held.keep(key, key.upper())
+    held.keep("b", "B")
+    held.keep("d", "D")
+    assert list(held) == ["b", "d"]
+
+
 # ------------------------------------------------------------ a real server
 def free_port() -> int:
     with socket.socket() as s:
@@ -410,8 +462,79 @@ def test_a_change_by_another_process_reaches_the_stream(server):
     assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
 
 
+def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
+    """The server writes a change (and keeps its state); another process
+    changes the table after it: the stream sends that change, and the
+    server's next move is made at the new count, on the replayed game."""
+    from shared_server import describe
+
+    from solver.api import Solver
+    url = server["url"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 2}).json()["code"]
+    events = []
+
+    def listen():
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line.startswith("data: {"):
+                    events.append(json.loads(line[6:]))
+                    if events[-1]["moves"] == 3:
+                        return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while not events and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert httpx.post(f"{url}/api/table/{code}/move", json={"move": "roll", "after": 0}
+                      ).status_code == 200
+    while len(events) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    other = SharedGames(server["db"])
+    other.change(code, 1, "move", lambda g: g.play(g.computer_move()).text,
+                 Solver("nordic", tables=server["tables"]), describe)
+    mine = other.view(code, Solver("nordic", tables=server["tables"]), describe)
+    while len(events) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [e["moves"] for e in events] == [0, 1, 2] and events[2]["game"] == mine["game"]
+    r = httpx.post(f"{url}/api/table/{code}/move", json={"move": "auto", "after": 1})
+    assert r.status_code == 409 and r.json()["state"]["game"] == mine["game"]
+    r = httpx.post(f"{url}/api/table/{code}/move", json={"move": "auto", "after": 2})
+    assert r.status_code == 200 and r.json()["game"]["moves"][:2] == mine["game"]["moves"]
+    thread.join(5)
+    assert [e["moves"] for e in events] == [0, 1, 2, 3] and events[3] == r.json()
+
+
 def test_the_network_addresses_are_not_the_loopback():
     from solver.cli.serve import network_addresses
     found = network_addresses()
     assert len(found) == len(set(found)) and not any(a.startswith("127.") for a in found)
     assert all(len(a.split(".")) == 4 for a in found)
+
+
+def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
+    url = server["url"]
+    made = [httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": i}).json()
+            for i in range(2)]
+    ends = {}
+
+    def listen(code):
+        with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as r:
+            for line in r.iter_lines():
+                if line == "event: deleted":
+                    ends[code] = time.monotonic()
+                    return
+
+    threads = [threading.Thread(target=listen, args=(t["code"],), daemon=True) for t in made]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    here, there = made
+    assert httpx.request("DELETE", f"{url}/api/table/{here['code']}",
+                         json={"admin": here["admin"]}).status_code == 200
+    SharedGames(server["db"]).delete(there["code"], there["admin"])     # another process
+    for t in threads:
+        t.join(5)
+    assert sorted(ends) == sorted(t["code"] for t in made)
+    assert max(ends.values()) - start < 0.5
