@@ -84,9 +84,10 @@ def code_blocks(page):
 def command_tree(group=main, path=()):
     """{path of words: click command} for `yatzy` and every subcommand."""
     tree = {path: group}
-    if isinstance(group, click.Group):
-        for name, command in group.commands.items():
-            tree.update(command_tree(command, path + (name,)))
+    if isinstance(group, click.Group):          # its commands as click lists them (lazily loaded)
+        ctx = click.Context(group)
+        for name in group.list_commands(ctx):
+            tree.update(command_tree(group.get_command(ctx, name), path + (name,)))
     return tree
 
 
@@ -96,8 +97,8 @@ TREE = command_tree()
 def resolve(words):
     """(path, command, the words after the command's name)."""
     path, command = (), main
-    while words and isinstance(command, click.Group) and words[0] in command.commands:
-        path, command, words = path + (words[0],), command.commands[words[0]], words[1:]
+    while words and isinstance(command, click.Group) and path + (words[0],) in TREE:
+        path, command, words = path + (words[0],), TREE[path + (words[0],)], words[1:]
     return path, command, words
 
 
