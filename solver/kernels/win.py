@@ -577,6 +577,33 @@ def keep_chances(d, s, record=True):
 
 
 @njit(cache=True)
+def seat_keeps(d, s):
+    """``keep_chances`` as far as ``seat_choose`` reads it: the keys
+    ``s.kkey[t - 1, m]`` of every level ``t < rolls``, the same sums and
+    choices; the last level's best keeps and the turn start (which the seat
+    never reads) are not worked out."""
+    first = d.first_roll
+    work, wkey, kkey = s.work, s.wkey, s.kkey
+    subs, n_subs = d.subs, d.n_subs
+    for t in range(1, d.rolls):
+        average_two(d, work)                   # W_t (lane 0 win, lane 1 tie)
+        for m in range(first):
+            wkey[m, 0] = key(work[m, 0])
+            wkey[m, 1] = key(work[m, 1])
+            kkey[t - 1, m, 0] = wkey[m, 0]
+            kkey[t - 1, m, 1] = wkey[m, 1]
+        if t == d.rolls - 1:
+            break
+        for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
+            for j in range(n_subs[m]):
+                a = subs[m, j]
+                if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
+                                               and wkey[a, 1] > wkey[m, 1]):
+                    work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
+                    wkey[m, 0], wkey[m, 1] = wkey[a, 0], wkey[a, 1]
+
+
+@njit(cache=True)
 def turn_start(wd, mask, u, score, odds, s):
     """``(win, tie)`` before the first roll of a turn at ``(mask, u)`` with
     ``score`` points, the states after valued by the target table mixed
@@ -607,14 +634,14 @@ def turn_chances(wd, mask, u, score, odds, s, inner, exact):
 def seat_turn(wd, mask, u, score, odds, s, inner, exact):
     """``turn_chances`` for ``seat_choose``: each roll's chances box by box
     are not written out (``seat_choose`` looks up those of the rolls it
-    meets), the rest is the same (``s.kwin``, ``s.ktie`` with their keys
-    in ``s.kkey``); returns ``(win, tie)`` at the turn start."""
+    meets), nor the keeps' chances, only their keys (``s.kkey``,
+    ``seat_keeps``); the scoring chances are the same."""
     if exact:
         fill_exact(wd, mask, u, score, odds, s, inner)
     else:
         fill_chances(wd, mask, u, score, odds, s)
     best_scores(wd.turn, mask, s)
-    return keep_chances(wd.turn, s)
+    seat_keeps(wd.turn, s)
 
 
 @njit(cache=True)

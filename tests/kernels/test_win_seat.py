@@ -43,10 +43,13 @@ def _compare(wd, positions, states, tol, exact):
         W.best_scores(d, mask, s)
         if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
             bad |= 1
-        a = W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
-        b = W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
-        if a[0] != b[0] or a[1] != b[1]:
-            bad |= 2
+        W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
+        W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
+        for t in range(d.rolls - 1):
+            for m in range(d.first_roll):
+                if (s.kkey[t, m, 0] != s2.kkey[t, m, 0] or s.kkey[t, m, 1] != s2.kkey[t, m, 1]
+                        or s.kkey[t, m, 0] != W.key(s.kwin[t, m])):
+                    bad |= 2
         if exact:
             for k in range(len(d.cand_box)):
                 if (d.allowed[mask] >> d.cand_box[k]) & 1:
