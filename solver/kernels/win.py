@@ -133,7 +133,10 @@ class Scratch(NamedTuple):
     (``score_chances``); ``rw[b], rt[b], rkey[b, 0 or 1]`` one roll's chances
     box by box (``roll_boxes``); ``lanes``: room for the chances of every
     state after a turn side by side (``lane_views``), ``child[k] = (mask,
-    u, score)`` those states."""
+    u, score)`` those states; ``cr_roll[cr_start[c]:cr_start[c + 1]]`` the
+    rolls candidate ``c`` scores (ascending), ``roll_boxes[r]`` the boxes
+    of roll ``r``'s candidates (bits); ``best[r]``, ``bkey[r, 0 or 1]``
+    each roll's best candidate so far and its keys (``best_scores``)."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -154,6 +157,11 @@ class Scratch(NamedTuple):
     rkey: np.ndarray
     lanes: np.ndarray
     child: np.ndarray
+    cr_start: np.ndarray
+    cr_roll: np.ndarray
+    roll_boxes: np.ndarray
+    best: np.ndarray
+    bkey: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -168,13 +176,29 @@ def new_scratch(d):
     """One ``Scratch`` for the rules of ``d``."""
     nc, nb, m = len(d.cand_box), len(d.is_upper), d.adds.shape[0]
     n_rolls, levels = len(d.roll_prob), max(d.rolls - 1, 1)
+    starts, roll_cand = d.roll_cand_start, d.roll_cand
+    cr_start = np.zeros(nc + 1, dtype=np.int64)
+    roll_boxes = np.zeros(n_rolls, dtype=np.int64)
+    for i in range(len(roll_cand)):
+        cr_start[roll_cand[i] + 1] += 1
+    for c in range(nc):
+        cr_start[c + 1] += cr_start[c]
+    cr_roll = np.empty(len(roll_cand), dtype=np.int64)
+    fill = cr_start[:nc].copy()
+    for r in range(n_rolls):                   # rolls in order: each candidate's ascending
+        for i in range(starts[r], starts[r + 1]):
+            c = roll_cand[i]
+            cr_roll[fill[c]] = r
+            fill[c] += 1
+            roll_boxes[r] |= 1 << d.cand_box[c]
     return Scratch(np.empty(nc), np.empty(nc), np.empty((nc, 2)),
                    np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
                    np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
                    np.zeros((levels, m)), np.zeros((levels, m)), np.zeros((levels, m, 2)),
                    np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)),
                    np.empty(4 * (m + 1) * (nc + nb)),
-                   np.empty((nc + nb, 3), dtype=np.int64))
+                   np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
+                   np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)))
 
 
 @njit(cache=True)
@@ -473,7 +497,9 @@ def best_scores(d, mask, s):
     the first box (in box order) of the largest keys, found among the
     roll's candidates and the best scratch its candidates leave open
     (``s.open_``: the open boxes by their scratch keys, best first), not by
-    trying every open box."""
+    trying every open box; the candidates of open boxes are visited once
+    each, over the rolls they score (``s.cr_roll``), in the order the
+    rolls list them, so the first of equal keys is kept as before."""
     allowed = d.allowed[mask]
     nb = len(d.is_upper)
     ckey, zkey, open_ = s.ckey, s.zkey, s.open_
@@ -488,7 +514,16 @@ def best_scores(d, mask, s):
                 i -= 1
             open_[i] = b
             n += 1
-    starts, roll_cand, cand_box = d.roll_cand_start, d.roll_cand, d.cand_box
+    cand_box, best, bkey = d.cand_box, s.best, s.bkey
+    cr_start, cr_roll = s.cr_start, s.cr_roll
+    best[:] = -1
+    for c in range(len(cand_box)):             # candidates in order: the first best of each roll
+        if (allowed >> cand_box[c]) & 1:
+            k0, k1 = ckey[c, 0], ckey[c, 1]
+            for i in range(cr_start[c], cr_start[c + 1]):
+                r = cr_roll[i]
+                if best[r] < 0 or k0 > bkey[r, 0] or (k0 == bkey[r, 0] and k1 > bkey[r, 1]):
+                    best[r], bkey[r, 0], bkey[r, 1] = c, k0, k1
     for r in range(len(d.roll_prob)):
         f = d.yahtzee_face[r]
         w_ = d.first_roll + r
@@ -506,20 +541,16 @@ def best_scores(d, mask, s):
                         bw, bt, kbw, kbt = w, t, kw, kt
             work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
             continue
-        covered = 0
-        best, kbw, kbt = -1, -1.0, -1.0
-        for i in range(starts[r], starts[r + 1]):
-            c = roll_cand[i]
-            b = cand_box[c]
-            if (allowed >> b) & 1:
-                covered |= 1 << b
-                if best < 0 or ckey[c, 0] > kbw or (ckey[c, 0] == kbw and ckey[c, 1] > kbt):
-                    best, kbw, kbt = c, ckey[c, 0], ckey[c, 1]
-        bw, bt = (s.cwin[best], s.ctie[best]) if best >= 0 else (OFF, 0.0)
+        covered = s.roll_boxes[r] & allowed
+        c = best[r]
+        if c >= 0:
+            bw, bt, kbw, kbt = s.cwin[c], s.ctie[c], bkey[r, 0], bkey[r, 1]
+        else:
+            bw, bt, kbw, kbt = OFF, 0.0, -1.0, -1.0
         for i in range(n):
             b = open_[i]
             if (covered >> b) & 1 == 0:
-                if best < 0 or ahead(zkey[b, 0], zkey[b, 1], b, kbw, kbt, cand_box[best]):
+                if c < 0 or ahead(zkey[b, 0], zkey[b, 1], b, kbw, kbt, cand_box[c]):
                     bw, bt, kbw, kbt = s.zwin[b], s.ztie[b], zkey[b, 0], zkey[b, 1]
                 break
         work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
