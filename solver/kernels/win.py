@@ -136,7 +136,9 @@ class Scratch(NamedTuple):
     u, score)`` those states; ``cr_roll[cr_start[c]:cr_start[c + 1]]`` the
     rolls candidate ``c`` scores (ascending), ``roll_boxes[r]`` the boxes
     of roll ``r``'s candidates (bits); ``best[r]``, ``bkey[r, 0 or 1]``
-    each roll's best candidate so far and its keys (``best_scores``)."""
+    each roll's best candidate so far and its keys (``best_scores``);
+    ``lane[k]`` the lane of state after ``child[k]`` (-1: none, its chances
+    are 0, ``exact_lanes``)."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -162,6 +164,7 @@ class Scratch(NamedTuple):
     roll_boxes: np.ndarray
     best: np.ndarray
     bkey: np.ndarray
+    lane: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -198,7 +201,8 @@ def new_scratch(d):
                    np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)),
                    np.empty(4 * (m + 1) * (nc + nb)),
                    np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
-                   np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)))
+                   np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)),
+                   np.empty(nc + nb, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -383,29 +387,51 @@ def lane_views(d, s, n):
 @njit(cache=True)
 def lane_result(d, s, n, k):
     """``(win, tie)`` at the start of turn ``k`` of ``exact_lanes``."""
+    j = s.lane[k]
+    if j < 0:
+        return 0.0, 0.0
     win, tie, _, _ = lane_views(d, s, n)
-    return win[0, k], tie[0, k]
+    return win[0, j], tie[0, j]
+
+
+@njit(cache=True)
+def all_zero(d, work):
+    """Every roll's chances in ``work`` (both lanes) are +0.0: so is every
+    average and best keep made of them (sums of +0.0 are +0.0)."""
+    for m in range(d.first_roll, d.adds.shape[0]):
+        for j in range(2):
+            if work[m, j] != 0.0 or math.copysign(1.0, work[m, j]) < 0.0:
+                return False
+    return True
 
 
 @njit(cache=True)
 def exact_lanes(wd, n, odds, s, inner):
     """``turn_start`` of the ``n`` states ``s.child[k]`` (none full), turn
-    ``k`` in lane ``k`` of ``lane_views``: each turn's scoring chances
-    (``fill_chances``, ``best_scores`` in ``inner``), then the levels of
-    ``keep_chances`` for all lanes at once (per lane the same sums and the
-    same choices)."""
+    ``k`` in lane ``s.lane[k]`` of ``lane_views``: each turn's scoring
+    chances (``fill_chances``, ``best_scores`` in ``inner``), then the
+    levels of ``keep_chances`` for all lanes at once (per lane the same sums
+    and the same choices).  A turn whose every roll has chances 0
+    (``all_zero``) takes no lane: it starts at 0, as its averages would."""
     d = wd.turn
     first, M = d.first_roll, d.adds.shape[0]
     win, tie, kwin, ktie = lane_views(d, s, n)
     for k in range(n):
         win[M, k], tie[M, k] = 0.0, 0.0
+    lanes = 0
     for k in range(n):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
         fill_chances(wd, m2, u2, s2, odds, inner)
         best_scores(d, m2, inner)
+        if all_zero(d, inner.work):
+            s.lane[k] = -1
+            continue
+        s.lane[k] = lanes
         for m in range(first, M):
-            win[m, k], tie[m, k] = inner.work[m, 0], inner.work[m, 1]
-            kwin[m, k], ktie[m, k] = inner.wkey[m, 0], inner.wkey[m, 1]
+            win[m, lanes], tie[m, lanes] = inner.work[m, 0], inner.work[m, 1]
+            kwin[m, lanes], ktie[m, lanes] = inner.wkey[m, 0], inner.wkey[m, 1]
+        lanes += 1
+    n = lanes
     for t in range(1, d.rolls + 1):
         average_keeps(d, n, win)               # W_t of every lane
         average_keeps(d, n, tie)
@@ -612,10 +638,14 @@ def seat_keeps(d, s):
     """``keep_chances`` as far as ``seat_choose`` reads it: the keys
     ``s.kkey[t - 1, m]`` of every level ``t < rolls``, the same sums and
     choices; the last level's best keeps and the turn start (which the seat
-    never reads) are not worked out."""
+    never reads) are not worked out, nor any level of a turn whose every
+    roll has chances 0 (``all_zero``)."""
     first = d.first_roll
     work, wkey, kkey = s.work, s.wkey, s.kkey
     subs, n_subs = d.subs, d.n_subs
+    if all_zero(d, work):                      # a lost turn: every key is key(0.0)
+        kkey[:max(d.rolls - 1, 1)] = key(0.0)
+        return
     for t in range(1, d.rolls):
         average_two(d, work)                   # W_t (lane 0 win, lane 1 tie)
         for m in range(first):
