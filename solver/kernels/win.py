@@ -27,9 +27,11 @@ The match seat takes shortcuts that give the same values and choices:
 ``seat_turn`` finds each roll's best box among the roll's candidates and
 the best scratch they leave (``best_scores``) and writes no per-roll
 table, ``seat_choose`` looks up the boxes of the rolls it meets
-(``roll_boxes``), and the exact turn averages the turns after it side by
-side (``exact_lanes``).  No sum is reordered (the kernels here do not
-reassociate), so the values agree bit for bit.
+(``roll_boxes``), the seat works out only the keep levels it reads
+(``seat_keeps``), and the exact turn averages the turns after it side by
+side (``exact_lanes``), leaving out those with no chance left.  No sum is
+reordered (the kernels here do not reassociate), so the values agree bit
+for bit.
 """
 
 from __future__ import annotations
