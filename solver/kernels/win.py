@@ -27,9 +27,11 @@ The match seat takes shortcuts that give the same values and choices:
 ``seat_turn`` finds each roll's best box among the roll's candidates and
 the best scratch they leave (``best_scores``) and writes no per-roll
 table, ``seat_choose`` looks up the boxes of the rolls it meets
-(``roll_boxes``), and the exact turn averages the turns after it side by
-side (``exact_lanes``).  No sum is reordered (the kernels here do not
-reassociate), so the values agree bit for bit.
+(``roll_boxes``), the seat works out only the keep levels it reads
+(``seat_keeps``), and the exact turn averages the turns after it side by
+side (``exact_lanes``), leaving out those with no chance left.  No sum is
+reordered (the kernels here do not reassociate), so the values agree bit
+for bit.
 """
 
 from __future__ import annotations
@@ -133,7 +135,12 @@ class Scratch(NamedTuple):
     (``score_chances``); ``rw[b], rt[b], rkey[b, 0 or 1]`` one roll's chances
     box by box (``roll_boxes``); ``lanes``: room for the chances of every
     state after a turn side by side (``lane_views``), ``child[k] = (mask,
-    u, score)`` those states."""
+    u, score)`` those states; ``cr_roll[cr_start[c]:cr_start[c + 1]]`` the
+    rolls candidate ``c`` scores (ascending), ``roll_boxes[r]`` the boxes
+    of roll ``r``'s candidates (bits); ``best[r]``, ``bkey[r, 0 or 1]``
+    each roll's best candidate so far and its keys (``best_scores``);
+    ``lane[k]`` the lane of state after ``child[k]`` (-1: none, its chances
+    are 0, ``exact_lanes``)."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -154,6 +161,12 @@ class Scratch(NamedTuple):
     rkey: np.ndarray
     lanes: np.ndarray
     child: np.ndarray
+    cr_start: np.ndarray
+    cr_roll: np.ndarray
+    roll_boxes: np.ndarray
+    best: np.ndarray
+    bkey: np.ndarray
+    lane: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -168,13 +181,30 @@ def new_scratch(d):
     """One ``Scratch`` for the rules of ``d``."""
     nc, nb, m = len(d.cand_box), len(d.is_upper), d.adds.shape[0]
     n_rolls, levels = len(d.roll_prob), max(d.rolls - 1, 1)
+    starts, roll_cand = d.roll_cand_start, d.roll_cand
+    cr_start = np.zeros(nc + 1, dtype=np.int64)
+    roll_boxes = np.zeros(n_rolls, dtype=np.int64)
+    for i in range(len(roll_cand)):
+        cr_start[roll_cand[i] + 1] += 1
+    for c in range(nc):
+        cr_start[c + 1] += cr_start[c]
+    cr_roll = np.empty(len(roll_cand), dtype=np.int64)
+    fill = cr_start[:nc].copy()
+    for r in range(n_rolls):                   # rolls in order: each candidate's ascending
+        for i in range(starts[r], starts[r + 1]):
+            c = roll_cand[i]
+            cr_roll[fill[c]] = r
+            fill[c] += 1
+            roll_boxes[r] |= 1 << d.cand_box[c]
     return Scratch(np.empty(nc), np.empty(nc), np.empty((nc, 2)),
                    np.empty(nb), np.empty(nb), np.empty((nb, 2)), np.empty((n_rolls, nb)),
                    np.empty((n_rolls, nb)), np.zeros((m + 1, 2)), np.zeros((m + 1, 2)),
                    np.zeros((levels, m)), np.zeros((levels, m)), np.zeros((levels, m, 2)),
                    np.empty(nb, dtype=np.int64), np.empty(nb), np.empty(nb), np.empty((nb, 2)),
                    np.empty(4 * (m + 1) * (nc + nb)),
-                   np.empty((nc + nb, 3), dtype=np.int64))
+                   np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
+                   np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)),
+                   np.empty(nc + nb, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -359,29 +389,51 @@ def lane_views(d, s, n):
 @njit(cache=True)
 def lane_result(d, s, n, k):
     """``(win, tie)`` at the start of turn ``k`` of ``exact_lanes``."""
+    j = s.lane[k]
+    if j < 0:
+        return 0.0, 0.0
     win, tie, _, _ = lane_views(d, s, n)
-    return win[0, k], tie[0, k]
+    return win[0, j], tie[0, j]
+
+
+@njit(cache=True)
+def all_zero(d, work):
+    """Every roll's chances in ``work`` (both lanes) are +0.0: so is every
+    average and best keep made of them (sums of +0.0 are +0.0)."""
+    for m in range(d.first_roll, d.adds.shape[0]):
+        for j in range(2):
+            if work[m, j] != 0.0 or math.copysign(1.0, work[m, j]) < 0.0:
+                return False
+    return True
 
 
 @njit(cache=True)
 def exact_lanes(wd, n, odds, s, inner):
     """``turn_start`` of the ``n`` states ``s.child[k]`` (none full), turn
-    ``k`` in lane ``k`` of ``lane_views``: each turn's scoring chances
-    (``fill_chances``, ``best_scores`` in ``inner``), then the levels of
-    ``keep_chances`` for all lanes at once (per lane the same sums and the
-    same choices)."""
+    ``k`` in lane ``s.lane[k]`` of ``lane_views``: each turn's scoring
+    chances (``fill_chances``, ``best_scores`` in ``inner``), then the
+    levels of ``keep_chances`` for all lanes at once (per lane the same sums
+    and the same choices).  A turn whose every roll has chances 0
+    (``all_zero``) takes no lane: it starts at 0, as its averages would."""
     d = wd.turn
     first, M = d.first_roll, d.adds.shape[0]
     win, tie, kwin, ktie = lane_views(d, s, n)
     for k in range(n):
         win[M, k], tie[M, k] = 0.0, 0.0
+    lanes = 0
     for k in range(n):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
         fill_chances(wd, m2, u2, s2, odds, inner)
         best_scores(d, m2, inner)
+        if all_zero(d, inner.work):
+            s.lane[k] = -1
+            continue
+        s.lane[k] = lanes
         for m in range(first, M):
-            win[m, k], tie[m, k] = inner.work[m, 0], inner.work[m, 1]
-            kwin[m, k], ktie[m, k] = inner.wkey[m, 0], inner.wkey[m, 1]
+            win[m, lanes], tie[m, lanes] = inner.work[m, 0], inner.work[m, 1]
+            kwin[m, lanes], ktie[m, lanes] = inner.wkey[m, 0], inner.wkey[m, 1]
+        lanes += 1
+    n = lanes
     for t in range(1, d.rolls + 1):
         average_keeps(d, n, win)               # W_t of every lane
         average_keeps(d, n, tie)
@@ -473,7 +525,9 @@ def best_scores(d, mask, s):
     the first box (in box order) of the largest keys, found among the
     roll's candidates and the best scratch its candidates leave open
     (``s.open_``: the open boxes by their scratch keys, best first), not by
-    trying every open box."""
+    trying every open box; the candidates of open boxes are visited once
+    each, over the rolls they score (``s.cr_roll``), in the order the
+    rolls list them, so the first of equal keys is kept as before."""
     allowed = d.allowed[mask]
     nb = len(d.is_upper)
     ckey, zkey, open_ = s.ckey, s.zkey, s.open_
@@ -488,7 +542,16 @@ def best_scores(d, mask, s):
                 i -= 1
             open_[i] = b
             n += 1
-    starts, roll_cand, cand_box = d.roll_cand_start, d.roll_cand, d.cand_box
+    cand_box, best, bkey = d.cand_box, s.best, s.bkey
+    cr_start, cr_roll = s.cr_start, s.cr_roll
+    best[:] = -1
+    for c in range(len(cand_box)):             # candidates in order: the first best of each roll
+        if (allowed >> cand_box[c]) & 1:
+            k0, k1 = ckey[c, 0], ckey[c, 1]
+            for i in range(cr_start[c], cr_start[c + 1]):
+                r = cr_roll[i]
+                if best[r] < 0 or k0 > bkey[r, 0] or (k0 == bkey[r, 0] and k1 > bkey[r, 1]):
+                    best[r], bkey[r, 0], bkey[r, 1] = c, k0, k1
     for r in range(len(d.roll_prob)):
         f = d.yahtzee_face[r]
         w_ = d.first_roll + r
@@ -506,20 +569,16 @@ def best_scores(d, mask, s):
                         bw, bt, kbw, kbt = w, t, kw, kt
             work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
             continue
-        covered = 0
-        best, kbw, kbt = -1, -1.0, -1.0
-        for i in range(starts[r], starts[r + 1]):
-            c = roll_cand[i]
-            b = cand_box[c]
-            if (allowed >> b) & 1:
-                covered |= 1 << b
-                if best < 0 or ckey[c, 0] > kbw or (ckey[c, 0] == kbw and ckey[c, 1] > kbt):
-                    best, kbw, kbt = c, ckey[c, 0], ckey[c, 1]
-        bw, bt = (s.cwin[best], s.ctie[best]) if best >= 0 else (OFF, 0.0)
+        covered = s.roll_boxes[r] & allowed
+        c = best[r]
+        if c >= 0:
+            bw, bt, kbw, kbt = s.cwin[c], s.ctie[c], bkey[r, 0], bkey[r, 1]
+        else:
+            bw, bt, kbw, kbt = OFF, 0.0, -1.0, -1.0
         for i in range(n):
             b = open_[i]
             if (covered >> b) & 1 == 0:
-                if best < 0 or ahead(zkey[b, 0], zkey[b, 1], b, kbw, kbt, cand_box[best]):
+                if c < 0 or ahead(zkey[b, 0], zkey[b, 1], b, kbw, kbt, cand_box[c]):
                     bw, bt, kbw, kbt = s.zwin[b], s.ztie[b], zkey[b, 0], zkey[b, 1]
                 break
         work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
@@ -577,6 +636,37 @@ def keep_chances(d, s, record=True):
 
 
 @njit(cache=True)
+def seat_keeps(d, s):
+    """``keep_chances`` as far as ``seat_choose`` reads it: the keys
+    ``s.kkey[t - 1, m]`` of every level ``t < rolls``, the same sums and
+    choices; the last level's best keeps and the turn start (which the seat
+    never reads) are not worked out, nor any level of a turn whose every
+    roll has chances 0 (``all_zero``)."""
+    first = d.first_roll
+    work, wkey, kkey = s.work, s.wkey, s.kkey
+    subs, n_subs = d.subs, d.n_subs
+    if all_zero(d, work):                      # a lost turn: every key is key(0.0)
+        kkey[:max(d.rolls - 1, 1)] = key(0.0)
+        return
+    for t in range(1, d.rolls):
+        average_two(d, work)                   # W_t (lane 0 win, lane 1 tie)
+        for m in range(first):
+            wkey[m, 0] = key(work[m, 0])
+            wkey[m, 1] = key(work[m, 1])
+            kkey[t - 1, m, 0] = wkey[m, 0]
+            kkey[t - 1, m, 1] = wkey[m, 1]
+        if t == d.rolls - 1:
+            break
+        for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
+            for j in range(n_subs[m]):
+                a = subs[m, j]
+                if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
+                                               and wkey[a, 1] > wkey[m, 1]):
+                    work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
+                    wkey[m, 0], wkey[m, 1] = wkey[a, 0], wkey[a, 1]
+
+
+@njit(cache=True)
 def turn_start(wd, mask, u, score, odds, s):
     """``(win, tie)`` before the first roll of a turn at ``(mask, u)`` with
     ``score`` points, the states after valued by the target table mixed
@@ -607,14 +697,14 @@ def turn_chances(wd, mask, u, score, odds, s, inner, exact):
 def seat_turn(wd, mask, u, score, odds, s, inner, exact):
     """``turn_chances`` for ``seat_choose``: each roll's chances box by box
     are not written out (``seat_choose`` looks up those of the rolls it
-    meets), the rest is the same (``s.kwin``, ``s.ktie`` with their keys
-    in ``s.kkey``); returns ``(win, tie)`` at the turn start."""
+    meets), nor the keeps' chances, only their keys (``s.kkey``,
+    ``seat_keeps``); the scoring chances are the same."""
     if exact:
         fill_exact(wd, mask, u, score, odds, s, inner)
     else:
         fill_chances(wd, mask, u, score, odds, s)
     best_scores(wd.turn, mask, s)
-    return keep_chances(wd.turn, s)
+    seat_keeps(wd.turn, s)
 
 
 @njit(cache=True)

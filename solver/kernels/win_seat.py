@@ -1,6 +1,8 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
 ``kernels.win.choose`` (``seat_choose`` after ``seat_turn``).  ``solver.research.win_seat`` drives it.
+A game the seat leads starts against empty cards: that first turn's
+chances are the same in every such game and worked out once per call.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
     n_opp = len(seats)
     n_seats = n_opp + 1
     s, inner = win_turn.make_scratch(d)
+    opening = win_turn.new_scratch(d)         # the first turn of a game the seat leads
+    opened = False
     size = wt.reach
     odds = win_turn.Odds(np.empty(size), np.empty(size), np.empty(size))
     states = np.zeros((n_opp, 4), dtype=np.int64)
@@ -62,13 +66,21 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
                     om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, k], points[j, i, k])
                 states[j, 0], states[j, 1], states[j, 2] = om, ou, os
                 states[j, 3] = 1 if done == nb else 0
-            win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
-            win_turn.seat_turn(wd, mask, u, score, odds, s, inner, nb - turn == EXACT_OPEN)
+            if turn == 0 and mine == 0:        # every card empty: the same chances each game
+                cur = opening
+                if not opened:
+                    win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
+                    win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb == EXACT_OPEN)
+                    opened = True
+            else:
+                cur = s
+                win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
+                win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb - turn == EXACT_OPEN)
             evs.ready[0] = 0
             rerolls = d.rolls - 1
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             while True:
-                code = win_turn.seat_choose(wd, mask, u, r, rerolls, s, tol, evs)
+                code = win_turn.seat_choose(wd, mask, u, r, rerolls, cur, tol, evs)
                 if code < nb:
                     break
                 m = pt.by_code[code - nb]
