@@ -69,8 +69,9 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             child = mask | (1 << b)
-            base = lay.off[child] + (max(u, lay.start[child]) - lay.start[child]) * lay.width[child]
-            for n in range(min(L, lay.width[child])):
+            base = np.uint64(lay.off[child] + (max(u, lay.start[child]) - lay.start[child])
+                             * lay.width[child])
+            for n in range(np.uint64(min(L, lay.width[child]))):
                 zero[n] = fmax(zero[n], values[base + n])
     for k in range(len(d.cand_box)):
         b = d.cand_box[k]
@@ -81,13 +82,14 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
         u2, bonus = upper_after(d, b, u, s)
         g = s + bonus
         w = lay.width[child]
-        base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
-        top = min(L, g + w)
-        for n in range(min(L, g + 1)):         # need met: certain
+        base = np.uint64(lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g)
+        top = np.uint64(min(L, g + w))
+        met = np.uint64(min(L, g + 1))
+        for n in range(met):                   # need met: certain
             cand[k, n] = 1.0
-        for n in range(g + 1, top):
+        for n in range(met, top):
             cand[k, n] = values[base + n]
-        for n in range(max(top, g + 1), L):    # more than the child can give
+        for n in range(max(top, met), np.uint64(L)):    # more than the child can give
             cand[k, n] = 0.0
 
 
@@ -136,6 +138,6 @@ def solve_masks(d, lay, masks, values, t, n_threads):
         L = lay.width[mask]
         for u in range(lay.start[mask], d.lanes[mask]):
             solve_state(d, lay, mask, u, L, values, w)
-            base = lay.off[mask] + (u - lay.start[mask]) * L
-            for n in range(L):
+            base = np.uint64(lay.off[mask] + (u - lay.start[mask]) * L)
+            for n in range(np.uint64(L)):
                 values[base + n] = row[n]
