@@ -112,15 +112,59 @@ def solve_state(d, lay, mask, u, L, values, w):
     cand, zero, work, out = w
     fill_needs(d, lay, mask, u, L, values, cand, zero)
     score_rolls(d, mask, L, d.first_roll, cand, zero, work)
-    for t in range(1, d.rolls):
+    for t in range(1, d.rolls - 1):
         average_keeps(d, L, work)
         best_keeps(d, L, work)
+    if d.rolls > 1:
+        average_keeps(d, L, work)
+        best_keeps_mean(d, L, work, out)
+    else:
+        for n in range(L):
+            out[n] = 0.0
+        for r in range(len(d.roll_prob)):
+            p = d.roll_prob[r]
+            for n in range(L):
+                out[n] += p * work[d.first_roll + r, n]
+
+
+@njit(cache=True, fastmath=FAST)
+def best_keeps_mean(d, L, work, out):
+    """The last reroll level's ``best_keeps`` and the turn-start mean in
+    one pass: ``out[n] = sum_r roll_prob[r] * X(first_roll + r, n)``, added
+    in the order of ``r`` as a separate pass would (identical bit for bit);
+    a full roll's row is not stored (nothing reads it)."""
+    subs, first = d.subs, d.first_roll
     for n in range(L):
         out[n] = 0.0
-    for r in range(len(d.roll_prob)):
-        p = d.roll_prob[r]
-        for n in range(L):
-            out[n] += p * work[d.first_roll + r, n]
+    if subs.shape[1] < 6:
+        best_keeps(d, L, work)
+        for r in range(len(d.roll_prob)):
+            p = d.roll_prob[r]
+            for n in range(L):
+                out[n] += p * work[first + r, n]
+        return
+    for m in range(1, d.adds.shape[0]):
+        n_sub = d.n_subs[m]
+        if m < first or n_sub > 6:
+            for f in range(0, n_sub, 6):
+                a, b, c = subs[m, f], subs[m, min(f + 1, n_sub - 1)], subs[m, min(f + 2, n_sub - 1)]
+                e, g, h = (subs[m, min(f + 3, n_sub - 1)], subs[m, min(f + 4, n_sub - 1)],
+                           subs[m, min(f + 5, n_sub - 1)])
+                for n in range(L):
+                    work[m, n] = fmax(fmax(work[m, n], fmax(work[a, n], work[b, n])),
+                                      fmax(fmax(work[c, n], work[e, n]), fmax(work[g, n], work[h, n])))
+            if m >= first:
+                p = d.roll_prob[m - first]
+                for n in range(L):
+                    out[n] += p * work[m, n]
+        else:
+            p = d.roll_prob[m - first]
+            a, b, c = subs[m, 0], subs[m, min(1, n_sub - 1)], subs[m, min(2, n_sub - 1)]
+            e, g, h = subs[m, min(3, n_sub - 1)], subs[m, min(4, n_sub - 1)], subs[m, min(5, n_sub - 1)]
+            for n in range(L):
+                x = fmax(fmax(work[m, n], fmax(work[a, n], work[b, n])),
+                         fmax(fmax(work[c, n], work[e, n]), fmax(work[g, n], work[h, n])))
+                out[n] += p * x
 
 
 @njit(cache=True, nogil=True)
