@@ -59,12 +59,10 @@ def table_size(rules: Rules) -> int:
 
 
 @njit(cache=True, fastmath=FAST)
-def fill_needs(d, lay, mask, u, L, values, w):
+def fill_needs(d, lay, mask, u, L, values, cand, zero):
     """The candidates' values for needs ``0 .. L-1`` at ``(mask, u)``:
-    ``w.cand[c, n] = P(child, u', n - points - bonus)`` (1 for ``n <=
-    w.gain[c]``, the points and bonus), ``w.zero[n]`` the best scratch (0
-    points).  ``values``: the target table (flat, ``lay``)."""
-    cand, zero, gain = w.cand, w.zero, w.gain
+    ``cand[c, n] = P(child, u', n - points - bonus)``, ``zero[n]`` the best
+    scratch (0 points).  ``values``: the target table (flat, ``lay``)."""
     allowed = d.allowed[mask]
     for n in range(L):
         zero[n] = 0.0
@@ -83,10 +81,9 @@ def fill_needs(d, lay, mask, u, L, values, w):
         s = d.cand_score[k]
         u2, bonus = upper_after(d, b, u, s)
         g = s + bonus
-        gain[k] = g
-        wc = lay.width[child]
-        base = np.uint64(lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * wc - g)
-        top = np.uint64(min(L, g + wc))
+        w = lay.width[child]
+        base = np.uint64(lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g)
+        top = np.uint64(min(L, g + w))
         met = np.uint64(min(L, g + 1))
         for n in range(met):                   # need met: certain
             cand[k, n] = 1.0
@@ -100,77 +97,21 @@ class NeedWork(NamedTuple):
     """Work arrays of ``solve_state`` for needs ``n < width``:
     ``cand[c, n]``, ``zero[n]`` (``fill_needs``), ``work[m, n]`` the reroll
     levels' values of multiset ``m`` (the last row stays 0: it pads
-    ``adds``) and ``row[n]`` the output, ``P(mask, u, n)``; ``gain[c]``
-    candidate ``c``'s points and bonus, ``chosen`` ``score_needs``'
-    candidates of one roll."""
+    ``adds``) and ``row[n]`` the output, ``P(mask, u, n)``."""
 
     cand: np.ndarray
     zero: np.ndarray
     work: np.ndarray
     row: np.ndarray
-    gain: np.ndarray
-    chosen: np.ndarray
-
-
-@njit(cache=True)
-def need_work(d, width):
-    """A ``NeedWork`` for needs ``0 .. width-1`` of the rules of ``d``."""
-    c = len(d.cand_box)
-    return NeedWork(np.empty((c, width)), np.empty(width),
-                    np.zeros((d.adds.shape[0] + 1, width)),     # work's last row: zeros
-                    np.empty(width), np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int64))
-
-
-@njit(cache=True, fastmath=FAST)
-def score_needs(d, mask, L, w):
-    """``score_rolls`` on the need axis: ``w.work[first_roll + r, n]`` the
-    best box for roll ``r`` and need ``n``.  Up to the roll's largest gain
-    ``h`` the best is 1 (a candidate meets the need, and no value exceeds 1),
-    so only needs ``h+1 ..`` are maximised: every value is what
-    ``score_rolls`` gives.  Rules with jokers or the yahtzee bonus go to
-    ``score_rolls``."""
-    cand, zero, work, gain, chosen = w.cand, w.zero, w.work, w.gain, w.chosen
-    for f in range(d.joker_boxes.shape[1]):
-        if d.joker_boxes[mask, f] != 0 or d.yahtzee_bonus != 0.0:
-            score_rolls(d, mask, L, d.first_roll, cand, zero, work)
-            return
-    allowed = d.allowed[mask]
-    top = np.uint64(L)
-    for r in range(len(d.roll_cand_start) - 1):
-        row = d.first_roll + r
-        n = 0
-        h = -1
-        for i in range(d.roll_cand_start[r], d.roll_cand_start[r + 1]):
-            k = d.roll_cand[i]
-            if (allowed >> d.cand_box[k]) & 1:
-                chosen[n] = k
-                n += 1
-                h = max(h, gain[k])
-        lo = np.uint64(min(L, h + 1))
-        for j in range(lo):
-            work[row, j] = 1.0
-        if n == 0:
-            for j in range(top):
-                work[row, j] = zero[j]
-            continue
-        a, b, c = chosen[0], chosen[min(1, n - 1)], chosen[min(2, n - 1)]
-        for j in range(lo, top):
-            work[row, j] = fmax(fmax(zero[j], cand[a, j]), fmax(cand[b, j], cand[c, j]))
-        for i in range(3, n, 4):
-            a, b = chosen[i], chosen[min(i + 1, n - 1)]
-            c, e = chosen[min(i + 2, n - 1)], chosen[min(i + 3, n - 1)]
-            for j in range(lo, top):
-                work[row, j] = fmax(work[row, j], fmax(fmax(cand[a, j], cand[b, j]),
-                                                       fmax(cand[c, j], cand[e, j])))
 
 
 @njit(cache=True, fastmath=FAST)
 def solve_state(d, lay, mask, u, L, values, w):
     """``w.row[n] = P(mask, u, n)`` for ``n < L`` from the states after
     (``w`` a ``NeedWork``)."""
-    work, out = w.work, w.row
-    fill_needs(d, lay, mask, u, L, values, w)
-    score_needs(d, mask, L, w)
+    cand, zero, work, out = w
+    fill_needs(d, lay, mask, u, L, values, cand, zero)
+    score_rolls(d, mask, L, d.first_roll, cand, zero, work)
     for t in range(1, d.rolls - 1):
         average_keeps(d, L, work)
         best_keeps(d, L, work)
@@ -233,7 +174,8 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
-    w = need_work(d, width)
+    w = NeedWork(np.empty((len(d.cand_box), width)), np.empty(width),
+                 np.zeros((d.adds.shape[0] + 1, width)), np.empty(width))   # work's last row: zeros
     row = w.row
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
