@@ -167,6 +167,19 @@ def best_keeps_mean(d, L, work, out):
                 out[n] += p * x
 
 
+LINE = 8       # float64 values per cache line (64 bytes)
+
+
+@njit(cache=True)
+def aligned(shape):
+    """An uninitialised float64 array of ``shape`` (2-D, rows a multiple of
+    ``LINE`` long) starting on a cache line, so every row does."""
+    rows, cols = shape
+    flat = np.empty(rows * cols + LINE)
+    skip = (-(flat.ctypes.data // 8)) % LINE
+    return flat[skip:skip + rows * cols].reshape((rows, cols))
+
+
 @njit(cache=True, nogil=True)
 def solve_masks(d, lay, masks, values, t, n_threads):
     """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
@@ -174,8 +187,10 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
-    w = NeedWork(np.empty((len(d.cand_box), width)), np.empty(width),
-                 np.zeros((d.adds.shape[0] + 1, width)), np.empty(width))   # work's last row: zeros
+    width = -(-width // LINE) * LINE        # rows of whole cache lines, each starting one
+    w = NeedWork(aligned((len(d.cand_box), width)), aligned((1, width))[0],
+                 aligned((d.adds.shape[0] + 1, width)), aligned((1, width))[0])
+    w.work[-1, :] = 0.0                     # work's last row: zeros (it pads ``adds``)
     row = w.row
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
