@@ -6,6 +6,13 @@ every need from every state.
 ``solve_state`` runs the reroll levels of ``solver.kernels.turn`` over the
 need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer.
 ``solver.tables.target`` drives them and stores the table.
+
+Speed (every value the same bit for bit as the plain composition, see
+``tests/kernels/test_target.py``): the work arrays' rows are whole cache
+lines and start on one (``aligned``), so no vector load splits a line; the
+flat table is indexed with unsigned integers, so that its copies vectorise
+(a signed index costs a negative-index check per element); the last reroll
+level and the turn-start mean share one pass (``best_keeps_mean``).
 """
 
 from __future__ import annotations
