@@ -6,6 +6,13 @@ every need from every state.
 ``solve_state`` runs the reroll levels of ``solver.kernels.turn`` over the
 need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer.
 ``solver.tables.target`` drives them and stores the table.
+
+Speed (every value the same bit for bit as the plain composition, see
+``tests/kernels/test_target.py``): the work arrays' rows are whole cache
+lines and start on one (``aligned``), so no vector load splits a line; the
+flat table is indexed with unsigned integers, so that its copies vectorise
+(a signed index costs a negative-index check per element); the last reroll
+level and the turn-start mean share one pass (``best_keeps_mean``).
 """
 
 from __future__ import annotations
@@ -69,8 +76,9 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
             child = mask | (1 << b)
-            base = lay.off[child] + (max(u, lay.start[child]) - lay.start[child]) * lay.width[child]
-            for n in range(min(L, lay.width[child])):
+            base = np.uint64(lay.off[child] + (max(u, lay.start[child]) - lay.start[child])
+                             * lay.width[child])
+            for n in range(np.uint64(min(L, lay.width[child]))):
                 zero[n] = fmax(zero[n], values[base + n])
     for k in range(len(d.cand_box)):
         b = d.cand_box[k]
@@ -81,13 +89,14 @@ def fill_needs(d, lay, mask, u, L, values, cand, zero):
         u2, bonus = upper_after(d, b, u, s)
         g = s + bonus
         w = lay.width[child]
-        base = lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g
-        top = min(L, g + w)
-        for n in range(min(L, g + 1)):         # need met: certain
+        base = np.uint64(lay.off[child] + (max(u2, lay.start[child]) - lay.start[child]) * w - g)
+        top = np.uint64(min(L, g + w))
+        met = np.uint64(min(L, g + 1))
+        for n in range(met):                   # need met: certain
             cand[k, n] = 1.0
-        for n in range(g + 1, top):
+        for n in range(met, top):
             cand[k, n] = values[base + n]
-        for n in range(max(top, g + 1), L):    # more than the child can give
+        for n in range(max(top, met), np.uint64(L)):    # more than the child can give
             cand[k, n] = 0.0
 
 
@@ -110,15 +119,72 @@ def solve_state(d, lay, mask, u, L, values, w):
     cand, zero, work, out = w
     fill_needs(d, lay, mask, u, L, values, cand, zero)
     score_rolls(d, mask, L, d.first_roll, cand, zero, work)
-    for t in range(1, d.rolls):
+    for t in range(1, d.rolls - 1):
         average_keeps(d, L, work)
         best_keeps(d, L, work)
+    if d.rolls > 1:
+        average_keeps(d, L, work)
+        best_keeps_mean(d, L, work, out)
+    else:
+        for n in range(L):
+            out[n] = 0.0
+        for r in range(len(d.roll_prob)):
+            p = d.roll_prob[r]
+            for n in range(L):
+                out[n] += p * work[d.first_roll + r, n]
+
+
+@njit(cache=True, fastmath=FAST)
+def best_keeps_mean(d, L, work, out):
+    """The last reroll level's ``best_keeps`` and the turn-start mean in
+    one pass: ``out[n] = sum_r roll_prob[r] * X(first_roll + r, n)``, added
+    in the order of ``r`` as a separate pass would (identical bit for bit);
+    a full roll's row is not stored (nothing reads it)."""
+    subs, first = d.subs, d.first_roll
     for n in range(L):
         out[n] = 0.0
-    for r in range(len(d.roll_prob)):
-        p = d.roll_prob[r]
-        for n in range(L):
-            out[n] += p * work[d.first_roll + r, n]
+    if subs.shape[1] < 6:
+        best_keeps(d, L, work)
+        for r in range(len(d.roll_prob)):
+            p = d.roll_prob[r]
+            for n in range(L):
+                out[n] += p * work[first + r, n]
+        return
+    for m in range(1, d.adds.shape[0]):
+        n_sub = d.n_subs[m]
+        if m < first or n_sub > 6:
+            for f in range(0, n_sub, 6):
+                a, b, c = subs[m, f], subs[m, min(f + 1, n_sub - 1)], subs[m, min(f + 2, n_sub - 1)]
+                e, g, h = (subs[m, min(f + 3, n_sub - 1)], subs[m, min(f + 4, n_sub - 1)],
+                           subs[m, min(f + 5, n_sub - 1)])
+                for n in range(L):
+                    work[m, n] = fmax(fmax(work[m, n], fmax(work[a, n], work[b, n])),
+                                      fmax(fmax(work[c, n], work[e, n]), fmax(work[g, n], work[h, n])))
+            if m >= first:
+                p = d.roll_prob[m - first]
+                for n in range(L):
+                    out[n] += p * work[m, n]
+        else:
+            p = d.roll_prob[m - first]
+            a, b, c = subs[m, 0], subs[m, min(1, n_sub - 1)], subs[m, min(2, n_sub - 1)]
+            e, g, h = subs[m, min(3, n_sub - 1)], subs[m, min(4, n_sub - 1)], subs[m, min(5, n_sub - 1)]
+            for n in range(L):
+                x = fmax(fmax(work[m, n], fmax(work[a, n], work[b, n])),
+                         fmax(fmax(work[c, n], work[e, n]), fmax(work[g, n], work[h, n])))
+                out[n] += p * x
+
+
+LINE = 8       # float64 values per cache line (64 bytes)
+
+
+@njit(cache=True)
+def aligned(shape):
+    """An uninitialised float64 array of ``shape`` (2-D, rows a multiple of
+    ``LINE`` long) starting on a cache line, so every row does."""
+    rows, cols = shape
+    flat = np.empty(rows * cols + LINE)
+    skip = (-(flat.ctypes.data // 8)) % LINE
+    return flat[skip:skip + rows * cols].reshape((rows, cols))
 
 
 @njit(cache=True, nogil=True)
@@ -128,14 +194,16 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
-    w = NeedWork(np.empty((len(d.cand_box), width)), np.empty(width),
-                 np.zeros((d.adds.shape[0] + 1, width)), np.empty(width))   # work's last row: zeros
+    width = -(-width // LINE) * LINE        # rows of whole cache lines, each starting one
+    w = NeedWork(aligned((len(d.cand_box), width)), aligned((1, width))[0],
+                 aligned((d.adds.shape[0] + 1, width)), aligned((1, width))[0])
+    w.work[-1, :] = 0.0                     # work's last row: zeros (it pads ``adds``)
     row = w.row
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         L = lay.width[mask]
         for u in range(lay.start[mask], d.lanes[mask]):
             solve_state(d, lay, mask, u, L, values, w)
-            base = lay.off[mask] + (u - lay.start[mask]) * L
-            for n in range(L):
+            base = np.uint64(lay.off[mask] + (u - lay.start[mask]) * L)
+            for n in range(np.uint64(L)):
                 values[base + n] = row[n]

@@ -48,11 +48,11 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 # Seconds per unit of work on the reference machine (2 cores, 2026): every
 # stored value (a state, or a state and a need) costs (dice multisets x
 # rolls) units; measured on maxi:saved_rolls=false (3.0 min) and maxi (saved
-# rolls, 40 min) for the value tables, on nordic for the target (4.4 min)
+# rolls, 40 min) for the value tables, on nordic for the target (52 s)
 # and futures (23 s) tables; the explanations' parts table costs (dice
 # multisets x rolls) units per turn-start state (nordic: 35 s at load 16,
 # about 10 s quiet).
-RATES = {"value": 5e-10, "target": 8.3e-10, "futures": 7.2e-11, "parts": 7e-9}
+RATES = {"value": 5e-10, "target": 1.65e-10, "futures": 7.2e-11, "parts": 7e-9}
 SAVED_ROLLS_FACTOR = 0.5     # with saved rolls (per value, float32 layers)
 
 Confirm = Callable[["Plan"], bool]
