@@ -17,8 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -35,6 +33,8 @@ from solver import Solver  # noqa: E402
 from solver.game import Game  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 
+from .servers import chromium, served  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
@@ -48,30 +48,14 @@ CONTROLS = "button, select, input, textarea, summary, a[href]"
 
 @pytest.fixture(scope="module")
 def server(nordic, tables_dir):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app("nordic", tables_dir), host="127.0.0.1",
-                                        port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(create_app("nordic", tables_dir)) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-proxy-server", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+    with chromium(CHROMIUM) as b:
         yield b
-        b.close()
 
 
 class Page:
@@ -330,36 +314,30 @@ def test_keyboard_play_and_a_server_that_went_away(make):
 def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, nordic):
     """The service worker keeps the page; the last answer is kept in the
     browser: the game shows, its controls off, and the page keeps trying."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app("nordic", tables_dir), host="127.0.0.1",
-                                        port=port, log_level="critical"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.05)
+    with served(create_app("nordic", tables_dir), log_level="critical") as running:
+        reload_while_away(browser, running)
+
+
+def reload_while_away(browser, running) -> None:
     context = browser.new_context(**PHONE, bypass_csp=True)
     try:
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"http://127.0.0.1:{port}/")
+        page.goto(f"{running.url}/")
         page.wait_for_selector("#new-game:not([hidden])")
         page.tap("#start")
         page.wait_for_function("document.body.dataset.state === 'roll'")
         assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
         page.reload()                                # the worker now serves the page
         page.wait_for_function("document.body.dataset.state === 'roll'")
-        srv.should_exit = True
-        thread.join(10)
+        running.stop()
         page.reload()
         page.wait_for_selector("#net:not([hidden])")
         assert page.evaluate("document.body.dataset.state") == "offline"
         assert "Player 1" in page.text_content("#turn") and page.is_disabled("#roll")
         assert errors == []
     finally:
-        srv.should_exit = True
         context.close()
 
 

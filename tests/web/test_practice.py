@@ -17,8 +17,6 @@ import datetime as dt
 import math
 import os
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -34,6 +32,8 @@ from solver.research.ratings import Answer, Ratings  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 from solver.web import practice as practice_module  # noqa: E402
 from solver.web.practice import MAX_COUNT, player_file, ratings_folder  # noqa: E402
+
+from .servers import chromium, served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -309,32 +309,16 @@ def server(nordic, tables_dir, folder, client):      # client: the explanation t
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
     app = create_app("nordic", tables_dir, folder / "page" / "tables.sqlite")
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(app) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-proxy-server", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+    with chromium(CHROMIUM) as b:
         yield b
-        b.close()
 
 
 def phone(browser, server, lang="en", seed=20261201):

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from .servers import chromium
 from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401  (skips as test_page does)
 
 httpx = pytest.importorskip("httpx")
@@ -81,12 +82,8 @@ def server(nordic, tables_dir, tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-proxy-server", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+    with chromium(CHROMIUM) as b:
         yield b
-        b.close()
 
 
 class Phone:
