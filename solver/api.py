@@ -241,18 +241,19 @@ class Solver:
         return self._futures
 
     # ------------------------------------------------------------ explanations
-    def parts(self) -> PartsTable:
+    def parts(self, progress: Progress | None = None) -> PartsTable:
         """The parts table (``solver.players.explain``): each box's expected
         points, the chance of the upper bonus and the yahtzee bonuses to
         come under optimal play from every state, solved and stored on first
-        use."""
+        use (its build followed by ``progress``, else by the solver's)."""
         if self._parts is None:
             from solver.players.explain import check_explain_rules, open_parts
             check_explain_rules(self.rules)
             if self.theta:
                 raise InputError("explanations are for the expected score "
                                  "(no risk parameter)")
-            self._parts = open_parts(self.rules, self.tables, progress=self.progress)
+            self._parts = open_parts(self.rules, self.tables,
+                                     progress=self.progress if progress is None else progress)
         return self._parts
 
     def explain(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,

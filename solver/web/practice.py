@@ -182,18 +182,13 @@ class Practice:
     @staticmethod
     def _build(solver: Solver, status: dict) -> None:
         """Open (or build) the parts table, its progress in ``status`` (not
-        in the value table's status, which the solver's own callback keeps:
-        the table is ready, so nothing else reports through it meanwhile)."""
+        in the value table's status, which the solver's own callback keeps)."""
         clock: dict = {}
-        before = solver.progress
-        solver.progress = lambda done, total: status.update(build_times(clock, done, total))
         try:
-            solver.parts()
+            solver.parts(progress=lambda done, total: status.update(build_times(clock, done, total)))
             status.update(state="ready")
         except (InputError, OSError, MemoryError, RuntimeError) as e:   # RuntimeError: at exit
             status.update(state="failed", error=str(e))
-        finally:
-            solver.progress = before
 
     def scale(self, solver: Solver) -> dict:
         """The rating scale of the solver's rules (``puzzles.calibrate``, as
