@@ -52,7 +52,7 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> N
         rules = parse_rules(spec)
         if not advice_only:
             wall, peak = _run([sys.executable, "-m", "solver", "solve", "--rules", spec,
-                               "--force", *where])
+                               "--force", "--yes", *where])
         table = open_table(rules, tables_dir, solve_missing=False)
         size = table.path.stat().st_size / 2**30
         line = f"{spec:<34} expected {table.expected_score:.7f}  table {size:.2f} GiB"

@@ -396,11 +396,27 @@ class TurnWork(NamedTuple):
 
 
 @njit(cache=True)
+def lane_rows(rows, width):
+    """A zeroed C-contiguous ``[rows, stride]`` array, ``stride >= width``,
+    whose rows start on 64-byte boundaries (a vector load never straddles
+    two cache lines) and are not 4 KiB apart (a store to one row would
+    stall loads from the next: the processor matches addresses on their low
+    12 bits)."""
+    stride = -(-width // 8) * 8
+    if stride % 512 == 0:
+        stride += 8
+    buf = np.zeros(rows * stride + 8)
+    first = (64 - buf.ctypes.data % 64) % 64 // 8
+    return buf[first:first + rows * stride].reshape((rows, stride))
+
+
+@njit(cache=True)
 def turn_work(d, width):
-    """A ``TurnWork`` for ``width`` upper totals of the rules of ``d``."""
-    return TurnWork(np.empty((len(d.cand_box), width)), np.empty(width),
-                    np.zeros((d.adds.shape[0] + 1, width)),
-                    np.empty((len(d.roll_prob), width)), np.empty(width))
+    """A ``TurnWork`` for ``width`` upper totals of the rules of ``d``
+    (rows as ``lane_rows``)."""
+    return TurnWork(lane_rows(len(d.cand_box), width), np.empty(width),
+                    lane_rows(d.adds.shape[0] + 1, width),
+                    lane_rows(len(d.roll_prob), width), np.empty(width))
 
 
 @njit(cache=True, fastmath=FAST)
