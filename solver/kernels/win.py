@@ -242,22 +242,26 @@ def opponents_best(futures, lay, states, n, odds):
         cdf[k] = 1.0
     for j in range(n):
         mask, u, score, done = states[j, 0], states[j, 1], states[j, 2], states[j, 3]
-        w = width[mask]
-        at = off[mask] + (max(u, start[mask]) - start[mask]) * w
-        acc = 0.0
         for k in range(min(score, size)):
             cdf[k] = 0.0
-        for k in range(score, size):
-            if done != 0:
-                acc = 1.0
-            elif k - score < w:
-                acc += futures[at + k - score]
+        if done != 0:                          # P(final <= k) = 1 from its score on
+            continue
+        w = width[mask]
+        at = off[mask] + (max(u, start[mask]) - start[mask]) * w
+        end = min(score + w, size)
+        acc = 0.0
+        for k in range(score, end):            # the running sum over its futures
+            acc += futures[at + k - score]
             cdf[k] *= min(acc, 1.0)
-    prev = 0.0
-    for k in range(size):
-        less[k] = prev
-        eq[k] = cdf[k] - prev
-        prev = cdf[k]
+        rest = min(acc, 1.0)                   # beyond its most points to come: constant
+        if rest != 1.0:
+            for k in range(max(end, score), size):
+                cdf[k] *= rest
+    less[0] = 0.0
+    eq[0] = cdf[0]
+    for k in range(1, size):
+        less[k] = cdf[k - 1]
+        eq[k] = cdf[k] - cdf[k - 1]
     eq[size - 1] = 0.0
 
 
