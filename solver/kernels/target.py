@@ -9,7 +9,7 @@ need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer.
 
 Speed (every value the same bit for bit as the plain composition, see
 ``tests/kernels/test_target.py``): the work arrays' rows are whole cache
-lines and start on one (``aligned``), so no vector load splits a line; the
+lines and start on one (``turn.lane_rows``), so no vector load splits a line; the
 flat table is indexed with unsigned integers, so that its copies vectorise
 (a signed index costs a negative-index check per element); the last reroll
 level and the turn-start mean share one pass (``best_keeps_mean``).
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from solver.kernels.scoring import upper_after
-from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, score_rolls
+from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, lane_rows, score_rolls
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 
@@ -174,19 +174,6 @@ def best_keeps_mean(d, L, work, out):
                 out[n] += p * x
 
 
-LINE = 8       # float64 values per cache line (64 bytes)
-
-
-@njit(cache=True)
-def aligned(shape):
-    """An uninitialised float64 array of ``shape`` (2-D, rows a multiple of
-    ``LINE`` long) starting on a cache line, so every row does."""
-    rows, cols = shape
-    flat = np.empty(rows * cols + LINE)
-    skip = (-(flat.ctypes.data // 8)) % LINE
-    return flat[skip:skip + rows * cols].reshape((rows, cols))
-
-
 @njit(cache=True, nogil=True)
 def solve_masks(d, lay, masks, values, t, n_threads):
     """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
@@ -194,10 +181,8 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
-    width = -(-width // LINE) * LINE        # rows of whole cache lines, each starting one
-    w = NeedWork(aligned((len(d.cand_box), width)), aligned((1, width))[0],
-                 aligned((d.adds.shape[0] + 1, width)), aligned((1, width))[0])
-    w.work[-1, :] = 0.0                     # work's last row: zeros (it pads ``adds``)
+    w = NeedWork(lane_rows(len(d.cand_box), width), lane_rows(1, width)[0],
+                 lane_rows(d.adds.shape[0] + 1, width), lane_rows(1, width)[0])
     row = w.row
     for i in range(t, len(masks), n_threads):
         mask = masks[i]

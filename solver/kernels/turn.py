@@ -266,6 +266,122 @@ def fill_candidates(d, mask, u0, L, values, cand, zero):
             cand[k, j] = values[child, u0 + j] * mul + add
 
 
+class RollLists(NamedTuple):
+    """The candidates of every roll at one mask (``roll_lists``): roll
+    ``r``'s are ``lst[start[r]:start[r] + padded(count[r])]``, repeats
+    padding them; ``kind[r]`` bit 1: scratching (``zero``) is a choice too,
+    bit 2: the yahtzee bonus is added."""
+
+    lst: np.ndarray
+    start: np.ndarray
+    count: np.ndarray
+    kind: np.ndarray
+
+
+@njit(cache=True)
+def roll_lists_for(d):
+    """An empty ``RollLists`` for the rules of ``d``."""
+    n = len(d.roll_prob)
+    size = len(d.roll_cand) + 6 * n + d.joker_cand.size
+    return RollLists(np.empty(size, dtype=np.int64), np.empty(n, dtype=np.int64),
+                     np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True)
+def padded(n):
+    """The entries of a roll's list of ``n`` candidates: three for the
+    first pass over the row (with the scratch), four for each further one."""
+    return 3 if n <= 3 else 3 + -(-(n - 3) // 4) * 4
+
+
+@njit(cache=True)
+def roll_lists(d, mask, lists):
+    """The candidates each roll may end the turn with at ``mask``, into the
+    ``RollLists`` ``lists``: once for all the reroll levels of a turn.
+
+    A roll of all dice alike (``yahtzee_face[r] = f >= 0``) may have to be
+    a joker: it goes only in the boxes ``joker_boxes[mask, f]`` (if not 0),
+    as candidate ``joker_cand[f, b]``, and with the flag bit set earns the
+    yahtzee bonus on top.  (The arrays are read into locals first: read
+    through ``d`` in the loop, each would be reference-counted per roll.)
+    """
+    lst, start, count, kind = lists
+    yahtzee_face, joker_boxes, joker_cand = d.yahtzee_face, d.joker_boxes, d.joker_cand
+    roll_cand_start, roll_cand, cand_box = d.roll_cand_start, d.roll_cand, d.cand_box
+    allowed = d.allowed[mask]
+    bonus = mask & d.flag_bit != 0 and d.yahtzee_bonus != 0.0
+    at = 0
+    for r in range(len(start)):
+        f = yahtzee_face[r]
+        jokers = joker_boxes[mask, f] if f >= 0 else 0
+        n = 0
+        if jokers != 0:
+            for b in range(joker_cand.shape[1]):
+                if (jokers >> b) & 1:
+                    lst[at + n] = joker_cand[f, b]
+                    n += 1
+            kind[r] = 0
+        else:
+            for i in range(roll_cand_start[r], roll_cand_start[r + 1]):
+                k = roll_cand[i]
+                lst[at + n] = k                        # kept if its box is allowed:
+                n += (allowed >> cand_box[k]) & 1      # no branch to mispredict
+            kind[r] = 1
+        if f >= 0 and bonus:
+            kind[r] |= 2
+        for i in range(n, padded(n)):
+            lst[at + i] = lst[at + n - 1] if n > 0 else -1
+        start[r], count[r] = at, n
+        at += padded(n)
+
+
+@njit(cache=True, fastmath=FAST)
+def score_listed(d, L, first, cand, zero, work, lists, into, spare):
+    """``work[first + r, j]`` = value of the best way to end the turn with
+    roll ``r`` (``X_0``) for ``j < L``, from ``fill_candidates``' ``cand``
+    and ``zero`` and the mask's ``RollLists``: three or four candidates per
+    pass over the row.  With ``into``, the larger of that and what
+    ``work[first + r, j]`` holds (a roll with the yahtzee bonus is scored in
+    ``spare[r]`` first)."""
+    lst, start, count, kind = lists
+    ymul, yadd = d.ybonus_mul, d.ybonus_add
+    for r in range(len(start)):
+        at, n, k = start[r], count[r], kind[r]
+        bonus = k & 2 != 0
+        out, w = (spare, r) if bonus and into else (work, first + r)
+        keep = into and not bonus
+        if n == 0:
+            for j in range(L):
+                out[w, j] = fmax(out[w, j] if keep else NEG, zero[j] if k & 1 else NEG)
+        else:
+            a, b, c = lst[at], lst[at + 1], lst[at + 2]
+            if keep:
+                if k & 1:
+                    for j in range(L):
+                        out[w, j] = fmax(fmax(out[w, j], zero[j]),
+                                         fmax(cand[a, j], fmax(cand[b, j], cand[c, j])))
+                else:
+                    for j in range(L):
+                        out[w, j] = fmax(out[w, j], fmax(cand[a, j], fmax(cand[b, j], cand[c, j])))
+            elif k & 1:
+                for j in range(L):
+                    out[w, j] = fmax(fmax(zero[j], cand[a, j]), fmax(cand[b, j], cand[c, j]))
+            else:
+                for j in range(L):
+                    out[w, j] = fmax(cand[a, j], fmax(cand[b, j], cand[c, j]))
+            for i in range(at + 3, at + padded(n), 4):
+                a, b, c, e = lst[i], lst[i + 1], lst[i + 2], lst[i + 3]
+                for j in range(L):
+                    out[w, j] = fmax(out[w, j], fmax(fmax(cand[a, j], cand[b, j]),
+                                                     fmax(cand[c, j], cand[e, j])))
+        if bonus:
+            for j in range(L):
+                out[w, j] = out[w, j] * ymul + yadd
+            if into:
+                for j in range(L):
+                    work[first + r, j] = fmax(work[first + r, j], out[w, j])
+
+
 @njit(cache=True, fastmath=FAST)
 def score_rolls(d, mask, L, first, cand, zero, work):
     """``work[first + r, j]`` = value of the best box for roll ``r``
@@ -274,7 +390,9 @@ def score_rolls(d, mask, L, first, cand, zero, work):
     A roll of all dice equal (``yahtzee_face[r] = f >= 0``) may instead have
     to be a joker: it goes only in the boxes ``joker_boxes[mask, f]`` (if not
     0), as candidate ``joker_cand[f, b]``, and with the flag bit set earns
-    the yahtzee bonus on top.
+    the yahtzee bonus on top.  (For the many reroll levels of a turn with
+    saved rolls, ``roll_lists`` lists the same choices once and
+    ``score_listed`` scores them.)
     """
     allowed = d.allowed[mask]
     roll_bonus = mask & d.flag_bit != 0 and d.yahtzee_bonus != 0.0
@@ -385,7 +503,9 @@ class TurnWork(NamedTuple):
     * ``work[m, j]``    the current level's value of multiset ``m``; the last
       row stays 0 (it pads ``adds``)
     * ``scored[r, j]``  with saved rolls, the value of scoring roll ``r`` now
+      where the yahtzee bonus is added (``score_listed``)
     * ``mean[j]``       the turn-start value (``kernels.solve``)
+    * ``lists``         the mask's ``RollLists`` (made at ``t = 0``)
     """
 
     cand: np.ndarray
@@ -393,6 +513,7 @@ class TurnWork(NamedTuple):
     work: np.ndarray
     scored: np.ndarray
     mean: np.ndarray
+    lists: RollLists
 
 
 @njit(cache=True)
@@ -416,7 +537,7 @@ def turn_work(d, width):
     (rows as ``lane_rows``)."""
     return TurnWork(lane_rows(len(d.cand_box), width), np.empty(width),
                     lane_rows(d.adds.shape[0] + 1, width),
-                    lane_rows(len(d.roll_prob), width), np.empty(width))
+                    lane_rows(len(d.roll_prob), width), np.empty(width), roll_lists_for(d))
 
 
 @njit(cache=True, fastmath=FAST)
@@ -428,23 +549,22 @@ def advance(d, t, mask, u0, L, nxt, w):
     ``nxt[k, rows[mask'], u]``: turn-start values of the states the turn
     leads to, with ``k`` rolls banked.  With saved rolls, stopping with ``t``
     rerolls left banks them (as many as the bank axis holds: all of them
-    unless the rules cap the bank), so scoring is valued again at every ``t``
-    (in ``w.scored``); without, it is valued once, at ``t = 0``, and keeping
-    all dice carries it up.
+    unless the rules cap the bank), so scoring is valued again at every ``t``,
+    after the keeps, and the better of the two taken; without, it is valued
+    once, at ``t = 0``, and keeping all dice carries it up.
     """
-    cand, zero, work, scored = w.cand, w.zero, w.work, w.scored
-    if t == 0 or d.saved:
-        bank = min(t, nxt.shape[0] - 1)
-        fill_candidates(d, mask, u0, L, nxt[bank], cand, zero)
-        score_rolls(d, mask, L, d.first_roll if t == 0 else 0, cand, zero,
-                    work if t == 0 else scored)
+    cand, zero, work = w.cand, w.zero, w.work
     if t > 0:
         average_keeps(d, L, work)
         best_keeps(d, L, work)
-        if d.saved:
-            for r in range(len(d.roll_prob)):
-                for j in range(L):
-                    work[d.first_roll + r, j] = fmax(work[d.first_roll + r, j], scored[r, j])
+    if d.saved:
+        if t == 0:
+            roll_lists(d, mask, w.lists)
+        fill_candidates(d, mask, u0, L, nxt[min(t, nxt.shape[0] - 1)], cand, zero)
+        score_listed(d, L, d.first_roll, cand, zero, work, w.lists, t > 0, w.scored)
+    elif t == 0:
+        fill_candidates(d, mask, u0, L, nxt[0], cand, zero)
+        score_rolls(d, mask, L, d.first_roll, cand, zero, work)
 
 
 @njit(cache=True)

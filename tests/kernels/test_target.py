@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from solver.kernels.scoring import upper_after
-from solver.kernels.target import LINE, aligned, best_keeps_mean, layout, table_size
+from solver.kernels.target import best_keeps_mean, layout, table_size
 from solver.kernels.turn import average_keeps, best_keeps, score_rolls, turn_data
 from solver.rules.boxes import groups, upper
 from solver.rules.ruleset import Rules, parse_rules
@@ -94,10 +94,3 @@ def test_best_keeps_mean_is_best_keeps_then_the_mean(rules, L):
         mean = mean + d.roll_prob[r] * other[d.first_roll + r]
     assert np.array_equal(out, mean)
     assert np.array_equal(work[:d.first_roll], other[:d.first_roll])   # the keeps as before
-
-
-@pytest.mark.parametrize("shape", [(1, 8), (3, 16), (463, 376)])
-def test_aligned_rows_start_on_cache_lines(shape):
-    a = aligned(shape)
-    assert a.shape == shape and a.flags.c_contiguous
-    assert all(a[i].ctypes.data % (8 * LINE) == 0 for i in range(shape[0]))
