@@ -10,9 +10,10 @@ them layer by layer, from the full card back to the empty one.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from solver.kernels.turn import FAST, advance, turn_work
+from solver.kernels.turn import FAST, advance, prefetch, turn_work
 
 # The compiled loops over upper totals do LANE_BLOCK of them per iteration and
 # any remainder one at a time, which costs more than padding: a mask with more
@@ -26,8 +27,9 @@ def solve_mask(d, mask, u0, L, nxt, cur, w):
     the turn leads to (``nxt``): upper totals ``u0 .. u0+L-1`` are solved
     (``u0 <= lo``, ``hi <= u0 + L`` for ``lo, hi = start[mask],
     lanes[mask]``; lanes outside ``lo .. hi-1`` only pad the vector loops),
-    ``lo .. hi-1`` are stored and those below ``lo`` (bonus out of reach,
-    see ``StateSpace.lane_start``) copy total ``lo``.
+    ``lo .. hi-1`` are stored, those below ``lo`` (bonus out of reach,
+    see ``StateSpace.lane_start``) copy total ``lo`` and those from ``hi``
+    on (out of reach) are NaN: every value of the row is written.
 
     ``w``: the scratch (``turn.TurnWork``); ``w.work[m, j]`` holds the
     current level's value of multiset ``m`` at upper total ``u0 + j``,
@@ -40,6 +42,8 @@ def solve_mask(d, mask, u0, L, nxt, cur, w):
     top = cur.shape[0] - 1 + rolls - 1
     row = d.rows[mask]
     for t in range(top + 1):
+        if d.saved and t < top:               # the rows the next level reads
+            fetch_children(d, mask, nxt[min(t + 1, nxt.shape[0] - 1)])
         advance(d, t, mask, u0, L, nxt, w)
         if t < rolls - 1:
             continue
@@ -58,6 +62,28 @@ def solve_mask(d, mask, u0, L, nxt, cur, w):
         k = t - (rolls - 1)
         for u in range(hi):
             cur[k, row, u] = mean[max(u, lo) - u0]
+        for u in range(hi, cur.shape[2]):  # totals these boxes cannot reach
+            cur[k, row, u] = np.nan
+
+
+@njit(cache=True)
+def fetch_children(d, mask, values):
+    """Prefetch the rows ``values[rows[child]]`` of every state the turn at
+    ``mask`` leads to: with saved rolls each reroll level reads another
+    bank's rows, far apart in memory, while the level before is computed."""
+    allowed = d.allowed[mask]
+    base = values.ctypes.data
+    stride = values.strides[0]
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            fetch(base + d.rows[mask | (1 << b)] * stride, stride)
+
+
+@njit(cache=True)
+def fetch(address, size):
+    """Prefetch the ``size`` bytes from ``address`` on."""
+    for off in range(0, size, 64):
+        prefetch(address + off)
 
 
 @njit(cache=True, nogil=True)

@@ -52,6 +52,22 @@ def fmax(typingctx, a, b):
     return types.float64(types.float64, types.float64), codegen
 
 
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask the processor to bring the cache line at ``address`` (an integer,
+    e.g. ``array.ctypes.data + 8 * i``) into its caches (LLVM's prefetch:
+    a hint, never a fault)."""
+    def codegen(context, builder, signature, args):
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        ptr = builder.inttoptr(args[0], i8p)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(types.intp), codegen
+
+
 class TurnData(NamedTuple):
     """What the turn kernels read about one rule set (``turn_data(rules)``,
     built once per rule set).  ``M`` multisets of 0..n dice, the full rolls

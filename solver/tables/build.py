@@ -165,7 +165,7 @@ def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
             raise ValueError(f"layer {done} has shape {nxt.shape}, "
                              f"expected {state_space(rules).layer_shape(done)}")
     for p in range(done - 1, -1, -1):
-        cur = np.full(state_space(rules).layer_shape(p), np.nan)
+        cur = np.empty(state_space(rules).layer_shape(p))   # the kernels write every value
         run_layer(d, state_space(rules).layers[p], nxt, cur)
         if progress is not None:
             progress(work_units(rules, p))

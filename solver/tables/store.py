@@ -12,8 +12,10 @@ File layout::
                                    p = 0 .. n_boxes, one after the other
 
 (see ``solver.tables.values`` for the two layouts).  Tables with saved rolls are
-solved and written one layer at a time; above ``FLOAT32_BYTES`` they are
-stored as float32, and the header records the largest rounding error.
+solved and written one layer at a time, each layer written (and
+checkpointed) by a second thread while the next one is solved; above
+``FLOAT32_BYTES`` they are stored as float32, and the header records the
+largest rounding error.
 
 ``open_table(rules)`` returns a ``Table`` backed by read-only memory maps.  A
 missing, truncated, corrupt or foreign file is reported (a ``TableWarning``)
@@ -39,6 +41,7 @@ import os
 import struct
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -535,10 +538,17 @@ def _solve_layered(rules: Rules, path: Path, engine, counter: _Counter | None,
     expected = float(resume[1][0, 0, 0]) if resume is not None and resume[0] == 0 else None
     layers = engine.solve_layers(rules, counter, resume, theta)
     del resume                             # the solve frees each layer once it is used
-    for p, values in layers:
-        writer.write(p, values)
-        if p == 0:
-            expected = float(values[0, 0, 0])
+    with ThreadPoolExecutor(1, thread_name_prefix="layer-writer") as pool:
+        writing = None                     # layer p is written while p - 1 is solved
+        for p, values in layers:
+            if writing is not None:
+                writing.result()           # one layer at a time; its errors raise here
+            writing = pool.submit(writer.write, p, values)
+            if p == 0:
+                expected = float(values[0, 0, 0])
+            del values                     # held by the write until it is done
+        if writing is not None:
+            writing.result()
     seconds = writer.seconds_before + time.perf_counter() - start
     writer.finish({"expected_score": float(certainty(theta, expected)), "theta": theta,
                    "solve_seconds": seconds,

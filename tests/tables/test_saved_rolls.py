@@ -222,3 +222,15 @@ def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):
     assert levels.shape == (top, rules.dice_space.n_multisets)
     for t in range(1, top + 1):
         assert np.abs(levels[t - 1] - turn.keeps(t)).max() < 1e-9
+
+
+def test_layers_are_nan_exactly_at_totals_out_of_reach():
+    """The layers start uninitialised: the kernels write every value, NaN
+    exactly at the upper totals a layer's boxes cannot reach."""
+    rules = Rules("bank", BOXES, dice=3, faces=3, rolls=2, bonus_threshold=4, bonus_points=5,
+                  saved_rolls=True)
+    sp = state_space(rules)
+    for p, values in engine.solve_layers(rules):
+        lanes = sp.upper_lanes[sp.layers[p]]
+        out = np.arange(values.shape[2])[None, None, :] >= lanes[None, :, None]
+        assert np.array_equal(np.isnan(values), np.broadcast_to(out, values.shape)), p
