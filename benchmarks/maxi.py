@@ -1,6 +1,7 @@
 """The full Maxi Yatzy solves (never run in CI) and Maxi advice speed.
 
     python benchmarks/maxi.py [--spec maxi ...] [--tables DIR] [--advice-only]
+                              [--reference DIR] [--rounds 4]
 
 For each variant (default: all four) this runs `yatzy solve --rules SPEC
 --force` in a child process and prints the expected score, the wall time
@@ -8,10 +9,20 @@ and the peak resident memory of that process, and the table size; then the
 time of one position's advice in process (median of 20 positions) and of
 `yatzy advise` end to end, both with the table present, and for the saved-
 rolls variants what a banked roll is worth at a few turn starts.
+
+``--reference`` is a source checkout of the code to compare with (``git
+worktree add /tmp/ref COMMIT``): the solve's kernels of both trees then solve
+the same 300 masks of each of the three costliest layers, from the same
+random layer after them, in child processes that alternate (which goes
+first alternating too), ``--rounds`` times; the script prints the medians,
+the ratio per layer and weighted by the layers' work, and whether the two
+trees' values agree bit for bit.  (A whole second solve would take as long
+again.)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import statistics
@@ -24,6 +35,67 @@ import click
 from solver.space import state_space
 
 SPECS = ["maxi:saved_rolls=false,rolls=3", "maxi:saved_rolls=false", "maxi:rolls=3", "maxi"]
+
+LAYER_SAMPLE = r"""
+import hashlib, json, sys, time
+import numpy as np
+from solver.rules.ruleset import parse_rules
+from solver.space import state_space
+from solver.kernels.turn import turn_data
+from solver.kernels.solve import solve_masks
+spec, p, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rules = parse_rules(spec); sp = state_space(rules); d = turn_data(rules)
+rng = np.random.default_rng(5)
+if rules.saved_rolls:
+    nxt = rng.random(sp.layer_shape(p + 1)) * 100
+    cur = np.full(sp.layer_shape(p), np.nan)
+else:
+    nxt = rng.random((1, sp.n_masks, rules.cap + 1)) * 100
+    cur = nxt.copy()
+layer = sp.layers[p]
+sample = layer[::max(1, len(layer) // n)][:n]
+solve_masks(d, sample[:2], nxt, cur, 0, 1)             # compiled or loaded first
+
+def timed():
+    start = time.perf_counter()
+    solve_masks(d, sample, nxt, cur, 0, 1)
+    return time.perf_counter() - start
+
+best = min(timed() for _ in range(3))
+rows = cur[:, d.rows[sample]] if rules.saved_rolls else cur[:, sample]
+print(json.dumps({"seconds": best, "digest": hashlib.sha256(rows.tobytes()).hexdigest()[:16]}))
+"""
+
+
+def layer_ab(spec: str, reference: str, rounds: int) -> None:
+    """The three costliest layers of ``spec``, sampled, this tree against
+    ``reference``, interleaved (``LAYER_SAMPLE``)."""
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.build import work_units
+
+    rules = parse_rules(spec)
+    work = {p: work_units(rules, p) for p in range(rules.n_boxes)}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"new": here, "ref": os.path.abspath(reference)}
+    weighted = {"new": 0.0, "ref": 0.0}
+    for p in sorted(work, key=work.get, reverse=True)[:3]:
+        times, digests = {"new": [], "ref": []}, {}
+        for r in range(rounds):
+            for name in (["new", "ref"] if r % 2 == 0 else ["ref", "new"]):
+                out = subprocess.run([sys.executable, "-c", LAYER_SAMPLE, spec, str(p), "300"],
+                                     cwd=trees[name], env={**os.environ, "PYTHONPATH": trees[name]},
+                                     capture_output=True, text=True, check=True)
+                result = json.loads(out.stdout.strip().splitlines()[-1])
+                times[name].append(result["seconds"])
+                digests[name] = result["digest"]
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for k in weighted:
+            weighted[k] += med[k] * work[p]
+        print(f"{'':<34} layer {p} (300 masks, one thread): new {med['new'] * 1e3:.0f} ms, "
+              f"ref {med['ref'] * 1e3:.0f} ms, new/ref {med['new'] / med['ref']:.3f}; values "
+              f"{'identical' if digests['new'] == digests['ref'] else 'DIFFER'}", flush=True)
+    print(f"{'':<34} weighted by the layers' work: new/ref {weighted['new'] / weighted['ref']:.3f}",
+          flush=True)
 
 
 def _run(cmd: list[str]) -> tuple[float, int]:
@@ -38,7 +110,10 @@ def _run(cmd: list[str]) -> tuple[float, int]:
 @click.option("--spec", "specs", multiple=True, help="Variants (default: all four Maxi ones).")
 @click.option("--tables", "tables_dir", default=None, help="Table directory.")
 @click.option("--advice-only", is_flag=True, help="Time advice on existing tables only.")
-def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> None:
+@click.option("--reference", default=None, help="A source checkout to compare the solve with.")
+@click.option("--rounds", default=4, show_default=True, help="Interleaved rounds of --reference.")
+def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool,
+         reference: str | None, rounds: int) -> None:
     import numpy as np
 
     from solver.players.advice import advise
@@ -62,6 +137,8 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool) -> N
         if table.header.get("dtype") == "float32":
             line += f"  float32 error <= {table.header['max_rounding_error']:.1e}"
         print(line, flush=True)
+        if reference:
+            layer_ab(spec, reference, rounds)
 
         rng = np.random.default_rng(1)
         seconds = []

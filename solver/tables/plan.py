@@ -54,6 +54,7 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 # about 10 s quiet).
 RATES = {"value": 5e-10, "target": 1.65e-10, "futures": 7.2e-11, "parts": 7e-9}
 SAVED_ROLLS_FACTOR = 0.5     # with saved rolls (per value, float32 layers)
+PROCESS_BYTES = 320 << 20    # the interpreter, numpy, Numba and the compiled kernels
 
 Confirm = Callable[["Plan"], bool]
 _confirm: Confirm | None = None
@@ -122,8 +123,11 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Pl
     cells = [prod(sp.layer_shape(p)) for p in range(rules.n_boxes + 1)]
     values = sum(cells)
     item = 4 if 8 * values > FLOAT32_BYTES else 8
-    disk = HEADER_ROOM + item * values + 8 * max(cells)        # the table and a checkpoint
-    memory = 8 * max(a + b for a, b in zip(cells, cells[1:]))  # two layers in float64
+    pairs = [a + b for a, b in zip(cells, cells[1:])]
+    disk = HEADER_ROOM + item * values + 8 * max(pairs)       # the table, old and new checkpoint
+    bank = max(c // sp.layer_shape(p)[0] for p, c in enumerate(cells))
+    # two layers in float64, one bank of a layer being converted, the process itself
+    memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
     seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
     return Plan(what, path, values, disk, memory, seconds)
 

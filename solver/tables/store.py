@@ -610,8 +610,11 @@ class LayerWriter:
             for k in range(values.shape[0]):         # one bank at a time: small buffers
                 part = values[k].astype(self.dtype)
                 if self.dtype != np.float64:
-                    err = np.abs(part - values[k])
+                    err = part.astype(np.float64)        # one temporary: the error in place
+                    np.subtract(err, values[k], out=err)
+                    np.abs(err, out=err)
                     worst = max(worst, float(np.nanmax(err, initial=0.0)))
+                    del err
                 h.update(part.data)
                 f.write(part.data)
             f.flush()
