@@ -40,7 +40,10 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
@@ -207,6 +210,21 @@ def new_scratch(d):
                    np.empty(nc + nb, dtype=np.int64))
 
 
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask for the cache line of ``arr[i]`` (a 1-D array) ahead of its use:
+    LLVM's ``prefetch`` (no value changes; an address outside is ignored)."""
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(arr, types.intp), codegen
+
+
 @njit(cache=True)
 def key(x):
     """A chance to 40 bits (the comparisons' equality; ``py_key`` outside
@@ -228,6 +246,16 @@ def better(w, t, bw, bt):
 
 
 @njit(cache=True)
+def prefetch_futures(futures, lay, mask, u, score, size):
+    """Ask for the cache lines of the ``futures`` row that ``opponents_best``
+    reads for an opponent at ``(mask, u)`` with ``score`` points."""
+    w = lay.width[mask]
+    at = lay.off[mask] + (max(u, lay.start[mask]) - lay.start[mask]) * w
+    for k in range(0, min(w, size - score), 8):
+        prefetch(futures, at + k)
+
+
+@njit(cache=True)
 def opponents_best(futures, lay, states, n, odds):
     """``odds.less[k] = P(M < k)``, ``odds.eq[k] = P(M = k)`` for ``k <
     len(less)`` (``eq`` 0 at the last), ``M`` the best final score of
@@ -238,6 +266,9 @@ def opponents_best(futures, lay, states, n, odds):
     off, width, start = lay.off, lay.width, lay.start
     less, eq, cdf = odds
     size = len(less)
+    for j in range(n):                         # ask for every row first
+        if states[j, 3] == 0:
+            prefetch_futures(futures, lay, states[j, 0], states[j, 1], states[j, 2], size)
     for k in range(size):
         cdf[k] = 1.0
     for j in range(n):
@@ -303,6 +334,18 @@ def chance(wt, child, u, final, odds, lo, hi):
 
 
 @njit(cache=True)
+def prefetch_chance(wt, child, u, final, lo, hi):
+    """Ask for the target table's cache lines that ``chance`` with the same
+    arguments will read."""
+    w = wt.width[child]
+    at = wt.off[child] + (max(u, wt.start[child]) - wt.start[child]) * w
+    first = max(1, lo - final)
+    k = min(w, hi - final + 2) - first
+    for n in range(0, k, 8):
+        prefetch(wt.target, at + first + n)
+
+
+@njit(cache=True)
 def after(d, mask, u, score, b, points):
     """``(mask, u, score)`` once ``points`` are written in box ``b`` (the
     upper bonus included, ``kernels.scoring``)."""
@@ -321,17 +364,30 @@ def fill_chances(wd, mask, u, score, odds, s):
     cand_box, cand_score = d.cand_box, d.cand_score
     cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
     lo, hi = support(odds.eq)
-    for b in range(len(d.is_upper)):
+    child = s.child
+    n = 0
+    for b in range(len(d.is_upper)):             # the states after, their rows asked for
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
-            zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, 0)
+            prefetch_chance(wt, child[n, 0], child[n, 1], child[n, 2], lo, hi)
+            n += 1
     for c in range(len(cand_box)):
         b = cand_box[c]
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, cand_score[c])
-            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, cand_score[c])
+            prefetch_chance(wt, child[n, 0], child[n, 1], child[n, 2], lo, hi)
+            n += 1
+    n = 0
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            w, t = chance(wt, child[n, 0], child[n, 1], child[n, 2], odds, lo, hi)
+            zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
+            n += 1
+    for c in range(len(cand_box)):
+        if (allowed >> cand_box[c]) & 1:
+            w, t = chance(wt, child[n, 0], child[n, 1], child[n, 2], odds, lo, hi)
             cwin[c], ctie[c], ckey[c, 0], ckey[c, 1] = w, t, key(w), key(t)
+            n += 1
 
 
 @njit(cache=True)
@@ -428,7 +484,7 @@ def exact_lanes(wd, n, odds, s, inner):
     for k in range(n):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
         fill_chances(wd, m2, u2, s2, odds, inner)
-        best_scores(d, m2, inner)
+        one_box_scores(d, m2, inner)
         if all_zero(d, inner.work):
             s.lane[k] = -1
             continue
@@ -458,16 +514,15 @@ def best_inside(d, n, win, tie, kwin, ktie):
     than its own (so far)."""
     subs, n_subs = d.subs, d.n_subs
     for m in range(1, d.adds.shape[0]):
-        wm, tm, km, jm = win[m], tie[m], kwin[m], ktie[m]
         for i in range(n_subs[m]):
             a = subs[m, i]
-            wa, ta, ka, ja = win[a], tie[a], kwin[a], ktie[a]
             for k in range(n):
-                up = ka[k] > km[k] or (ka[k] == km[k] and ja[k] > jm[k])
-                wm[k] = wa[k] if up else wm[k]
-                tm[k] = ta[k] if up else tm[k]
-                km[k] = ka[k] if up else km[k]
-                jm[k] = ja[k] if up else jm[k]
+                ka, km, ja, jm = kwin[a, k], kwin[m, k], ktie[a, k], ktie[m, k]
+                up = ka > km or (ka == km and ja > jm)
+                win[m, k] = win[a, k] if up else win[m, k]
+                tie[m, k] = tie[a, k] if up else tie[m, k]
+                kwin[m, k] = ka if up else km
+                ktie[m, k] = ja if up else jm
 
 
 @njit(cache=True)
@@ -586,6 +641,37 @@ def best_scores(d, mask, s):
                     bw, bt, kbw, kbt = s.zwin[b], s.ztie[b], zkey[b, 0], zkey[b, 1]
                 break
         work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
+
+
+@njit(cache=True)
+def one_box_scores(d, mask, s):
+    """``best_scores`` of a card with one box open (or none), the same
+    values: each roll goes in that box (its candidate, else 0 points), a
+    roll that must be a joker elsewhere nowhere (``OFF``)."""
+    allowed = d.allowed[mask]
+    work, wkey = s.work, s.wkey
+    b = 0
+    while b < len(d.is_upper) and (allowed >> b) & 1 == 0:
+        b += 1
+    if b == len(d.is_upper):
+        best_scores(d, mask, s)
+        return
+    for r in range(len(d.roll_prob)):
+        f = d.yahtzee_face[r]
+        c = d.cand_of[r, b]
+        if f >= 0 and d.joker_boxes[mask, f] != 0:
+            c = d.joker_cand[f, b]
+            if (d.joker_boxes[mask, f] >> b) & 1 == 0:
+                c = -2
+        w_ = d.first_roll + r
+        if c >= 0:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = (
+                s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1])
+        elif c == -1:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = (
+                s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1])
+        else:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = OFF, 0.0, -1.0, -1.0
 
 
 @njit(cache=True, fastmath=FAST)
