@@ -143,7 +143,8 @@ class Scratch(NamedTuple):
     of roll ``r``'s candidates (bits); ``best[r]``, ``bkey[r, 0 or 1]``
     each roll's best candidate so far and its keys (``best_scores``);
     ``lane[k]`` the lane of state after ``child[k]`` (-1: none, its chances
-    are 0, ``exact_lanes``)."""
+    are 0, ``exact_lanes``); ``box_cand[b]:box_cand[b + 1]`` the candidates
+    of box ``b`` (they are sorted by box)."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -170,6 +171,7 @@ class Scratch(NamedTuple):
     best: np.ndarray
     bkey: np.ndarray
     lane: np.ndarray
+    box_cand: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
@@ -192,6 +194,11 @@ def new_scratch(d):
     for c in range(nc):
         cr_start[c + 1] += cr_start[c]
     cr_roll = np.empty(len(roll_cand), dtype=np.int64)
+    box_cand = np.zeros(nb + 1, dtype=np.int64)
+    for c in range(nc):
+        box_cand[d.cand_box[c] + 1] += 1
+    for b in range(nb):
+        box_cand[b + 1] += box_cand[b]
     fill = cr_start[:nc].copy()
     for r in range(n_rolls):                   # rolls in order: each candidate's ascending
         for i in range(starts[r], starts[r + 1]):
@@ -207,7 +214,7 @@ def new_scratch(d):
                    np.empty(4 * (m + 1) * (nc + nb)),
                    np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
                    np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)),
-                   np.empty(nc + nb, dtype=np.int64))
+                   np.empty(nc + nb, dtype=np.int64), box_cand)
 
 
 @intrinsic
@@ -391,6 +398,21 @@ def fill_chances(wd, mask, u, score, odds, s):
 
 
 @njit(cache=True)
+def one_box_chances(wd, mask, u, score, odds, s, b, lo, hi):
+    """``fill_chances`` where only box ``b`` may be filled (``one_box``):
+    the same calls of ``chance`` for that box alone (``lo, hi``: the
+    ``support`` of ``odds.eq``)."""
+    d, wt = wd.turn, wd.tables
+    m2, u2, s2 = after(d, mask, u, score, b, 0)
+    w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+    s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+    for c in range(s.box_cand[b], s.box_cand[b + 1]):
+        m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
+        w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+        s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
+
+
+@njit(cache=True)
 def fill_exact(wd, mask, u, score, odds, s, inner):
     """``fill_chances`` with each state after the turn valued by its own
     turn played to win (``turn_start``, work in ``inner``): exact when
@@ -481,9 +503,14 @@ def exact_lanes(wd, n, odds, s, inner):
     for k in range(n):
         win[M, k], tie[M, k] = 0.0, 0.0
     lanes = 0
+    lo, hi = support(odds.eq)
     for k in range(n):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
-        fill_chances(wd, m2, u2, s2, odds, inner)
+        b = one_box(d, m2)
+        if b >= 0:
+            one_box_chances(wd, m2, u2, s2, odds, inner, b, lo, hi)
+        else:
+            fill_chances(wd, m2, u2, s2, odds, inner)
         one_box_scores(d, m2, inner)
         if all_zero(d, inner.work):
             s.lane[k] = -1
@@ -644,16 +671,25 @@ def best_scores(d, mask, s):
 
 
 @njit(cache=True)
-def one_box_scores(d, mask, s):
-    """``best_scores`` of a card with one box open (or none), the same
-    values: each roll goes in that box (its candidate, else 0 points), a
-    roll that must be a joker elsewhere nowhere (``OFF``)."""
+def one_box(d, mask):
+    """The box that alone may be filled at ``mask``, else -1."""
     allowed = d.allowed[mask]
-    work, wkey = s.work, s.wkey
+    if allowed == 0 or allowed & (allowed - 1) != 0:
+        return -1
     b = 0
-    while b < len(d.is_upper) and (allowed >> b) & 1 == 0:
+    while (allowed >> b) & 1 == 0:
         b += 1
-    if b == len(d.is_upper):
+    return b
+
+
+@njit(cache=True)
+def one_box_scores(d, mask, s):
+    """``best_scores``, the same values, quicker when one box may be filled
+    (``one_box``): each roll goes in that box (its candidate, else 0
+    points), a roll that must be a joker elsewhere nowhere (``OFF``)."""
+    work, wkey = s.work, s.wkey
+    b = one_box(d, mask)
+    if b < 0:
         best_scores(d, mask, s)
         return
     for r in range(len(d.roll_prob)):

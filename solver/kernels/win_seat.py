@@ -58,14 +58,27 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
         lead = (lead0 + i) % n_seats
         mine = (seat - lead) % n_seats
         mask, u, score = 0, 0, 0
+        for j in range(n_opp):                   # the others' cards before the seat's first turn
+            done = 1 if (seats[j] - lead) % n_seats < mine else 0
+            om, ou, os = 0, 0, 0
+            if done == 1:
+                om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, 0], points[j, i, 0])
+            states[j, 0], states[j, 1], states[j, 2] = om, ou, os
+            states[j, 3] = 1 if done == nb else 0
         for turn in range(nb):
-            for j in range(n_opp):               # the others' cards as they stand
-                done = turn + (1 if (seats[j] - lead) % n_seats < mine else 0)
-                om, ou, os = 0, 0, 0
-                for k in range(done):
-                    om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, k], points[j, i, k])
-                states[j, 0], states[j, 1], states[j, 2] = om, ou, os
-                states[j, 3] = 1 if done == nb else 0
+            if turn > 0:                          # each other seat has played one turn more
+                for j in range(n_opp):
+                    done = turn + (1 if (seats[j] - lead) % n_seats < mine else 0)
+                    states[j, 0], states[j, 1], states[j, 2] = win_turn.after(
+                        d, states[j, 0], states[j, 1], states[j, 2],
+                        boxes[j, i, done - 1], points[j, i, done - 1])
+                    states[j, 3] = 1 if done == nb else 0
+            for j in range(n_opp):               # next turn's rows asked for already
+                done = turn + 1 + (1 if (seats[j] - lead) % n_seats < mine else 0)
+                if done < nb:
+                    nm, nu, ns = win_turn.after(d, states[j, 0], states[j, 1], states[j, 2],
+                                                boxes[j, i, done - 1], points[j, i, done - 1])
+                    win_turn.prefetch_futures(wt.futures, wt, nm, nu, ns, size)
             if turn == 0 and mine == 0:        # every card empty: the same chances each game
                 cur = opening
                 if not opened:
