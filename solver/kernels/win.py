@@ -784,12 +784,16 @@ def seat_keeps(d, s):
         if t == d.rolls - 1:
             break
         for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
-            for j in range(n_subs[m]):
+            w0, w1, k0, k1 = work[m, 0], work[m, 1], wkey[m, 0], wkey[m, 1]
+            for j in range(n_subs[m]):          # selects, not branches: a third are taken
                 a = subs[m, j]
-                if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
-                                               and wkey[a, 1] > wkey[m, 1]):
-                    work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
-                    wkey[m, 0], wkey[m, 1] = wkey[a, 0], wkey[a, 1]
+                a0, a1 = wkey[a, 0], wkey[a, 1]
+                up = (a0 > k0) | ((a0 == k0) & (a1 > k1))
+                w0 = work[a, 0] if up else w0
+                w1 = work[a, 1] if up else w1
+                k0 = a0 if up else k0
+                k1 = a1 if up else k1
+            work[m, 0], work[m, 1], wkey[m, 0], wkey[m, 1] = w0, w1, k0, k1
 
 
 @njit(cache=True)

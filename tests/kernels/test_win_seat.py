@@ -1,6 +1,7 @@
 """The win seat's shortcuts (solver.kernels.win) give what the plain
 kernels give, value for value and choice for choice: ``best_scores``
-against ``score_chances`` (jokers included), the exact turn's states after
+and ``one_box_scores`` against ``score_chances`` (jokers included),
+``one_box_chances`` against ``fill_chances``, the exact turn's states after
 averaged side by side against ``turn_start`` one by one, and
 ``seat_choose`` against ``choose`` at every roll of random positions."""
 
@@ -46,6 +47,18 @@ def _compare(wd, positions, states, tol, exact):
         W.best_scores(d, mask, s)
         if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
             bad |= 1
+        W.one_box_scores(d, mask, s)
+        if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
+            bad |= 32
+        b = W.one_box(d, mask)
+        if b >= 0:                             # one box to fill: that box's chances alone
+            lo, hi = W.support(odds.eq)
+            W.one_box_chances(wd, mask, u, score, odds, s2, b, lo, hi)
+            if s2.zwin[b] != s.zwin[b] or s2.ztie[b] != s.ztie[b]:
+                bad |= 64
+            for k in range(len(d.cand_box)):
+                if d.cand_box[k] == b and (s2.cwin[k] != s.cwin[k] or s2.ctie[k] != s.ctie[k]):
+                    bad |= 64
         W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
         W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
         for t in range(d.rolls - 1):
@@ -104,7 +117,7 @@ def _positions(rules, n, open_boxes, seed):
 
 
 @pytest.mark.parametrize("rules", [SMALL, TINY, joker_game("forced", 0), joker_game("free", 0)])
-@pytest.mark.parametrize("open_boxes", [0, 2])
+@pytest.mark.parametrize("open_boxes", [0, 1, 2])
 def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):
     solver = Solver(rules, tables=tables_dir)
     wt = W.win_tables(rules, solver.target().values, solver.futures().values,
