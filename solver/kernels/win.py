@@ -29,9 +29,13 @@ the best scratch they leave (``best_scores``) and writes no per-roll
 table, ``seat_choose`` looks up the boxes of the rolls it meets
 (``roll_boxes``), the seat works out only the keep levels it reads
 (``seat_keeps``), and the exact turn averages the turns after it side by
-side (``exact_lanes``), leaving out those with no chance left.  No sum is
-reordered (the kernels here do not reassociate), so the values agree bit
-for bit.
+side (``exact_lanes``), leaving out those with no chance left; those turns
+have one box to fill, so their chances and rolls are worked out for that
+box alone (``one_box_chances``, ``one_box_scores``).  No sum is reordered
+(the kernels here do not reassociate), so the values agree bit for bit.
+The table rows a step reads are asked for before it starts (``prefetch``:
+``fill_chances`` those of every state after the turn, ``opponents_best``
+every opponent's), so their cache misses overlap; that changes no value.
 """
 
 from __future__ import annotations
@@ -365,7 +369,8 @@ def fill_chances(wd, mask, u, score, odds, s):
     """``s.cwin[c], s.ctie[c]`` of every allowed candidate and ``s.zwin[b],
     s.ztie[b]`` of scoring 0 in every allowed box, at ``(mask, u)`` with
     ``score`` points: the target table mixed over ``M`` (``chance``; ``wd``
-    a ``WinData``)."""
+    a ``WinData``), the rows of every state after asked for first
+    (``prefetch_chance``; the states kept in ``s.child``)."""
     d, wt = wd.turn, wd.tables
     allowed = d.allowed[mask]
     cand_box, cand_score = d.cand_box, d.cand_score

@@ -1,8 +1,12 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.choose`` (``seat_choose`` after ``seat_turn``).  ``solver.research.win_seat`` drives it.
+``kernels.win.choose`` (``seat_choose`` after ``seat_turn``);
+``solver.research.win_seat`` drives it.
 A game the seat leads starts against empty cards: that first turn's
 chances are the same in every such game and worked out once per call.
+The others' cards are brought up to date by one turn each turn, and the
+futures rows their next cards will read are asked for a turn ahead
+(``win_turn.prefetch_futures``).
 """
 
 from __future__ import annotations
