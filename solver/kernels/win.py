@@ -223,8 +223,9 @@ def new_scratch(d):
 
 @intrinsic
 def prefetch(typingctx, arr, i):
-    """Ask for the cache line of ``arr[i]`` (a 1-D array) ahead of its use:
-    LLVM's ``prefetch`` (no value changes; an address outside is ignored)."""
+    """Ask for the cache line of ``arr[i]`` (a contiguous 1-D array) ahead
+    of its use: LLVM's ``prefetch``, which changes no value and never
+    faults."""
     def codegen(context, builder, sig, args):
         ary = context.make_array(sig.args[0])(context, builder, args[0])
         ptr = builder.gep(ary.data, [args[1]])
