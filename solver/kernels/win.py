@@ -124,11 +124,15 @@ class ExpectedValues(NamedTuple):
     """The expected-score values ``choose`` breaks ties with, filled once
     per turn when first needed (``expected_values``): ``ev[r, b]`` of
     scoring roll ``r`` in box ``b``, ``evk[t - 1, m]`` of keeping ``m`` with
-    ``t`` rerolls left; ``ready[0]``: 1 once filled this turn."""
+    ``t`` rerolls left, ``cand[c, 0]`` of candidate ``c``
+    (``turn.fill_candidates``); ``ready[0]``: 1 once filled this turn
+    (``seat_choose``: ``cand`` and ``evk``; ``ready[1 + r]``: 1 once
+    ``ev[r]`` is, ``seat_expected``).  ``new_expected`` makes one."""
 
     ev: np.ndarray
     evk: np.ndarray
     ready: np.ndarray
+    cand: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -179,6 +183,15 @@ class Scratch(NamedTuple):
 
 
 # ------------------------------------------------------------------ kernels
+@njit(cache=True)
+def new_expected(d):
+    """An ``ExpectedValues`` for the rules of ``d``, not ready."""
+    return ExpectedValues(np.empty((len(d.roll_prob), len(d.is_upper))),
+                          np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
+                          np.zeros(1 + len(d.roll_prob), dtype=np.int64),
+                          np.empty((len(d.cand_box), 1)))
+
+
 @njit(cache=True)
 def make_scratch(d):
     """Two ``Scratch`` (the turn's and the inner turns') for the rules of ``d``."""
@@ -873,9 +886,11 @@ def roll_boxes(d, pt, mask, r, s):
 @njit(cache=True)
 def seat_choose(wd, mask, u, r, t, s, tol, evs):
     """``choose`` after ``seat_turn``: the same action, compared on the keys
-    ``seat_turn`` stored (the same keys ``choose`` computes)."""
+    ``seat_turn`` stored (the same keys ``choose`` computes); of the
+    expected-score values it works out only those it reads
+    (``seat_expected``; ``evs.ready`` all 0 at a turn's start)."""
     d, pt = wd.turn, wd.play
-    ev, evk, ev_ready = evs
+    ev, evk = evs.ev, evs.evk
     nb = len(d.is_upper)
     roll_boxes(d, pt, mask, r, s)
     rw, rkey, kkey = s.rw, s.rkey, s.kkey
@@ -904,9 +919,7 @@ def seat_choose(wd, mask, u, r, t, s, tol, evs):
                 only = pt.kcode[m]
     if count == 1:
         return only
-    if ev_ready[0] == 0:                       # the expected-score values, once a turn
-        expected_values(wd, mask, u, t, evs)
-        ev_ready[0] = 1
+    seat_expected(wd, mask, u, r, t, evs)     # the expected-score values this choice reads
     stop = NEG
     code = nb
     for b in range(nb):
@@ -949,7 +962,7 @@ def choose(wd, mask, u, r, t, s, tol, evs):
     expected-score tie rule (``evs``, the ``ExpectedValues``: filled once
     per turn when first needed)."""
     d, pt = wd.turn, wd.play
-    ev, evk, ev_ready = evs
+    ev, evk, ev_ready = evs.ev, evs.evk, evs.ready
     nb = len(d.is_upper)
     bw, bt = OFF, 0.0
     for b in range(nb):
@@ -1003,25 +1016,51 @@ def expected_values(wd, mask, u, rerolls, evs):
     roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evs.evk[t - 1,
     m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
     ``solver.research.games`` values them)."""
+    expected_keeps(wd, mask, u, rerolls, evs)
+    for r in range(len(wd.turn.roll_prob)):
+        expected_row(wd, mask, u, r, evs)
+
+
+@njit(cache=True)
+def seat_expected(wd, mask, u, r, rerolls, evs):
+    """What ``seat_choose`` reads of ``expected_values`` at roll ``r`` with
+    ``rerolls`` left, each part worked out once a turn: ``evs.cand`` and
+    ``evs.evk`` at the turn's first tie, ``evs.ev[r]`` at roll ``r``'s."""
+    ready = evs.ready
+    if ready[0] == 0:
+        expected_keeps(wd, mask, u, rerolls, evs)
+        ready[0] = 1
+    if ready[1 + r] == 0:
+        expected_row(wd, mask, u, r, evs)
+        ready[1 + r] = 1
+
+
+@njit(cache=True)
+def expected_keeps(wd, mask, u, rerolls, evs):
+    """``evs.cand`` (``turn.fill_candidates`` at ``(mask, u)``) and
+    ``evs.evk[:rerolls]`` of ``expected_values``."""
     d, pt, wt = wd
-    ev, evk = evs.ev, evs.evk
-    nb = len(d.is_upper)
-    cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)
-    fill_candidates(d, mask, u, 1, wt.values, cand, zero)
-    allowed = d.allowed[mask]
-    for r in range(len(d.roll_prob)):
-        f = d.yahtzee_face[r]
-        jokers = d.joker_boxes[mask, f] if f >= 0 else 0
-        for b in range(nb):
-            v = NEG
-            if jokers != 0:
-                if (jokers >> b) & 1:
-                    v = cand[d.joker_cand[f, b], 0]
-            elif (allowed >> b) & 1:
-                c = pt.cand_of[r, b]
-                v = cand[c, 0] if c >= 0 else wt.values[d.rows[mask | (1 << b)], u]
-            ev[r, b] = v
+    fill_candidates(d, mask, u, 1, wt.values, evs.cand, zero)
     if rerolls > 0:
         nxt = wt.values.reshape((1,) + wt.values.shape)
-        evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)
+        evs.evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)
+
+
+@njit(cache=True)
+def expected_row(wd, mask, u, r, evs):
+    """``evs.ev[r]`` of ``expected_values``, from ``evs.cand``."""
+    d, pt, wt = wd
+    ev, cand = evs.ev, evs.cand
+    allowed = d.allowed[mask]
+    f = d.yahtzee_face[r]
+    jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+    for b in range(len(d.is_upper)):
+        v = NEG
+        if jokers != 0:
+            if (jokers >> b) & 1:
+                v = cand[d.joker_cand[f, b], 0]
+        elif (allowed >> b) & 1:
+            c = pt.cand_of[r, b]
+            v = cand[c, 0] if c >= 0 else wt.values[d.rows[mask | (1 << b)], u]
+        ev[r, b] = v

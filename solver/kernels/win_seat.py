@@ -54,9 +54,7 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
     size = wt.reach
     odds = win_turn.Odds(np.empty(size), np.empty(size), np.empty(size))
     states = np.zeros((n_opp, 4), dtype=np.int64)
-    evs = win_turn.ExpectedValues(np.empty((len(d.roll_prob), nb)),
-                                  np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
-                                  np.zeros(1, dtype=np.int64))
+    evs = win_turn.new_expected(d)
     for i in range(t, len(scores), n_threads):
         st = seed_states(seed, i, 1)[0]
         lead = (lead0 + i) % n_seats
@@ -93,7 +91,7 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
                 cur = s
                 win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
                 win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb - turn == EXACT_OPEN)
-            evs.ready[0] = 0
+            evs.ready[:] = 0
             rerolls = d.rolls - 1
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             while True:

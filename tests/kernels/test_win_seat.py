@@ -3,7 +3,8 @@ kernels give, value for value and choice for choice: ``best_scores``
 and ``one_box_scores`` against ``score_chances`` (jokers included),
 ``one_box_chances`` against ``fill_chances``, the exact turn's states after
 averaged side by side against ``turn_start`` one by one, and
-``seat_choose`` against ``choose`` at every roll of random positions."""
+``seat_choose`` against ``choose`` at every roll of random positions (also
+with its expected-score values kept over a turn's rolls)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,7 @@ def _compare(wd, positions, states, tol, exact):
     odds = W.Odds(np.empty(wd.tables.reach), np.empty(wd.tables.reach),
                   np.empty(wd.tables.reach))
     nb = len(d.is_upper)
-    evs = W.ExpectedValues(np.empty((len(d.roll_prob), nb)),
-                           np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
-                           np.zeros(1, dtype=np.int64))
+    evs, evs2 = W.new_expected(d), W.new_expected(d)
     for p in range(len(positions)):
         mask, u, score = positions[p, 0], positions[p, 1], positions[p, 2]
         if d.allowed[mask] == 0:
@@ -86,12 +85,19 @@ def _compare(wd, positions, states, tol, exact):
                     skipped += 1
         for r in range(len(d.roll_prob)):
             for t in range(d.rolls):
-                evs.ready[0] = 0
+                evs.ready[:] = 0
                 x = W.choose(wd, mask, u, r, t, s, tol, evs)
-                evs.ready[0] = 0
+                evs.ready[:] = 0
                 y = W.seat_choose(wd, mask, u, r, t, s2, tol, evs)
                 if x != y:
                     bad |= 8
+        evs2.ready[:] = 0                      # as in a turn: rerolls only fall, values kept
+        for t in range(d.rolls - 1, -1, -1):
+            for r in range(len(d.roll_prob)):
+                evs.ready[:] = 0
+                x = W.choose(wd, mask, u, r, t, s, tol, evs)
+                if x != W.seat_choose(wd, mask, u, r, t, s2, tol, evs2):
+                    bad |= 128
     return bad, skipped
 
 
