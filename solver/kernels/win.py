@@ -29,9 +29,13 @@ the best scratch they leave (``best_scores``) and writes no per-roll
 table, ``seat_choose`` looks up the boxes of the rolls it meets
 (``roll_boxes``), the seat works out only the keep levels it reads
 (``seat_keeps``), and the exact turn averages the turns after it side by
-side (``exact_lanes``), leaving out those with no chance left.  No sum is
-reordered (the kernels here do not reassociate), so the values agree bit
-for bit.
+side (``exact_lanes``), leaving out those with no chance left; those turns
+have one box to fill, so their chances and rolls are worked out for that
+box alone (``one_box_chances``, ``one_box_scores``).  No sum is reordered
+(the kernels here do not reassociate), so the values agree bit for bit.
+The table rows a step reads are asked for before it starts (``prefetch``:
+``fill_chances`` those of every state after the turn, ``opponents_best``
+every opponent's), so their cache misses overlap; that changes no value.
 """
 
 from __future__ import annotations
@@ -40,7 +44,10 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
@@ -117,11 +124,15 @@ class ExpectedValues(NamedTuple):
     """The expected-score values ``choose`` breaks ties with, filled once
     per turn when first needed (``expected_values``): ``ev[r, b]`` of
     scoring roll ``r`` in box ``b``, ``evk[t - 1, m]`` of keeping ``m`` with
-    ``t`` rerolls left; ``ready[0]``: 1 once filled this turn."""
+    ``t`` rerolls left, ``cand[c, 0]`` of candidate ``c``
+    (``turn.fill_candidates``); ``ready[0]``: 1 once filled this turn
+    (``seat_choose``: ``cand`` and ``evk``; ``ready[1 + r]``: 1 once
+    ``ev[r]`` is, ``seat_expected``).  ``new_expected`` makes one."""
 
     ev: np.ndarray
     evk: np.ndarray
     ready: np.ndarray
+    cand: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -140,7 +151,8 @@ class Scratch(NamedTuple):
     of roll ``r``'s candidates (bits); ``best[r]``, ``bkey[r, 0 or 1]``
     each roll's best candidate so far and its keys (``best_scores``);
     ``lane[k]`` the lane of state after ``child[k]`` (-1: none, its chances
-    are 0, ``exact_lanes``)."""
+    are 0, ``exact_lanes``); ``box_cand[b]:box_cand[b + 1]`` the candidates
+    of box ``b`` (they are sorted by box)."""
 
     cwin: np.ndarray
     ctie: np.ndarray
@@ -167,9 +179,19 @@ class Scratch(NamedTuple):
     best: np.ndarray
     bkey: np.ndarray
     lane: np.ndarray
+    box_cand: np.ndarray
 
 
 # ------------------------------------------------------------------ kernels
+@njit(cache=True)
+def new_expected(d):
+    """An ``ExpectedValues`` for the rules of ``d``, not ready."""
+    return ExpectedValues(np.empty((len(d.roll_prob), len(d.is_upper))),
+                          np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
+                          np.zeros(1 + len(d.roll_prob), dtype=np.int64),
+                          np.empty((len(d.cand_box), 1)))
+
+
 @njit(cache=True)
 def make_scratch(d):
     """Two ``Scratch`` (the turn's and the inner turns') for the rules of ``d``."""
@@ -189,6 +211,11 @@ def new_scratch(d):
     for c in range(nc):
         cr_start[c + 1] += cr_start[c]
     cr_roll = np.empty(len(roll_cand), dtype=np.int64)
+    box_cand = np.zeros(nb + 1, dtype=np.int64)
+    for c in range(nc):
+        box_cand[d.cand_box[c] + 1] += 1
+    for b in range(nb):
+        box_cand[b + 1] += box_cand[b]
     fill = cr_start[:nc].copy()
     for r in range(n_rolls):                   # rolls in order: each candidate's ascending
         for i in range(starts[r], starts[r + 1]):
@@ -204,7 +231,23 @@ def new_scratch(d):
                    np.empty(4 * (m + 1) * (nc + nb)),
                    np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
                    np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)),
-                   np.empty(nc + nb, dtype=np.int64))
+                   np.empty(nc + nb, dtype=np.int64), box_cand)
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask for the cache line of ``arr[i]`` (a contiguous 1-D array) ahead
+    of its use: LLVM's ``prefetch``, which changes no value and never
+    faults."""
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(arr, types.intp), codegen
 
 
 @njit(cache=True)
@@ -228,6 +271,16 @@ def better(w, t, bw, bt):
 
 
 @njit(cache=True)
+def prefetch_futures(futures, lay, mask, u, score, size):
+    """Ask for the cache lines of the ``futures`` row that ``opponents_best``
+    reads for an opponent at ``(mask, u)`` with ``score`` points."""
+    w = lay.width[mask]
+    at = lay.off[mask] + (max(u, lay.start[mask]) - lay.start[mask]) * w
+    for k in range(0, min(w, size - score), 8):
+        prefetch(futures, at + k)
+
+
+@njit(cache=True)
 def opponents_best(futures, lay, states, n, odds):
     """``odds.less[k] = P(M < k)``, ``odds.eq[k] = P(M = k)`` for ``k <
     len(less)`` (``eq`` 0 at the last), ``M`` the best final score of
@@ -238,6 +291,9 @@ def opponents_best(futures, lay, states, n, odds):
     off, width, start = lay.off, lay.width, lay.start
     less, eq, cdf = odds
     size = len(less)
+    for j in range(n):                         # ask for every row first
+        if states[j, 3] == 0:
+            prefetch_futures(futures, lay, states[j, 0], states[j, 1], states[j, 2], size)
     for k in range(size):
         cdf[k] = 1.0
     for j in range(n):
@@ -303,6 +359,18 @@ def chance(wt, child, u, final, odds, lo, hi):
 
 
 @njit(cache=True)
+def prefetch_chance(wt, child, u, final, lo, hi):
+    """Ask for the target table's cache lines that ``chance`` with the same
+    arguments will read."""
+    w = wt.width[child]
+    at = wt.off[child] + (max(u, wt.start[child]) - wt.start[child]) * w
+    first = max(1, lo - final)
+    k = min(w, hi - final + 2) - first
+    for n in range(0, k, 8):
+        prefetch(wt.target, at + first + n)
+
+
+@njit(cache=True)
 def after(d, mask, u, score, b, points):
     """``(mask, u, score)`` once ``points`` are written in box ``b`` (the
     upper bonus included, ``kernels.scoring``)."""
@@ -315,23 +383,52 @@ def fill_chances(wd, mask, u, score, odds, s):
     """``s.cwin[c], s.ctie[c]`` of every allowed candidate and ``s.zwin[b],
     s.ztie[b]`` of scoring 0 in every allowed box, at ``(mask, u)`` with
     ``score`` points: the target table mixed over ``M`` (``chance``; ``wd``
-    a ``WinData``)."""
+    a ``WinData``), the rows of every state after asked for first
+    (``prefetch_chance``; the states kept in ``s.child``)."""
     d, wt = wd.turn, wd.tables
     allowed = d.allowed[mask]
     cand_box, cand_score = d.cand_box, d.cand_score
     cwin, ctie, ckey, zwin, ztie, zkey = s.cwin, s.ctie, s.ckey, s.zwin, s.ztie, s.zkey
     lo, hi = support(odds.eq)
-    for b in range(len(d.is_upper)):
+    child = s.child
+    n = 0
+    for b in range(len(d.is_upper)):             # the states after, their rows asked for
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, 0)
-            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
-            zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, 0)
+            prefetch_chance(wt, child[n, 0], child[n, 1], child[n, 2], lo, hi)
+            n += 1
     for c in range(len(cand_box)):
         b = cand_box[c]
         if (allowed >> b) & 1:
-            m2, u2, s2 = after(d, mask, u, score, b, cand_score[c])
-            w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+            child[n, 0], child[n, 1], child[n, 2] = after(d, mask, u, score, b, cand_score[c])
+            prefetch_chance(wt, child[n, 0], child[n, 1], child[n, 2], lo, hi)
+            n += 1
+    n = 0
+    for b in range(len(d.is_upper)):
+        if (allowed >> b) & 1:
+            w, t = chance(wt, child[n, 0], child[n, 1], child[n, 2], odds, lo, hi)
+            zwin[b], ztie[b], zkey[b, 0], zkey[b, 1] = w, t, key(w), key(t)
+            n += 1
+    for c in range(len(cand_box)):
+        if (allowed >> cand_box[c]) & 1:
+            w, t = chance(wt, child[n, 0], child[n, 1], child[n, 2], odds, lo, hi)
             cwin[c], ctie[c], ckey[c, 0], ckey[c, 1] = w, t, key(w), key(t)
+            n += 1
+
+
+@njit(cache=True)
+def one_box_chances(wd, mask, u, score, odds, s, b, lo, hi):
+    """``fill_chances`` where only box ``b`` may be filled (``one_box``):
+    the same calls of ``chance`` for that box alone (``lo, hi``: the
+    ``support`` of ``odds.eq``)."""
+    d, wt = wd.turn, wd.tables
+    m2, u2, s2 = after(d, mask, u, score, b, 0)
+    w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+    s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
+    for c in range(s.box_cand[b], s.box_cand[b + 1]):
+        m2, u2, s2 = after(d, mask, u, score, b, d.cand_score[c])
+        w, t = chance(wt, m2, u2, s2, odds, lo, hi)
+        s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1] = w, t, key(w), key(t)
 
 
 @njit(cache=True)
@@ -425,10 +522,15 @@ def exact_lanes(wd, n, odds, s, inner):
     for k in range(n):
         win[M, k], tie[M, k] = 0.0, 0.0
     lanes = 0
+    lo, hi = support(odds.eq)
     for k in range(n):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
-        fill_chances(wd, m2, u2, s2, odds, inner)
-        best_scores(d, m2, inner)
+        b = one_box(d, m2)
+        if b >= 0:
+            one_box_chances(wd, m2, u2, s2, odds, inner, b, lo, hi)
+        else:
+            fill_chances(wd, m2, u2, s2, odds, inner)
+        one_box_scores(d, m2, inner)
         if all_zero(d, inner.work):
             s.lane[k] = -1
             continue
@@ -458,16 +560,15 @@ def best_inside(d, n, win, tie, kwin, ktie):
     than its own (so far)."""
     subs, n_subs = d.subs, d.n_subs
     for m in range(1, d.adds.shape[0]):
-        wm, tm, km, jm = win[m], tie[m], kwin[m], ktie[m]
         for i in range(n_subs[m]):
             a = subs[m, i]
-            wa, ta, ka, ja = win[a], tie[a], kwin[a], ktie[a]
             for k in range(n):
-                up = ka[k] > km[k] or (ka[k] == km[k] and ja[k] > jm[k])
-                wm[k] = wa[k] if up else wm[k]
-                tm[k] = ta[k] if up else tm[k]
-                km[k] = ka[k] if up else km[k]
-                jm[k] = ja[k] if up else jm[k]
+                ka, km, ja, jm = kwin[a, k], kwin[m, k], ktie[a, k], ktie[m, k]
+                up = ka > km or (ka == km and ja > jm)
+                win[m, k] = win[a, k] if up else win[m, k]
+                tie[m, k] = tie[a, k] if up else tie[m, k]
+                kwin[m, k] = ka if up else km
+                ktie[m, k] = ja if up else jm
 
 
 @njit(cache=True)
@@ -588,6 +689,46 @@ def best_scores(d, mask, s):
         work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = bw, bt, kbw, kbt
 
 
+@njit(cache=True)
+def one_box(d, mask):
+    """The box that alone may be filled at ``mask``, else -1."""
+    allowed = d.allowed[mask]
+    if allowed == 0 or allowed & (allowed - 1) != 0:
+        return -1
+    b = 0
+    while (allowed >> b) & 1 == 0:
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def one_box_scores(d, mask, s):
+    """``best_scores``, the same values, quicker when one box may be filled
+    (``one_box``): each roll goes in that box (its candidate, else 0
+    points), a roll that must be a joker elsewhere nowhere (``OFF``)."""
+    work, wkey = s.work, s.wkey
+    b = one_box(d, mask)
+    if b < 0:
+        best_scores(d, mask, s)
+        return
+    for r in range(len(d.roll_prob)):
+        f = d.yahtzee_face[r]
+        c = d.cand_of[r, b]
+        if f >= 0 and d.joker_boxes[mask, f] != 0:
+            c = d.joker_cand[f, b]
+            if (d.joker_boxes[mask, f] >> b) & 1 == 0:
+                c = -2
+        w_ = d.first_roll + r
+        if c >= 0:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = (
+                s.cwin[c], s.ctie[c], s.ckey[c, 0], s.ckey[c, 1])
+        elif c == -1:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = (
+                s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1])
+        else:
+            work[w_, 0], work[w_, 1], wkey[w_, 0], wkey[w_, 1] = OFF, 0.0, -1.0, -1.0
+
+
 @njit(cache=True, fastmath=FAST)
 def average_two(d, work):
     """``turn.average_keeps(d, 2, work)`` for rules of six faces or fewer
@@ -662,12 +803,16 @@ def seat_keeps(d, s):
         if t == d.rolls - 1:
             break
         for m in range(1, d.adds.shape[0]):     # X_t: the best keep inside each multiset
-            for j in range(n_subs[m]):
+            w0, w1, k0, k1 = work[m, 0], work[m, 1], wkey[m, 0], wkey[m, 1]
+            for j in range(n_subs[m]):          # selects, not branches: a third are taken
                 a = subs[m, j]
-                if wkey[a, 0] > wkey[m, 0] or (wkey[a, 0] == wkey[m, 0]
-                                               and wkey[a, 1] > wkey[m, 1]):
-                    work[m, 0], work[m, 1] = work[a, 0], work[a, 1]
-                    wkey[m, 0], wkey[m, 1] = wkey[a, 0], wkey[a, 1]
+                a0, a1 = wkey[a, 0], wkey[a, 1]
+                up = (a0 > k0) | ((a0 == k0) & (a1 > k1))
+                w0 = work[a, 0] if up else w0
+                w1 = work[a, 1] if up else w1
+                k0 = a0 if up else k0
+                k1 = a1 if up else k1
+            work[m, 0], work[m, 1], wkey[m, 0], wkey[m, 1] = w0, w1, k0, k1
 
 
 @njit(cache=True)
@@ -741,9 +886,11 @@ def roll_boxes(d, pt, mask, r, s):
 @njit(cache=True)
 def seat_choose(wd, mask, u, r, t, s, tol, evs):
     """``choose`` after ``seat_turn``: the same action, compared on the keys
-    ``seat_turn`` stored (the same keys ``choose`` computes)."""
+    ``seat_turn`` stored (the same keys ``choose`` computes); of the
+    expected-score values it works out only those it reads
+    (``seat_expected``; ``evs.ready`` all 0 at a turn's start)."""
     d, pt = wd.turn, wd.play
-    ev, evk, ev_ready = evs
+    ev, evk = evs.ev, evs.evk
     nb = len(d.is_upper)
     roll_boxes(d, pt, mask, r, s)
     rw, rkey, kkey = s.rw, s.rkey, s.kkey
@@ -772,9 +919,7 @@ def seat_choose(wd, mask, u, r, t, s, tol, evs):
                 only = pt.kcode[m]
     if count == 1:
         return only
-    if ev_ready[0] == 0:                       # the expected-score values, once a turn
-        expected_values(wd, mask, u, t, evs)
-        ev_ready[0] = 1
+    seat_expected(wd, mask, u, r, t, evs)     # the expected-score values this choice reads
     stop = NEG
     code = nb
     for b in range(nb):
@@ -817,7 +962,7 @@ def choose(wd, mask, u, r, t, s, tol, evs):
     expected-score tie rule (``evs``, the ``ExpectedValues``: filled once
     per turn when first needed)."""
     d, pt = wd.turn, wd.play
-    ev, evk, ev_ready = evs
+    ev, evk, ev_ready = evs.ev, evs.evk, evs.ready
     nb = len(d.is_upper)
     bw, bt = OFF, 0.0
     for b in range(nb):
@@ -871,25 +1016,51 @@ def expected_values(wd, mask, u, rerolls, evs):
     roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evs.evk[t - 1,
     m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
     ``solver.research.games`` values them)."""
+    expected_keeps(wd, mask, u, rerolls, evs)
+    for r in range(len(wd.turn.roll_prob)):
+        expected_row(wd, mask, u, r, evs)
+
+
+@njit(cache=True)
+def seat_expected(wd, mask, u, r, rerolls, evs):
+    """What ``seat_choose`` reads of ``expected_values`` at roll ``r`` with
+    ``rerolls`` left, each part worked out once a turn: ``evs.cand`` and
+    ``evs.evk`` at the turn's first tie, ``evs.ev[r]`` at roll ``r``'s."""
+    ready = evs.ready
+    if ready[0] == 0:
+        expected_keeps(wd, mask, u, rerolls, evs)
+        ready[0] = 1
+    if ready[1 + r] == 0:
+        expected_row(wd, mask, u, r, evs)
+        ready[1 + r] = 1
+
+
+@njit(cache=True)
+def expected_keeps(wd, mask, u, rerolls, evs):
+    """``evs.cand`` (``turn.fill_candidates`` at ``(mask, u)``) and
+    ``evs.evk[:rerolls]`` of ``expected_values``."""
     d, pt, wt = wd
-    ev, evk = evs.ev, evs.evk
-    nb = len(d.is_upper)
-    cand = np.empty((len(d.cand_box), 1))
     zero = np.empty(1)
-    fill_candidates(d, mask, u, 1, wt.values, cand, zero)
-    allowed = d.allowed[mask]
-    for r in range(len(d.roll_prob)):
-        f = d.yahtzee_face[r]
-        jokers = d.joker_boxes[mask, f] if f >= 0 else 0
-        for b in range(nb):
-            v = NEG
-            if jokers != 0:
-                if (jokers >> b) & 1:
-                    v = cand[d.joker_cand[f, b], 0]
-            elif (allowed >> b) & 1:
-                c = pt.cand_of[r, b]
-                v = cand[c, 0] if c >= 0 else wt.values[d.rows[mask | (1 << b)], u]
-            ev[r, b] = v
+    fill_candidates(d, mask, u, 1, wt.values, evs.cand, zero)
     if rerolls > 0:
         nxt = wt.values.reshape((1,) + wt.values.shape)
-        evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)
+        evs.evk[:rerolls] = state_keep_levels(d, mask, u, rerolls, 0, nxt)
+
+
+@njit(cache=True)
+def expected_row(wd, mask, u, r, evs):
+    """``evs.ev[r]`` of ``expected_values``, from ``evs.cand``."""
+    d, pt, wt = wd
+    ev, cand = evs.ev, evs.cand
+    allowed = d.allowed[mask]
+    f = d.yahtzee_face[r]
+    jokers = d.joker_boxes[mask, f] if f >= 0 else 0
+    for b in range(len(d.is_upper)):
+        v = NEG
+        if jokers != 0:
+            if (jokers >> b) & 1:
+                v = cand[d.joker_cand[f, b], 0]
+        elif (allowed >> b) & 1:
+            c = pt.cand_of[r, b]
+            v = cand[c, 0] if c >= 0 else wt.values[d.rows[mask | (1 << b)], u]
+        ev[r, b] = v

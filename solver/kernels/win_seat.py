@@ -1,8 +1,12 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.choose`` (``seat_choose`` after ``seat_turn``).  ``solver.research.win_seat`` drives it.
+``kernels.win.choose`` (``seat_choose`` after ``seat_turn``);
+``solver.research.win_seat`` drives it.
 A game the seat leads starts against empty cards: that first turn's
 chances are the same in every such game and worked out once per call.
+The others' cards are brought up to date by one turn each turn, and the
+futures rows their next cards will read are asked for a turn ahead
+(``win_turn.prefetch_futures``).
 """
 
 from __future__ import annotations
@@ -50,22 +54,33 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
     size = wt.reach
     odds = win_turn.Odds(np.empty(size), np.empty(size), np.empty(size))
     states = np.zeros((n_opp, 4), dtype=np.int64)
-    evs = win_turn.ExpectedValues(np.empty((len(d.roll_prob), nb)),
-                                  np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
-                                  np.zeros(1, dtype=np.int64))
+    evs = win_turn.new_expected(d)
     for i in range(t, len(scores), n_threads):
         st = seed_states(seed, i, 1)[0]
         lead = (lead0 + i) % n_seats
         mine = (seat - lead) % n_seats
         mask, u, score = 0, 0, 0
+        for j in range(n_opp):                   # the others' cards before the seat's first turn
+            done = 1 if (seats[j] - lead) % n_seats < mine else 0
+            om, ou, os = 0, 0, 0
+            if done == 1:
+                om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, 0], points[j, i, 0])
+            states[j, 0], states[j, 1], states[j, 2] = om, ou, os
+            states[j, 3] = 1 if done == nb else 0
         for turn in range(nb):
-            for j in range(n_opp):               # the others' cards as they stand
-                done = turn + (1 if (seats[j] - lead) % n_seats < mine else 0)
-                om, ou, os = 0, 0, 0
-                for k in range(done):
-                    om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, k], points[j, i, k])
-                states[j, 0], states[j, 1], states[j, 2] = om, ou, os
-                states[j, 3] = 1 if done == nb else 0
+            if turn > 0:                          # each other seat has played one turn more
+                for j in range(n_opp):
+                    done = turn + (1 if (seats[j] - lead) % n_seats < mine else 0)
+                    states[j, 0], states[j, 1], states[j, 2] = win_turn.after(
+                        d, states[j, 0], states[j, 1], states[j, 2],
+                        boxes[j, i, done - 1], points[j, i, done - 1])
+                    states[j, 3] = 1 if done == nb else 0
+            for j in range(n_opp):               # next turn's rows asked for already
+                done = turn + 1 + (1 if (seats[j] - lead) % n_seats < mine else 0)
+                if done < nb:
+                    nm, nu, ns = win_turn.after(d, states[j, 0], states[j, 1], states[j, 2],
+                                                boxes[j, i, done - 1], points[j, i, done - 1])
+                    win_turn.prefetch_futures(wt.futures, wt, nm, nu, ns, size)
             if turn == 0 and mine == 0:        # every card empty: the same chances each game
                 cur = opening
                 if not opened:
@@ -76,7 +91,7 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
                 cur = s
                 win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
                 win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb - turn == EXACT_OPEN)
-            evs.ready[0] = 0
+            evs.ready[:] = 0
             rerolls = d.rolls - 1
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             while True:

@@ -1,8 +1,8 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``solver.research.match``).
 
-Before each of its turns the seat rebuilds the others' cards as they
-stand (a seat that moves earlier in the round has played one turn more),
+Before each of its turns the seat brings the others' cards up to date (a
+seat that moves earlier in the round has played one turn more),
 their best final score ``M`` from the futures table
 (``win_turn.opponents_best``), and the turn's chances
 (``win_turn.seat_turn``, exact with two boxes open: ``turn_chances``

@@ -1,8 +1,10 @@
 """The win seat's shortcuts (solver.kernels.win) give what the plain
 kernels give, value for value and choice for choice: ``best_scores``
-against ``score_chances`` (jokers included), the exact turn's states after
+and ``one_box_scores`` against ``score_chances`` (jokers included),
+``one_box_chances`` against ``fill_chances``, the exact turn's states after
 averaged side by side against ``turn_start`` one by one, and
-``seat_choose`` against ``choose`` at every roll of random positions."""
+``seat_choose`` against ``choose`` at every roll of random positions (also
+with its expected-score values kept over a turn's rolls)."""
 
 from __future__ import annotations
 
@@ -32,9 +34,7 @@ def _compare(wd, positions, states, tol, exact):
     odds = W.Odds(np.empty(wd.tables.reach), np.empty(wd.tables.reach),
                   np.empty(wd.tables.reach))
     nb = len(d.is_upper)
-    evs = W.ExpectedValues(np.empty((len(d.roll_prob), nb)),
-                           np.empty((max(d.rolls - 1, 1), d.adds.shape[0])),
-                           np.zeros(1, dtype=np.int64))
+    evs, evs2 = W.new_expected(d), W.new_expected(d)
     for p in range(len(positions)):
         mask, u, score = positions[p, 0], positions[p, 1], positions[p, 2]
         if d.allowed[mask] == 0:
@@ -46,6 +46,18 @@ def _compare(wd, positions, states, tol, exact):
         W.best_scores(d, mask, s)
         if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
             bad |= 1
+        W.one_box_scores(d, mask, s)
+        if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
+            bad |= 32
+        b = W.one_box(d, mask)
+        if b >= 0:                             # one box to fill: that box's chances alone
+            lo, hi = W.support(odds.eq)
+            W.one_box_chances(wd, mask, u, score, odds, s2, b, lo, hi)
+            if s2.zwin[b] != s.zwin[b] or s2.ztie[b] != s.ztie[b]:
+                bad |= 64
+            for k in range(len(d.cand_box)):
+                if d.cand_box[k] == b and (s2.cwin[k] != s.cwin[k] or s2.ctie[k] != s.ctie[k]):
+                    bad |= 64
         W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
         W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
         for t in range(d.rolls - 1):
@@ -73,12 +85,19 @@ def _compare(wd, positions, states, tol, exact):
                     skipped += 1
         for r in range(len(d.roll_prob)):
             for t in range(d.rolls):
-                evs.ready[0] = 0
+                evs.ready[:] = 0
                 x = W.choose(wd, mask, u, r, t, s, tol, evs)
-                evs.ready[0] = 0
+                evs.ready[:] = 0
                 y = W.seat_choose(wd, mask, u, r, t, s2, tol, evs)
                 if x != y:
                     bad |= 8
+        evs2.ready[:] = 0                      # as in a turn: rerolls only fall, values kept
+        for t in range(d.rolls - 1, -1, -1):
+            for r in range(len(d.roll_prob)):
+                evs.ready[:] = 0
+                x = W.choose(wd, mask, u, r, t, s, tol, evs)
+                if x != W.seat_choose(wd, mask, u, r, t, s2, tol, evs2):
+                    bad |= 128
     return bad, skipped
 
 
@@ -104,7 +123,7 @@ def _positions(rules, n, open_boxes, seed):
 
 
 @pytest.mark.parametrize("rules", [SMALL, TINY, joker_game("forced", 0), joker_game("free", 0)])
-@pytest.mark.parametrize("open_boxes", [0, 2])
+@pytest.mark.parametrize("open_boxes", [0, 1, 2])
 def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):
     solver = Solver(rules, tables=tables_dir)
     wt = W.win_tables(rules, solver.target().values, solver.futures().values,
