@@ -72,18 +72,12 @@ def fetch_children(d, mask, values):
     ``mask`` leads to: with saved rolls each reroll level reads another
     bank's rows, far apart in memory, while the level before is computed."""
     allowed = d.allowed[mask]
-    base = values.ctypes.data
-    stride = values.strides[0]
+    width = values.shape[1]
     for b in range(len(d.is_upper)):
         if (allowed >> b) & 1:
-            fetch(base + d.rows[mask | (1 << b)] * stride, stride)
-
-
-@njit(cache=True)
-def fetch(address, size):
-    """Prefetch the ``size`` bytes from ``address`` on."""
-    for off in range(0, size, 64):
-        prefetch(address + off)
+            at = d.rows[mask | (1 << b)] * width
+            for j in range(0, width, 8):
+                prefetch(values, at + j)
 
 
 @njit(cache=True, nogil=True)

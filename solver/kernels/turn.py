@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from solver.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
@@ -53,19 +54,19 @@ def fmax(typingctx, a, b):
 
 
 @intrinsic
-def prefetch(typingctx, address):
-    """Ask the processor to bring the cache line at ``address`` (an integer,
-    e.g. ``array.ctypes.data + 8 * i``) into its caches (LLVM's prefetch:
-    a hint, never a fault)."""
-    def codegen(context, builder, signature, args):
-        i8p = ir.IntType(8).as_pointer()
+def prefetch(typingctx, arr, i):
+    """Ask for the cache line of element ``i`` of the C-contiguous ``arr``
+    (counted as if it were flat) ahead of its use: LLVM's ``prefetch``,
+    which changes no value and never faults."""
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
         i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
-        ptr = builder.inttoptr(args[0], i8p)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
-    return types.void(types.intp), codegen
+    return types.void(arr, types.intp), codegen
 
 
 class TurnData(NamedTuple):

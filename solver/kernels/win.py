@@ -44,10 +44,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from solver.kernels.scoring import upper_after
 from solver.kernels.target import layout
@@ -57,6 +54,7 @@ from solver.kernels.turn import (
     average_keeps,
     fill_candidates,
     pick,
+    prefetch,
     state_keep_levels,
 )
 from solver.rules.ruleset import Rules
@@ -232,22 +230,6 @@ def new_scratch(d):
                    np.empty((nc + nb, 3), dtype=np.int64), cr_start, cr_roll, roll_boxes,
                    np.empty(n_rolls, dtype=np.int64), np.empty((n_rolls, 2)),
                    np.empty(nc + nb, dtype=np.int64), box_cand)
-
-
-@intrinsic
-def prefetch(typingctx, arr, i):
-    """Ask for the cache line of ``arr[i]`` (a contiguous 1-D array) ahead
-    of its use: LLVM's ``prefetch``, which changes no value and never
-    faults."""
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = builder.gep(ary.data, [args[1]])
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-    return types.void(arr, types.intp), codegen
 
 
 @njit(cache=True)
