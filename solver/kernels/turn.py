@@ -6,7 +6,9 @@ after roll ``R`` at turn state ``(mask, u)``,
 
 * ``fill_candidates``: the value of every way to end the turn, points +
   bonus + ``V`` of the state it leads to;
-* ``score_rolls``: :math:`X_0(R)`, the best of them for every roll;
+* ``score_rolls``: :math:`X_0(R)`, the best of them for every roll
+  (``roll_lists`` and ``score_listed``: the same, each roll's candidates
+  listed once for the many levels of a turn with saved rolls);
 * ``average_keeps``: :math:`W_t(K) = E[X_{t-1}(K + \text{fresh dice})]`;
 * ``best_keeps``: :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`;
 * ``advance``: one reroll level, :math:`X_{t-1} \to X_t`;
@@ -18,7 +20,10 @@ work arrays are ``[multiset or candidate, j]`` with ``j = u - u0``
 contiguous, so the inner loops vectorise.  The kernels index 2-D arrays
 directly (``work[m, j]``) rather than through row views: a view costs a
 reference count update, which dominated the many short rows of masks with
-few upper totals.
+few upper totals; loops over rolls read the arrays of ``TurnData`` into
+locals first, for the same reason.  Scratch rows start on cache lines and
+are never 4 KiB apart (``lane_rows``); ``prefetch`` asks for table rows
+before they are read.
 """
 
 from __future__ import annotations
@@ -353,13 +358,14 @@ def roll_lists(d, mask, lists):
 
 
 @njit(cache=True, fastmath=FAST)
-def score_listed(d, L, first, cand, zero, work, lists, into, spare):
-    """``work[first + r, j]`` = value of the best way to end the turn with
-    roll ``r`` (``X_0``) for ``j < L``, from ``fill_candidates``' ``cand``
-    and ``zero`` and the mask's ``RollLists``: three or four candidates per
-    pass over the row.  With ``into``, the larger of that and what
-    ``work[first + r, j]`` holds (a roll with the yahtzee bonus is scored in
-    ``spare[r]`` first)."""
+def score_listed(d, L, cand, zero, work, lists, into, spare):
+    """``work[first_roll + r, j]`` = value of the best way to end the turn
+    with roll ``r`` (``X_0``) for ``j < L``, from ``fill_candidates``'
+    ``cand`` and ``zero`` and the mask's ``RollLists``: three or four
+    candidates per pass over the row.  With ``into``, the larger of that and
+    what ``work[first_roll + r, j]`` holds (a roll with the yahtzee bonus is
+    scored in ``spare[r]`` first)."""
+    first = d.first_roll
     lst, start, count, kind = lists
     ymul, yadd = d.ybonus_mul, d.ybonus_add
     for r in range(len(start)):
@@ -578,7 +584,7 @@ def advance(d, t, mask, u0, L, nxt, w):
         if t == 0:
             roll_lists(d, mask, w.lists)
         fill_candidates(d, mask, u0, L, nxt[min(t, nxt.shape[0] - 1)], cand, zero)
-        score_listed(d, L, d.first_roll, cand, zero, work, w.lists, t > 0, w.scored)
+        score_listed(d, L, cand, zero, work, w.lists, t > 0, w.scored)
     elif t == 0:
         fill_candidates(d, mask, u0, L, nxt[0], cand, zero)
         score_rolls(d, mask, L, d.first_roll, cand, zero, work)

@@ -399,11 +399,12 @@ def fill_chances(wd, mask, u, score, odds, s):
 
 
 @njit(cache=True)
-def one_box_chances(wd, mask, u, score, odds, s, b, lo, hi):
+def one_box_chances(wd, mask, u, score, odds, s, b, span):
     """``fill_chances`` where only box ``b`` may be filled (``one_box``):
-    the same calls of ``chance`` for that box alone (``lo, hi``: the
-    ``support`` of ``odds.eq``)."""
+    the same calls of ``chance`` for that box alone (``span = (lo, hi)``:
+    the ``support`` of ``odds.eq``)."""
     d, wt = wd.turn, wd.tables
+    lo, hi = span
     m2, u2, s2 = after(d, mask, u, score, b, 0)
     w, t = chance(wt, m2, u2, s2, odds, lo, hi)
     s.zwin[b], s.ztie[b], s.zkey[b, 0], s.zkey[b, 1] = w, t, key(w), key(t)
@@ -509,7 +510,7 @@ def exact_lanes(wd, n, odds, s, inner):
         m2, u2, s2 = s.child[k, 0], s.child[k, 1], s.child[k, 2]
         b = one_box(d, m2)
         if b >= 0:
-            one_box_chances(wd, m2, u2, s2, odds, inner, b, lo, hi)
+            one_box_chances(wd, m2, u2, s2, odds, inner, b, (lo, hi))
         else:
             fill_chances(wd, m2, u2, s2, odds, inner)
         one_box_scores(d, m2, inner)

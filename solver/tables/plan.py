@@ -48,12 +48,12 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 # Seconds per unit of work on the reference machine (2 cores, 2026): every
 # stored value (a state, or a state and a need) costs (dice multisets x
 # rolls) units; measured on maxi:saved_rolls=false (3.0 min) and maxi (saved
-# rolls, 40 min) for the value tables, on nordic for the target (52 s)
+# rolls, 9.4 min) for the value tables, on nordic for the target (52 s)
 # and futures (23 s) tables; the explanations' parts table costs (dice
 # multisets x rolls) units per turn-start state (nordic: 35 s at load 16,
 # about 10 s quiet).
 RATES = {"value": 5e-10, "target": 1.65e-10, "futures": 7.2e-11, "parts": 7e-9}
-SAVED_ROLLS_FACTOR = 0.5     # with saved rolls (per value, float32 layers)
+SAVED_ROLLS_FACTOR = 0.12    # with saved rolls (per value, float32 layers)
 PROCESS_BYTES = 320 << 20    # the interpreter, numpy, Numba and the compiled kernels
 
 Confirm = Callable[["Plan"], bool]

@@ -72,13 +72,14 @@ def test_listed_scores_are_the_one_call_scores(spec):
         assert np.array_equal(one[:, :L], want), (spec, mask)
 
         roll_lists(d, mask, lists)
-        listed = lane_rows(len(d.roll_prob), L)
-        score_listed(d, L, 0, cand, zero, listed, lists, False, listed)
-        assert np.array_equal(listed[:, :L], want), (spec, mask)
+        rolls = slice(d.first_roll, d.first_roll + len(d.roll_prob))
+        listed = lane_rows(d.adds.shape[0] + 1, L)
+        score_listed(d, L, cand, zero, listed, lists, False, listed)
+        assert np.array_equal(listed[rolls, :L], want), (spec, mask)
 
         before = rng.random((len(d.roll_prob), L)) * 100   # with into: the larger of the two
-        into = lane_rows(len(d.roll_prob), L)
-        into[:, :L] = before
+        into = lane_rows(d.adds.shape[0] + 1, L)
+        into[rolls, :L] = before
         spare = lane_rows(len(d.roll_prob), L)
-        score_listed(d, L, 0, cand, zero, into, lists, True, spare)
-        assert np.array_equal(into[:, :L], np.maximum(before, want)), (spec, mask)
+        score_listed(d, L, cand, zero, into, lists, True, spare)
+        assert np.array_equal(into[rolls, :L], np.maximum(before, want)), (spec, mask)

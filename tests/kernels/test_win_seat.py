@@ -52,7 +52,7 @@ def _compare(wd, positions, states, tol, exact):
         b = W.one_box(d, mask)
         if b >= 0:                             # one box to fill: that box's chances alone
             lo, hi = W.support(odds.eq)
-            W.one_box_chances(wd, mask, u, score, odds, s2, b, lo, hi)
+            W.one_box_chances(wd, mask, u, score, odds, s2, b, (lo, hi))
             if s2.zwin[b] != s.zwin[b] or s2.ztie[b] != s.ztie[b]:
                 bad |= 64
             for k in range(len(d.cand_box)):
