@@ -204,6 +204,8 @@ class Session:
 def _fmt_rating(r) -> str:
     if r.n == 0:
         return f"  {r.label:<12} {0:>5}"
+    if r.n == 1:                              # one answer: no spread, no interval
+        return f"  {r.label:<12} {r.n:>5}  {r.mean:7.3f}"
     lo, hi = r.ci95
     return f"  {r.label:<12} {r.n:>5}  {r.mean:7.3f}  ({lo:.3f} .. {hi:.3f})"
 

@@ -49,6 +49,18 @@ def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
     assert "mean loss per decision" in text and "greedy" in text and "noisy T=1" in text
 
 
+def test_one_answer_has_a_mean_but_no_interval(run, tmp_path):
+    """One answer has no spread: its row shows the mean loss and no 95 %
+    interval (which would be the mean twice)."""
+    db = tmp_path / "r.sqlite"
+    r = run("train", "--count", "1", "--seed", "4", "--db", str(db),
+            input="reroll all\nscore chance\nkeep 1\nchance\n")
+    assert r.exit_code == 0, r.output
+    text = run("train", "--stats", "--db", str(db), "--scale-games", "2").output
+    rows = [line for line in text.splitlines() if line.split()[:2][-1:] == ["1"]]
+    assert rows and all(".." not in line for line in rows), text
+
+
 def test_the_same_seed_shows_the_same_puzzles_and_a_date_the_same_daily_ones(run, tmp_path):
     def shown(*args):
         r = run("train", "--count", "2", "--db", str(tmp_path / "x.sqlite"), *args,

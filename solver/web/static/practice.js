@@ -311,7 +311,7 @@ function renderStats() {
   const s = onServer ? P.serverStats : localStats(rules);
   const row = (r, key) => el("tr", {dataset: {kind: r.label}}, el("th", {scope: "row", text: t(key)}),
     el("td", {text: int(r.n)}), el("td", {text: r.n ? num(r.mean, 3) : "–"}),
-    el("td", {text: r.n ? `${num(r.ci95[0], 3)} – ${num(r.ci95[1], 3)}` : "–"}));
+    el("td", {text: r.n > 1 ? `${num(r.ci95[0], 3)} – ${num(r.ci95[1], 3)}` : "–"}));   // one answer: no spread
   $("p-stats-table").replaceChildren(el("caption", {text: t("pStatsCaption")}),
     el("thead", {}, el("tr", {}, ...["pKind", "pCount", "pMean", "pInterval"].map((k) => el("th", {scope: "col", text: t(k)})))),
     el("tbody", {}, row(s.overall, "kind_all"), ...s.by_kind.map((r) => row(r, KIND_KEY[r.label]))));
