@@ -1,7 +1,8 @@
 r"""Playing to win, compiled: one turn's chances to win and to tie for every
 roll, box and keep (``turn_chances``, which ``solver.players.win`` ranks for
-advice), and the choice among them (``choose``, which the ``win`` seat of
-``solver.research.win_seat`` plays).
+advice), and the choice among them (``seat_choose``, which the ``win`` seat
+of ``solver.research.win_seat`` plays; the tests check it against a plain
+choice made from every recorded chance).
 
 Notation (``solver.players.win``): ``M`` is the best opponent's final score, with
 ``less[k] = P(M < k)`` and ``eq[k] = P(M = k)``; ending the turn with
@@ -119,13 +120,15 @@ def new_odds(size: int) -> Odds:
 
 
 class ExpectedValues(NamedTuple):
-    """The expected-score values ``choose`` breaks ties with, filled once
-    per turn when first needed (``expected_values``): ``ev[r, b]`` of
-    scoring roll ``r`` in box ``b``, ``evk[t - 1, m]`` of keeping ``m`` with
-    ``t`` rerolls left, ``cand[c, 0]`` of candidate ``c``
-    (``turn.fill_candidates``); ``ready[0]``: 1 once filled this turn
-    (``seat_choose``: ``cand`` and ``evk``; ``ready[1 + r]``: 1 once
-    ``ev[r]`` is, ``seat_expected``).  ``new_expected`` makes one."""
+    """The expected-score values ``seat_choose`` breaks ties with, each
+    part worked out once a turn when first needed (``seat_expected``):
+    ``ev[r, b]`` of scoring roll ``r`` in box ``b`` (the expected final
+    score less the card's, ``NEG`` where it may not go; ``expected_row``),
+    ``evk[t - 1, m]`` of keeping ``m`` with ``t`` rerolls left and
+    ``cand[c, 0]`` of candidate ``c`` (``turn.fill_candidates``;
+    ``expected_keeps``), valued as ``solver.research.games`` values them;
+    ``ready[0]``: 1 once ``cand`` and ``evk`` are filled this turn,
+    ``ready[1 + r]``: 1 once ``ev[r]`` is.  ``new_expected`` makes one."""
 
     ev: np.ndarray
     evk: np.ndarray
@@ -243,13 +246,6 @@ def py_key(x: float) -> float:
     """``key`` in Python (the same operations: the same result), without
     loading a compiled function."""
     return math.floor(x * SCALE + 0.5)
-
-
-@njit(cache=True)
-def better(w, t, bw, bt):
-    """``(w, t)`` ranks above ``(bw, bt)``: a larger chance to win, then to tie."""
-    kw, kb = key(w), key(bw)
-    return kw > kb or (kw == kb and key(t) > key(bt))
 
 
 @njit(cache=True)
@@ -868,9 +864,11 @@ def roll_boxes(d, pt, mask, r, s):
 
 @njit(cache=True)
 def seat_choose(wd, mask, u, r, t, s, tol, evs):
-    """``choose`` after ``seat_turn``: the same action, compared on the keys
-    ``seat_turn`` stored (the same keys ``choose`` computes); of the
-    expected-score values it works out only those it reads
+    """The action at roll ``r`` with ``t`` rerolls left after ``seat_turn``
+    (chances in ``s``): a box ``b < n_boxes`` or a keep's preference code.
+    The largest chance to win, then to tie, compared on the keys
+    ``seat_turn`` stored; among the actions still equal, the expected-score
+    tie rule, of whose values it works out only those it reads
     (``seat_expected``; ``evs.ready`` all 0 at a turn's start)."""
     d, pt = wd.turn, wd.play
     ev, evk = evs.ev, evs.evk
@@ -938,77 +936,10 @@ def position_chances(wd, states, mask, u, score, exact):
 
 
 @njit(cache=True)
-def choose(wd, mask, u, r, t, s, tol, evs):
-    """The action at roll ``r`` with ``t`` rerolls left, from the chances
-    in ``s``: a box ``b < n_boxes`` or a keep's preference code.  The
-    largest chance to win, then to tie; among the actions still equal, the
-    expected-score tie rule (``evs``, the ``ExpectedValues``: filled once
-    per turn when first needed)."""
-    d, pt = wd.turn, wd.play
-    ev, evk, ev_ready = evs.ev, evs.evk, evs.ready
-    nb = len(d.is_upper)
-    bw, bt = OFF, 0.0
-    for b in range(nb):
-        if s.swin[r, b] != OFF and better(s.swin[r, b], s.stie[r, b], bw, bt):
-            bw, bt = s.swin[r, b], s.stie[r, b]
-    if t > 0:
-        for j in range(pt.kstart[r], pt.kstart[r + 1]):
-            m = pt.korder[j]
-            if better(s.kwin[t - 1, m], s.ktie[t - 1, m], bw, bt):
-                bw, bt = s.kwin[t - 1, m], s.ktie[t - 1, m]
-    kw, kt = key(bw), key(bt)
-    count = 0
-    only = nb
-    for b in range(nb):
-        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
-            count += 1
-            only = b
-    if t > 0:
-        for j in range(pt.kstart[r], pt.kstart[r + 1]):
-            m = pt.korder[j]
-            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
-                count += 1
-                only = pt.kcode[m]
-    if count == 1:
-        return only
-    if ev_ready[0] == 0:                       # the expected-score values, once a turn
-        expected_values(wd, mask, u, t, evs)
-        ev_ready[0] = 1
-    stop = NEG
-    code = nb
-    for b in range(nb):
-        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
-            v = ev[r, b]
-            code = pick(v, stop, b, code, tol)
-            stop = max(stop, v)
-    if t > 0:
-        best = NEG
-        kcode = nb
-        for j in range(pt.kstart[r], pt.kstart[r + 1]):
-            m = pt.korder[j]
-            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
-                kcode = pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
-                best = max(best, evk[t - 1, m])
-        code = pick(best, stop, kcode, code, tol)          # scoring wins ties
-    return code
-
-
-@njit(cache=True)
-def expected_values(wd, mask, u, rerolls, evs):
-    """``evs.ev[r, b]``: the expected final score less the card's of scoring
-    roll ``r`` in box ``b`` (``NEG`` where it may not go), ``evs.evk[t - 1,
-    m]``: of keeping ``m`` with ``t <= rerolls`` rerolls left (as
-    ``solver.research.games`` values them)."""
-    expected_keeps(wd, mask, u, rerolls, evs)
-    for r in range(len(wd.turn.roll_prob)):
-        expected_row(wd, mask, u, r, evs)
-
-
-@njit(cache=True)
 def seat_expected(wd, mask, u, r, rerolls, evs):
-    """What ``seat_choose`` reads of ``expected_values`` at roll ``r`` with
-    ``rerolls`` left, each part worked out once a turn: ``evs.cand`` and
-    ``evs.evk`` at the turn's first tie, ``evs.ev[r]`` at roll ``r``'s."""
+    """What ``seat_choose`` reads of the ``ExpectedValues`` at roll ``r``
+    with ``rerolls`` left, each part worked out once a turn: ``evs.cand``
+    and ``evs.evk`` at the turn's first tie, ``evs.ev[r]`` at roll ``r``'s."""
     ready = evs.ready
     if ready[0] == 0:
         expected_keeps(wd, mask, u, rerolls, evs)
@@ -1021,7 +952,7 @@ def seat_expected(wd, mask, u, r, rerolls, evs):
 @njit(cache=True)
 def expected_keeps(wd, mask, u, rerolls, evs):
     """``evs.cand`` (``turn.fill_candidates`` at ``(mask, u)``) and
-    ``evs.evk[:rerolls]`` of ``expected_values``."""
+    ``evs.evk[:rerolls]`` of the ``ExpectedValues``."""
     d, pt, wt = wd
     zero = np.empty(1)
     fill_candidates(d, mask, u, 1, wt.values, evs.cand, zero)
@@ -1032,7 +963,7 @@ def expected_keeps(wd, mask, u, rerolls, evs):
 
 @njit(cache=True)
 def expected_row(wd, mask, u, r, evs):
-    """``evs.ev[r]`` of ``expected_values``, from ``evs.cand``."""
+    """``evs.ev[r]`` of the ``ExpectedValues``, from ``evs.cand``."""
     d, pt, wt = wd
     ev, cand = evs.ev, evs.cand
     allowed = d.allowed[mask]

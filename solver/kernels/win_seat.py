@@ -1,6 +1,6 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.choose`` (``seat_choose`` after ``seat_turn``);
+``kernels.win.seat_choose`` after ``seat_turn``;
 ``solver.research.win_seat`` drives it.
 A game the seat leads starts against empty cards: that first turn's
 chances are the same in every such game and worked out once per call.

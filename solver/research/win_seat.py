@@ -7,7 +7,7 @@ their best final score ``M`` from the futures table
 (``win_turn.opponents_best``), and the turn's chances
 (``win_turn.seat_turn``, exact with two boxes open: ``turn_chances``
 without writing out every roll's boxes); at each roll it plays
-``win_turn.seat_choose`` (``choose`` on the stored keys), the first action
+``win_turn.seat_choose`` (on the keys ``seat_turn`` stored), the first action
 of ``solver.players.win.advise_win``.
 Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``, as the other players do.

@@ -3,8 +3,10 @@ kernels give, value for value and choice for choice: ``best_scores``
 and ``one_box_scores`` against ``score_chances`` (jokers included),
 ``one_box_chances`` against ``fill_chances``, the exact turn's states after
 averaged side by side against ``turn_start`` one by one, and
-``seat_choose`` against ``choose`` at every roll of random positions (also
-with its expected-score values kept over a turn's rolls)."""
+``seat_choose`` against ``plain_choose`` (here: every chance the plain
+``turn_chances`` records, each compared as it is met, all the turn's
+expected-score values) at every roll of random positions (also with the
+seat's expected-score values kept over a turn's rolls)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,77 @@ from solver.kernels import win as W
 from solver.kernels.player import play_tables
 from solver.kernels.turn import turn_data
 from solver.rules.ties import tolerance
+
+
+@njit
+def better(w, t, bw, bt):
+    """``(w, t)`` ranks above ``(bw, bt)``: a larger chance to win, then to tie."""
+    kw, kb = W.key(w), W.key(bw)
+    return kw > kb or (kw == kb and W.key(t) > W.key(bt))
+
+
+@njit
+def plain_choose(wd, mask, u, r, t, s, tol, evs):
+    """The action at roll ``r`` with ``t`` rerolls left from every chance
+    ``turn_chances`` records in ``s`` (each compared through ``key`` as it
+    is met): the largest chance to win, then to tie; among the actions
+    still equal, the expected-score tie rule on all of the turn's
+    expected-score values (``plain_expected``, once a turn)."""
+    d, pt = wd.turn, wd.play
+    ev, evk, ev_ready = evs.ev, evs.evk, evs.ready
+    nb = len(d.is_upper)
+    bw, bt = W.OFF, 0.0
+    for b in range(nb):
+        if s.swin[r, b] != W.OFF and better(s.swin[r, b], s.stie[r, b], bw, bt):
+            bw, bt = s.swin[r, b], s.stie[r, b]
+    if t > 0:
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if better(s.kwin[t - 1, m], s.ktie[t - 1, m], bw, bt):
+                bw, bt = s.kwin[t - 1, m], s.ktie[t - 1, m]
+    kw, kt = W.key(bw), W.key(bt)
+    count = 0
+    only = nb
+    for b in range(nb):
+        if s.swin[r, b] != W.OFF and W.key(s.swin[r, b]) == kw and W.key(s.stie[r, b]) == kt:
+            count += 1
+            only = b
+    if t > 0:
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if W.key(s.kwin[t - 1, m]) == kw and W.key(s.ktie[t - 1, m]) == kt:
+                count += 1
+                only = pt.kcode[m]
+    if count == 1:
+        return only
+    if ev_ready[0] == 0:                       # the expected-score values, once a turn
+        plain_expected(wd, mask, u, t, evs)
+        ev_ready[0] = 1
+    stop = W.NEG
+    code = nb
+    for b in range(nb):
+        if s.swin[r, b] != W.OFF and W.key(s.swin[r, b]) == kw and W.key(s.stie[r, b]) == kt:
+            v = ev[r, b]
+            code = W.pick(v, stop, b, code, tol)
+            stop = max(stop, v)
+    if t > 0:
+        best = W.NEG
+        kcode = nb
+        for j in range(pt.kstart[r], pt.kstart[r + 1]):
+            m = pt.korder[j]
+            if W.key(s.kwin[t - 1, m]) == kw and W.key(s.ktie[t - 1, m]) == kt:
+                kcode = W.pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
+                best = max(best, evk[t - 1, m])
+        code = W.pick(best, stop, kcode, code, tol)          # scoring wins ties
+    return code
+
+
+@njit
+def plain_expected(wd, mask, u, rerolls, evs):
+    """Every expected-score value of the turn into ``evs`` at once."""
+    W.expected_keeps(wd, mask, u, rerolls, evs)
+    for r in range(len(wd.turn.roll_prob)):
+        W.expected_row(wd, mask, u, r, evs)
 
 
 @njit
@@ -86,7 +159,7 @@ def _compare(wd, positions, states, tol, exact):
         for r in range(len(d.roll_prob)):
             for t in range(d.rolls):
                 evs.ready[:] = 0
-                x = W.choose(wd, mask, u, r, t, s, tol, evs)
+                x = plain_choose(wd, mask, u, r, t, s, tol, evs)
                 evs.ready[:] = 0
                 y = W.seat_choose(wd, mask, u, r, t, s2, tol, evs)
                 if x != y:
@@ -95,7 +168,7 @@ def _compare(wd, positions, states, tol, exact):
         for t in range(d.rolls - 1, -1, -1):
             for r in range(len(d.roll_prob)):
                 evs.ready[:] = 0
-                x = W.choose(wd, mask, u, r, t, s, tol, evs)
+                x = plain_choose(wd, mask, u, r, t, s, tol, evs)
                 if x != W.seat_choose(wd, mask, u, r, t, s2, tol, evs2):
                     bad |= 128
     return bad, skipped
