@@ -1,0 +1,79 @@
+r"""The relaxed one-column game of the Trippel-Yatzy upper bound
+(``solver.research.triple_bound``; the argument: docs/triple.md).
+
+One column of weight ``w`` over ``T`` turns: at each turn it rolls and
+keeps as in the real game, and after the last roll either writes one open
+box (``w`` times its points and bonus, minus the turn's price
+:math:`\lambda_g`) or writes nothing (0); the card must be full after turn
+``T``.  Its turn-start values ``V_g(mask, u)`` are solved turn by turn,
+from ``V_{T+1}`` (0 on the full card, ``NEG`` elsewhere) back to ``V_1``,
+with the kernels of one Yatzy turn (``solver.kernels.turn.advance``): the
+values it reads are ``V_{g+1} - \lambda_g`` (so a box written, with or
+without points, pays the price), and the new option, writing nothing, is
+``V_{g+1}(mask, u)`` itself, taken as the better of the two after the last
+roll (level 0), before the keeps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.kernels.solve import LANE_BLOCK
+from solver.kernels.turn import FAST, NEG, advance, fmax, turn_work
+
+
+@njit(cache=True, fastmath=FAST)
+def relaxed_mask(d, mask, u0, L, priced, nxt, cur, w):
+    """``cur[mask, :]`` = ``V_g(mask, u)`` from ``priced[0] = V_{g+1} -
+    lambda_g`` and ``nxt = V_{g+1}`` (upper totals ``u0 .. u0+L-1`` solved;
+    below ``start[mask]`` the value of ``start[mask]``, from ``lanes[mask]``
+    on NaN, as ``solve.solve_mask``)."""
+    lo, hi = d.start[mask], d.lanes[mask]
+    work, mean = w.work, w.mean
+    first = d.first_roll
+    n = len(d.roll_prob)
+    for t in range(d.rolls):
+        advance(d, t, mask, u0, L, priced, w)
+        if t == 0:                         # writing nothing: V_{g+1} of the same state
+            for r in range(n):
+                for j in range(L):
+                    work[first + r, j] = fmax(work[first + r, j], nxt[mask, u0 + j])
+    for j in range(L):
+        mean[j] = 0.0
+    for r in range(n):
+        p = d.roll_prob[r]
+        for j in range(L):
+            mean[j] += p * work[first + r, j]
+    for u in range(hi):
+        cur[mask, u] = mean[max(u, lo) - u0]
+    for u in range(hi, cur.shape[1]):
+        cur[mask, u] = np.nan
+
+
+@njit(cache=True, nogil=True)
+def relaxed_turn(d, masks, price, nxt, cur):
+    """``V_g`` into ``cur`` for the masks ``masks`` (every other row is set
+    to ``NEG``: not a state of turn ``g``), from ``nxt = V_{g+1}`` and the
+    turn's price ``price``.  ``d``: the column's ``TurnData`` with its
+    points weighted (``gain_add``, ``bonus_add``; ``theta = 0``)."""
+    width = cur.shape[1]
+    priced = np.empty((1, nxt.shape[0], width))
+    for m in range(nxt.shape[0]):
+        for u in range(width):
+            priced[0, m, u] = nxt[m, u] - price
+            cur[m, u] = NEG
+    w = turn_work(d, width)
+    full = len(d.allowed) - 1
+    for i in range(len(masks)):
+        mask = masks[i]
+        if mask == full:
+            for u in range(width):
+                cur[mask, u] = nxt[mask, u]
+            continue
+        lo, hi = d.start[mask], d.lanes[mask]
+        L = hi - lo
+        if L > LANE_BLOCK // 2:
+            L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
+        u0 = min(lo, width - L)
+        relaxed_mask(d, mask, u0, L, priced, nxt, cur, w)

@@ -1,0 +1,225 @@
+r"""A proven upper bound on the optimal expected score of a game of several
+columns (``Rules.columns > 1``, Trippel-Yatzy): the Lagrangian relaxation of
+"each turn writes in exactly one column" (the argument: docs/triple.md).
+
+With a price :math:`\lambda_g` for every turn ``g = 1..T`` (``T`` = columns
+× boxes),
+
+.. math:: UB(\lambda) = \sum_g \lambda_g + \sum_c V_c(\lambda)
+
+where ``V_c`` is the optimal value of the relaxed game of column ``c``
+alone (``solver.kernels.relaxed``): it rolls every turn, and writes a box
+(``c`` times its points, minus :math:`\lambda_g`) or nothing.  Every
+:math:`\lambda` gives a valid bound; ``minimise`` looks for a small one
+among prices that are linear in the turn (a constant price changes nothing:
+each column writes exactly as many boxes as it has, whenever it writes
+them).
+
+    >>> from solver.rules.boxes import upper
+    >>> from solver.rules.ruleset import Rules
+    >>> one = Rules("one", (upper("ones", 1), upper("twos", 2)), dice=2, faces=2, rolls=1,
+    ...             bonus_threshold=0)
+    >>> column_value(one, 1, np.zeros(2))        # one column: the game itself
+    3.75
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.files import write_text
+from solver.kernels.relaxed import relaxed_turn
+from solver.kernels.turn import turn_data
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+from solver.tables.store import table_path
+
+
+def check_columns(rules: Rules) -> None:
+    """The relaxation covers rule sets whose columns are plain cards (no
+    saved rolls, joker or yahtzee bonus: ``Rules`` refuses those for
+    several columns anyway)."""
+    one = rules.column_rules
+    if one.saved_rolls or one.yahtzee_bonus or state_space(one).flag_bit:
+        raise InputError(f"{rules.name}: the bound needs columns without saved rolls "
+                         "or yahtzee bonus")
+
+
+def turns(rules: Rules) -> int:
+    """``T``, the turns of a game: one box a turn."""
+    return rules.columns * rules.column_rules.n_boxes
+
+
+def column_data(rules: Rules, weight: float):
+    """The ``TurnData`` of one column alone with its points (and bonus)
+    counted ``weight`` times."""
+    d = turn_data(rules.column_rules)
+    return d._replace(gain_add=weight * d.gain_add, bonus_add=weight * d.bonus_add)
+
+
+def turn_masks(rules: Rules, n_turns: int) -> list[np.ndarray]:
+    """``out[g - 1]``: the masks of turn ``g`` that can be reached and still
+    be filled in time: ``f`` boxes filled with ``f <= g - 1`` and
+    ``n - f <= T - g + 1``."""
+    one = rules.column_rules
+    n = one.n_boxes
+    layers = state_space(one).layers
+    return [np.concatenate([layers[f] for f in range(n + 1) if f <= g - 1 and n - f <= n_turns - g + 1])
+            .astype(np.int64) for g in range(1, n_turns + 1)]
+
+
+def column_value(rules: Rules, weight: float, prices: np.ndarray,
+                 progress: Callable[[int], None] | None = None) -> float:
+    """``V_c``: the optimal value of the relaxed game of one column of
+    ``weight`` over ``len(prices)`` turns, price ``prices[g - 1]`` at turn
+    ``g``, from the empty card (``progress(g)`` after each turn solved)."""
+    one = rules.column_rules
+    n_turns = len(prices)
+    if n_turns < one.n_boxes:
+        raise InputError(f"{n_turns} turns cannot fill {one.n_boxes} boxes")
+    d = column_data(rules, weight)
+    sp = state_space(one)
+    width = one.cap + 1
+    nxt = np.full((sp.n_masks, width), -1e300)
+    nxt[sp.full_mask] = 0.0
+    cur = np.empty_like(nxt)
+    for g, masks in reversed(list(enumerate(turn_masks(rules, n_turns), start=1))):
+        relaxed_turn(d, masks, float(prices[g - 1]), nxt, cur)
+        nxt, cur = cur, nxt
+        if progress:
+            progress(g)
+    return float(nxt[0, 0])
+
+
+def upper_bound(rules: Rules, prices: np.ndarray,
+                progress: Callable[[int], None] | None = None) -> float:
+    """``UB(prices) = sum(prices) + sum_c V_c(prices)``: a bound on the
+    optimal expected score of ``rules`` (several columns) for any prices."""
+    check_columns(rules)
+    prices = np.asarray(prices, dtype=np.float64)
+    if len(prices) != turns(rules):
+        raise InputError(f"expected {turns(rules)} prices, not {len(prices)}")
+    return float(prices.sum()) + sum(column_value(rules, w, prices, progress)
+                                     for w in rules.column_weights)
+
+
+def linear_prices(n_turns: int, slope: float) -> np.ndarray:
+    """Prices ``slope * (g - (T + 1) / 2)`` for ``g = 1..T``: they add up to 0."""
+    return slope * (np.arange(1, n_turns + 1) - (n_turns + 1) / 2)
+
+
+def linear_bound(rules: Rules, slope: float, unit: Callable[[float], float]) -> float:
+    """``UB`` of the linear prices of ``slope``, from ``unit(x)``, the value
+    of the relaxed game of a column of weight 1 under the linear prices of
+    ``x``: a column of weight ``c`` earns ``c`` times what a column of
+    weight 1 earns under prices divided by ``c``, so
+    ``UB(slope) = sum_c c * unit(slope / c)`` (the prices add up to 0)."""
+    return sum(c * unit(slope / c) for c in rules.column_weights)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The best bound found: ``value = UB`` of the linear prices of
+    ``slope``; ``tried``: every ``(slope, UB)`` evaluated; ``units``: the
+    weight-1 column values they were made of, ``(x, value)``."""
+
+    rules: str
+    value: float
+    slope: float
+    tried: tuple[tuple[float, float], ...]
+    units: tuple[tuple[float, float], ...]
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def minimise(rules: Rules, step: float = 0.05, evaluations: int = 9,
+             known: dict[float, float] | None = None,
+             progress: Callable[[str, dict[float, float]], None] | None = None) -> Bound:
+    """Look for a small ``UB`` among linear prices, with at most
+    ``evaluations`` new solves of the weight-1 column (``known``: values
+    already solved, ``x -> unit(x)``, added to as it goes; ``progress(line,
+    known)`` after each solve, e.g. to save them).
+
+    From the slope 0 it tries ``+step`` and ``-step`` on the weight-1 column
+    (``UB'(0) = 3 unit'(0)``), then walks the better way, doubling the
+    slope while ``UB`` falls.  ``UB`` is convex in the prices (a maximum of
+    functions linear in them), so it has one valley along the line; every
+    value it computes is a valid bound and the smallest is kept.
+    """
+    check_columns(rules)
+    start = time.perf_counter()
+    n_turns = turns(rules)
+    units = known if known is not None else {}
+    spent = 0
+
+    class OutOfTime(Exception):
+        pass
+
+    def unit(x: float) -> float:
+        nonlocal spent
+        x = round(x, 12)
+        if x not in units:
+            if spent >= evaluations:
+                raise OutOfTime
+            spent += 1
+            units[x] = column_value(rules, 1, linear_prices(n_turns, x))
+            if progress:
+                progress(f"weight-1 column, slope {x:+.6f}: {units[x]:.6f}", units)
+        return units[x]
+
+    tried: dict[float, float] = {}
+    try:
+        tried[0.0] = linear_bound(rules, 0.0, unit)
+        way = 1.0 if unit(step) <= unit(-step) else -1.0
+        slope = way * step
+        while True:
+            tried[slope] = linear_bound(rules, slope, unit)
+            if tried[slope] > min(tried.values()) or len(tried) > 12:
+                break
+            slope *= 2
+    except OutOfTime:
+        pass
+    best = min(tried, key=tried.get)
+    return Bound(rules.spec, tried[best], best, tuple(sorted(tried.items())),
+                 tuple(sorted(units.items())), time.perf_counter() - start)
+
+
+def cache_path(rules: Rules, directory: str | Path | None = None) -> Path:
+    """Where the bound of ``rules`` is cached, beside its tables
+    (``<name>-<fingerprint>-bound.json``)."""
+    path = table_path(rules, directory)
+    return path.with_name(path.stem + "-bound.json")
+
+
+def cached_bound(rules: Rules, directory: str | Path | None = None,
+                 progress: Callable[[str], None] | None = None, **search) -> Bound:
+    """The bound of ``rules`` from its cache, else searched (``minimise``)
+    and cached; each column solved is saved as it comes, so an interrupted
+    search goes on where it stopped."""
+    path = cache_path(rules, directory)
+    saved = json.loads(path.read_text()) if path.is_file() else {}
+    if saved.get("bound"):
+        b = saved["bound"]
+        return Bound(b["rules"], b["value"], b["slope"], tuple(map(tuple, b["tried"])),
+                     tuple(map(tuple, b["units"])), b["seconds"])
+    known = {float(x): v for x, v in saved.get("units", {}).items()}
+
+    def save(line: str, units: dict[float, float]) -> None:
+        write_text(path, json.dumps({"rules": rules.spec, "units": {repr(x): v for x, v in
+                                                                    sorted(units.items())}}))
+        if progress:
+            progress(line)
+
+    bound = minimise(rules, known=known, progress=save, **search)
+    write_text(path, json.dumps({"rules": rules.spec, "units": {repr(x): v for x, v in bound.units},
+                                 "bound": bound.as_dict()}, indent=1))
+    return bound
