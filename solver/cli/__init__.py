@@ -4,7 +4,7 @@
 ``options`` holds what the commands share (the group whose errors are one
 line, option types, progress on stderr); ``core`` the commands solve, ev,
 advise and rules; ``research`` distribution, compare, simulate, review,
-export and strategy; ``play`` the coach for a game at the table; ``train`` puzzles and the rating.
+export, strategy and bounds; ``play`` the coach for a game at the table; ``train`` puzzles and the rating.
 
 A command's module is imported when that command runs (or the help lists
 it), so ``yatzy solve`` does not load the coach, the trainer or the server.
@@ -20,7 +20,8 @@ from solver.cli.options import Group
 
 COMMAND_MODULES = {
     **dict.fromkeys(("solve", "ev", "advise", "rules"), "core"),
-    **dict.fromkeys(("distribution", "compare", "simulate", "review", "export", "strategy"),
+    **dict.fromkeys(("distribution", "compare", "simulate", "review", "export", "strategy",
+                     "bounds"),
                     "research"),
     "play": "play", "train": "train", "serve": "serve", "match": "match",
 }

@@ -1,5 +1,5 @@
 """Research commands of ``yatzy``: distribution, compare, simulate, review,
-export, strategy.  The choices (exact or estimated, how games are played)
+export, strategy, bounds.  The choices (exact or estimated, how games are played)
 are the library's (``solver.api``); modules with Numba kernels are imported
 only there, when needed."""
 
@@ -267,4 +267,81 @@ def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None
     write_strategy(open_solver(rules_spec, tables_dir).strategy(card), out, sys.stdout)
 
 
-COMMANDS = (distribution, compare, simulate, review, export, strategy)
+# --------------------------------------------------------------------- bounds
+@click.command()
+@rules_option
+@tables_option
+@click.option("--versus", type=Choice(("optimal",)), default=None, metavar="optimal",
+              help="Two players: the chance of beating an expected-score opponent.")
+@click.option("--games", type=GAMES, default=None, metavar="N",
+              help="Several columns: measure the strategy over N games now (else the "
+                   "stored run).")
+@seed_option("Random seed of the games measured (--games).")
+@json_option
+def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: int | None,
+           seed: int, as_json: bool) -> None:
+    """What is known of a rule set's value: exact, or bracketed by a lower and
+    an upper figure, each with its method (bounds proven, estimates with
+    their interval)."""
+    import time
+
+    from solver.research import brackets
+    from solver.research.triple_bound import cache_path, cached_bound, check_columns
+
+    start = time.perf_counter()
+    solver = open_solver(rules_spec, tables_dir)
+    rules = solver.rules
+    if versus:
+        if rules.columns > 1:
+            raise click.UsageError("--versus optimal is for one-column rules")
+        if games is not None:
+            raise click.UsageError("--games measures the strategy of several columns")
+        dist = solver.distribution()
+        target, empty = solver.target(), solver.card("")
+        figures = brackets.win_figures(rules, dist.pmf, lambda t: target.probability(empty, t),
+                                       time.perf_counter() - start)
+    elif rules.columns > 1:
+        check_columns(rules)
+        path = cache_path(rules, tables_dir)
+        if not path.is_file() or "bound" not in path.read_text():
+            click.echo(f"computing the upper bound of {rules.spec}: several solves of one "
+                       f"column over {rules.columns * rules.column_rules.n_boxes} turns "
+                       f"(minutes each on one core), cached in {path}", err=True)
+        bound = cached_bound(rules, tables_dir, lambda line: click.echo(line, err=True))
+        measured = None
+        if games is not None:
+            sim = solver.simulate(games, seed)
+            lo, hi = sim.ci95
+            measured = brackets.Run(sim.mean, lo, hi, games,
+                                    f"yatzy simulate --rules {rules.spec} --games {games} "
+                                    f"--seed {seed}", "measured now")
+        figures = brackets.columns_figures(rules, solver.ev(), bound,
+                                           time.perf_counter() - start, measured)
+    else:
+        if games is not None:
+            raise click.UsageError("--games measures the strategy of several columns")
+        figures = brackets.exact_figures(rules, solver.ev(), time.perf_counter() - start)
+    if as_json:
+        click.echo(json.dumps(figures.as_dict()))
+        return
+    d = figures.as_dict()
+    click.echo(f"rules         {d['rules']}")
+    if d["exact"] is not None:
+        click.echo(f"exact         {d['exact']:.7f}  ({d['lower_method']})")
+    else:
+        scale = 100.0 if versus else 1.0
+        unit = " %" if versus else ""
+        for side in ("lower", "upper"):
+            value = d[f"{side}_bound"]
+            shown = "none" if value is None else f"{scale * value:.4f}{unit}"
+            click.echo(f"{side:<13} {shown}  [{d[f'{side}_is']}] {d[f'{side}_method']}")
+        if versus:
+            click.echo(f"upper, ties  {100 * d['upper_bound_ties_half']:.4f} % counting half, "
+                       f"{100 * d['upper_bound_ties_won']:.4f} % counting as wins [proven]")
+        if "proven_lower_bound" in d and d["lower_is"] != "proven":
+            click.echo(f"proven lower  {d['proven_lower_bound']:.4f}  "
+                       f"({d['proven_lower_method']})")
+    click.echo(f"seconds       {d['seconds']:.1f}")
+
+
+COMMANDS = (distribution, compare, simulate, review, export, strategy, bounds)
