@@ -141,7 +141,7 @@ class Bound:
         return asdict(self)
 
 
-def minimise(rules: Rules, step: float = 0.05, evaluations: int = 9,
+def minimise(rules: Rules, step: float = 0.05, evaluations: int = 6,
              known: dict[float, float] | None = None,
              progress: Callable[[str, dict[float, float]], None] | None = None) -> Bound:
     """Look for a small ``UB`` among linear prices, with at most
@@ -149,11 +149,16 @@ def minimise(rules: Rules, step: float = 0.05, evaluations: int = 9,
     already solved, ``x -> unit(x)``, added to as it goes; ``progress(line,
     known)`` after each solve, e.g. to save them).
 
-    From the slope 0 it tries ``+step`` and ``-step`` on the weight-1 column
-    (``UB'(0) = 3 unit'(0)``), then walks the better way, doubling the
-    slope while ``UB`` falls.  ``UB`` is convex in the prices (a maximum of
-    functions linear in them), so it has one valley along the line; every
-    value it computes is a valid bound and the smallest is kept.
+    ``UB`` is convex in the prices (a maximum over policies of functions
+    linear in them), so along the line of slopes too.  The search solves
+    the weight-1 column at the slopes ``0`` and ``±step``, fits a parabola
+    ``unit(x) ~ u0 + u1 x + u2 x^2 / 2`` through them, and takes the slope
+    where the parabola's ``UB``, ``sum_c c * unit(s / c)``, is least:
+    ``s = -n u1 / (u2 sum_c 1/c)`` (``n`` columns; at most ``4 step``
+    away; one step downhill if the parabola is not convex), a Newton step;
+    then it doubles the slope while ``UB`` falls, or halves it while ``UB``
+    is above ``UB(0)``.  Every ``UB`` it computes is computed in full
+    and is a valid bound; the smallest is kept.
     """
     check_columns(rules)
     start = time.perf_counter()
@@ -179,13 +184,23 @@ def minimise(rules: Rules, step: float = 0.05, evaluations: int = 9,
     tried: dict[float, float] = {}
     try:
         tried[0.0] = linear_bound(rules, 0.0, unit)
-        way = 1.0 if unit(step) <= unit(-step) else -1.0
-        slope = way * step
-        while True:
+        u0, up, down = unit(0.0), unit(step), unit(-step)
+        u1, u2 = (up - down) / (2 * step), (up + down - 2 * u0) / step ** 2
+        weights = rules.column_weights
+        if u2 > 0:                              # the parabola's least UB
+            slope = -len(weights) * u1 / (u2 * sum(1 / c for c in weights))
+            slope = round(float(np.clip(slope, -4 * step, 4 * step)), 4)
+        else:                                   # flat: downhill by one step
+            slope = step if up < down else -step
+        best = 0.0
+        while slope and len(tried) < 8:
             tried[slope] = linear_bound(rules, slope, unit)
-            if tried[slope] > min(tried.values()) or len(tried) > 12:
+            if tried[slope] < tried[best]:      # better: go on twice as far
+                best, slope = slope, round(2 * slope, 6)
+            elif best == 0.0:                   # worse than no prices: half as far
+                slope = round(slope / 2, 6)
+            else:
                 break
-            slope *= 2
     except OutOfTime:
         pass
     best = min(tried, key=tried.get)
