@@ -141,13 +141,15 @@ class Bound:
         return asdict(self)
 
 
-def minimise(rules: Rules, step: float = 0.05, evaluations: int = 6,
+def minimise(rules: Rules, step: float = 0.1, evaluations: int = 6,
              known: dict[float, float] | None = None,
-             progress: Callable[[str, dict[float, float]], None] | None = None) -> Bound:
+             progress: Callable[[str, dict[float, float]], None] | None = None,
+             turn_progress: Callable[[str], None] | None = None) -> Bound:
     """Look for a small ``UB`` among linear prices, with at most
     ``evaluations`` new solves of the weight-1 column (``known``: values
     already solved, ``x -> unit(x)``, added to as it goes; ``progress(line,
-    known)`` after each solve, e.g. to save them).
+    known)`` after each solve, e.g. to save them; ``turn_progress(line)``
+    every nine turns of a solve).
 
     ``UB`` is convex in the prices (a maximum over policies of functions
     linear in them), so along the line of slopes too.  The search solves
@@ -176,7 +178,12 @@ def minimise(rules: Rules, step: float = 0.05, evaluations: int = 6,
             if spent >= evaluations:
                 raise OutOfTime
             spent += 1
-            units[x] = column_value(rules, 1, linear_prices(n_turns, x))
+
+            def turn_done(g: int) -> None:
+                if turn_progress and g % 9 == 1 and g > 1:
+                    turn_progress(f"solve {spent} (of at most {evaluations}), slope {x:+g}: "
+                                  f"turns {g}..{n_turns} of {n_turns} done")
+            units[x] = column_value(rules, 1, linear_prices(n_turns, x), turn_done)
             if progress:
                 progress(f"weight-1 column, slope {x:+.6f}: {units[x]:.6f}", units)
         return units[x]
@@ -234,7 +241,7 @@ def cached_bound(rules: Rules, directory: str | Path | None = None,
         if progress:
             progress(line)
 
-    bound = minimise(rules, known=known, progress=save, **search)
+    bound = minimise(rules, known=known, progress=save, turn_progress=progress, **search)
     write_text(path, json.dumps({"rules": rules.spec, "units": {repr(x): v for x, v in bound.units},
                                  "bound": bound.as_dict()}, indent=1))
     return bound
