@@ -338,6 +338,9 @@ def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: i
         if versus:
             click.echo(f"upper, ties  {100 * d['upper_bound_ties_half']:.4f} % counting half, "
                        f"{100 * d['upper_bound_ties_won']:.4f} % counting as wins [proven]")
+        if "gap" in d:
+            click.echo(f"gap           {d['gap']:.2f}  (upper less lower: what a strategy "
+                       "could still gain over the estimate, at most)")
         if "proven_lower_bound" in d and d["lower_is"] != "proven":
             click.echo(f"proven lower  {d['proven_lower_bound']:.4f}  "
                        f"({d['proven_lower_method']})")

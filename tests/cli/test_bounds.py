@@ -54,6 +54,7 @@ def test_triple_says_which_side_is_an_estimate(nordic, tables_dir):
                                          str(tables_dir)]).stdout
         assert "[estimate] estimate, not a bound" in text and "[proven]" in text
         assert "proven lower  1490.6399" in text
+        assert f"gap           {2000.5 - d['lower_bound']:.2f}" in text
     finally:
         path.unlink()
 
