@@ -61,7 +61,8 @@ def test_the_coachs_sum_adds_up_to_the_loss_it_explains(invoke, lang, move, cost
 
 def test_the_trainers_sum_adds_up_to_the_loss_it_explains(invoke, tmp_path):
     output = invoke("train", "--count", "3", "--seed", "4", "--lang", "sv", "--db",
-                    str(tmp_path / "r.sqlite"), input="reroll all\n" * 3)
+                    str(tmp_path / "r.sqlite"),
+                    input="reroll all\nettor\ntvåor\nfyror\nfemmor\nchans\n" * 3)
     shown = sums(output, "totalt", r"kostar {n} poäng")
     assert shown, output
     for loss, parts, total in shown:
