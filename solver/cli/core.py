@@ -215,7 +215,8 @@ def _advise_explained(solver, card: str, dice: str, rerolls: int, top: int | Non
         return
     for i, e in enumerate(why, 1):
         click.echo(f"{i:>3} {str(e.action):<28} {e.action.expected_final_score:>10.3f}  "
-                   f"bonus {100 * e.bonus_chance:5.1f} %  {e.sentence()}")
+                   f"bonus {100 * e.bonus_chance:5.1f} %  {e.sentence()}"
+                   + (f"  {e.sum_text()}" if e.action.loss > 0 else ""))
 
 
 def _advise_win(solver, card: str, dice: str, rerolls: int, top: int | None,

@@ -731,8 +731,9 @@ class Coach:
 
     # ---------------------------------------------------------------- hints
     def why(self, advice, chosen) -> None:
-        """The sentence saying why a choice cost what it did, where the rules
-        have explanations (``Solver.explain``)."""
+        """Why a choice cost what it did, where the rules have explanations
+        (``Solver.explain``): the sentence, then every part of the loss as
+        one sum, as the library gives them."""
         from solver.players.explain import check_explain_rules
         try:
             check_explain_rules(self.game.rules)
@@ -742,10 +743,9 @@ class Coach:
             why = self.game.solver.explain(advice.card, advice.dice, advice.rerolls)
         except InputError:
             return
-        sentence = next(e for e in why if e.action == chosen).sentence(self.lang)
-        if self.lang != "en":
-            sentence = re.sub(r"(\d)\.(\d)", r"\1,\2", sentence)     # decimal commas
-        self.echo(sentence)
+        explained = next(e for e in why if e.action == chosen)
+        self.echo(explained.sentence(self.lang))
+        self.echo("  " + explained.sum_text(self.lang))
 
     def need_table(self, parts: bool = False) -> None:
         """Before the strategy's table (and with ``parts`` the explanations'

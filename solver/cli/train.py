@@ -190,6 +190,7 @@ class Session:
         click.echo(click.style(message("cost", lang, loss=number(chosen.action.loss, 2, lang),
                                        best=action_text(chosen.best, lang)), fg="red"))
         click.echo(chosen.sentence(lang))
+        click.echo("  " + chosen.sum_text(lang))        # every part of the loss, as one sum
 
     def summary(self) -> None:
         if not self.losses:

@@ -1,12 +1,12 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
-``kernels.win.seat_choose`` after ``seat_turn``;
+``kernels.win.choice.seat_choose`` after ``kernels.win.turns.seat_turn``;
 ``solver.research.win_seat`` drives it.
 A game the seat leads starts against empty cards: that first turn's
 chances are the same in every such game and worked out once per call.
 The others' cards are brought up to date by one turn each turn, and the
 futures rows their next cards will read are asked for a turn ahead
-(``win_turn.prefetch_futures``).
+(``kernels.win.odds.prefetch_futures``).
 """
 
 from __future__ import annotations
@@ -16,10 +16,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels import win as win_turn
 from solver.kernels.dice_stream import roll_dice, seed_states
 from solver.kernels.scoring import end_turn
-from solver.kernels.win import EXACT_OPEN
+from solver.kernels.win.choice import new_expected, seat_choose
+from solver.kernels.win.data import EXACT_OPEN
+from solver.kernels.win.ends import after
+from solver.kernels.win.odds import Odds, opponents_best, prefetch_futures
+from solver.kernels.win.scratch import make_scratch, new_scratch
+from solver.kernels.win.turns import seat_turn
 
 
 class Seating(NamedTuple):
@@ -39,7 +43,7 @@ class Seating(NamedTuple):
 @njit(cache=True, nogil=True)
 def play_win_games(wd, tol, seed, table, scores, t, n_threads):
     """Play games ``i = t, t + n_threads, ...`` below ``len(scores)`` into
-    ``scores[i]`` (``wd`` a ``kernels.win.WinData``, ``table`` a
+    ``scores[i]`` (``wd`` a ``kernels.win.data.WinData``, ``table`` a
     ``Seating``); game ``i`` draws its dice from the stream ``(seed, i)``;
     ``tol``: the expected-score tie tolerance (``ties.tolerance``)."""
     d, pt, wt = wd
@@ -48,13 +52,13 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
     n_dice = pt.size[-1]
     n_opp = len(seats)
     n_seats = n_opp + 1
-    s, inner = win_turn.make_scratch(d)
-    opening = win_turn.new_scratch(d)         # the first turn of a game the seat leads
+    s, inner = make_scratch(d)
+    opening = new_scratch(d)                  # the first turn of a game the seat leads
     opened = False
     size = wt.reach
-    odds = win_turn.Odds(np.empty(size), np.empty(size), np.empty(size))
+    odds = Odds(np.empty(size), np.empty(size), np.empty(size))
     states = np.zeros((n_opp, 4), dtype=np.int64)
-    evs = win_turn.new_expected(d)
+    evs = new_expected(d)
     for i in range(t, len(scores), n_threads):
         st = seed_states(seed, i, 1)[0]
         lead = (lead0 + i) % n_seats
@@ -64,38 +68,38 @@ def play_win_games(wd, tol, seed, table, scores, t, n_threads):
             done = 1 if (seats[j] - lead) % n_seats < mine else 0
             om, ou, os = 0, 0, 0
             if done == 1:
-                om, ou, os = win_turn.after(d, om, ou, os, boxes[j, i, 0], points[j, i, 0])
+                om, ou, os = after(d, om, ou, os, boxes[j, i, 0], points[j, i, 0])
             states[j, 0], states[j, 1], states[j, 2] = om, ou, os
             states[j, 3] = 1 if done == nb else 0
         for turn in range(nb):
             if turn > 0:                          # each other seat has played one turn more
                 for j in range(n_opp):
                     done = turn + (1 if (seats[j] - lead) % n_seats < mine else 0)
-                    states[j, 0], states[j, 1], states[j, 2] = win_turn.after(
+                    states[j, 0], states[j, 1], states[j, 2] = after(
                         d, states[j, 0], states[j, 1], states[j, 2],
                         boxes[j, i, done - 1], points[j, i, done - 1])
                     states[j, 3] = 1 if done == nb else 0
             for j in range(n_opp):               # next turn's rows asked for already
                 done = turn + 1 + (1 if (seats[j] - lead) % n_seats < mine else 0)
                 if done < nb:
-                    nm, nu, ns = win_turn.after(d, states[j, 0], states[j, 1], states[j, 2],
-                                                boxes[j, i, done - 1], points[j, i, done - 1])
-                    win_turn.prefetch_futures(wt.futures, wt, nm, nu, ns, size)
+                    nm, nu, ns = after(d, states[j, 0], states[j, 1], states[j, 2],
+                                       boxes[j, i, done - 1], points[j, i, done - 1])
+                    prefetch_futures(wt.futures, wt, nm, nu, ns, size)
             if turn == 0 and mine == 0:        # every card empty: the same chances each game
                 cur = opening
                 if not opened:
-                    win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
-                    win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb == EXACT_OPEN)
+                    opponents_best(wt.futures, wt, states, n_opp, odds)
+                    seat_turn(wd, mask, u, score, odds, cur, inner, nb == EXACT_OPEN)
                     opened = True
             else:
                 cur = s
-                win_turn.opponents_best(wt.futures, wt, states, n_opp, odds)
-                win_turn.seat_turn(wd, mask, u, score, odds, cur, inner, nb - turn == EXACT_OPEN)
+                opponents_best(wt.futures, wt, states, n_opp, odds)
+                seat_turn(wd, mask, u, score, odds, cur, inner, nb - turn == EXACT_OPEN)
             evs.ready[:] = 0
             rerolls = d.rolls - 1
             r, st = roll_dice(d.adds, d.first_roll, d.faces, n_dice, st, 0)
             while True:
-                code = win_turn.seat_choose(wd, mask, u, r, rerolls, cur, tol, evs)
+                code = seat_choose(wd, mask, u, r, rerolls, cur, tol, evs)
                 if code < nb:
                     break
                 m = pt.by_code[code - nb]

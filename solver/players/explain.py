@@ -48,7 +48,9 @@ kernels only to build the parts table.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +81,10 @@ from solver.tables.store import (
 BONUS, YAHTZEE_BONUS = "bonus", "yahtzee_bonus"
 GROUPS = ("upper", "pairs_and_kinds", "straights", "full_house", "chance", "yatzy")
 SHOWN = 1e-12          # parts smaller than this are left out of an explanation
+OTHER = "other"        # the share of an explanation's sum that holds the rest
+NAMED = 5              # at most this many parts named one by one in the sum ...
+SMALLEST = 0.01        # ... none smaller than this (points)
+DIGITS = 2             # the decimals the shares are shown with
 
 
 def check_explain_rules(rules: Rules) -> None:
@@ -186,10 +192,82 @@ class Part:
 
 
 @dataclass(frozen=True)
+class Share:
+    """One line of an explanation's sum: a box, a group of boxes, the
+    bonus, the yahtzee bonuses or (``OTHER``) the remainder, the parts too
+    small or too many to name one by one.  ``points`` is what it costs the
+    action against the best (negative: a gain; the shares add up to the
+    loss), ``shown`` the same to ``DIGITS`` decimals, rounded so that the
+    shown shares add up to the loss as shown (``apportion``); ``parts``
+    the names of the parts it stands for."""
+
+    name: str
+    points: float
+    shown: float
+    parts: tuple[str, ...]
+    grouped: bool = False
+
+    def label(self, lang: str = "en") -> str:
+        """The share's name in a list (``en``, ``nb``, ``sv``)."""
+        if self.name in (BONUS, YAHTZEE_BONUS, OTHER):
+            return WORDS[lang]["label_" + self.name]
+        if self.grouped:
+            return GROUP_WORDS[lang][self.name]
+        return box_name(self.name, lang)
+
+    def said(self, lang: str = "en") -> str:
+        """The share's name in a sentence ("the bonus")."""
+        if self.name in (BONUS, YAHTZEE_BONUS, OTHER):
+            return WORDS[lang]["said_" + self.name]
+        return self.label(lang)
+
+    def text(self, lang: str = "en") -> str:
+        """The share as it is listed: its name and its signed points (a cost
+        with a minus, a gain with a plus)."""
+        return f"{self.label(lang)} {signed(-self.shown, -self.points, lang)}"
+
+    def as_dict(self) -> dict:
+        return {"part": self.name, "points": self.points, "shown": self.shown,
+                "parts": list(self.parts), "names": {lg: self.label(lg) for lg in LANGS}}
+
+
+def apportion(values: list[float], total: float, digits: int = DIGITS) -> list[float]:
+    """``values`` rounded to ``digits`` decimals, each down or up, so that
+    they add up to ``total`` as ``words.number`` shows it (the largest
+    remainders rounded up).
+
+    >>> apportion([1.004, 1.004, 1.004], 3.012)
+    [1.01, 1.0, 1.0]
+    >>> apportion([2.226, -1.002], 1.224)
+    [2.22, -1.0]
+    """
+    unit = 10 ** digits
+    want = round(float(f"{total:.{digits}f}") * unit)
+    low = [math.floor(v * unit) for v in values]
+    order = sorted(range(len(values)), key=lambda i: low[i] - values[i] * unit)
+    out = list(low)
+    short = want - sum(low)
+    for k in range(abs(short)):
+        i = order[k % len(order)] if short > 0 else order[-1 - k % len(order)]
+        out[i] += 1 if short > 0 else -1
+    return [c / unit for c in out]
+
+
+def signed(shown: float, exact: float, lang: str) -> str:
+    """``shown`` with its sign (that of ``exact`` where ``shown`` is 0).
+
+    >>> signed(-2.5, -2.5, "nb"), signed(0.0, 0.001, "en")
+    ('−2,50', '+0.00')
+    """
+    return ("+" if (shown or exact) >= 0 else "\u2212") + number(abs(shown), DIGITS, lang)
+
+
+@dataclass(frozen=True)
 class Explanation:
     """Why ``action`` is worth what it is against ``best``: ``parts``,
     largest cost first (gains last), adding up to ``loss``; ``bonus_chance``: the chance of the
-    upper bonus after the action (1 once it is on the card)."""
+    upper bonus after the action (1 once it is on the card).  ``shares``
+    is what every surface shows: every part of the loss, as one sum."""
 
     rules: Rules
     action: Action
@@ -201,10 +279,51 @@ class Explanation:
 
     def as_dict(self) -> dict:
         return {"explanation": [p.as_dict() for p in self.parts],
+                "breakdown": [s.as_dict() for s in self.shares],
                 "bonus_chance": self.bonus_chance}
 
+    @cached_property
+    def shares(self) -> tuple[Share, ...]:
+        """The loss as a sum: the parts, largest first (costs and gains
+        alike, by size), at most ``NAMED`` of them named one by one and
+        none smaller than ``SMALLEST``; the rest, if any, is the last share,
+        ``OTHER``.  The shares add up to ``loss`` (their ``shown`` values to
+        the shown loss exactly).  Per group of boxes where the loss is
+        spread over a group's boxes (the groups' two largest parts then say
+        half as much again as the boxes' two largest)."""
+
+        def top(parts):
+            return sum(sorted((abs(p.points) for p in parts), reverse=True)[:2])
+
+        grouped = bool(self.grouped) and top(self.grouped) > 1.5 * top(self.parts)
+        parts = sorted(self.grouped if grouped else self.parts, key=lambda p: -abs(p.points))
+        named = [p for p in parts if abs(p.points) >= SMALLEST][:NAMED]
+        rest = parts[len(named):]                  # sorted by size: the named come first
+        points = [p.points for p in named]
+        if rest:
+            points.append(math.fsum(p.points for p in rest))
+        shown = apportion(points, self.action.loss) if points else []
+        shares = [Share(p.name, p.points, v, (p.name,), grouped and p.name in GROUPS)
+                  for p, v in zip(named, shown)]
+        if rest:
+            shares.append(Share(OTHER, points[-1], shown[-1], tuple(p.name for p in rest)))
+        return tuple(shares)
+
+    def sum_text(self, lang: str = "en") -> str:
+        """The shares as one sum, as every surface lists them: "three of a
+        kind −2.50, bonus +0.40, …; in all −2.10" (empty for the best
+        action)."""
+        if not self.shares:
+            return ""
+        total = -float(f"{self.action.loss:.{DIGITS}f}")
+        shown = signed(total, -self.action.loss, lang) if total else number(0, DIGITS, lang)
+        return WORDS[lang]["in_all"].format(
+            parts=", ".join(s.text(lang) for s in self.shares), total=shown)
+
     def sentence(self, lang: str = "en") -> str:
-        """One sentence naming the two largest parts (``en``, ``nb``, ``sv``)."""
+        """One sentence, as a person would say it, naming the largest
+        shares: the largest cost, then the next cost or, if larger, the
+        largest gain (``en``, ``nb``, ``sv``)."""
         if lang not in LANGS:
             raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
         w = WORDS[lang]
@@ -214,44 +333,26 @@ class Explanation:
         elif self.action.loss == 0:
             text = w["tie"].format(act=act)
         else:
-            text = w["costs"].format(act=act, loss=number(self.action.loss, 2, lang),
-                                     parts=self._two_largest(lang))
+            key, names = self._largest()
+            text = w[key].format(act=act, loss=number(self.action.loss, DIGITS, lang),
+                                 **{k: s.said(lang) for k, s in names.items()})
         return text[0].upper() + text[1:]
 
-    def _two_largest(self, lang: str) -> str:
-        """The two largest parts in words: the largest cost, then the next
-        cost or, if larger, the largest gain.  Per group of boxes where the
-        loss is spread over a group's boxes (their two largest parts then
-        say half as much again as the boxes' two largest)."""
-        w = WORDS[lang]
-
-        def top(parts):
-            by_size = sorted(parts, key=lambda p: -abs(p.points))[:2]
-            return sum(abs(p.points) for p in by_size)
-
-        parts = self.parts
-        if self.grouped and top(self.grouped) > 1.5 * top(self.parts):
-            parts = self.grouped
-        costs = [p for p in parts if p.points > 0]
-        gains = [p for p in parts if p.points < 0]
-        if not costs:
-            return _part_words(parts[0], self.rules, lang)
-        first = _part_words(costs[0], self.rules, lang)
-        if gains and (len(costs) < 2 or -gains[-1].points > costs[1].points):
-            return f"{first}{w['while']}{_part_words(gains[-1], self.rules, lang)}"
+    def _largest(self) -> tuple[str, dict[str, Share]]:
+        """The sentence of a loss (a key of ``words.EXPLAIN``) and the
+        shares it names."""
+        shares = self.shares
+        if len(shares) == 1:
+            return "all_on", {"a": shares[0]}
+        named = [s for s in shares if s.name != OTHER] or list(shares)
+        costs = [s for s in named if s.points > 0] or [shares[-1]]
+        gains = [s for s in named if s.points < 0]
+        first = costs[0]
+        if gains and (len(costs) < 2 or -gains[0].points > costs[1].points):
+            return "most_on_gain", {"a": first, "b": gains[0]}
         if len(costs) < 2:
-            return first
-        return f"{first} {w['and']} {_part_words(costs[1], self.rules, lang)}"
-
-
-
-
-def _signed(x: float, lang: str) -> str:
-    return ("+" if x >= 0 else "\u2212") + number(abs(x), 1, lang)
-
-
-def _percent(p: float) -> str:
-    return f"{100 * p:.0f} %"
+            return "most_on", {"a": first}
+        return "most_on_two", {"a": first, "b": costs[1]}
 
 
 def _action_words(action: Action, lang: str) -> str:
@@ -261,19 +362,6 @@ def _action_words(action: Action, lang: str) -> str:
     if not action.dice:
         return w["reroll"]
     return w["keep"].format(dice=" ".join(map(str, action.dice)))
-
-
-def _part_words(part: Part, rules: Rules, lang: str) -> str:
-    w, diff = WORDS[lang], _signed(-part.points, lang)
-    if part.name == BONUS:
-        key = "falls" if part.chosen < part.best else "rises"
-        return w[key].format(best=_percent(part.best), chosen=_percent(part.chosen), diff=diff)
-    if part.name == YAHTZEE_BONUS:
-        return w["yahtzee_bonus"].format(chosen=number(part.chosen, 1, lang),
-                                          best=number(part.best, 1, lang), diff=diff)
-    name = GROUP_WORDS[lang].get(part.name) or box_name(part.name, lang)
-    return w["box"].format(box=name, chosen=number(part.chosen, 1, lang),
-                           best=number(part.best, 1, lang), diff=diff)
 
 
 class TurnParts:

@@ -43,10 +43,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.errors import InputError
-from solver.kernels import win as win_turn
 from solver.kernels.player import play_tables
 from solver.kernels.target import layout
 from solver.kernels.turn import turn_data
+from solver.kernels.win.data import EXACT_OPEN, WinData, py_key, win_tables
+from solver.kernels.win.odds import new_odds, opponents_best
+from solver.kernels.win.turns import position_chances
 from solver.players.advice import TurnValues, advise
 from solver.position.actions import Action, ActionKind
 from solver.position.scorecard import Scorecard
@@ -54,7 +56,6 @@ from solver.tables.target import TargetTable
 from solver.tables.values import StateValues
 
 MAX_OPPONENTS = 5
-EXACT_OPEN = win_turn.EXACT_OPEN    # the exact best response: this many open boxes or fewer
 
 
 @dataclass(frozen=True)
@@ -80,13 +81,13 @@ def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     """``(less, eq)`` of ``solver.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
     rules = futures.rules
     lay = layout(rules)
-    odds = win_turn.new_odds(rules.max_score + 3)
-    win_turn.opponents_best(futures.values, lay, opponent_states(opponents), len(opponents), odds)
+    odds = new_odds(rules.max_score + 3)
+    opponents_best(futures.values, lay, opponent_states(opponents), len(opponents), odds)
     return odds.less, odds.eq
 
 
 def opponent_states(opponents) -> np.ndarray:
-    """``states[j] = (mask, u, score, done)`` of ``win_turn.opponents_best``."""
+    """``states[j] = (mask, u, score, done)`` of ``kernels.win.odds.opponents_best``."""
     if not 1 <= len(opponents) <= MAX_OPPONENTS:
         raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opponents)}")
     return np.array([(o.card.mask, o.card.upper_state, o.card.score, o.finished)
@@ -149,7 +150,7 @@ def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
 
 class WinTurn:
     """One turn's win and tie values at ``card`` against ``opponents``
-    (``solver.kernels.win.turn_chances``): ``score[r, b]`` of scoring roll
+    (``solver.kernels.win.turns.turn_chances``): ``score[r, b]`` of scoring roll
     ``r`` in box ``b`` and ``keep[t - 1, m]`` of keeping multiset ``m``
     with ``t`` rerolls left, each a ``(win, tie)`` pair of arrays; ``start``
     the pair before the first roll.  A player deciding several times in a
@@ -159,9 +160,9 @@ class WinTurn:
                  opponents):
         rules = table.rules
         self.table, self.card, self.opponents = table, card, opponents
-        tables = win_turn.win_tables(rules, target.values, futures.values, table.values)
-        less, eq, s, self.start = win_turn.position_chances(
-            win_turn.WinData(turn_data(rules), play_tables(rules), tables),
+        tables = win_tables(rules, target.values, futures.values, table.values)
+        less, eq, s, self.start = position_chances(
+            WinData(turn_data(rules), play_tables(rules), tables),
             opponent_states(opponents),
             card.mask, card.upper_state, card.score, open_boxes(card) == EXACT_OPEN)
         self.best = eq[:rules.max_score + 1]
@@ -182,7 +183,7 @@ def advise_win(table: StateValues, target: TargetTable, futures, card: Scorecard
                turn: WinTurn | None = None) -> WinAdvice:
     """Every distinct action for the position ranked by the chance to finish
     strictly above every opponent, then the chance to tie (each to 40 bits,
-    ``win_turn.key``), then the expected-score order: the first is the
+    ``kernels.win.data.key``), then the expected-score order: the first is the
     action the compiled ``win`` seat plays.  ``turn``: this turn's values,
     to reuse."""
     turn = turn or WinTurn(table, target, futures, card, opponents)
@@ -198,7 +199,7 @@ def advise_win(table: StateValues, target: TargetTable, futures, card: Scorecard
         else:
             m = ds.multiset_index(a.dice)
             pw, pt = float(turn.keep[0][rerolls - 1, m]), float(turn.keep[1][rerolls - 1, m])
-        out.append((-win_turn.py_key(pw), -win_turn.py_key(pt), order,
+        out.append((-py_key(pw), -py_key(pt), order,
                     WinAction(a, min(max(pw, 0.0), 1.0), min(max(pt, 0.0), 1.0))))
     out.sort(key=lambda e: e[:3])
     method, tie_exact = method_of(card, opponents)

@@ -4,10 +4,10 @@ the other seats' logged games (``solver.research.match``).
 Before each of its turns the seat brings the others' cards up to date (a
 seat that moves earlier in the round has played one turn more),
 their best final score ``M`` from the futures table
-(``win_turn.opponents_best``), and the turn's chances
-(``win_turn.seat_turn``, exact with two boxes open: ``turn_chances``
+(``kernels.win.odds.opponents_best``), and the turn's chances
+(``kernels.win.turns.seat_turn``, exact with two boxes open: ``turn_chances``
 without writing out every roll's boxes); at each roll it plays
-``win_turn.seat_choose`` (on the keys ``seat_turn`` stored), the first action
+``kernels.win.choice.seat_choose`` (on the keys ``seat_turn`` stored), the first action
 of ``solver.players.win.advise_win``.
 Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
 seeded by ``(seed, i)``, as the other players do.
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.kernels import win as win_turn
 from solver.kernels.player import play_tables
 from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
+from solver.kernels.win.data import WinData, win_tables
 from solver.kernels.win_seat import Seating, play_win_games
 from solver.rules.ties import tolerance
 
@@ -33,11 +33,11 @@ def play_win_seat(table, target, futures, games: int, seed: int, first: int, sea
     seat's logged games; ``table``, ``target``, ``futures``: the
     expected-score, target and futures tables (of the same rules)."""
     rules = table.rules
-    wt = win_turn.win_tables(rules, target.values, futures.values, table.values)
+    wt = win_tables(rules, target.values, futures.values, table.values)
     seating = Seating(seat, first, np.array([o for o, _, _ in others], dtype=np.int64),
                       np.ascontiguousarray(np.stack([b for _, b, _ in others]), dtype=np.int64),
                       np.ascontiguousarray(np.stack([p for _, _, p in others]), dtype=np.int64))
     scores = np.zeros(games, dtype=np.int64)
-    run_pieces(play_win_games, win_turn.WinData(turn_data(rules), play_tables(rules), wt),
+    run_pieces(play_win_games, WinData(turn_data(rules), play_tables(rules), wt),
                tolerance(table), seed, seating, scores)
     return scores

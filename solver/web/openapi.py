@@ -205,6 +205,11 @@ PRACTICE_PATHS = {
                 "sentence": {"type": "string"}, "sentences": {"type": "object"},
                 "explanation": {"type": "array", "description": "the loss in exact parts "
                                 "(part, points, chosen, best), adding up to it"},
+                "breakdown": {"type": "array", "description": "what the page lists: every "
+                              "part of the loss, largest first, the rest as one part "
+                              "(\"other\"), adding up to it (part, points, shown: rounded "
+                              "to 2 decimals so that they add up to the loss as shown, "
+                              "parts, names: per language)"},
                 "bonus_chance": {"type": "number"}, "runner_up": {"type": ["object", "null"]},
                 "recorded": {"type": "boolean"}, "stats": {"type": "object"}}}}}},
             "4XX": {"$ref": "#/components/responses/Error"},

@@ -16,17 +16,24 @@ from numba import njit
 from small_games import SMALL, TINY, joker_game
 
 from solver.api import Solver
-from solver.kernels import win as W
 from solver.kernels.player import play_tables
-from solver.kernels.turn import turn_data
+from solver.kernels.turn import NEG, pick, turn_data
+from solver.kernels.win.choice import expected_keeps, expected_row, new_expected, seat_choose
+from solver.kernels.win.data import OFF, WinData, key, win_tables
+from solver.kernels.win.ends import after, fill_chances, one_box_chances
+from solver.kernels.win.exact import turn_start
+from solver.kernels.win.odds import Odds, opponents_best, support
+from solver.kernels.win.rolls import best_scores, one_box, one_box_scores, score_chances
+from solver.kernels.win.scratch import make_scratch
+from solver.kernels.win.turns import seat_turn, turn_chances
 from solver.rules.ties import tolerance
 
 
 @njit
 def better(w, t, bw, bt):
     """``(w, t)`` ranks above ``(bw, bt)``: a larger chance to win, then to tie."""
-    kw, kb = W.key(w), W.key(bw)
-    return kw > kb or (kw == kb and W.key(t) > W.key(bt))
+    kw, kb = key(w), key(bw)
+    return kw > kb or (kw == kb and key(t) > key(bt))
 
 
 @njit
@@ -39,26 +46,26 @@ def plain_choose(wd, mask, u, r, t, s, tol, evs):
     d, pt = wd.turn, wd.play
     ev, evk, ev_ready = evs.ev, evs.evk, evs.ready
     nb = len(d.is_upper)
-    bw, bt = W.OFF, 0.0
+    bw, bt = OFF, 0.0
     for b in range(nb):
-        if s.swin[r, b] != W.OFF and better(s.swin[r, b], s.stie[r, b], bw, bt):
+        if s.swin[r, b] != OFF and better(s.swin[r, b], s.stie[r, b], bw, bt):
             bw, bt = s.swin[r, b], s.stie[r, b]
     if t > 0:
         for j in range(pt.kstart[r], pt.kstart[r + 1]):
             m = pt.korder[j]
             if better(s.kwin[t - 1, m], s.ktie[t - 1, m], bw, bt):
                 bw, bt = s.kwin[t - 1, m], s.ktie[t - 1, m]
-    kw, kt = W.key(bw), W.key(bt)
+    kw, kt = key(bw), key(bt)
     count = 0
     only = nb
     for b in range(nb):
-        if s.swin[r, b] != W.OFF and W.key(s.swin[r, b]) == kw and W.key(s.stie[r, b]) == kt:
+        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
             count += 1
             only = b
     if t > 0:
         for j in range(pt.kstart[r], pt.kstart[r + 1]):
             m = pt.korder[j]
-            if W.key(s.kwin[t - 1, m]) == kw and W.key(s.ktie[t - 1, m]) == kt:
+            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
                 count += 1
                 only = pt.kcode[m]
     if count == 1:
@@ -66,31 +73,31 @@ def plain_choose(wd, mask, u, r, t, s, tol, evs):
     if ev_ready[0] == 0:                       # the expected-score values, once a turn
         plain_expected(wd, mask, u, t, evs)
         ev_ready[0] = 1
-    stop = W.NEG
+    stop = NEG
     code = nb
     for b in range(nb):
-        if s.swin[r, b] != W.OFF and W.key(s.swin[r, b]) == kw and W.key(s.stie[r, b]) == kt:
+        if s.swin[r, b] != OFF and key(s.swin[r, b]) == kw and key(s.stie[r, b]) == kt:
             v = ev[r, b]
-            code = W.pick(v, stop, b, code, tol)
+            code = pick(v, stop, b, code, tol)
             stop = max(stop, v)
     if t > 0:
-        best = W.NEG
+        best = NEG
         kcode = nb
         for j in range(pt.kstart[r], pt.kstart[r + 1]):
             m = pt.korder[j]
-            if W.key(s.kwin[t - 1, m]) == kw and W.key(s.ktie[t - 1, m]) == kt:
-                kcode = W.pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
+            if key(s.kwin[t - 1, m]) == kw and key(s.ktie[t - 1, m]) == kt:
+                kcode = pick(evk[t - 1, m], best, pt.kcode[m], kcode, tol)
                 best = max(best, evk[t - 1, m])
-        code = W.pick(best, stop, kcode, code, tol)          # scoring wins ties
+        code = pick(best, stop, kcode, code, tol)          # scoring wins ties
     return code
 
 
 @njit
 def plain_expected(wd, mask, u, rerolls, evs):
     """Every expected-score value of the turn into ``evs`` at once."""
-    W.expected_keeps(wd, mask, u, rerolls, evs)
+    expected_keeps(wd, mask, u, rerolls, evs)
     for r in range(len(wd.turn.roll_prob)):
-        W.expected_row(wd, mask, u, r, evs)
+        expected_row(wd, mask, u, r, evs)
 
 
 @njit
@@ -102,41 +109,41 @@ def _compare(wd, positions, states, tol, exact):
     d = wd.turn
     bad = 0
     skipped = 0
-    s, inner = W.make_scratch(d)
-    s2, inner2 = W.make_scratch(d)
-    odds = W.Odds(np.empty(wd.tables.reach), np.empty(wd.tables.reach),
+    s, inner = make_scratch(d)
+    s2, inner2 = make_scratch(d)
+    odds = Odds(np.empty(wd.tables.reach), np.empty(wd.tables.reach),
                   np.empty(wd.tables.reach))
     nb = len(d.is_upper)
-    evs, evs2 = W.new_expected(d), W.new_expected(d)
+    evs, evs2 = new_expected(d), new_expected(d)
     for p in range(len(positions)):
         mask, u, score = positions[p, 0], positions[p, 1], positions[p, 2]
         if d.allowed[mask] == 0:
             continue
-        W.opponents_best(wd.tables.futures, wd.tables, states[p], len(states[p]), odds)
-        W.fill_chances(wd, mask, u, score, odds, s)
-        W.score_chances(d, wd.play, mask, s, False)
+        opponents_best(wd.tables.futures, wd.tables, states[p], len(states[p]), odds)
+        fill_chances(wd, mask, u, score, odds, s)
+        score_chances(d, wd.play, mask, s, False)
         want = s.work.copy()
-        W.best_scores(d, mask, s)
+        best_scores(d, mask, s)
         if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
             bad |= 1
-        W.one_box_scores(d, mask, s)
+        one_box_scores(d, mask, s)
         if not (s.work[d.first_roll:] == want[d.first_roll:]).all():
             bad |= 32
-        b = W.one_box(d, mask)
+        b = one_box(d, mask)
         if b >= 0:                             # one box to fill: that box's chances alone
-            lo, hi = W.support(odds.eq)
-            W.one_box_chances(wd, mask, u, score, odds, s2, b, (lo, hi))
+            lo, hi = support(odds.eq)
+            one_box_chances(wd, mask, u, score, odds, s2, b, (lo, hi))
             if s2.zwin[b] != s.zwin[b] or s2.ztie[b] != s.ztie[b]:
                 bad |= 64
             for k in range(len(d.cand_box)):
                 if d.cand_box[k] == b and (s2.cwin[k] != s.cwin[k] or s2.ctie[k] != s.ctie[k]):
                     bad |= 64
-        W.turn_chances(wd, mask, u, score, odds, s, inner, exact)
-        W.seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
+        turn_chances(wd, mask, u, score, odds, s, inner, exact)
+        seat_turn(wd, mask, u, score, odds, s2, inner2, exact)
         for t in range(d.rolls - 1):
             for m in range(d.first_roll):
                 if (s.kkey[t, m, 0] != s2.kkey[t, m, 0] or s.kkey[t, m, 1] != s2.kkey[t, m, 1]
-                        or s.kkey[t, m, 0] != W.key(s.kwin[t, m])):
+                        or s.kkey[t, m, 0] != key(s.kwin[t, m])):
                     bad |= 2
         if exact:
             for k in range(len(d.cand_box)):
@@ -144,8 +151,8 @@ def _compare(wd, positions, states, tol, exact):
                 if (d.allowed[mask] >> b) & 1:
                     if s.cwin[k] != s2.cwin[k] or s.ctie[k] != s2.ctie[k]:
                         bad |= 4
-                    m2, u2, sc2 = W.after(d, mask, u, score, b, d.cand_score[k])
-                    w, t = W.turn_start(wd, m2, u2, sc2, odds, inner2)
+                    m2, u2, sc2 = after(d, mask, u, score, b, d.cand_score[k])
+                    w, t = turn_start(wd, m2, u2, sc2, odds, inner2)
                     if w != s.cwin[k] or t != s.ctie[k]:
                         bad |= 16
             children = 0
@@ -161,7 +168,7 @@ def _compare(wd, positions, states, tol, exact):
                 evs.ready[:] = 0
                 x = plain_choose(wd, mask, u, r, t, s, tol, evs)
                 evs.ready[:] = 0
-                y = W.seat_choose(wd, mask, u, r, t, s2, tol, evs)
+                y = seat_choose(wd, mask, u, r, t, s2, tol, evs)
                 if x != y:
                     bad |= 8
         evs2.ready[:] = 0                      # as in a turn: rerolls only fall, values kept
@@ -169,7 +176,7 @@ def _compare(wd, positions, states, tol, exact):
             for r in range(len(d.roll_prob)):
                 evs.ready[:] = 0
                 x = plain_choose(wd, mask, u, r, t, s, tol, evs)
-                if x != W.seat_choose(wd, mask, u, r, t, s2, tol, evs2):
+                if x != seat_choose(wd, mask, u, r, t, s2, tol, evs2):
                     bad |= 128
     return bad, skipped
 
@@ -199,9 +206,9 @@ def _positions(rules, n, open_boxes, seed):
 @pytest.mark.parametrize("open_boxes", [0, 1, 2])
 def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):
     solver = Solver(rules, tables=tables_dir)
-    wt = W.win_tables(rules, solver.target().values, solver.futures().values,
+    wt = win_tables(rules, solver.target().values, solver.futures().values,
                       solver.table.values)
-    wd = W.WinData(turn_data(rules), play_tables(rules), wt)
+    wd = WinData(turn_data(rules), play_tables(rules), wt)
     positions, states = _positions(rules, 40, open_boxes, 3)
     bad, skipped = _compare(wd, positions, states, tolerance(solver.table), open_boxes == 2)
     assert bad == 0

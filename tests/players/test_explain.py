@@ -1,13 +1,19 @@
 """Exact explanations (solver.players.explain): the parts of every action
 add up to its loss, the parts table agrees with the exact forward
-distribution (bonus share, each box's mean) and sums to the value table."""
+distribution (bonus share, each box's mean) and sums to the value table;
+what surfaces show (``Explanation.shares``, ``sum_text``, ``sentence``) is
+every part of the loss, the rest named as one part, adding up to the loss
+exactly and, as printed in en/nb/sv, to the printed loss."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from small_games import SMALL, TINY, joker_game
 
 from solver.api import Solver
@@ -16,7 +22,11 @@ from solver.players.advice import advise, end_turn
 from solver.players.explain import (
     BONUS,
     GROUPS,
+    NAMED,
+    OTHER,
+    SMALLEST,
     TurnParts,
+    apportion,
     explain,
     open_parts,
     outlook,
@@ -120,6 +130,140 @@ def test_every_state_parts_sum_to_its_value(rules, tables_dir):
         look = outlook(parts, card)
         assert look.bonus_chance == pytest.approx(dist.bonus_probability, abs=1e-12)
     check_parts_add_up(table, parts, random_positions(table, np.random.default_rng(4), 10))
+
+
+SIGNED = re.compile(r"([+\u2212])(\d+)[.,](\d\d)")
+
+
+def printed(text: str) -> list[int]:
+    """The signed numbers of a printed sum, in hundredths (either decimal mark)."""
+    return [(1 if s == "+" else -1) * (100 * int(a) + int(b)) for s, a, b in SIGNED.findall(text)]
+
+
+def check_shares(e, tol: float) -> None:
+    """What a surface shows of ``e`` adds up: the shares to the loss (1e-9),
+    every part in exactly one share, the rest (if any) last and named,
+    the named ones largest first, each shown to the cent of its value, the
+    shown ones and the printed sum in every language to the printed loss, a
+    gain printed with a plus and a cost with a minus."""
+    loss = e.action.loss
+    slack = 1e-9 + (tol if loss == 0 else 0.0)
+    shares = e.shares
+    assert abs(math.fsum(s.points for s in shares) - loss) <= slack
+    assert abs(math.fsum(s.points for s in shares) - e.loss) <= 1e-12
+    held = [n for s in shares for n in s.parts]
+    names = {p.name for p in e.parts} | {p.name for p in e.grouped}
+    assert len(held) == len(set(held)) and set(held) <= names
+    assert set(held) in ({p.name for p in e.parts}, {p.name for p in e.grouped})
+    named = [s for s in shares if s.name != OTHER]
+    assert [s.name for s in shares].count(OTHER) <= 1 and OTHER not in [s.name for s in named]
+    if len(named) < len(shares):
+        assert shares[-1].name == OTHER and shares[-1].parts
+    exact = {(p.name, p.points) for p in e.parts + e.grouped}
+    assert all((s.name, s.points) in exact for s in named)
+    assert all(abs(s.points) >= SMALLEST for s in named) and len(named) <= NAMED
+    assert [abs(s.points) for s in named] == sorted((abs(s.points) for s in named), reverse=True)
+    cents = round(float(f"{loss:.2f}") * 100)
+    assert sum(round(s.shown * 100) for s in shares) == (cents if shares else 0)
+    assert all(abs(s.shown - s.points) < 0.01 + 1e-9 for s in shares)
+    for lang in ("en", "nb", "sv"):
+        text = e.sum_text(lang)
+        if not shares:
+            assert text == ""
+            continue
+        got = printed(text)
+        total = got.pop() if cents else 0
+        assert len(got) == len(shares) and sum(got) == total == -cents, text
+        for s, n in zip(shares, got):
+            assert n >= 0 if s.points < 0 else n <= 0, text     # a gain +, a cost −
+            assert s.label(lang) in text
+        if lang != "en":
+            assert not re.search(r"\d\.\d", text + e.sentence(lang))
+        sentence = e.sentence(lang)
+        if loss > 0:
+            assert f"{loss:.2f}".replace(".", "," if lang != "en" else ".") in sentence
+            costs = [s for s in named if s.points > 0]
+            if costs:                                   # the largest cost is named
+                assert costs[0].said(lang) in sentence, sentence
+
+
+def game_positions(table):
+    """Positions met in games: a card reached by scoring drawn dice in drawn
+    boxes, then drawn dice and rerolls (a hypothesis strategy)."""
+    rules = table.rules
+
+    @st.composite
+    def draw(data):
+        card = Scorecard.empty(rules)
+        dice_st = st.lists(st.integers(1, rules.faces), min_size=rules.dice,
+                           max_size=rules.dice).map(lambda d: tuple(sorted(d)))
+        for _ in range(data(st.integers(0, rules.n_boxes - 1))):
+            dice = data(dice_st)
+            options = advise(table, card, dice, 0).actions
+            pick = options[data(st.integers(0, len(options) - 1))]
+            card = end_turn(card, rules.box_index(pick.box), pick.points, dice, 0)
+        return card, data(dice_st), data(st.integers(0, rules.rolls - 1))
+    return draw()
+
+
+def check_position(table, parts, position, groups=False) -> int:
+    card, dice, rerolls = position
+    adv = advise(table, card, dice, rerolls)
+    turn = TurnParts(table, parts, card)
+    for action in adv.actions:
+        check_shares(explain(turn, adv, action, groups), tolerance(table))
+    return len(adv.actions)
+
+
+@pytest.mark.parametrize("game", ["tiny", "small"])
+def test_what_is_shown_adds_up_on_positions_of_small_games(game, request, tables_dir):
+    table = request.getfixturevalue(game)
+    parts = open_parts(table.rules, tables_dir)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(game_positions(table), st.booleans())
+    def check(position, groups):
+        check_position(table, parts, position, groups)
+    check()
+
+
+def test_what_is_shown_adds_up_on_nordic_positions(nordic, tables_dir):
+    parts = open_parts(nordic.rules, tables_dir)
+    positions = random_positions(nordic, np.random.default_rng(32), 10)
+    assert sum(check_position(nordic, parts, p) for p in positions) > 30
+
+
+def test_the_rest_is_named_and_a_gain_is_shown_as_a_gain(small, tables_dir):
+    """Among the actions of some positions there are sums with a rest and
+    with gains; each is printed as such ("other boxes", a plus)."""
+    parts = open_parts(small.rules, tables_dir)
+    seen = {"rest": 0, "gain": 0}
+    for card, dice, rerolls in random_positions(small, np.random.default_rng(7), 12):
+        adv = advise(small, card, dice, rerolls)
+        turn = TurnParts(small, parts, card)
+        for action in adv.actions:
+            e = explain(turn, adv, action)
+            if e.shares and e.shares[-1].name == OTHER:
+                seen["rest"] += 1
+                assert "other boxes" in e.sum_text("en") and "andre bokser" in e.sum_text("nb")
+                assert "övriga rutor" in e.sum_text("sv")
+                assert set(e.shares[-1].parts) == {p.name for p in e.parts} - {
+                    s.name for s in e.shares[:-1]}
+            for s in e.shares:
+                if s.points <= -0.005:
+                    seen["gain"] += 1
+                    assert f"{s.label('en')} +{-s.shown:.2f}" in e.sum_text("en")
+    assert seen["rest"] > 3 and seen["gain"] > 3, seen
+
+
+def test_apportion_keeps_the_sum_and_rounds_each_value_down_or_up():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        values = list(rng.normal(0, 2, rng.integers(1, 8)))
+        shown = apportion(values, math.fsum(values))
+        assert sum(round(v * 100) for v in shown) == round(float(f"{math.fsum(values):.2f}") * 100)
+        for v, w in zip(values, shown):
+            assert math.floor(v * 100) <= round(w * 100) <= math.floor(v * 100) + 1
 
 
 def test_sentences_name_the_largest_costs_in_three_languages(tables_dir):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -148,6 +149,9 @@ def test_an_answer_is_the_libraries_loss_best_and_explanation(client, solver):
             assert math.isclose(sum(q["points"] for q in got["explanation"]), got["loss"],
                                 abs_tol=1e-9)
             assert got["sentence"] == why[k].sentence("nb")
+            assert got["breakdown"] == [q.as_dict() for q in why[k].shares]   # as it comes
+            assert sum(round(100 * q["shown"]) for q in got["breakdown"]) == round(
+                100 * float(f"{got['loss']:.2f}"))
             assert got["sentences"] == {lg: why[k].sentence(lg) for lg in ("en", "nb", "sv")}
             assert got["best_choice"] == (k == 0) and got["recorded"] is False
             if k == 0:
@@ -437,6 +441,19 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     solve_one(page, answers)
     assert page.inner_text("#p-sentence") == answers[-1]["sentences"][lang]
     assert answers[-1]["sentence"] == answers[-1]["sentences"][lang]      # asked in lang
+    for _ in range(4):                                  # a loss: its parts add up as shown
+        if answers[-1]["loss"] >= 0.005:
+            break
+        page.tap("#p-next")
+        solve_one(page, answers)
+    assert answers[-1]["loss"] >= 0.005
+    loss = re.search(r"(\d+),(\d\d)", page.inner_text("#p-verdict")).groups()
+    rows = page.eval_on_selector_all("#p-parts tr", "rs => rs.map(r => [r.cells[0].textContent, "
+                                     "r.cells[1].textContent])")
+    assert [name for name, _ in rows] == [q["names"][lang] for q in answers[-1]["breakdown"]]
+    shown = [re.fullmatch(r"([+\u2212])(\d+),(\d\d)", value).groups() for _, value in rows]
+    assert sum((1 if s == "+" else -1) * (100 * int(a) + int(b)) for s, a, b in shown) == -(
+        100 * int(loss[0]) + int(loss[1]))
     assert not any(w in page.inner_text("#practice") for w in english + ("That cost", "Next"))
     axe(page, f"answered, {lang}")
     if lang == "sv":

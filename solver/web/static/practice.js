@@ -256,11 +256,6 @@ function pActionText(a) {
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
 function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(LOCALE[lang]) + text.slice(1); }
-function partName(name) {
-  if (name === "bonus") return t("bonusPart");
-  if (name === "yahtzee_bonus") return t("yahtzeeBonusPart");
-  return pLabels().boxes[name] || name;
-}
 
 function renderResult(r) {
   const box = $("p-result");
@@ -270,12 +265,12 @@ function renderResult(r) {
     text: r.best_choice ? t("pBest") : good ? t("pTie") : t("pCost", {loss: num(r.loss, 2), best: lowerFirst(pActionText(r.best))})});
   const kids = [verdict, el("p", {id: "p-sentence", text: r.sentences[lang] || r.sentence})];
   if (r.runner_up) kids.push(el("p", {class: "p-note", text: t("pRunnerUp", {sentence: r.runner_up.sentence[lang]})}));
-  const parts = r.explanation.filter((q) => Math.abs(q.points) >= 0.005).slice(0, 4);
+  const parts = r.breakdown;             // every part of the loss, as the library sums it
   if (!good && parts.length) {
     kids.push(el("table", {id: "p-parts"}, el("caption", {text: t("pParts")}),
       el("tbody", {}, ...parts.map((q) => el("tr", {},
-        el("th", {scope: "row", text: partName(q.part)}),
-        el("td", {text: (q.points > 0 ? "−" : "+") + num(Math.abs(q.points), 2)}))))));
+        el("th", {scope: "row", text: q.names[lang] || q.names.en}),
+        el("td", {text: ((q.shown || q.points) > 0 ? "−" : "+") + num(Math.abs(q.shown), 2)}))))));
   }
   if (P.i + 1 >= P.set.puzzles.length) kids.push(el("p", {class: "p-note", text: t("pDone")}));
   box.replaceChildren(...kids);
