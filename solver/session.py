@@ -127,6 +127,35 @@ class Standing:
     behind: int
 
 
+def check_right(right: str, by: Capability, seat: int | None = None) -> None:
+    """The rights that do not depend on the game's position (``Session.check``
+    has the others): claim (anyone), release (the seat's holder), propose
+    (any holder of a seat), accept and follow (the admin); SessionError
+    ``not_yours`` or ``not_admin`` where ``by`` may not.
+
+    >>> check_right("accept", Capability.of(0))
+    Traceback (most recent call last):
+      ...
+    solver.session.SessionError: only the table's creator may accept a game
+    """
+    if right == "claim":
+        return
+    if right == "release":
+        if seat is None or not by.holds(seat):
+            raise SessionError("not_yours", f"only seat {seat}'s phone may release it",
+                               right=right)
+    elif right == "propose":
+        if not by.anybody:
+            raise SessionError("not_yours", "only a player at the table may propose a game",
+                               right=right)
+    elif right in ("accept", "follow"):
+        if not by.admin:
+            raise SessionError("not_admin", f"only the table's creator may {right} a game",
+                               right=right)
+    else:
+        raise ValueError(f"no right {right!r}")
+
+
 def bonus_pace(column: Scorecard) -> float | None:
     """How far a column's filled upper boxes are ahead of (+) or behind (−)
     the pace of the upper bonus: each against its face times the bonus
@@ -192,27 +221,20 @@ class Session:
             owner = game.turn_player
         elif right in ("undo", "redo"):
             owner = self._first_typed(right)
-        elif right == "claim":
-            return
-        elif right == "release":
-            owner = seat
-        elif right == "propose":
-            if not by.anybody:
-                raise SessionError("not_yours", "only a player at the table may propose a game")
-            return
-        elif right in ("accept", "follow"):
-            if not by.admin:
-                raise SessionError("not_admin", f"only the table's creator may {right} a game")
-            return
         else:
-            raise ValueError(f"no right {right!r}")
-        if owner is not None and not by.holds(owner):
+            if right == "release" and seat is not None and not by.holds(seat) \
+                    and 0 <= seat < len(game.players):
+                name = game.players[seat].name
+                raise SessionError("not_yours", f"only {name}'s phone may release {name}'s seat",
+                                   name=name, right=right)
+            check_right(right, by, seat)
+            return
+        if not by.holds(owner):
             name = game.players[owner].name
             mine = sorted(s for s in by.seats if s < len(game.players))
             who = game.players[mine[0]].name if len(mine) == 1 else "this phone"
-            what = {"move": f"it is {name}'s move, not {who}'s",
-                    "release": f"only {name}'s phone may release that seat"}.get(
-                right, f"only {name}'s phone may {right} {name}'s move")
+            what = (f"it is {name}'s move, not {who}'s" if right == "move" else
+                    f"only {name}'s phone may {right} {name}'s move")
             raise SessionError("not_yours", what, name=name, right=right)
 
     def _first_typed(self, right: str) -> int:
@@ -379,4 +401,4 @@ class Session:
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",
-           "Session", "SessionError", "Standing", "bonus_pace"]
+           "Session", "SessionError", "Standing", "bonus_pace", "check_right"]
