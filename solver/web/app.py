@@ -295,7 +295,11 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 
 
 def labels(rules: Rules) -> dict:
-    """Box names and the scorecard's other rows in every language."""
+    """Box names and the scorecard's other rows in every language.
+
+    >>> labels(parse_rules("nordic"))["nb"]["boxes"]["full_house"]
+    'hus'
+    """
     rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
     return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}

@@ -344,8 +344,9 @@ function renderTable() {
 }
 // the proposed next game and the last move, in the seat bar
 function renderNews() {
-  let news = $("table-news");
-  if (!news) { news = el("div", {id: "table-news", "aria-live": "polite"}); $("seat-bar").append(news); }
+  const news = $("table-news") || el("div", {id: "table-news", "aria-live": "polite"});
+  const home = $("end").open ? $("end") : $("seat-bar");      // over the end's dialog too
+  if (news.parentElement !== home) home.append(news);
   const kids = [];
   if (table.last && view.players[table.last.seat]) {
     const move = table.last.text.startsWith("roll ") ? table.last.text.slice(5) : actionText(parseAction(table.last.text));
