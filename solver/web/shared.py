@@ -130,6 +130,13 @@ RETRY_MS = 1000                 # the browser's wait before it reconnects a drop
 STREAM_SECONDS = 1800           # an event stream closes after this; the browser reconnects
 WHO_MOVES = ("any", "seat")
 HELD = 2048                     # tables whose live game and state a process keeps in memory
+SEEDS = 2**53                   # a table's secret seed is below this: the page's JavaScript
+                                # holds it exactly once it is shown, at the game's end
+
+
+def secret_seed() -> int:
+    """A fresh dice seed for a table, unguessable, exact in JavaScript."""
+    return secrets.randbelow(SEEDS)
 
 
 class TableError(Exception):
@@ -725,7 +732,8 @@ def shared_document(doc: object) -> dict:
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise TableError(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
     check_names([p.get("name") for p in players])
-    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn")}, "drawn": []}
+    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn")}, "drawn": [],
+            "seed": secret_seed()}
 
 
 LAN_URL = "YATZY_LAN_URL"     # set by ``yatzy serve --host 0.0.0.0``: the page's address on the network
@@ -869,7 +877,8 @@ async def create(tables: Tables, request: Request) -> Response:
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TableError(400, "seed must be a whole number")
-        game = Game(await tables.solver_for(spec), players, seed=seed)
+        game = Game(await tables.solver_for(spec), players,
+                    seed=secret_seed() if seed is None else seed)
     code, admin = await tables.run(tables.shared.create, game, who, follows,
                                    token_field(obj, "admin"))
     if follows is not None:
@@ -945,7 +954,7 @@ async def propose(tables: Tables, request: Request) -> Response:
     code = request.path_params["code"]
     players = check_names(obj.get("players"))
     spec = check_spec(obj.get("rules", await tables.rules_of(code)))
-    game = Game(await tables.solver_for(spec), players)
+    game = Game(await tables.solver_for(spec), players, seed=secret_seed())
     made = await tables.run(tables.shared.propose, code, game, obj.get("who_moves", "any"),
                             token_field(obj))
     tables.notify(code)
