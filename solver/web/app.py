@@ -54,7 +54,8 @@ from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
 from solver.session import bonus_pace
 from solver.web.openapi import DOCUMENT
-from solver.web.shared import SharedGames, table_routes
+from solver.web.shared import SharedGames
+from solver.web.table_routes import table_routes
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body
