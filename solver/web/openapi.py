@@ -120,7 +120,7 @@ def _table(method: str, summary: str, properties: dict, required: list[str]) -> 
     return {method: op}
 
 
-# Shared tables (solver.web.shared, solver.web.table_routes): one game kept by the server for every phone.
+# Shared tables (solver.web.shared, .table_routes): one game kept by the server for every phone.
 TABLE_PATHS = {
     "/api/table": {"post": {
         "summary": "Make a shared table: answers its code, link and admin token",
