@@ -631,10 +631,20 @@ def test_the_dice_seed_is_secret_until_the_game_is_over(server):
     code = t["code"]
     seen = [t]
     n = 0
-    while True:
-        r = httpx.post(f"{url}/api/table/{code}/move", json={"move": "auto", "after": n})
+    state = t
+    while True:                     # rolls, and the first box that takes the dice: losses
+        view = state["view"]
+        move = "roll" if view["needs_roll"] else view["a_score"]
+        r = httpx.post(f"{url}/api/table/{code}/move", json={"move": move, "after": n})
         n += 1
         state = r.json()
+        if n == 8:                  # a score taken back (and its loss), then written again
+            lost = state["session"]["ledger"]["0"]
+            state = httpx.post(f"{url}/api/table/{code}/undo", json={"after": n}).json()
+            assert state["session"]["ledger"]["0"] < lost
+            state = httpx.post(f"{url}/api/table/{code}/redo", json={"after": n + 1}).json()
+            assert state["session"]["ledger"]["0"] == lost
+            n += 2
         if state["finished"]:
             break
         seen.append(state)
@@ -652,6 +662,10 @@ def test_the_dice_seed_is_secret_until_the_game_is_over(server):
     from solver.game import Game
     replay = Game.from_dict(state["game"], where="table")                   # drawn from it
     assert [m.text for m in replay.moves] == state["game"]["moves"]
+    # the table's running loss is the review of the game replayed, bit for bit
+    from solver.api import Solver
+    again = Game.from_dict(state["game"], Solver("nordic", tables=server["tables"]))
+    assert state["session"]["ledger"]["0"] == again.review(0).total_loss > 0
 
 
 def test_a_shared_game_gets_a_fresh_seed_and_the_name_limits(client):
