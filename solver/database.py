@@ -83,6 +83,8 @@ def open_database(path: str | Path, migrations: Sequence[str], *,
                          f"({len(migrations)}); upgrade yatzy")
     for step in range(version, len(migrations)):
         with transaction(db):
+            if schema_version(db) > step:       # another process took it this far meanwhile
+                continue
             for statement in migrations[step].split(";"):
                 if statement.strip():
                     db.execute(statement)

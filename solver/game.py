@@ -630,6 +630,10 @@ class Game:
                      t.column if several else 0)
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
 
+    def history(self) -> tuple[tuple[Move, Position], ...]:
+        """Each move played, first first, with the position it was made at."""
+        return tuple(self._stack)
+
     def turn_cards(self, seat: int) -> list[Scorecard]:
         """The card of ``seat`` at the start of each of its finished turns, in order."""
         return [before.cards[seat] for move, before in self._stack

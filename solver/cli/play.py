@@ -41,6 +41,7 @@ from solver.game import Game, GameError, Move
 from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.dice import parse_dice
 from solver.rules.ruleset import Order, Rules, parse_rules
+from solver.session import EVERYONE, Session, SessionError, bonus_pace
 from solver.rules.words import (
     LANGS,
     box_index,
@@ -111,18 +112,6 @@ def faster_rules(rules: Rules) -> Rules | None:
     return parse_rules(f"{preset}:{','.join([*keep, 'saved_rolls=false'])}")
 
 
-def upper_par(rules, points) -> int | None:
-    """How far the filled upper boxes of a column are from the pace of the
-    bonus (each face times threshold / the sum of the upper faces): ``+3``
-    ahead, ``-4`` behind; None before any upper box is filled."""
-    faces = [(b.face, p) for b, p in zip(rules.boxes, points) if b.is_upper]
-    total = sum(f for f, _ in faces)
-    filled = [(f, p) for f, p in faces if p is not None]
-    if not filled or not total:
-        return None
-    return round(sum(p - rules.bonus_threshold * f / total for f, p in filled))
-
-
 # ------------------------------------------------------------------ the card
 def protokoll(game: Game, lang: str = "en", highlight: bool = False,
               width: int | None = None) -> str:
@@ -144,7 +133,6 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     rules, cols = game.rules, game.rules.columns
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
     table = game.protokoll()
-    one = rules.column_rules if hasattr(rules, "column_rules") else rules
     columns = [c for card in game.cards for c in card.columns]
     due = None
     if mark is not None and rules.order == Order.FORCED and cols == 1:
@@ -155,9 +143,9 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
         cells = ["-" if v is None else str(v) for v in row["cells"]]
         if row["key"] == "bonus":
             for j, v in enumerate(row["cells"]):
-                par = upper_par(one, columns[j].points)
+                par = bonus_pace(columns[j])
                 if v is None and par is not None:
-                    cells[j] = f"{par:+d}".replace("-", "−")
+                    cells[j] = f"{round(par):+d}".replace("-", "−")
         label = (box_name(row["key"], lang) if row["kind"] == "box"
                  else message(row["key"], lang))
         if due is not None and row["key"] == due:
@@ -255,7 +243,7 @@ class Coach:
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
         self.typed_word: str | None = None               # the command word as typed
-        self.tally: dict[int, float] = {}                # check mode: each seat's loss so far
+        self.session = Session(game, self.undo_rule)     # rights, undo rule, the loss ledger
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "") -> None:
@@ -368,7 +356,7 @@ class Coach:
 
     def typed(self, move: Move) -> bool:
         """Whether a person typed this move (not a drawn roll, not a computer's choice)."""
-        return not move.drawn and (move.is_roll or self.game.players[move.player].is_human)
+        return self.session.typed(move)
 
     # ------------------------------------------------------------- the loop
     def run(self, resumed: bool = False) -> None:
@@ -454,6 +442,7 @@ class Coach:
         if game.is_over:
             self.say("over")
             return
+        self.say_ledger()
         self.say_turn()
         self.announced = (len(game.turns), game.turn_player)
         if game.dice is None:
@@ -464,6 +453,16 @@ class Coach:
         else:
             self.show_roll(game.moves[-1])
 
+    def say_ledger(self) -> None:
+        """In check mode: each person's running loss so far (the session's
+        ledger: what the review will say), where it is over 0."""
+        if self.hints != "check" or not any(self.typed(m) for m in self.game.moves):
+            return
+        self.need_table()
+        for seat, loss in self.session.ledger().items():
+            if loss > 0:
+                self.say("tally", name=self.game.players[seat].name, loss=self.num(loss, 2))
+
     def show_position(self) -> None:
         """After undo or redo: the dice on the table, if any."""
         game = self.game
@@ -472,11 +471,11 @@ class Coach:
 
     def after_score(self) -> None:
         game = self.game
-        last = game.moves[-1]
-        if last.text.startswith("score"):
+        last = self.session.last_move()
+        if last is not None and last.points is not None:
             t = game.turns[-1]
             box = box_name(game.rules.boxes[t.box].name, self.lang)
-            self.say("scored", name=game.players[last.player].name, points=t.points,
+            self.say("scored", name=last.name, points=last.points,
                      box=box + (f"@{t.column}" if game.rules.columns > 1 else ""))
 
     def error(self, text: str) -> None:
@@ -545,13 +544,7 @@ class Coach:
             self.undo(int(rest) if rest else 1)
         elif word == "redo":
             self.no_more(word, rest)
-            if not game.redo_moves:
-                raise self.fail("nothing_redo")
-            move = game.redo()
-            while game.redo_moves and not self.typed(game.redo_moves[0]):
-                game.redo()
-            self.say("redone", move=self.move_text(move))
-            self.show_position()
+            self.redo()
         elif word == "save":
             if not rest:
                 raise self.fail("save_name")
@@ -575,48 +568,30 @@ class Coach:
         return self.action_text(move.text)
 
     # ---------------------------------------------------------------- undo
-    def undo_steps(self, trying: bool = False) -> list[Move]:
-        """Undo back to the last move a person typed; InputError (game as it
-        was) if there is none or the fair rule forbids it.  Under the free
-        rule, a step that a fair game would refuse marks the game (unless
-        only ``trying``, to be redone at once)."""
-        game = self.game
-        if not any(self.typed(m) for m in game.moves):
-            raise self.fail("nothing_undo")
-        popped: list[Move] = []
-        seen = False                 # a reroll drawn after the choice: its dice are seen
-        while True:
-            move = game.undo()
-            popped.append(move)
-            if move.drawn and game.position.rolls:
-                seen = True
-            if self.typed(move):
-                break
-        if seen and self.undo_rule == "fair":
-            for _ in popped:
-                game.redo()
-            raise self.fail("fair_undo")
-        if seen and not trying:
-            game.settings["free_undo_used"] = True
-        return popped
-
     def undoable(self) -> bool:
         """Whether ``undo`` would take something back now (nothing changes)."""
-        game = self.game
-        try:
-            popped = self.undo_steps(trying=True)
-        except InputError:
-            return False
-        for _ in popped:
-            game.redo()
-        return True
+        return self.session.can_undo(EVERYONE)
 
     def undo(self, n: int) -> None:
+        """Take back ``n`` times the last move a person typed (the session's
+        rule: the terminal holds every seat; the undo rule is the game's)."""
         for _ in range(n):
-            move = self.undo_steps()[-1]
+            try:
+                move = self.session.undo(EVERYONE)[-1]
+            except SessionError as e:
+                raise self.fail(e.kind) from None
             self.say("undone", move=self.move_text(move))
         self.announced = None
         self.confirmed = False
+        self.show_position()
+
+    def redo(self) -> None:
+        """Play again what the last undo took back."""
+        try:
+            move = self.session.redo(EVERYONE)[0]
+        except SessionError as e:
+            raise self.fail(e.kind) from None
+        self.say("redone", move=self.move_text(move))
         self.show_position()
 
     # ---------------------------------------------------------------- moves
@@ -656,19 +631,23 @@ class Coach:
         except InputError as e:
             raise self.translated(e) from None
         if before is not None:
-            chosen = before.find(game.moves[-1].text)
-            if chosen.loss == 0:
-                self.say("best")
-            else:
-                self.say("cost", loss=self.num(chosen.loss, 2),
-                         best=self.action_text(before.best))
-                self.why(before, chosen)
-            seat = game.moves[-1].player
-            self.tally[seat] = self.tally.get(seat, 0.0) + chosen.loss
-            if chosen.loss > 0:
-                self.say("tally", name=game.players[seat].name,
-                         loss=self.num(self.tally[seat], 2))
+            self.checked(before)
         self.after_score()
+
+    def checked(self, before) -> None:
+        """Check mode, after a person's decision: its loss (the session's
+        ledger, as the review values it) and why, then their running loss."""
+        game = self.game
+        move, loss = game.moves[-1], self.session.losses()[-1]
+        if not loss:
+            self.say("best")
+        else:
+            self.say("cost", loss=self.num(loss, 2), best=self.action_text(before.best))
+            chosen = next((a for a in before.actions if str(a) == move.text), None)
+            if chosen is not None:
+                self.why(before, chosen)
+            self.say("tally", name=game.players[move.player].name,
+                     loss=self.num(self.session.loss(move.player), 2))
 
     def translated(self, error: InputError) -> InputError:
         """A move's error from ``Game`` in the game's language (``game_error``)."""
@@ -913,10 +892,10 @@ class Coach:
                 self.error(str(e))
                 reviewing = False
         self.say("over")
-        ranking = game.ranking()
-        for place, seat, score in ranking:
-            self.say("place", place=place, name=game.players[seat].name, score=score)
-        top = [game.players[s].name for p, s, _ in ranking if p == 1]
+        standings = self.session.standings()
+        for s in standings:
+            self.say("place", place=s.place, name=s.name, score=s.score)
+        top = [s.name for s in standings if s.place == 1]
         if len(game.players) > 1:
             if len(top) > 1:
                 self.say("tie", names=", ".join(top))
@@ -924,11 +903,9 @@ class Coach:
                 self.say("winner", name=top[0])
         if game.settings.get("free_undo_used"):
             self.say("free_undo")
-        reviews = {}
-        for seat, player in enumerate(game.players):
-            if not player.is_human or not reviewing:
-                continue
-            review = reviews[seat] = game.review(seat)
+        reviews = self.session.reviews() if reviewing else {}
+        for seat, review in reviews.items():
+            player = game.players[seat]
             if review is None:
                 continue
             self.say("review", name=player.name, total=self.num(review.total_loss, 2),

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from solver.errors import InputError
 from solver.players.advice import advise, end_turn, turn_values
@@ -212,6 +212,14 @@ def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
 
 
 # -------------------------------------------------------------------- review
+class Written(NamedTuple):
+    """A decision to write the dice in ``box`` (its index) of ``column``
+    (from 1; 0 with one column)."""
+
+    box: int
+    column: int = 0
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of a logged game, valued by the optimal strategy."""
@@ -289,27 +297,19 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
             values_now = turn_values(table, card)
             for i, dice in enumerate(turn.rolls):
                 rerolls = available - i
-                adv = advise(table, card, dice, rerolls, values_now)
-                values = adv.values
-                best = adv.best
-                if i < len(turn.kept):
-                    kept = turn.kept[i]
-                    chosen = next((a for a in adv.actions
-                                   if a.kind == "keep" and a.dice == kept), None)
-                    if chosen is None:      # kept every die: the same roll, one reroll less
-                        loss, value, label = _keep_all(values_now, card, kept, rerolls, best)
-                    else:
-                        loss, value, label = chosen.loss, chosen.expected_final_score, str(chosen)
-                else:
-                    chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name
-                                   and a.column == (turn.column if several else 0)), None)
-                    if chosen is None:
-                        raise InputError(f"{where}: {list(dice)} may not go in {name} "
-                                         "(a joker must go where the rules say)")
-                    if turn.points is not None and turn.points != chosen.points:
-                        raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
-                                         f"scores {chosen.points} in {name}")
-                    loss, value, label = chosen.loss, chosen.expected_final_score, str(chosen)
+                kept = turn.kept[i] if i < len(turn.kept) else None
+                try:
+                    adv, chosen, loss, value, label = judge(
+                        table, values_now, card, dice, rerolls,
+                        kept if kept is not None else Written(turn.box,
+                                                              turn.column if several else 0))
+                except InputError:
+                    raise InputError(f"{where}: {list(dice)} may not go in {name} "
+                                     "(a joker must go where the rules say)") from None
+                values, best = adv.values, adv.best
+                if kept is None and turn.points is not None and turn.points != chosen.points:
+                    raise InputError(f"{where}: points {turn.points}, but {list(dice)} "
+                                     f"scores {chosen.points} in {name}")
                 out.append(Decision(turn.game, t, i + 1, turn.line, dice, rerolls, label, value,
                                     str(best), best.expected_final_score,
                                     0.0 if loss <= tol else loss))
@@ -317,6 +317,32 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
                             available - (len(turn.rolls) - 1), column)
         scores.append(card.score)
     return Review(rules, tuple(out), tuple(scores), values)
+
+
+def judge(table: Table, values_now, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+          choice: "tuple[int, ...] | Written"):
+    """One decision valued as the review values it (every front end's
+    running loss uses this, so that it equals the review's): ``choice`` is
+    the dice kept (a tuple of dice) or the box written (``Written``);
+    ``values_now`` is ``turn_values(table, card)``.  Returns the advice,
+    the chosen action (None for keeping every die), its loss (a loss within
+    ``tolerance(table)`` counts 0: the caller applies it, as ``review``
+    does), its value and its label; InputError if the box may not take the
+    dice."""
+    adv = advise(table, card, dice, rerolls, values_now)
+    if isinstance(choice, Written):
+        box, column = choice
+        name = card.rules.boxes[box].name
+        chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name
+                       and a.column == column), None)
+        if chosen is None:
+            raise InputError(f"{list(dice)} may not go in {name}")
+        return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
+    chosen = next((a for a in adv.actions if a.kind == "keep" and a.dice == choice), None)
+    if chosen is None:      # kept every die: the same roll, one reroll less
+        loss, value, label = _keep_all(values_now, card, choice, rerolls, adv.best)
+        return adv, None, loss, value, label
+    return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
 
 
 def _keep_all(turn, card: Scorecard, kept: tuple[int, ...], rerolls: int, best

@@ -52,8 +52,10 @@ from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
+from solver.session import bonus_pace
 from solver.web.openapi import DOCUMENT
-from solver.web.shared import SharedGames, table_routes
+from solver.web.shared import SharedGames
+from solver.web.table_routes import table_routes
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body
@@ -294,34 +296,14 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 
 
 def labels(rules: Rules) -> dict:
-    """Box names and the scorecard's other rows in every language."""
+    """Box names and the scorecard's other rows in every language.
+
+    >>> labels(parse_rules("nordic"))["nb"]["boxes"]["full_house"]
+    'hus'
+    """
     rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
     return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
                    **{key: message(key, lang) for key in rows}} for lang in LANGS}
-
-
-def upper_par(rules: Rules, card: Scorecard) -> float | None:
-    """How far ``card``'s filled upper boxes are ahead of (+) or behind (−)
-    the pace of the upper bonus: each against its face times the bonus
-    threshold over the sum of the upper faces (3 of each in Nordic Yatzy);
-    None where the rules have no bonus, no upper box is filled yet or the
-    bonus is decided.
-
-    >>> from solver.rules.ruleset import parse_rules
-    >>> r = parse_rules("nordic")
-    >>> upper_par(r, Scorecard.parse("ones=4,sixes=12", r))
-    -5.0
-    """
-    upper = [(i, b) for i, b in enumerate(rules.boxes) if b.is_upper]
-    faces = sum(b.face for _, b in upper)
-    if not rules.bonus_points or not faces or card.bonus:
-        return None
-    filled = [card.points[i] is not None for i, _ in upper]
-    if all(filled) or not any(filled):
-        return None
-    pace = rules.bonus_threshold / faces
-    return round(sum(card.points[i] - pace * b.face for i, b in upper
-                     if card.points[i] is not None), 1)
 
 
 def human_moved(game: Game) -> bool:
@@ -366,7 +348,8 @@ def game_json(game: Game, coach: bool = True, **extra: Any) -> dict:
         "values": game.values,
         "turns_each": rules.n_boxes * rules.columns, "turns_played": played,
         "scores": list(game.scores()), "expected_scores": expected,
-        "par": [[upper_par(c.rules, c) for c in card.columns] for card in game.cards],
+        "par": [[None if p is None else round(p, 1) for p in map(bonus_pace, card.columns)]
+                for card in game.cards],
         "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
         "protokoll": protokoll_by_seat(game),
         "legal": [str(a) for a in game.legal_actions()],

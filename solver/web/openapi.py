@@ -120,7 +120,7 @@ def _table(method: str, summary: str, properties: dict, required: list[str]) -> 
     return {method: op}
 
 
-# Shared tables (solver.web.shared): one game kept by the server for every phone.
+# Shared tables (solver.web.shared, .table_routes): one game kept by the server for every phone.
 TABLE_PATHS = {
     "/api/table": {"post": {
         "summary": "Make a shared table: answers its code, link and admin token",
@@ -132,7 +132,9 @@ TABLE_PATHS = {
                 "game": {**GAME, "description": "A game as it stands, shared instead of a new one"},
                 "follows": {"type": "string", "description": "The table whose next game this "
                             "is: its phones move on, seats kept (200 with that next game if "
-                            "it has one already)"}}}}}},
+                            "it has one already); needs that table's admin token"},
+                "admin": {"type": "string", "description": "The admin token of the table "
+                          "followed"}}}}}},
         "responses": {"201": {"description": "The table", "content": {"application/json": {}}},
                       "4XX": {"$ref": "#/components/responses/Error"}}}},
     "/api/table/{code}": {**_table("get", "The table's state: the game and its change count",
@@ -147,6 +149,19 @@ TABLE_PATHS = {
                                      {"after": AFTER, "token": TOKEN}, ["after"]),
     "/api/table/{code}/claim": _table("post", "Claim a seat for this phone: its token",
                                       {"seat": {"type": "integer"}, "token": TOKEN}, ["seat"]),
+    "/api/table/{code}/release": _table("post", "Free a seat (its token or the admin's)",
+                                        {"seat": {"type": "integer"}, "token": TOKEN},
+                                        ["seat", "token"]),
+    "/api/table/{code}/next": _table("post", "Propose the next game (the admin's starts at once)",
+                                     {"players": {"type": "array", "items": {"type": "string"}},
+                                      "rules": {"type": "string"},
+                                      "who_moves": {"enum": ["any", "seat"]}, "token": TOKEN},
+                                     ["players", "token"]),
+    "/api/table/{code}/next/accept": _table("post", "Agree to the next game proposed (the admin,"
+                                            " or every claimed seat, starts it)",
+                                            {"token": TOKEN}, ["token"]),
+    "/api/table/{code}/next/cancel": _table("post", "Withdraw the next game proposed",
+                                            {"token": TOKEN}, ["token"]),
     "/api/table/{code}/history": _table("get", "Every change of the table with its time", {}, []),
     "/api/table/{code}/qr.svg": {"get": {
         "summary": "The table's link as a QR code, for the phones' cameras",

@@ -7,7 +7,8 @@ import uvicorn
 from starlette.applications import Starlette
 
 from solver.api import Solver
-from solver.web.shared import LIMITS, SharedGames, table_routes
+from solver.web.shared import LIMITS, SharedGames
+from solver.web.table_routes import table_routes
 
 
 def describe(game) -> dict:

@@ -324,8 +324,12 @@ def test_a_whole_game_on_two_phones(phones, server):
     assert a.page.evaluate("view.game") == b.page.evaluate("view.game") == final["game"]
     assert a.page.text_content("#winner") == b.page.text_content("#winner") != ""
     b.page.screenshot(path=str(SHOTS / "share-end.png"))
-    # a new game with the same players: both phones move on, their seats kept
+    # a new game with the same players, proposed on B: shown on A, where it is accepted;
+    # then both phones move on, their seats kept
     b.page.tap("#again")
+    a.page.wait_for_selector("#table-news .proposal")
+    assert httpx.get(f"{server.url}/api/table/{code}").json()["next"] is None
+    a.page.tap("#table-news button")
     for phone in (a, b):
         phone.page.wait_for_function(f"document.body.dataset.table && document.body.dataset.table !== '{code}'")
     assert a.data("table") == b.data("table") and final != httpx.get(

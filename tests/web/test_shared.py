@@ -113,9 +113,10 @@ def test_seats_may_be_claimed_and_then_only_their_phone_moves(client):
 def test_undo_redo_and_delete(client):
     t = new_table(client)
     code = t["code"]
-    client.post(f"/api/table/{code}/move", json={"move": "roll", "after": 0})
-    assert client.post(f"/api/table/{code}/undo", json={"after": 1}).json()["game"]["played"] == 0
-    assert client.post(f"/api/table/{code}/redo", json={"after": 2}).json()["game"]["played"] == 1
+    client.post(f"/api/table/{code}/move", json={"move": "roll 11256", "after": 0})
+    client.post(f"/api/table/{code}/move", json={"move": "keep 5 6", "after": 1})
+    assert client.post(f"/api/table/{code}/undo", json={"after": 2}).json()["game"]["played"] == 1
+    assert client.post(f"/api/table/{code}/redo", json={"after": 3}).json()["game"]["played"] == 2
     assert client.request("DELETE", f"/api/table/{code}", json={"admin": "nope"}).status_code == 403
     assert client.request("DELETE", f"/api/table/{code}", json={"admin": t["admin"]}).status_code == 200
     assert client.get(f"/api/table/{code}").status_code == 404
@@ -161,8 +162,8 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     other, _ = here.create(Game(solver, ["Cy"], seed=5))
     alone = here.view(other, solver, describe)
 
-    def auto(game):
-        return game.play(game.computer_move()).text
+    def auto(session, by):
+        return session.play(session.game.computer_move(), by).text
     for n in range(3):
         state = here.change(code, n, "move", auto, solver, describe)
     assert replays == [] and state["moves"] == 3
@@ -174,13 +175,19 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     state = here.change(code, 4, "move", auto, solver, describe)   # the move added, played
     assert len(replays) == 1 and state["moves"] == 5 and len(state["game"]["moves"]) == 5
     assert state == there.view(code, solver, describe)
-    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
-    there.change(code, 5, "undo", lambda g: g.undo().text, solver, describe)
+    assert [m.text for m in Game.from_dict(state["game"], solver).moves] == \
+        [m.text for m in session_of(here, code, solver).moves]
+    there.change(code, 5, "undo", lambda s, by: s.game.undo().text, solver, describe)
     state = here.change(code, 6, "move", auto, solver, describe)   # a move taken back: replayed
     assert len(replays) == 3 and state["moves"] == 7 and len(state["game"]["moves"]) == 5
     assert state == there.view(code, solver, describe)
-    assert Game.from_dict(state["game"], solver).to_dict() == state["game"]
+    assert [m.text for m in Game.from_dict(state["game"], solver).moves] == \
+        [m.text for m in session_of(here, code, solver).moves]
     assert here.view(other, solver, describe) == alone and alone["game"]["moves"] == []
+
+
+def session_of(shared, code, solver):
+    return shared.session(shared.row(code), solver).game
 
 
 def test_what_a_process_keeps_is_bounded():
@@ -346,7 +353,8 @@ def test_a_game_as_it_stands_is_shared(client):
     r = client.post("/api/table", json={"game": game.to_dict(), "who_moves": "seat"})
     assert r.status_code == 201, r.text
     t = r.json()
-    assert t["game"] == game.to_dict() and t["who_moves"] == "seat" and t["moves"] == 0
+    assert t["game"]["moves"] == game.to_dict()["moves"] and "seed" not in t["game"]
+    assert t["who_moves"] == "seat" and t["moves"] == 0
     assert t["view"]["needs_roll"] and t["view"]["turn_player"] == 0
     for bad, word in [({"game": {"rules": "nordic"}}, "game"), ({"game": []}, "game"),
                       ({"game": game.to_dict(), "follows": 3}, "follows")]:
@@ -390,23 +398,26 @@ def test_a_next_game_keeps_the_seats_and_is_made_once(client):
     code = t["code"]
     ann = client.post(f"/api/table/{code}/claim", json={"seat": 0}).json()["token"]
     r = client.post("/api/table", json={"players": ["Ann", "Bob"], "follows": code,
-                                        "who_moves": "seat"})
+                                        "who_moves": "seat", "admin": t["admin"]})
     assert r.status_code == 201
     nxt = r.json()
     assert nxt["claimed"] == [0] and client.get(f"/api/table/{code}").json()["next"] == nxt["code"]
     assert client.post(f"/api/table/{nxt['code']}/move",
                        json={"move": "roll", "after": 0, "token": ann}).status_code == 200
-    again = client.post("/api/table", json={"players": ["Ann", "Bob"], "follows": code})
+    again = client.post("/api/table", json={"players": ["Ann", "Bob"], "follows": code,
+                                            "admin": t["admin"]})
     assert again.status_code == 200 and again.json()["code"] == nxt["code"]
     assert "admin" not in again.json()
-    other = client.post("/api/table", json={"players": ["Cy"], "follows": nxt["code"]}).json()
+    other = client.post("/api/table", json={"players": ["Cy"], "follows": nxt["code"],
+                                            "admin": nxt["admin"]}).json()
     assert other["claimed"] == []                       # other players: no seats kept
     assert client.post("/api/table", json={"players": ["A"], "follows": "y" * 16}).status_code == 404
 
 
 def test_the_stream_carries_claims_and_the_next_game(server):
     url = server["url"]
-    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"]}).json()["code"]
+    made = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"]}).json()
+    code = made["code"]
     states = []
 
     def listen():
@@ -425,7 +436,8 @@ def test_the_stream_carries_claims_and_the_next_game(server):
     httpx.post(f"{url}/api/table/{code}/claim", json={"seat": 1})
     while len(states) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
-    nxt = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "follows": code}).json()
+    nxt = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "follows": code,
+                                               "admin": made["admin"]}).json()
     thread.join(5)
     assert [s["claimed"] for s in states] == [[], [1], [1]] and states[-1]["next"] == nxt["code"]
     assert [s["moves"] for s in states] == [0, 0, 0]
@@ -456,7 +468,7 @@ def test_a_change_by_another_process_reaches_the_stream(server):
         time.sleep(0.01)
     other = SharedGames(server["db"])
     start = time.monotonic()
-    other.change(code, 0, "move", lambda g: g.play("roll").text,
+    other.change(code, 0, "move", lambda s, by: s.play("roll", by).text,
                  Solver("nordic", tables=server["tables"]), describe)
     thread.join(5)
     assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
@@ -491,7 +503,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
     while len(events) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     other = SharedGames(server["db"])
-    other.change(code, 1, "move", lambda g: g.play(g.computer_move()).text,
+    other.change(code, 1, "move", lambda s, by: s.play(s.game.computer_move(), by).text,
                  Solver("nordic", tables=server["tables"]), describe)
     mine = other.view(code, Solver("nordic", tables=server["tables"]), describe)
     while len(events) < 3 and time.monotonic() < deadline:
@@ -538,3 +550,222 @@ def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
         t.join(5)
     assert sorted(ends) == sorted(t["code"] for t in made)
     assert max(ends.values()) - start < 0.5
+
+
+# ------------------------------------------------------------ strangers at the table
+def seated(url, who_moves="seat"):
+    """A table of Ann and Bob over a real socket, each seat claimed: (state, ann, bob)."""
+    t = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "who_moves": who_moves}
+                   ).json()
+    code = t["code"]
+    ann = httpx.post(f"{url}/api/table/{code}/claim", json={"seat": 0}).json()["token"]
+    bob = httpx.post(f"{url}/api/table/{code}/claim", json={"seat": 1}).json()["token"]
+    return t, ann, bob
+
+
+def test_a_stranger_cannot_undo_redo_or_move_for_a_seat(server):
+    url = server["url"]
+    t, ann, bob = seated(url)
+    code = t["code"]
+    n = 0
+    for move in ("roll 11256", "keep 5 6", "roll 566", "score full house"):
+        r = httpx.post(f"{url}/api/table/{code}/move", json={"move": move, "after": n,
+                                                             "token": ann})
+        assert r.status_code == 200, r.text
+        n += 1
+    for body in ({}, {"token": bob}, {"token": "x" * 22}, {"token": 5}):
+        r = httpx.post(f"{url}/api/table/{code}/undo", json={"after": n, **body})
+        assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
+        assert "Ann" in r.json()["error"]
+    assert httpx.post(f"{url}/api/table/{code}/move", json={"move": "roll", "after": n,
+                                                         "token": ann}).status_code == 403
+    state = httpx.get(f"{url}/api/table/{code}").json()
+    assert state["moves"] == n and state["game"]["played"] == 4
+    r = httpx.post(f"{url}/api/table/{code}/undo", json={"after": n, "token": ann})
+    assert r.status_code == 200 and r.json()["game"]["played"] == 3
+    assert r.json()["session"]["last"]["text"] == "roll 5 6 6"
+    assert httpx.post(f"{url}/api/table/{code}/redo", json={"after": n + 1, "token": bob}
+                      ).status_code == 403
+    r = httpx.post(f"{url}/api/table/{code}/redo", json={"after": n + 1, "token": t["admin"]})
+    assert r.status_code == 200 and r.json()["session"]["last"] == {
+        "seat": 0, "name": "Ann", "text": "score full_house (28)", "points": 28}
+    assert httpx.post(f"{url}/api/table/{code}/release", json={"seat": 0, "token": bob}
+                      ).status_code == 403
+    assert httpx.post(f"{url}/api/table/{code}/release", json={"seat": 1, "token": bob}
+                      ).json()["claimed"] == [0]
+
+
+def test_a_next_game_is_proposed_shown_and_replaces_nothing_until_accepted(server):
+    url = server["url"]
+    t, ann, bob = seated(url)
+    code = t["code"]
+    for body in ({}, {"admin": "nope"}, {"admin": ann}):        # a third party's follow
+        r = httpx.post(f"{url}/api/table", json={"players": ["Eve"], "follows": code, **body})
+        assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
+    r = httpx.post(f"{url}/api/table/{code}/next", json={"players": ["Eve"]})
+    assert r.status_code == 403                                  # seat mode: no token, no say
+    r = httpx.post(f"{url}/api/table/{code}/next", json={"players": ["Bob", "Ann"],
+                                                         "token": bob})
+    state = r.json()
+    assert r.status_code == 200 and state["next"] is None and state["next_code"] is None
+    assert state["proposal"] == {"players": ["Bob", "Ann"], "rules": "nordic",
+                                 "who_moves": "any", "by": 1, "agreed": [1]}
+    seen = httpx.get(f"{url}/api/table/{code}").json()           # every phone sees it
+    assert seen["proposal"] == state["proposal"] and seen["next"] is None
+    assert httpx.post(f"{url}/api/table/{code}/next/accept", json={}).status_code == 403
+    r = httpx.post(f"{url}/api/table/{code}/next/accept", json={"token": ann})
+    nxt = r.json()["next_code"]
+    assert nxt and r.json()["next"] == nxt and r.json()["proposal"] is None
+    new = httpx.get(f"{url}/api/table/{nxt}").json()
+    assert [p["name"] for p in new["game"]["players"]] == ["Bob", "Ann"]
+    assert new["claimed"] == [0, 1]
+    # the admin's proposal starts at once; the admin of the next table is the same
+    r = httpx.post(f"{url}/api/table/{nxt}/next", json={"players": ["Cy"],
+                                                        "token": t["admin"]})
+    assert r.json()["next_code"] and r.json()["next"] == r.json()["next_code"]
+
+
+def test_the_dice_seed_is_secret_until_the_game_is_over(server):
+    url = server["url"]
+    t = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 11}).json()
+    code = t["code"]
+    seen = [t]
+    n = 0
+    state = t
+    while True:                     # rolls, and the first box that takes the dice: losses
+        view = state["view"]
+        move = "roll" if view["needs_roll"] else view["a_score"]
+        r = httpx.post(f"{url}/api/table/{code}/move", json={"move": move, "after": n})
+        n += 1
+        state = r.json()
+        if n == 8:                  # a score taken back (and its loss), then written again
+            lost = state["session"]["ledger"]["0"]
+            state = httpx.post(f"{url}/api/table/{code}/undo", json={"after": n}).json()
+            assert state["session"]["ledger"]["0"] < lost
+            state = httpx.post(f"{url}/api/table/{code}/redo", json={"after": n + 1}).json()
+            assert state["session"]["ledger"]["0"] == lost
+            n += 2
+        if state["finished"]:
+            break
+        seen.append(state)
+    seen.append(httpx.get(f"{url}/api/table/{code}").json())
+    with httpx.stream("GET", f"{url}/api/table/{code}/events", timeout=10) as events:
+        for line in events.iter_lines():
+            if line.startswith("data: {"):
+                final = json.loads(line[6:])
+                break
+    history = json.dumps(httpx.get(f"{url}/api/table/{code}/history").json())
+    for s in seen[:-1]:
+        assert "seed" not in s["game"] and "drawn" not in s["game"], s["game"]
+    assert '"seed"' not in history
+    assert state["game"]["seed"] == 11 == final["game"]["seed"]             # over: revealed
+    from solver.game import Game
+    replay = Game.from_dict(state["game"], where="table")                   # drawn from it
+    assert [m.text for m in replay.moves] == state["game"]["moves"]
+    # the table's running loss is the review of the game replayed, bit for bit
+    from solver.api import Solver
+    again = Game.from_dict(state["game"], Solver("nordic", tables=server["tables"]))
+    assert state["session"]["ledger"]["0"] == again.review(0).total_loss > 0
+
+
+def test_a_shared_game_gets_a_fresh_seed_and_the_name_limits(client):
+    from solver.game import Game
+    mine = Game("nordic", ["Ann"], seed=4)          # the phone that shares knows this seed
+    mine.play("roll")
+    r = client.post("/api/table", json={"game": mine.to_dict()})
+    assert r.status_code == 201 and r.json()["game"]["moves"] == [m.text for m in mine.moves]
+    code, n = r.json()["code"], 0
+    for move in ("score chance", "roll", "reroll all", "roll", "reroll all", "roll"):
+        mine.play(move)
+        r = client.post(f"/api/table/{code}/move", json={"move": move, "after": n})
+        assert r.status_code == 200, r.text
+        state, n = r.json(), n + 1
+    assert state["game"]["moves"][-5::2] != [m.text for m in mine.moves][-5::2]   # not its dice
+    for name in ("x" * 41, "y" * 60_000):
+        bad = {**mine.to_dict(), "players": [{"name": name, "kind": "human"}]}
+        r = client.post("/api/table", json={"game": bad})
+        assert r.status_code in (400, 413) and "\n" not in r.json()["error"]
+    r = client.post("/api/table", json={"players": ["z" * 41]})
+    assert r.status_code == 400 and "40 characters" in r.json()["error"]
+
+
+def test_finished_tables_expire(nordic, tables_dir, tmp_path):
+    from solver.api import Solver
+    from solver.game import Game
+    shared = SharedGames(tmp_path / "t.sqlite", finished_ttl=60)
+    solver = Solver("nordic", tables=tables_dir)
+    done, _ = shared.create(Game(solver, ["Ann"], seed=1))
+    live, _ = shared.create(Game(solver, ["Bob"], seed=2))
+    with shared.lock:
+        shared.db.execute("UPDATE games SET finished = 1, updated = ? WHERE code = ?",
+                          (time.time() - 61, done))
+        shared.db.execute("UPDATE games SET updated = ? WHERE code = ?",
+                          (time.time() - 61, live))
+    shared.create(Game(solver, ["Cy"], seed=3))                 # creation sweeps
+    codes = {r[0] for r in shared.db.execute("SELECT code FROM games")}
+    assert done not in codes and live in codes
+
+
+RACE = """
+import sys, json, time
+from solver.web.shared import SharedGames, TableError
+db, at, codes = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+time.sleep(max(0.0, at - time.time()))
+shared = SharedGames(db)
+out = {}
+for code in codes:
+    try:
+        out[code] = shared.claim(code, 0, None)
+    except TableError as e:
+        out[code] = e.status
+print(json.dumps(out))
+"""
+
+
+def test_two_processes_never_hand_out_one_seat_twice(nordic, tables_dir, tmp_path):
+    """Two processes, each its own SharedGames on the file, claim seat 0 of
+    the same 30 tables at the same moment: each seat goes to one of them,
+    the other told 409, and the stored token is the winner's."""
+    from solver.api import Solver
+    from solver.game import Game
+    db = tmp_path / "t.sqlite"
+    shared = SharedGames(db)
+    solver = Solver("nordic", tables=tables_dir)
+    codes = [shared.create(Game(solver, ["Ann", "Bob"], seed=i))[0] for i in range(30)]
+    root = str(HERE.parents[1])
+    at = time.time() + 1.5
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, str(db), str(at), json.dumps(codes)],
+                              stdout=subprocess.PIPE, text=True,
+                              env={**__import__("os").environ, "PYTHONPATH": root})
+             for _ in range(2)]
+    got = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+    for code in codes:
+        results = [g[code] for g in got]
+        tokens = [r for r in results if isinstance(r, str)]
+        assert len(tokens) == 1 and results.count(409) == 1, results
+        assert shared.row(code).seats == {0: tokens[0]}
+
+
+CREATE = """
+import sys, time
+from solver.web.shared import SharedGames
+db, at = sys.argv[1], float(sys.argv[2])
+time.sleep(max(0.0, at - time.time()))
+SharedGames(db).stamp("x" * 16)
+print("ok")
+"""
+
+
+def test_two_processes_creating_a_fresh_database_both_succeed(tmp_path):
+    root = str(HERE.parents[1])
+    for i in range(8):
+        db = tmp_path / f"fresh{i}.sqlite"
+        at = time.time() + 0.8
+        procs = [subprocess.Popen([sys.executable, "-c", CREATE, str(db), str(at)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env={**__import__("os").environ, "PYTHONPATH": root})
+                 for _ in range(2)]
+        outs = [p.communicate(timeout=60) for p in procs]
+        assert [o.strip() for o, _ in outs] == ["ok", "ok"], outs
+        assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] \
+            == len(MIGRATIONS)

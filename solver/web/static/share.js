@@ -25,6 +25,8 @@ Object.assign(T.en, {
   watching: "You are watching.", seatTaken: "That seat was taken on another phone.",
   noTable: "There is no such table (the link may be old, or the game was deleted).",
   tableGone: "This table was deleted.",
+  proposal: "{name} proposes a new game: {players}.", proposalAccept: "Accept",
+  proposalSent: "Proposed; it starts when the others accept.", lastMove: "Last: {name}, {move}",
 });
 Object.assign(T.nb, {
   tableButton: "Del", tableTitle: "Del dette spillet",
@@ -41,6 +43,8 @@ Object.assign(T.nb, {
   watching: "Du ser på.", seatTaken: "Den plassen ble tatt på en annen telefon.",
   noTable: "Det finnes ikke noe slikt bord (lenken kan være gammel, eller spillet er slettet).",
   tableGone: "Dette bordet er slettet.",
+  proposal: "{name} foreslår et nytt spill: {players}.", proposalAccept: "Godta",
+  proposalSent: "Foreslått; det starter når de andre godtar.", lastMove: "Sist: {name}, {move}",
 });
 Object.assign(T.sv, {
   tableButton: "Dela", tableTitle: "Dela det här spelet",
@@ -57,9 +61,11 @@ Object.assign(T.sv, {
   watching: "Du tittar på.", seatTaken: "Den platsen togs på en annan telefon.",
   noTable: "Det finns inget sådant bord (länken kan vara gammal, eller spelet raderat).",
   tableGone: "Det här bordet har raderats.",
+  proposal: "{name} föreslår ett nytt spel: {players}.", proposalAccept: "Godta",
+  proposalSent: "Föreslaget; det börjar när de andra godtar.", lastMove: "Senast: {name}, {move}",
 });
 
-let table = null;          // {code, moves, claimed, who, seat (null | number | "watch"), tokens, admin, url}
+let table = null;          // {code, moves, claimed, who, seat (null | number | "watch"), tokens, admin, url, proposal, last}
 let source = null;         // the EventSource of the table's changes
 let linkUp = false;        // whether the stream is open
 let reopen = null;         // the timer that opens a stream the browser gave up on
@@ -76,7 +82,8 @@ function mineOf(code) {
 function saveMine() {
   store("yatzy.table." + table.code, JSON.stringify({seat: table.seat, tokens: table.tokens, admin: table.admin}));
 }
-function token() { return typeof table.seat === "number" ? table.tokens[table.seat] : undefined; }
+// The token this phone acts with: its seat's, else the creator's (the server checks what it may do)
+function token() { return (typeof table.seat === "number" ? table.tokens[table.seat] : undefined) || table.admin || undefined; }
 
 // Whether this phone may act now (app.js asks before every move).
 function mayMove() {
@@ -133,8 +140,10 @@ function takeState(s) {
   if (!table || !s || s.code !== table.code || s.moves < table.moves) return;
   if (s.next && s.next !== following) { following = s.next; followTable(s.next); return; }
   const same = s.moves === table.moves && view;
-  if (same && String(s.claimed) === String(table.claimed) && s.who_moves === table.who) return;  // seen
+  if (same && String(s.claimed) === String(table.claimed) && s.who_moves === table.who
+      && JSON.stringify(s.proposal || null) === JSON.stringify(table.proposal)) return;  // seen
   table.claimed = s.claimed; table.who = s.who_moves;
+  table.proposal = s.proposal || null; table.last = (s.session && s.session.last) || null;
   if (typeof table.seat === "number" && !(table.seat in table.tokens)) table.seat = null;
   if (same) { render(); return; }
   table.moves = s.moves;
@@ -191,14 +200,9 @@ async function tableSend(kind, extra = {}, opts = {}) {
     if (inflight === mine) { inflight = 0; render(); schedule(); }
   }
 }
-async function tableUndo() {
-  // back to before a person's last move, the computer's moves after it too
-  while (view && view.can_undo) {
-    const by = view.last_player;
-    if (!(await tableSend("undo"))) return;
-    if (by === null || by === undefined || isHuman(by)) return;
-  }
-}
+// back to before a person's last move, the computer's moves after it too (one
+// change: the server's session takes them back together, if this phone may)
+async function tableUndo() { if (view && view.can_undo) await tableSend("undo"); }
 
 // ------------------------------------------------------------------ seats, the coach
 async function claimSeat(seat) {
@@ -261,21 +265,31 @@ async function shareTable() {
   showLink();
 }
 // A new game at the table: the table's next one, with the same way of
-// moving; the other phones move on to it, their seats kept.
+// moving, proposed to every phone; it starts when the table's creator or
+// every seated player accepts (the creator's own proposal at once), and
+// the phones then move on to it, their seats kept.
 async function newTable(players, rules) {
   const old = table;
   let state;
-  try { state = await api("/api/table", {players, rules, who_moves: old.who, follows: old.code}); }
-  catch (e) { showError(errorText(e)); return false; }
-  following = state.code;
-  await enterTable(state, {...carried(old, state), admin: state.admin || null});
+  try { state = await api(tableUrl("next"), {players, rules, who_moves: old.who, token: token()}); }
+  catch (e) { showError(e.status === 403 ? t("notYours", {name: playerName(view.turn_player)}) : errorText(e)); return false; }
+  if (!state.next_code) { takeState(state); showError(t("proposalSent")); return true; }
+  following = state.next_code;
+  await followTable(state.next_code);
   return true;
 }
+async function acceptNext() {
+  if (!table || !table.proposal) return;
+  let state;
+  try { state = await api(tableUrl("next/accept"), {token: token()}); }
+  catch (e) { showError(errorText(e)); return; }
+  takeState(state);
+}
 // The seat a phone keeps at the next table (the server copies the claims
-// when the players are as many).
+// when the players are as many), and the creator's token (the same there).
 function carried(old, state) {
   const kept = state.claimed.length ? old.tokens : {};
-  return {seat: old.seat === "watch" || old.seat in kept ? old.seat : null, tokens: kept};
+  return {seat: old.seat === "watch" || old.seat in kept ? old.seat : null, tokens: kept, admin: old.admin};
 }
 async function followTable(code) {
   const old = table;
@@ -307,6 +321,7 @@ function renderTable() {
   $("table-qr").alt = t("qrAlt");
   bar.hidden = !table || !view;
   if (bar.hidden) return;
+  renderNews();
   $("link-state").textContent = linkUp ? t("tableLive") : t("tableLost");
   $("link-state").className = linkUp ? "up" : "down";
   $("who-text").textContent = table.who === "seat" ? t("whoSeat") : t("whoAny");
@@ -326,6 +341,32 @@ function renderTable() {
     $("coach").hidden = table.seat === "watch" || mode === "off";
     $("coach").setAttribute("aria-pressed", String(coachOn));
   }
+}
+// the proposed next game and the last move, in the seat bar
+function renderNews() {
+  const news = $("table-news") || el("div", {id: "table-news", "aria-live": "polite"});
+  const home = $("end").open ? $("end") : $("seat-bar");      // over the end's dialog too
+  if (news.parentElement !== home) home.append(news);
+  const kids = [];
+  if (table.last && view.players[table.last.seat]) {
+    const move = table.last.text.startsWith("roll ") ? table.last.text.slice(5) : actionText(parseAction(table.last.text));
+    kids.push(el("p", {class: "last-move", text: t("lastMove", {name: table.last.name, move})}));
+  }
+  const p = table.proposal;
+  if (p) {
+    const name = p.by === "admin" ? "" : p.by === null ? "" : playerName(p.by);
+    const mine = typeof table.seat === "number" && table.seat in table.tokens;
+    const agreed = mine && p.agreed.includes(table.seat);
+    kids.push(el("p", {class: "proposal", text: t("proposal", {name: name || "—", players: p.players.join(", ")})}));
+    if ((mine && !agreed) || table.admin) kids.push(el("button", {class: "primary", onclick: acceptNext}, t("proposalAccept")));
+  }
+  news.replaceChildren(...kids);
+}
+// "score full_house (28)", "keep 5 6", "reroll all" as the actionText of app.js reads them
+function parseAction(text) {
+  const m = /^score (\S+?)(?:@\d+)? \((\d+)\)$/.exec(text);
+  if (m) return {action: "score", box: m[1], points: Number(m[2])};
+  return {action: "keep", dice: text.startsWith("keep ") ? text.slice(5).split(" ") : []};
 }
 // the hint under the dice when another phone is to move
 function tableHint() {

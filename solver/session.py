@@ -1,0 +1,404 @@
+"""A session at the table: one ``Game`` and the rules of playing it together,
+written once for every front end (the coach, the page, the shared tables).
+
+What a front end may do it passes in as a ``Capability`` (the seats it acts
+for, and whether it is the table's creator); the session checks it, so no
+front end decides who may act.  The terminal holds every seat
+(``EVERYONE``); a phone at a shared table holds the seat its token names.
+
+Rights (``Session.may``):
+
+* **move**: the player to move's seat (or the admin); a computer's move,
+  any holder of a seat.
+* **undo**: takes back the last move a person made (a typed roll, a keep,
+  a score), with the drawn rolls and computer moves after it; only the
+  holder of that person's seat (or the admin) may.  Under the ``fair``
+  rule (the default with two or more people) a choice may not be taken
+  back once new dice were drawn after it; ``free`` allows it and marks
+  the game (``settings["free_undo_used"]``).
+* **redo**: plays again what an undo took back, the same steps; only the
+  holder of the seat whose move comes back first (or the admin).
+* **claim** a free seat: anyone at the table; **release** a seat: its
+  holder or the admin.
+* **propose** the next game: any holder of a seat or the admin; **accept**
+  it, **follow** a table with a new one: the admin (a shared table also
+  counts the agreement of every claimed seat, ``solver.web.shared``).
+
+The loss ledger keeps each person's decision's loss against the optimal
+strategy, move by move, valued exactly as the end review values it
+(``solver.research.review.judge``): an undo drops it, a redo or a resumed
+game computes the same number again, and once a turn is written a seat's
+running loss is the review's total for it, bit for bit::
+
+    >>> from solver.game import Game
+    >>> s = Session(Game("nordic", ["Ann", "Bob"], seed=1))
+    >>> s.play("roll 11256", Capability.of(1))
+    Traceback (most recent call last):
+      ...
+    solver.session.SessionError: it is Ann's move, not Bob's
+    >>> _ = s.play("roll 11256"); _ = s.play("keep 1 1"); _ = s.play("roll 126")
+    >>> s.last_move()
+    LastMove(seat=0, name='Ann', text='roll 1 2 6', points=None)
+    >>> _ = s.play("score ones")
+    >>> s.loss(0) == s.review(0).total_loss > 0
+    True
+    >>> [m.text for m in s.undo()], s.loss(0) == s.losses()[1]
+    (['score ones (3)'], True)
+
+The bonus pace (``bonus_pace``) and who leads (``standings``) are data for
+the front end to draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.errors import InputError
+from solver.game import MAX_PLAYERS, Game, Move, Position
+from solver.players.advice import turn_values
+from solver.position.scorecard import Scorecard
+from solver.research.review import Review, Written, judge
+from solver.rules.ties import tolerance
+
+UNDO_RULES = ("fair", "free")
+RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
+
+
+class SessionError(InputError):
+    """A right the capability does not have, or nothing to undo or redo:
+    ``kind`` names it (``not_yours``, ``not_admin``, ``nothing_undo``,
+    ``nothing_redo``, ``fair_undo``) and ``fields`` its particulars; the
+    text is the English line."""
+
+    def __init__(self, kind: str, line: str, /, **fields):
+        super().__init__(line)
+        self.kind, self.fields = kind, fields
+
+
+@dataclass(frozen=True)
+class Capability:
+    """What a front end may act for: ``seats`` (seat numbers) and ``admin``
+    (the table's creator, who may act for every seat).
+
+    >>> Capability.of(1).holds(1), Capability.of(1).holds(0), EVERYONE.holds(5)
+    (True, False, True)
+    """
+
+    seats: frozenset[int] = frozenset()
+    admin: bool = False
+
+    @classmethod
+    def of(cls, *seats: int, admin: bool = False) -> "Capability":
+        return cls(frozenset(seats), admin)
+
+    def holds(self, seat: int) -> bool:
+        return self.admin or seat in self.seats
+
+    @property
+    def anybody(self) -> bool:
+        """Whether it holds any seat at all (a watcher holds none)."""
+        return self.admin or bool(self.seats)
+
+
+EVERYONE = Capability(frozenset(range(MAX_PLAYERS)), admin=True)   # the local terminal
+ANY_SEAT = Capability(frozenset(range(MAX_PLAYERS)))    # a phone where any phone may move
+NOBODY = Capability()                                   # a watcher
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The last move for the other phones: who, what, and a score's points."""
+
+    seat: int
+    name: str
+    text: str
+    points: int | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place (equal scores share one), score (several columns:
+    weighted) and the points it is behind the leader (0 for the leader)."""
+
+    place: int
+    seat: int
+    name: str
+    score: int
+    behind: int
+
+
+def check_right(right: str, by: Capability, seat: int | None = None) -> None:
+    """The rights that do not depend on the game's position (``Session.check``
+    has the others): claim (anyone), release (the seat's holder), propose
+    (any holder of a seat), accept and follow (the admin); SessionError
+    ``not_yours`` or ``not_admin`` where ``by`` may not.
+
+    >>> check_right("accept", Capability.of(0))
+    Traceback (most recent call last):
+      ...
+    solver.session.SessionError: only the table's creator may accept a game
+    """
+    if right == "claim":
+        return
+    if right == "release":
+        if seat is None or not by.holds(seat):
+            raise SessionError("not_yours", f"only seat {seat}'s phone may release it",
+                               right=right)
+    elif right == "propose":
+        if not by.anybody:
+            raise SessionError("not_yours", "only a player at the table may propose a game",
+                               right=right)
+    elif right in ("accept", "follow"):
+        if not by.admin:
+            raise SessionError("not_admin", f"only the table's creator may {right} a game",
+                               right=right)
+    else:
+        raise ValueError(f"no right {right!r}")
+
+
+def bonus_pace(column: Scorecard) -> float | None:
+    """How far a column's filled upper boxes are ahead of (+) or behind (−)
+    the pace of the upper bonus: each against its face times the bonus
+    threshold over the sum of the upper faces (3 of each in Nordic Yatzy);
+    None where the rules have no bonus, no upper box is filled yet or the
+    bonus is decided.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> r = parse_rules("nordic")
+    >>> bonus_pace(Scorecard.parse("ones=4,sixes=12", r))
+    -5.0
+    """
+    rules = column.rules
+    upper = [(i, b) for i, b in enumerate(rules.boxes) if b.is_upper]
+    faces = sum(b.face for _, b in upper)
+    if not rules.bonus_points or not faces or column.bonus:
+        return None
+    filled = [column.points[i] is not None for i, _ in upper]
+    if all(filled) or not any(filled):
+        return None
+    pace = rules.bonus_threshold / faces
+    return sum(column.points[i] - pace * b.face for i, b in upper
+               if column.points[i] is not None)
+
+
+class Session:
+    """A ``Game`` played under the session's rules (module docstring):
+    every move, undo and redo checked against a ``Capability``; the loss
+    ledger; the pace, standings, last move and review as data.  ``undo``:
+    ``fair`` or ``free`` (default: the game's ``settings["undo"]``, else
+    fair with two or more people)."""
+
+    def __init__(self, game: Game, undo: str | None = None):
+        self.game = game
+        people = sum(p.is_human for p in game.players)
+        rule = undo or game.settings.get("undo")
+        self.undo_rule = rule if rule in UNDO_RULES else ("fair" if people > 1 else "free")
+        self._ledger: list[tuple[Move, Position, float | None]] = []
+        self._known: dict[tuple[Move, Position], float | None] = {}
+        self._turn: tuple[Scorecard, object] | None = None
+
+    # ------------------------------------------------------------ rights
+    def typed(self, move: Move) -> bool:
+        """Whether a person made this move (not a drawn roll, not a computer's choice)."""
+        return not move.drawn and (move.is_roll or self.game.players[move.player].is_human)
+
+    def may(self, right: str, by: Capability, seat: int | None = None) -> bool:
+        """Whether ``by`` has ``right`` now (``RIGHTS``; ``seat`` for claim and release)."""
+        try:
+            self.check(right, by, seat)
+        except SessionError as e:
+            return e.kind not in ("not_yours", "not_admin")
+        return True
+
+    def check(self, right: str, by: Capability, seat: int | None = None) -> None:
+        """SessionError (``not_yours`` or ``not_admin``) unless ``by`` has ``right`` now."""
+        game = self.game
+        if right == "move":
+            if game.is_over or not game.player.is_human:     # Game says it is over
+                if not by.anybody:
+                    raise SessionError("not_yours", "only a player at the table may move")
+                return
+            owner = game.turn_player
+        elif right in ("undo", "redo"):
+            owner = self._first_typed(right)
+        else:
+            if right == "release" and seat is not None and not by.holds(seat) \
+                    and 0 <= seat < len(game.players):
+                name = game.players[seat].name
+                raise SessionError("not_yours", f"only {name}'s phone may release {name}'s seat",
+                                   name=name, right=right)
+            check_right(right, by, seat)
+            return
+        if not by.holds(owner):
+            name = game.players[owner].name
+            mine = sorted(s for s in by.seats if s < len(game.players))
+            who = game.players[mine[0]].name if len(mine) == 1 else "this phone"
+            what = (f"it is {name}'s move, not {who}'s" if right == "move" else
+                    f"only {name}'s phone may {right} {name}'s move")
+            raise SessionError("not_yours", what, name=name, right=right)
+
+    def _first_typed(self, right: str) -> int:
+        """The seat of the person's move an undo (redo) would take back
+        (play again); SessionError ``nothing_undo`` (``nothing_redo``)."""
+        if right == "redo":                 # a redo starts at the first move undone
+            if self.game.redo_moves:
+                return self.game.redo_moves[0].player
+        else:
+            for move in reversed(self.game.moves):
+                if self.typed(move):
+                    return move.player
+        raise SessionError(f"nothing_{right}", f"nothing to {right}")
+
+    # ------------------------------------------------------------- moves
+    def play(self, text: str, by: Capability = EVERYONE) -> Move:
+        """Play ``text`` (``Game.play``) if ``by`` may move now."""
+        self.check("move", by)
+        return self.game.play(text)
+
+    def undo(self, by: Capability = EVERYONE, trying: bool = False) -> list[Move]:
+        """Take back the last move a person made and every move after it,
+        last first, if ``by`` may (``fair`` rule: SessionError ``fair_undo``,
+        the game as it was, where new dice were drawn after the choice;
+        ``free``: the game is marked, unless only ``trying``)."""
+        self.check("undo", by)
+        game = self.game
+        popped: list[Move] = []
+        seen = False                  # a reroll drawn after the choice: its dice are seen
+        while True:
+            move = game.undo()
+            popped.append(move)
+            if move.drawn and game.position.rolls:
+                seen = True
+            if self.typed(move):
+                break
+        if seen and self.undo_rule == "fair":
+            for _ in popped:
+                game.redo()
+            raise SessionError("fair_undo", "that choice was made before the dice now on the "
+                               "table were rolled: it may not be undone")
+        if seen and not trying:
+            game.settings["free_undo_used"] = True
+        return popped
+
+    def can_undo(self, by: Capability = EVERYONE) -> bool:
+        """Whether ``undo(by)`` would take something back now (nothing changes)."""
+        try:
+            popped = self.undo(by, trying=True)
+        except SessionError:
+            return False
+        for _ in popped:
+            self.game.redo()
+        return True
+
+    def redo(self, by: Capability = EVERYONE) -> list[Move]:
+        """Play again the first move undone and the moves undone after it
+        that no person made, first first, if ``by`` may."""
+        self.check("redo", by)
+        game = self.game
+        done = [game.redo()]
+        while game.redo_moves and not self.typed(game.redo_moves[0]):
+            done.append(game.redo())
+        return done
+
+    def can_redo(self, by: Capability = EVERYONE) -> bool:
+        return bool(self.game.redo_moves) and self.may("redo", by)
+
+    # ------------------------------------------------------------ the ledger
+    def losses(self) -> tuple[float | None, ...]:
+        """Each move's loss, as the moves are (``Game.moves``): a person's
+        keep or score its loss against the best choice (0 within the
+        tolerance), None for a roll or a computer's move."""
+        self._sync()
+        return tuple(loss for _, _, loss in self._ledger)
+
+    def loss(self, seat: int) -> float:
+        """The seat's running loss: the sum of its decisions' losses, in order."""
+        moves = self.game.moves
+        return sum(loss for move, loss in zip(moves, self.losses())
+                   if move.player == seat and loss is not None)
+
+    def ledger(self) -> dict[int, float]:
+        """Each person's running loss, by seat."""
+        return {seat: self.loss(seat) for seat, p in enumerate(self.game.players) if p.is_human}
+
+    def _sync(self) -> None:
+        """The ledger brought to the game's moves: kept where they are the
+        same, valued again (or taken from the moves valued before) after."""
+        history = self.game.history()
+        n = 0
+        while n < min(len(history), len(self._ledger)) and \
+                history[n] == self._ledger[n][:2]:
+            n += 1
+        del self._ledger[n:]
+        afters = [pos for _, pos in history[1:]] + [self.game.position]
+        for (move, before), after in zip(history[n:], afters[n:]):
+            key = (move, before)
+            if key not in self._known:
+                if len(self._known) > 4096:
+                    self._known.clear()
+                self._known[key] = self._value(move, before, after)
+            self._ledger.append((move, before, self._known[key]))
+
+    def _value(self, move: Move, before: Position, after: Position) -> float | None:
+        game = self.game
+        if move.is_roll or not game.players[move.player].is_human:
+            return None
+        card = before.cards[move.player]
+        if len(after.turns) > len(before.turns):            # a score
+            t = after.turns[-1]
+            choice = Written(t.box, t.column if game.rules.columns > 1 else 0)
+        else:
+            choice = after.kept[-1]
+        if self._turn is None or self._turn[0] != card:
+            self._turn = (card, turn_values(game.solver.table, card))
+        rerolls = card.max_rerolls - (len(before.rolls) - 1)
+        loss = judge(game.solver.table, self._turn[1], card, before.rolls[-1], rerolls,
+                     choice)[2]
+        return 0.0 if loss <= tolerance(game.solver.table) else loss
+
+    # ------------------------------------------------------- what is shown
+    def pace(self) -> list[list[float | None]]:
+        """``bonus_pace`` of every column of every seat's card."""
+        return [[bonus_pace(c) for c in card.columns] for card in self.game.cards]
+
+    def standings(self) -> list[Standing]:
+        """Every seat, best first (several columns: weighted totals)."""
+        ranking = self.game.ranking()
+        top = ranking[0][2]
+        return [Standing(place, seat, self.game.players[seat].name, score, top - score)
+                for place, seat, score in ranking]
+
+    def last_move(self) -> LastMove | None:
+        """The last move played (None before the first)."""
+        game = self.game
+        if not game.moves:
+            return None
+        move = game.moves[-1]
+        points = None
+        if move.text.startswith("score") and game.turns:
+            points = game.turns[-1].points
+        return LastMove(move.player, game.players[move.player].name, move.text, points)
+
+    def review(self, seat: int) -> Review | None:
+        """The end review of a seat (``Game.review``): its total is ``loss(seat)``
+        once the seat's turn is written."""
+        return self.game.review(seat)
+
+    def reviews(self) -> dict[int, Review | None]:
+        """The review of every person, by seat."""
+        return {seat: self.review(seat) for seat, p in enumerate(self.game.players)
+                if p.is_human}
+
+    def as_dict(self) -> dict:
+        """The session's data for a page: ledger, pace, standings, last move."""
+        last = self.last_move()
+        return {"ledger": {str(k): v for k, v in self.ledger().items()},
+                "pace": [[None if p is None else round(p, 1) for p in card]
+                         for card in self.pace()],
+                "standings": [vars(s) for s in self.standings()],
+                "last": None if last is None else vars(last),
+                "undo_rule": self.undo_rule}
+
+
+__all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",
+           "Session", "SessionError", "Standing", "bonus_pace", "check_right"]
