@@ -27,6 +27,7 @@ default rules, the solvers, the distributions kept) is ``request.app.state.web``
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -45,6 +46,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.api import Solver, check_whole
+from solver.database import DatabaseBusy, DatabaseFull
 from solver.errors import InputError, TableError
 from solver.game import KINDS, Game
 from solver.players.advice import TurnValues, advise, bank_after, turn_values
@@ -52,6 +54,10 @@ from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
+from solver.tables.plan import value_plan
+from solver.web.bodies import BodyError, json_body
+from solver.web.budget import Budget, Refused
+from solver.web.guard import CLIENT, Guard
 from solver.web.openapi import DOCUMENT
 from solver.web.shared import SharedGames, table_routes
 
@@ -133,9 +139,9 @@ async def body(request: Request) -> dict:
         raise ApiError(408, f"the body took longer than {BODY_SECONDS:g} s to arrive",
                        "body") from None
     try:
-        obj = json.loads(data)
-    except (ValueError, RecursionError):
-        raise ApiError(400, "the body is not a JSON document", "body") from None
+        obj = json_body(bytes(data))     # bounded: depth, digits (one 400 line otherwise)
+    except BodyError as e:
+        raise ApiError(400, str(e), "body") from None
     if not isinstance(obj, dict):
         raise ApiError(400, "the body must be a JSON object", "body")
     return obj
@@ -188,8 +194,9 @@ class Solvers:
     opened or solved in a thread with its progress recorded, and the turn
     values of recent cards."""
 
-    def __init__(self, tables: str | Path | None):
+    def __init__(self, tables: str | Path | None, budget: Budget | None = None):
         self.tables = tables
+        self.budget = budget or Budget()
         self.specs: OrderedDict[str, Rules] = OrderedDict()      # text asked -> rules
         self.solvers: OrderedDict[str, Solver] = OrderedDict()    # least recently used first
         self.status: dict[str, dict] = {}
@@ -224,6 +231,13 @@ class Solvers:
                     status.update(state="solving", **build_times(clock, done, total))
 
             solver = Solver(rules, tables=self.tables, progress=progress)
+            if not solver.path.exists() and solvable_here(rules):
+                try:                           # a new table on disk: the presets, or within budget
+                    self.budget.charge(rules, "values", value_plan(rules).disk_bytes,
+                                       CLIENT.get())
+                except Refused:
+                    del self.status[rules.spec]
+                    raise
             if not solver.path.exists() and not solvable_here(rules):
                 del self.status[rules.spec]
                 raise ApiError(422, f"rules {rules.spec}: no stored table, and this server "
@@ -384,10 +398,12 @@ class WebState:
     """What the routes share: the default rules, the folder of tables, the
     solvers, and the distributions kept (one computed at a time)."""
 
-    def __init__(self, rules: str, tables: str | Path | None):
+    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None):
         self.default = parse_rules(rules).spec
         self.tables = tables
-        self.solvers = Solvers(tables)
+        self.budget = budget or Budget()
+        self.budget.presets |= {self.default}        # the owner's choice is always built
+        self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self.running = 0
@@ -633,12 +649,27 @@ async def on_table_error(request: Request, e: TableError) -> Response:
     return error_reply(503, str(e), "table")
 
 
+async def on_refused(request: Request, e: Refused) -> Response:
+    return error_reply(e.status, str(e), e.code)
+
+
+async def on_database_full(request: Request, e: DatabaseFull) -> Response:
+    return error_reply(507, str(e), "db_full")
+
+
+async def on_database_busy(request: Request, e: DatabaseBusy) -> Response:
+    return error_reply(503, str(e), "db_busy")
+
+
 def app_from_env() -> Starlette:
     """``create_app`` for the rules and tables that ``yatzy serve --workers N``
     gives its worker processes (``$YATZY_SERVE_RULES``, ``$YATZY_TABLES``)."""
+    hosts = os.environ.get("YATZY_SERVE_HOSTS")
     return create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
                       os.environ.get("YATZY_TABLES") or None,
-                      os.environ.get("YATZY_SERVE_DB") or None)
+                      os.environ.get("YATZY_SERVE_DB") or None,
+                      hosts=hosts.split(",") if hosts else None,
+                      allow_rules=os.environ.get("YATZY_SERVE_ALLOW_RULES") == "1")
 
 
 def shared_view(game: Game) -> dict:
@@ -648,24 +679,33 @@ def shared_view(game: Game) -> dict:
 
 
 def create_app(rules: str = "nordic", tables: str | Path | None = None,
-               db: str | Path | None = None) -> Starlette:
+               db: str | Path | None = None, *, hosts: list[str] | None = None,
+               allow_rules: bool = False) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
     folder of stored tables, ``db`` the SQLite file of shared tables
     (``solver.web.shared``; default in the user's data folder, opened on
-    first use)."""
-    state = WebState(rules, tables)
+    first use); ``hosts`` the host names requests may name (None: any;
+    ``solver.web.guard``), ``allow_rules`` whether tables of rules other
+    than the presets are built, within a budget (``solver.web.budget``).
+    ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
+    event stream."""
+    state = WebState(rules, tables, Budget(allow_rules))
     shared = table_routes(SharedGames(db), lambda spec: solver_for_game(state, spec),
                           shared_view)
     app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
-        TableError: on_table_error})
+        TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
+        DatabaseBusy: on_database_busy})
     app.add_middleware(Bounds)
+    app.state.closing = asyncio.Event()
+    app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
     from solver.web.practice import Practice, practice_routes, ratings_folder   # Practice view
     app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
-                                                  lambda spec: solver_for_game(state, spec)))
+                                                  lambda spec: solver_for_game(state, spec),
+                                                  state.budget))
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 
