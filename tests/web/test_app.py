@@ -346,8 +346,9 @@ def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, no
     """Asking for more rule sets than the server keeps open closes the
     least recently used idle one instead of refusing every other rule set."""
     from solver.web import app as web_app
+    from solver.web.budget import Budget
     monkeypatch.setattr(web_app, "MAX_RULE_SETS", 2)
-    solvers = web_app.Solvers(tables_dir)
+    solvers = web_app.Solvers(tables_dir, Budget(allow_rules=True))     # nordic:rolls=2 is built
     specs = ["nordic", "nordic:rolls=2", "forced", "nordic"]
     for spec in specs:
         solvers.start(spec)
