@@ -91,6 +91,9 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
                             **limits)
     Multiprocess(config, sockets=[sock]).run()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)                     # the workers have stopped; no slow teardown of the tables
 
 
 def Server(config, closing):
