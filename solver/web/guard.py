@@ -16,6 +16,10 @@ any route runs (``Guard``, ASGI middleware, outermost).
   server's own (else 403).  A form or a ``text/plain`` fetch from another
   page, which a browser sends without asking, is refused; a JSON request
   from another page needs the server's permission (CORS), never given.
+  Any ``/api/`` request a browser marks as made by another site's page
+  (``Sec-Fetch-Site: cross-site`` or ``same-site``), a ``GET`` by an
+  ``<img>`` included, is refused (403): no other page makes the server
+  work.
 * **Size.**  A body announced larger than ``MAX_REQUEST`` is answered 413
   before a route runs; the body is read and dropped (up to ``DRAIN_MOST``)
   so that the client hears the answer rather than a reset connection.
@@ -120,7 +124,7 @@ class Guard:
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         client = scope["client"][0] if scope.get("client") else "?"
-        problem = self.check(scope["method"], headers)
+        problem = self.check(scope["method"], headers, scope.get("path", ""))
         if problem is not None:
             status, text, code = problem
             if status == 413:
@@ -131,12 +135,16 @@ class Guard:
             return await self.stream(client, scope, receive, send)
         return await self.app(scope, receive, send)
 
-    def check(self, method: str, headers: dict[str, str]) -> tuple[int, str, str] | None:
+    def check(self, method: str, headers: dict[str, str], path: str = ""
+              ) -> tuple[int, str, str] | None:
         """Why the request is refused (status, line, code), or None."""
         host = headers.get("host", "")
         if self.hosts is not None and host_name(host) not in self.hosts:
             shown = host[:60] if host.isprintable() else "?"
             return 421, f"this server does not serve the host {shown!r}", "host"
+        if path.startswith("/api/") and headers.get("sec-fetch-site", "same-origin") not in (
+                "same-origin", "none"):      # another page's <img>, fetch or form: no work for it
+            return 403, "a request from another site's page is refused", "origin"
         if method not in CHANGING:
             return None
         size = headers.get("content-length", "0").strip()

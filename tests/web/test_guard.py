@@ -142,6 +142,16 @@ def test_json_from_another_origin_or_site_is_refused(server):
     assert status == 201
 
 
+def test_another_sites_page_makes_no_get_work(server):
+    for site in ("cross-site", "same-site"):
+        status, _, body = request(server.port, "GET", "/api/distribution?card=ones=3",
+                                  headers={"Sec-Fetch-Site": site, "Sec-Fetch-Dest": "image"})
+        assert status == 403 and "another site" in one_line(status, body)
+    assert request(server.port, "GET", "/", headers={"Sec-Fetch-Site": "cross-site"})[0] == 200
+    assert request(server.port, "GET", "/api/status",
+                   headers={"Sec-Fetch-Site": "same-origin"})[0] == 200
+
+
 def test_x_forwarded_for_does_not_reset_the_rate_limit(server):
     statuses = [post(server.port, "/api/table", {"players": ["Ann"]},
                      {"X-Forwarded-For": f"10.9.{i}.1"})[0] for i in range(12)]
@@ -209,9 +219,10 @@ def test_event_streams_are_limited_per_client_and_in_all(server):
         assert s.recv(4096).startswith(b"HTTP/1.1 200")
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_serve_stops_within_2_s_with_streams_open(nordic, tables_dir, tmp_path, sig):
-    running = Serving(tables_dir, tmp_path)
+@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "1"), (signal.SIGTERM, "1"),
+                                          (signal.SIGINT, "2")])
+def test_serve_stops_within_2_s_with_streams_open(nordic, tables_dir, tmp_path, sig, workers):
+    running = Serving(tables_dir, tmp_path, "--workers", workers)
     try:
         code = new_table(running.port)
         streams = [open_stream(running.port, code) for _ in range(STREAMS_PER_CLIENT)]
