@@ -6,6 +6,7 @@ streams open."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -236,3 +237,45 @@ def test_serve_stops_within_2_s_with_streams_open(nordic, tables_dir, tmp_path, 
             s.close()
     finally:
         running.stop()
+
+
+def stream_scope(client: str) -> dict:
+    return {"type": "http", "method": "GET", "path": "/api/table/AAAAAAAAAAAAAAAA/events",
+            "headers": [(b"host", b"127.0.0.1:8000")], "client": (client, 40000)}
+
+
+def test_streams_in_all_are_limited_and_closing_ends_them():
+    """Guard alone, as ASGI: a stream route that lasts until its client
+    leaves; the third stream of a server allowing two is 503, and
+    ``closing`` ends the others, each with its last body message."""
+    from solver.web.guard import Guard
+
+    async def stream_route(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    async def main():
+        guard = Guard(stream_route, ["127.0.0.1"], streams_per_client=5, streams_total=2)
+        sent: dict[int, list] = {i: [] for i in range(3)}
+
+        async def never():
+            await asyncio.sleep(3600)
+
+        def sender(i):
+            async def send(message):
+                sent[i].append(message)
+            return send
+        tasks = [asyncio.create_task(guard(stream_scope(f"10.0.0.{i}"), never, sender(i)))
+                 for i in range(3)]
+        await asyncio.sleep(0.2)
+        statuses = [sent[i][0]["status"] for i in range(3)]
+        guard.closing.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 2)
+        return statuses, sent, guard.streams
+
+    statuses, sent, left = asyncio.run(main())
+    assert sorted(statuses) == [200, 200, 503]
+    for messages in sent.values():
+        assert messages[-1]["type"] == "http.response.body" and not messages[-1].get("more_body")
+    assert left == {}
