@@ -236,7 +236,7 @@ class Solvers:
             solver = Solver(rules, tables=self.tables, progress=progress)
             if not solver.path.exists() and solvable_here(rules):
                 try:                           # a new table on disk: the presets, or within budget
-                    self.budget.charge(rules, "values", value_plan(rules).disk_bytes,
+                    self.budget.charge(rules, "values", lambda: value_plan(rules).disk_bytes,
                                        CLIENT.get())
                 except Refused:
                     del self.status[rules.spec]

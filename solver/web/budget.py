@@ -19,6 +19,7 @@ budget spent), 507 (the server's).
 from __future__ import annotations
 
 import threading
+from typing import Callable
 
 from solver.errors import InputError
 from solver.rules.ruleset import PRESETS, Rules, parse_rules
@@ -55,30 +56,33 @@ class Budget:
         self.spent: dict[str, tuple[int, int]] = {}         # client -> (builds, bytes)
         self.lock = threading.Lock()
 
-    def charge(self, rules: Rules, what: str, disk_bytes: int, client: str) -> None:
+    def charge(self, rules: Rules, what: str, disk_bytes: Callable[[], int], client: str) -> None:
         """Allow the build of ``what`` (``values``, ``parts``) of ``rules``,
-        ``disk_bytes`` on disk, asked by ``client``; ``Refused`` if not."""
+        ``disk_bytes()`` on disk (asked only of rules charged), asked by
+        ``client``; ``Refused`` if not."""
         if rules.spec in self.presets:
             return
         if not self.allow_rules:
             raise Refused(403, f"rules {rules.spec}: this server builds tables only for its "
                                "presets (start it with yatzy serve --allow-rules, or store the "
-                               f"table first: yatzy solve --rules {rules.spec})", "rules_not_allowed")
+                               f"table first: yatzy solve --rules {rules.spec})",
+                          "rules_not_allowed")
         per_builds, all_builds, per_disk, all_disk = self.limits
+        size = disk_bytes()
         with self.lock:
             if (rules.spec, what) in self.charged:
                 return                                      # built or being built: paid for
             builds, spent = self.spent.get(client, (0, 0))
             total_builds = len(self.charged)
             total_disk = sum(b for _, b in self.spent.values())
-            if builds + 1 > per_builds or spent + disk_bytes > per_disk:
+            if builds + 1 > per_builds or spent + size > per_disk:
                 raise Refused(429, f"rules {rules.spec}: this address has had its {per_builds} "
                                    "new tables; ask again with a preset", "budget")
-            if total_builds + 1 > all_builds or total_disk + disk_bytes > all_disk:
+            if total_builds + 1 > all_builds or total_disk + size > all_disk:
                 raise Refused(507, f"rules {rules.spec}: this server has built all the tables "
                                    "it may for other rules", "budget")
             self.charged[(rules.spec, what)] = client
-            self.spent[client] = (builds + 1, spent + disk_bytes)
+            self.spent[client] = (builds + 1, spent + size)
 
 
 __all__ = ["BUILDS_PER_CLIENT", "BUILDS_TOTAL", "Budget", "DISK_PER_CLIENT", "DISK_TOTAL",

@@ -165,7 +165,7 @@ class Practice:
             raise ApiError(400, f"rules {rules.spec}: puzzles need one column, no saved rolls "
                                 "and the expected score", "practice_rules")
         if not parts_path(solver.rules, solver.tables).exists():
-            self.budget.charge(solver.rules, "parts", parts_plan(solver.rules).disk_bytes,
+            self.budget.charge(solver.rules, "parts", lambda: parts_plan(solver.rules).disk_bytes,
                                CLIENT.get())
         with self.lock:
             found = self.building.get(rules.spec)
