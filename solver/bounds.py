@@ -19,7 +19,7 @@ whole numbers  at most ``MAX_DIGITS`` digits as text
 targets        0 .. the rule set's largest score
 games          1 .. ``MAX_GAMES``
 seeds          0 .. ``MAX_SEED``
-workers        0 .. ``MAX_WORKERS``
+workers        0 .. ``MAX_WORKERS`` (``WORKERS_PER_CORE`` for each core)
 =============  ==========================================================
 
 A value of the wrong Python type raises ``WrongType``, which is both a
@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import numbers
 import re
 
@@ -60,7 +61,8 @@ MAX_DOCUMENT = 64 << 20      # characters of a whole game document or log file
 MAX_DIGITS = 100             # digits of a whole number read from text (more: refused unread)
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**12
-MAX_WORKERS = 1024
+WORKERS_PER_CORE = 4
+MAX_WORKERS = WORKERS_PER_CORE * (os.cpu_count() or 1)   # each worker maps its own tables
 THETA_MIN = 1e-6
 THETA_MAX = 1.0
 EXP_LIMIT = 700.0            # exp(±700) is still a float64
@@ -110,11 +112,22 @@ def whole_text(text: str, name: str, low: int | None = None, high: int | None = 
     """The whole number written in ``text`` (digits, an optional sign),
     refused before ``int()`` when it has more than ``MAX_DIGITS`` digits."""
     s = check_text(text, name).strip()
-    if not re.fullmatch(r"[+-]?\d+", s):
+    if not re.fullmatch(r"[+-]?[0-9]+", s):
         raise InputError(f"{name} {shown(s)}: must be a whole number")
     if len(s.lstrip("+-")) > MAX_DIGITS:
         raise InputError(f"{name} {shown(s)}: at most {MAX_DIGITS} digits")
     return check_whole(int(s), name, low, high)
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits (``int()`` also reads
+    other scripts' digits, and ``str.isdigit`` says yes to ``²``, which
+    ``int()`` refuses).
+
+    >>> is_digits("12"), is_digits("²"), is_digits("٣"), is_digits("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
 
 
 def whole_range(low: int | None, high: int | None = None) -> str:
@@ -223,7 +236,7 @@ def _kind(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-__all__ = ["EXP_LIMIT", "brief", "MAX_DIGITS", "MAX_DOCUMENT", "MAX_GAMES", "MAX_LINE", "MAX_SEED",
+__all__ = ["EXP_LIMIT", "brief", "is_digits", "MAX_DIGITS", "MAX_DOCUMENT", "MAX_GAMES", "MAX_LINE", "MAX_SEED",
            "MAX_TEXT", "MAX_WORKERS", "THETA_MAX", "THETA_MIN", "WrongType", "check_games",
            "check_seed", "check_target", "check_text", "check_theta", "check_whole",
            "check_workers", "parse_json", "shown", "whole_range", "whole_text"]

@@ -67,9 +67,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from solver.api import Solver, check_seed
-from solver.bounds import MAX_SEED, brief, check_text, parse_json, shown, whole_text
+from solver.bounds import MAX_SEED, brief, check_text, is_digits, parse_json, shown, whole_text
 from solver.errors import InputError
-from solver.files import write_text
+from solver.files import read_text, write_text
 from solver.players.advice import advise, end_turn, turn_values
 from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_column
 from solver.position.scorecard import Scorecard
@@ -82,11 +82,15 @@ from solver.space import state_space
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
+MAX_NAME = 40                    # characters of a player's name
+# characters a name never keeps: controls (ESC, BEL: a terminal obeys them) and
+# the bidirectional overrides (a name that turns the text after it around)
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 KINDS = ("human", *ALL_POLICY_NAMES)   # a person, or a computer playing a declared policy
 # The kinds of GameError, each with the fields it carries (a front end says
 # each in its own words; str() is the English line)
 GAME_ERRORS = {
-    "empty_name": ("text",), "bad_kind": ("text", "kinds"), "players": ("n", "most"),
+    "empty_name": ("text",), "long_name": ("text", "most"), "bad_kind": ("text", "kinds"), "players": ("n", "most"),
     "same_name": (), "seat_kind": ("kind",), "nothing_undo": (), "nothing_redo": (),
     "game_over": (), "roll_first": (), "keep_first": (), "roll_count": ("n", "kept"),
     "bad_dice": ("text",), "no_rerolls": ("dice",), "not_among": ("dice", "roll"),
@@ -129,12 +133,21 @@ class Player:
 
     @classmethod
     def parse(cls, text: str) -> "Player":
-        """``Ann`` (a person) or ``Bob=optimal`` (a computer)."""
+        """``Ann`` (a person) or ``Bob=optimal`` (a computer); control
+        characters are dropped from the name (a terminal would obey them), and
+        it has at most ``MAX_NAME`` characters.
+
+        >>> Player.parse("\\x1b]0;pwned\\x07Ann")
+        Player(name=']0;pwnedAnn', kind='human')
+        """
         name, eq, kind = text.partition("=")
-        name, kind = name.strip(), (kind.strip().lower() if eq else "human")
+        name, kind = UNSHOWN.sub("", name).strip(), (kind.strip().lower() if eq else "human")
         if not name:
             raise GameError("empty_name", f"player {brief(text)}: the name is empty",
                             text=text)
+        if len(name) > MAX_NAME:
+            raise GameError("long_name", f"player {brief(name)}: a name has at most "
+                            f"{MAX_NAME} characters", text=shown(name), most=MAX_NAME)
         if kind not in KINDS:
             raise GameError("bad_kind", f"player {brief(text)}: expected NAME or NAME=KIND "
                             f"with KIND one of {', '.join(KINDS)}", text=text,
@@ -492,7 +505,7 @@ class Game:
                             + ("@COLUMN" if self.rules.columns > 1 else ""), text=words)
         rules = self.rules
         name, at, col = m.group(1).partition("@")
-        if at and not col.strip().isdigit():
+        if at and not is_digits(col.strip()):
             raise GameError("bad_column", f"{brief(words.strip())}: the column after @ must be "
                             f"1..{rules.columns}", n=rules.columns)
         try:
@@ -772,11 +785,12 @@ class Game:
              tables: str | Path | None = None) -> "Game":
         """The game saved at ``path``; a malformed file is one InputError."""
         try:
-            obj = parse_json(Path(path).read_text(), str(path))
-        except OSError as e:
-            raise GameError("cannot_read", f"{path}: cannot read ({e.strerror})",
-                            path=str(path)) from None
-        except (UnicodeDecodeError, InputError):   # bad JSON, too deep, too long, huge numbers
+            text = read_text(path)           # a regular file of bounded size, not /dev/zero
+        except InputError as e:
+            raise GameError("cannot_read", str(e), path=str(path)) from None
+        try:
+            obj = parse_json(text, str(path))
+        except InputError:                   # bad JSON, too deep, too long, huge numbers
             raise GameError("not_json", f"{path}: not a JSON document", path=str(path)) from None
         return cls.from_dict(obj, rules, tables=tables, where=str(path))
 

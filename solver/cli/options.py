@@ -96,7 +96,7 @@ class Whole(click.IntRange):
             number = value
         else:
             text = str(value).strip()
-            if not re.fullmatch(r"[+-]?\d+", text):
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
                 self.fail(f"{bounds.shown(str(value))}: must be a whole number", param, ctx)
             digits = len(text.lstrip("+-"))
             if digits > bounds.MAX_DIGITS:

@@ -36,7 +36,7 @@ import click
 
 from solver.cli.options import SEED, Choice, rules_option, tables_option
 from solver.errors import InputError, TableError
-from solver.files import check_writable
+from solver.files import check_name, check_writable
 from solver.game import Game, GameError, Move
 from solver.position.actions import LOWER_BOUND, Action
 from solver.rules.dice import parse_dice
@@ -953,7 +953,12 @@ class Coach:
 
 
 def check_path(path: str, lang: str) -> str:
-    """``path`` if a game can be written there, else one InputError in ``lang``."""
+    """``path`` if a game can be written there, else one InputError in ``lang``
+    (a name too long for the system, a device such as ``/dev/null``, a folder)."""
+    try:
+        check_name(path)
+    except InputError:
+        raise InputError(message("cannot_write", lang, path=path[:60] + "...")) from None
     if Path(path).is_dir():
         raise InputError(message("folder", lang, path=path))
     try:

@@ -23,10 +23,15 @@ from solver.errors import missing_extra
               help="Server processes sharing the port (each maps the same table files).")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="SQLite file of the shared tables (default: the user's data folder).")
+@click.option("--allow-rules", is_flag=True,
+              help="Build tables for rules other than the presets when asked over the network "
+                   "(within a disk and CPU budget; see docs/security.md).")
+@click.option("--proxy", is_flag=True,
+              help="Behind a reverse proxy on this machine: trust its X-Forwarded-For.")
 @rules_option
 @tables_option
-def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
-          tables_dir: str | None) -> None:
+def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool, proxy: bool,
+          rules_spec: str, tables_dir: str | None) -> None:
     """Serve the advisor as a web page for a phone or a browser: yatzy serve, then open
     the address it prints (with --host 0.0.0.0: the address on the local network, and
     a QR code of it for the phone's camera)."""
@@ -34,10 +39,15 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
         import uvicorn
 
         from solver.web.app import create_app
+        from solver.web.guard import hosts_served
         from solver.web.limits import SERVER_LIMITS
     except ImportError as e:
         fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
-    app = create_app(rules_spec, tables_dir, db)    # bad rules fail here, before listening
+    addresses = network_addresses() if host in ("0.0.0.0", "::", "") else []
+    hosts = sorted(hosts_served(host, addresses))   # the Host names a request may give
+    app = create_app(rules_spec, tables_dir, db, hosts=hosts,   # bad rules fail here
+                     allow_rules=allow_rules)
+    limits = {**SERVER_LIMITS, "proxy_headers": proxy}
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -49,7 +59,6 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
     click.echo(f"yatzy: serving rules {rules_spec} on http://{shown}:{bound}/ (Ctrl-C stops)",
                err=False)
     if host in ("0.0.0.0", "::", ""):
-        addresses = network_addresses()
         for address in addresses:
             click.echo(f"yatzy: on the local network: http://{address}:{bound}/")
         if addresses:                   # a table shared from the laptop's own page links here
@@ -59,9 +68,17 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
 
             click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
-        server = uvicorn.Server(uvicorn.Config(app, **SERVER_LIMITS))
-        server.run(sockets=[sock])
-        return
+        server = Server(uvicorn.Config(app, **limits), app.state.closing)
+        code = 0
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            code = 130
+        # leave now: every change is committed (SQLite), and tearing down a process that
+        # holds large tables takes seconds, over the 2 s a stop may take
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     from uvicorn.supervisors import Multiprocess
 
     os.environ["YATZY_SERVE_RULES"] = rules_spec      # read by each worker's app_from_env
@@ -69,9 +86,34 @@ def serve(host: str, port: int, workers: int, db: str | None, rules_spec: str,
         os.environ["YATZY_TABLES"] = str(tables_dir)
     if db:
         os.environ["YATZY_SERVE_DB"] = str(db)
+    os.environ["YATZY_SERVE_HOSTS"] = ",".join(hosts)
+    os.environ["YATZY_SERVE_ALLOW_RULES"] = "1" if allow_rules else "0"
     config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
-                            **SERVER_LIMITS)
+                            **limits)
     Multiprocess(config, sockets=[sock]).run()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)                     # the workers have stopped; no slow teardown of the tables
+
+
+def Server(config, closing):
+    """uvicorn's server that, told to stop (Ctrl-C, SIGTERM), first ends
+    every event stream (``closing``: ``solver.web.guard``), so it stops
+    within about a second with phones connected."""
+    import asyncio
+
+    import uvicorn
+
+    class Stopping(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            loop.call_soon_threadsafe(closing.set)
+
+    return Stopping(config)
 
 
 def on_terminal() -> bool:

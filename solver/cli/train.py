@@ -33,6 +33,8 @@ from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Ratings
 from solver.rules.words import LANGS, box_index, box_name, message, number
 
+MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
+
 WORDS = {
     "en": {"header": "{n} puzzle(s), rules {rules}, {what}; answer like: keep 5 6 | 56 | "
                      "score chance | chance | reroll all | skip | quit",
@@ -160,9 +162,12 @@ class Session:
             break
         seconds = time.monotonic() - start
         self.feedback(chosen, why)
-        self.db.record(Answer(self.solver.rules.spec, puzzle.key, puzzle.kind,
-                              str(chosen.action), str(chosen.best), chosen.action.loss,
-                              "review" if review else self.source, seconds))
+        try:                                   # locked, deleted, full: said, and training goes on
+            self.db.record(Answer(self.solver.rules.spec, puzzle.key, puzzle.kind,
+                                  str(chosen.action), str(chosen.best), chosen.action.loss,
+                                  "review" if review else self.source, seconds))
+        except InputError as e:
+            click.echo(click.style(f"error: {e}", fg="red"), err=True)
         self.losses.append(chosen.action.loss)
         return True
 
@@ -268,7 +273,7 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool)
               help="Box names and messages: en | nb | sv.")
 @click.option("--stats", "stats", is_flag=True, help="Print the rating instead of training.")
 @click.option("--plot", metavar="FILE.png", help="With --stats: the rating over time as a PNG.")
-@click.option("--scale-games", type=Whole(1), default=100, show_default=True, metavar="N",
+@click.option("--scale-games", type=Whole(1, MAX_SCALE_GAMES), default=100, show_default=True, metavar="N",
               help="With --stats: games per policy measuring the scale (once, then stored).")
 @click.option("--json", "as_json", is_flag=True, help="With --stats: print one JSON object.")
 def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None, level: int,

@@ -5,8 +5,11 @@ One file (``default_path()``: ``ratings.sqlite`` in the user's data folder,
 ``solver.database`` in WAL mode, so that a process killed mid-write leaves
 every committed answer and a valid file.  Every write is one transaction.
 The schema is versioned (``PRAGMA user_version``) and ``MIGRATIONS`` bring
-an older file up to date, each step in its own transaction; a file from a
-newer program is refused.
+an older file up to date in one transaction; a file from a newer program is
+refused.  A file that is damaged, locked by another program, full (its
+ceiling ``max_bytes``), or deleted while open is one line (``InputError``
+from ``solver.database``); a write that fails says the answer was not
+recorded.
 
 Tables:
 
@@ -35,7 +38,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from solver.database import data_folder, open_database, schema_version, transaction
+from solver.database import (
+    MAX_BYTES,
+    check_same,
+    data_folder,
+    file_id,
+    open_database,
+    reporting,
+    schema_version,
+    transaction,
+)
 from solver.errors import InputError
 from solver.research.puzzles import KINDS, Anchor, loss_summary
 
@@ -127,9 +139,14 @@ def _rating(label: str, losses: Sequence[float]) -> Rating:
 class Ratings:
     """The database at ``path`` (created, or migrated, on opening)."""
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None, max_bytes: int = MAX_BYTES):
         self.path = Path(path) if path is not None else default_path()
-        self.db = open_database(self.path, MIGRATIONS)
+        self.db = open_database(self.path, MIGRATIONS, max_bytes=max_bytes)
+        self.opened = file_id(self.path)
+
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with reporting(self.path):
+            return self.db.execute(sql, args).fetchall()
 
     def close(self) -> None:
         self.db.close()
@@ -148,7 +165,9 @@ class Ratings:
     def record(self, a: Answer) -> None:
         """Store an answer and update the review list, in one transaction."""
         at = a.at or now_utc()
-        with transaction(self.db):
+        lost = "the answer was not recorded"
+        check_same(self.path, self.opened, lost)
+        with reporting(self.path, lost), transaction(self.db):
             self.db.execute(
                 "INSERT INTO answers (at, rules, puzzle, kind, answer, best, loss, source, "
                 "seconds, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -172,18 +191,17 @@ class Ratings:
 
     def answers(self, rules: str) -> list[tuple[str, str, float]]:
         """``(at, kind, loss)`` of every answer under ``rules``, oldest first."""
-        return self.db.execute("SELECT at, kind, loss FROM answers WHERE rules = ? "
-                               "ORDER BY at, id", (rules,)).fetchall()
+        return self._read("SELECT at, kind, loss FROM answers WHERE rules = ? ORDER BY at, id",
+                          (rules,))
 
     def count(self, rules: str | None = None) -> int:
         if rules is None:
-            return int(self.db.execute("SELECT count(*) FROM answers").fetchone()[0])
-        return int(self.db.execute("SELECT count(*) FROM answers WHERE rules = ?",
-                                   (rules,)).fetchone()[0])
+            return int(self._read("SELECT count(*) FROM answers")[0][0])
+        return int(self._read("SELECT count(*) FROM answers WHERE rules = ?", (rules,))[0][0])
 
     def due(self, rules: str, now: dt.datetime | None = None, limit: int = 100) -> list[str]:
         """The positions (puzzle keys) due for review at ``now``, oldest first."""
-        return [k for (k,) in self.db.execute(
+        return [k for (k,) in self._read(
             "SELECT puzzle FROM reviews WHERE rules = ? AND due <= ? ORDER BY due LIMIT ?",
             (rules, _stamp(now or now_utc()), limit))]
 
@@ -202,16 +220,17 @@ class Ratings:
     # ------------------------------------------------------------ calibration
     def anchors(self, rules: str, fingerprint: str, games: int, seed: int
                 ) -> list[Anchor] | None:
-        row = self.db.execute("SELECT anchors FROM calibration WHERE rules = ? AND "
-                              "fingerprint = ? AND games = ? AND seed = ?",
-                              (rules, fingerprint, games, seed)).fetchone()
-        if row is None:
+        rows = self._read("SELECT anchors FROM calibration WHERE rules = ? AND fingerprint = ? "
+                          "AND games = ? AND seed = ?", (rules, fingerprint, games, seed))
+        if not rows:
             return None
+        row = rows[0]
         return [Anchor(**{**a, "ci95": tuple(a["ci95"])}) for a in json.loads(row[0])]
 
     def store_anchors(self, rules: str, fingerprint: str, games: int, seed: int,
                       anchors: Sequence[Anchor]) -> None:
-        with transaction(self.db):
+        check_same(self.path, self.opened, "the scale was not stored")
+        with reporting(self.path, "the scale was not stored"), transaction(self.db):
             self.db.execute("INSERT OR REPLACE INTO calibration VALUES (?, ?, ?, ?, ?)",
                             (rules, fingerprint, games, seed,
                              json.dumps([a.as_dict() for a in anchors])))
@@ -219,13 +238,12 @@ class Ratings:
 
 def check_database(path: str | Path) -> None:
     """InputError unless the file at ``path`` passes SQLite's integrity check."""
-    db = sqlite3.connect(path)
-    try:
-        result = db.execute("PRAGMA integrity_check").fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise InputError(f"{path}: {e}") from None
-    finally:
-        db.close()
+    with reporting(path):
+        db = sqlite3.connect(path)
+        try:
+            result = db.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            db.close()
     if result != "ok":
         raise InputError(f"{path}: {result}")
 

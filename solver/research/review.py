@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from solver.errors import InputError
+from solver.files import read_text
 from solver.players.advice import advise, end_turn, turn_values
 from solver.position.actions import EXACT
 from solver.position.scorecard import Scorecard
@@ -98,12 +99,7 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     def rules_of(spec: str) -> Rules:
         return fixed or parse_rules(spec)
 
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
+    text = read_text(path)          # a regular file of bounded size (not /dev/zero): else one line
     rules = None
     games: list[list[Turn]] = []
     seen: set[int] = set()

@@ -112,6 +112,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "recorded": "{n} decisions recorded in {path}",
         "cannot_record": "cannot record the review in {path}",
         "game_empty_name": "player '{text}': the name is empty",
+        "game_long_name": "player {text}: a name has at most {most} characters",
         "game_bad_kind": "player '{text}': expected NAME or NAME=KIND, KIND one of {kinds}",
         "game_players": "{n} players: a game has 1..{most}",
         "game_same_name": "two players share a name",
@@ -230,6 +231,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "recorded": "{n} valg lagret i {path}",
         "cannot_record": "kan ikke lagre gjennomgangen i {path}",
         "game_empty_name": "spiller '{text}': navnet er tomt",
+        "game_long_name": "spiller {text}: et navn har høyst {most} tegn",
         "game_bad_kind": "spiller '{text}': skriv NAVN eller NAVN=STRATEGI "
                          "(strategiene: se --help)",
         "game_players": "{n} spillere: et spill har 1..{most}",
@@ -351,6 +353,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "recorded": "{n} val sparade i {path}",
         "cannot_record": "kan inte spara genomgången i {path}",
         "game_empty_name": "spelare '{text}': namnet är tomt",
+        "game_long_name": "spelare {text}: ett namn har högst {most} tecken",
         "game_bad_kind": "spelare '{text}': skriv NAMN eller NAMN=STRATEGI "
                          "(strategierna: se --help)",
         "game_players": "{n} spelare: ett spel har 1..{most}",

@@ -27,9 +27,13 @@ default rules, the solvers, the distributions kept) is ``request.app.state.web``
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import json
 import logging
 import os
+import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -45,6 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.api import Solver, check_whole
+from solver.database import DatabaseBusy, DatabaseFull
 from solver.errors import InputError, TableError
 from solver.game import KINDS, Game
 from solver.players.advice import TurnValues, advise, bank_after, turn_values
@@ -53,6 +58,10 @@ from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
 from solver.session import bonus_pace
+from solver.tables.plan import value_plan
+from solver.web.bodies import BodyError, json_body
+from solver.web.budget import Budget, Refused
+from solver.web.guard import CLIENT, Guard
 from solver.web.openapi import DOCUMENT
 from solver.web.shared import SharedGames
 from solver.web.table_routes import table_routes
@@ -135,9 +144,9 @@ async def body(request: Request) -> dict:
         raise ApiError(408, f"the body took longer than {BODY_SECONDS:g} s to arrive",
                        "body") from None
     try:
-        obj = json.loads(data)
-    except (ValueError, RecursionError):
-        raise ApiError(400, "the body is not a JSON document", "body") from None
+        obj = json_body(bytes(data))     # bounded: depth, digits (one 400 line otherwise)
+    except BodyError as e:
+        raise ApiError(400, str(e), "body") from None
     if not isinstance(obj, dict):
         raise ApiError(400, "the body must be a JSON object", "body")
     return obj
@@ -190,8 +199,9 @@ class Solvers:
     opened or solved in a thread with its progress recorded, and the turn
     values of recent cards."""
 
-    def __init__(self, tables: str | Path | None):
+    def __init__(self, tables: str | Path | None, budget: Budget | None = None):
         self.tables = tables
+        self.budget = budget or Budget()
         self.specs: OrderedDict[str, Rules] = OrderedDict()      # text asked -> rules
         self.solvers: OrderedDict[str, Solver] = OrderedDict()    # least recently used first
         self.status: dict[str, dict] = {}
@@ -226,6 +236,13 @@ class Solvers:
                     status.update(state="solving", **build_times(clock, done, total))
 
             solver = Solver(rules, tables=self.tables, progress=progress)
+            if not solver.path.exists() and solvable_here(rules):
+                try:                           # a new table on disk: the presets, or within budget
+                    self.budget.charge(rules, "values", lambda: value_plan(rules).disk_bytes,
+                                       CLIENT.get())
+                except Refused:
+                    del self.status[rules.spec]
+                    raise
             if not solver.path.exists() and not solvable_here(rules):
                 del self.status[rules.spec]
                 raise ApiError(422, f"rules {rules.spec}: no stored table, and this server "
@@ -367,10 +384,12 @@ class WebState:
     """What the routes share: the default rules, the folder of tables, the
     solvers, and the distributions kept (one computed at a time)."""
 
-    def __init__(self, rules: str, tables: str | Path | None):
+    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None):
         self.default = parse_rules(rules).spec
         self.tables = tables
-        self.solvers = Solvers(tables)
+        self.budget = budget or Budget()
+        self.budget.presets |= {self.default}        # the owner's choice is always built
+        self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self.running = 0
@@ -616,12 +635,62 @@ async def on_table_error(request: Request, e: TableError) -> Response:
     return error_reply(503, str(e), "table")
 
 
+async def on_refused(request: Request, e: Refused) -> Response:
+    return error_reply(e.status, str(e), e.code)
+
+
+async def on_database_full(request: Request, e: DatabaseFull) -> Response:
+    return error_reply(507, str(e), "db_full")
+
+
+async def on_database_busy(request: Request, e: DatabaseBusy) -> Response:
+    return error_reply(503, str(e), "db_busy")
+
+
 def app_from_env() -> Starlette:
     """``create_app`` for the rules and tables that ``yatzy serve --workers N``
-    gives its worker processes (``$YATZY_SERVE_RULES``, ``$YATZY_TABLES``)."""
-    return create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
+    gives its worker processes (``$YATZY_SERVE_RULES``, ``$YATZY_TABLES``).
+    A worker, once its server has stopped, leaves at once: every change is
+    committed, and tearing down a process that holds large tables takes
+    seconds (a stop takes at most 2 s)."""
+    atexit.register(leave_now)
+    hosts = os.environ.get("YATZY_SERVE_HOSTS")
+    app = create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
                       os.environ.get("YATZY_TABLES") or None,
-                      os.environ.get("YATZY_SERVE_DB") or None)
+                      os.environ.get("YATZY_SERVE_DB") or None,
+                      hosts=hosts.split(",") if hosts else None,
+                      allow_rules=os.environ.get("YATZY_SERVE_ALLOW_RULES") == "1")
+    streams_end_on_stop(app.state.closing)
+    return app
+
+
+def streams_end_on_stop(closing: asyncio.Event) -> None:
+    """Put a step before the server's own SIGINT and SIGTERM handlers (a
+    worker's uvicorn has set them when it loads the app): set ``closing``,
+    so every event stream ends at once (``solver.web.guard``)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        before = signal.getsignal(sig)
+        if not callable(before):
+            continue
+
+        def stop(number, frame, before=before):
+            loop.call_soon_threadsafe(closing.set)
+            before(number, frame)
+        signal.signal(sig, stop)
+
+
+def leave_now() -> None:
+    """End the process now, its output flushed (the last exit handler)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 def shared_view(game: Game) -> dict:
@@ -631,24 +700,33 @@ def shared_view(game: Game) -> dict:
 
 
 def create_app(rules: str = "nordic", tables: str | Path | None = None,
-               db: str | Path | None = None) -> Starlette:
+               db: str | Path | None = None, *, hosts: list[str] | None = None,
+               allow_rules: bool = False) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
     folder of stored tables, ``db`` the SQLite file of shared tables
     (``solver.web.shared``; default in the user's data folder, opened on
-    first use)."""
-    state = WebState(rules, tables)
+    first use); ``hosts`` the host names requests may name (None: any;
+    ``solver.web.guard``), ``allow_rules`` whether tables of rules other
+    than the presets are built, within a budget (``solver.web.budget``).
+    ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
+    event stream."""
+    state = WebState(rules, tables, Budget(allow_rules))
     shared = table_routes(SharedGames(db), lambda spec: solver_for_game(state, spec),
                           shared_view)
     app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
-        TableError: on_table_error})
+        TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
+        DatabaseBusy: on_database_busy})
     app.add_middleware(Bounds)
+    app.state.closing = asyncio.Event()
+    app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
     from solver.web.practice import Practice, practice_routes, ratings_folder   # Practice view
     app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
-                                                  lambda spec: solver_for_game(state, spec)))
+                                                  lambda spec: solver_for_game(state, spec),
+                                                  state.budget))
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 

@@ -7,6 +7,13 @@
   first byte of each request, to send the request line and its headers
   (``HeaderDeadline``); then it is closed.  A request body has its own
   deadline in ``solver.web.app`` (408 after 10 s).
+* ``timeout_graceful_shutdown``: ``STOP_SECONDS``, how long Ctrl-C or
+  SIGTERM waits for requests still running before it cancels them (event
+  streams end at once: ``solver.web.guard``), so the server stops within
+  2 s even with phones connected;
+* ``proxy_headers``: off, so ``X-Forwarded-For`` is ignored (a client
+  cannot pose as another to the rate limits); ``yatzy serve --proxy``
+  turns it on for a reverse proxy on this machine.
 
 uvicorn has no deadline for request headers of its own, so a client that
 sends its headers a byte at a time would hold a connection for as long as it
@@ -21,6 +28,7 @@ import resource
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 HEADER_SECONDS = 10.0
+STOP_SECONDS = 1.0
 
 
 class HeaderDeadline(HttpToolsProtocol):
@@ -74,4 +82,5 @@ def connections(most: int = 1024) -> int:
 
 
 SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": connections(),
-                 "timeout_keep_alive": 5, "http": HeaderDeadline}
+                 "timeout_keep_alive": 5, "http": HeaderDeadline,
+                 "timeout_graceful_shutdown": STOP_SECONDS, "proxy_headers": False}

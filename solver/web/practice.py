@@ -54,12 +54,13 @@ from starlette.routing import Route
 from solver.api import Solver
 from solver.database import data_folder
 from solver.errors import InputError
-from solver.players.explain import Explanation
+from solver.players.explain import Explanation, parts_path
 from solver.position.actions import Action
 from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Rating, Ratings, Stats
 from solver.rules.ruleset import parse_rules
 from solver.rules.words import LANGS, box_name
+from solver.tables.plan import parts_plan
 from solver.web.app import (
     MAX_TEXT,
     ApiError,
@@ -72,6 +73,8 @@ from solver.web.app import (
     text_field,
     whole_arg,
 )
+from solver.web.budget import Budget
+from solver.web.guard import CLIENT
 from solver.web.shared import Limiter
 from solver.web.shared import TableError as Refused
 
@@ -79,6 +82,8 @@ MAX_COUNT = 20                 # puzzles in one request
 MAX_KEY = 400                  # characters of a puzzle (card|dice|rerolls)
 MAX_NAME = 32                  # characters of a player's name
 MAX_PLAYERS = 10_000           # rating files one server keeps
+PLAYER_BYTES = 8 << 20         # the ceiling of one player's ratings file (then 507)
+RATINGS_BYTES = 1 << 30        # all players' files: no new player past this (507)
 MAX_SEED = (1 << 53) - 1       # seeds the page's JavaScript holds exactly
 MAX_SECONDS = 24 * 3600.0
 PARTS_WAIT = 60.0              # seconds a request waits for the explanation table (then 503)
@@ -128,8 +133,9 @@ class Practice:
     solvers (``solver_for``) and the parts tables being built."""
 
     def __init__(self, folder: Path, default: Callable[[], str],
-                 solver_for: Callable[[str], Awaitable[Solver]]):
+                 solver_for: Callable[[str], Awaitable[Solver]], budget: Budget | None = None):
         self.folder, self.default, self.solver_for = folder, default, solver_for
+        self.budget = budget or Budget()            # a new parts table: presets, or within it
         self.building: dict[str, tuple[weakref.ref, dict]] = {}   # rules -> (solver, status)
         self.lock = threading.Lock()
         self.writes = threading.Lock()            # one new player file at a time
@@ -158,6 +164,9 @@ class Practice:
         if solver.theta:
             raise ApiError(400, f"rules {rules.spec}: puzzles need one column, no saved rolls "
                                 "and the expected score", "practice_rules")
+        if not parts_path(solver.rules, solver.tables).exists():
+            self.budget.charge(solver.rules, "parts", lambda: parts_plan(solver.rules).disk_bytes,
+                               CLIENT.get())
         with self.lock:
             found = self.building.get(rules.spec)
             if found is None or found[0]() is not solver or found[1]["state"] == "failed":
@@ -218,18 +227,20 @@ class Practice:
 
     def open_player(self, name: str, create: bool) -> Ratings | None:
         """The player's ratings (None if the file is not there and not to
-        be made); 507 once the server keeps ``MAX_PLAYERS`` files."""
+        be made); 507 once the server keeps ``MAX_PLAYERS`` files or
+        ``RATINGS_BYTES``; each file grows to at most ``PLAYER_BYTES``."""
         path = player_file(self.folder, name)
         if path.exists():
-            return Ratings(path)
+            return Ratings(path, max_bytes=PLAYER_BYTES)
         if not create:
             return None
         with self.writes:
-            if not path.exists() and self.folder.is_dir() and sum(
-                    1 for _ in self.folder.glob("*.sqlite")) >= MAX_PLAYERS:
-                raise ApiError(507, f"this server keeps at most {MAX_PLAYERS} ratings",
-                               "players_full")
-            return Ratings(path)
+            if not path.exists() and self.folder.is_dir():
+                sizes = [f.stat().st_size for f in self.folder.glob("*.sqlite*")]
+                if len(sizes) >= MAX_PLAYERS or sum(sizes) >= RATINGS_BYTES:
+                    raise ApiError(507, f"this server keeps at most {MAX_PLAYERS} ratings "
+                                        f"and {RATINGS_BYTES >> 20} MiB of them", "players_full")
+            return Ratings(path, max_bytes=PLAYER_BYTES)
 
 
 # ------------------------------------------------------------------ answers

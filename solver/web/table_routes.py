@@ -38,9 +38,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from solver.bounds import parse_json
+from solver.database import DatabaseBusy, DatabaseFull
 from solver.errors import InputError
 from solver.game import MAX_PLAYERS, Game
 from solver.session import Capability, Session
+from solver.web.budget import Refused
 from solver.web.qr import matrix
 from solver.web.shared import (
     BEAT,
@@ -255,6 +257,12 @@ async def guarded(handler, tables: Tables, request: Request) -> Response:
         if e.state is not None:
             body["state"] = e.state
         return JSONResponse(body, status_code=e.status)
+    except Refused as e:
+        return JSONResponse({"error": str(e), "code": e.code}, status_code=e.status)
+    except DatabaseFull as e:
+        return JSONResponse({"error": str(e), "code": "db_full"}, status_code=507)
+    except DatabaseBusy as e:
+        return JSONResponse({"error": str(e), "code": "db_busy"}, status_code=503)
     except InputError as e:
         return JSONResponse({"error": str(e)}, status_code=400)
     except Exception:                           # noqa: BLE001  one JSON line, logged

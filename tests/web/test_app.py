@@ -23,6 +23,7 @@ from solver.rules.ruleset import parse_rules  # noqa: E402
 import anyio  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+JSON = {"Content-Type": "application/json"}
 NEAR_FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=18,"
              "three_of_a_kind=15,four_of_a_kind=20,small_straight=15,large_straight=20,"
              "full_house=28")
@@ -88,9 +89,9 @@ def test_bad_input_is_one_line_4xx(client):
     one_line_error(client.get("/api/ev", params={"card": "ones=7"}), 400)
     one_line_error(client.get("/api/ev", params={"card": "x" * 1000}), 400)
     one_line_error(client.get("/api/ev?card=" + "a" * 5000), 414)
-    one_line_error(client.post("/api/game/move", content=b" " * (MAX_BODY + 1)), 413)
-    one_line_error(client.post("/api/game/move", content=b"{not json"), 400)
-    one_line_error(client.post("/api/game/move", content=b"[" * 60000), 400)
+    one_line_error(client.post("/api/game/move", content=b" " * (MAX_BODY + 1), headers=JSON), 413)
+    one_line_error(client.post("/api/game/move", content=b"{not json", headers=JSON), 400)
+    one_line_error(client.post("/api/game/move", content=b"[" * 60000, headers=JSON), 400)
     one_line_error(client.post("/api/game/move", json=[1, 2]), 400)
     one_line_error(client.post("/api/game/move", json={"game": {}, "move": "roll"}), 400)
     one_line_error(client.get("/api/game/move"), 405)
@@ -345,8 +346,9 @@ def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, no
     """Asking for more rule sets than the server keeps open closes the
     least recently used idle one instead of refusing every other rule set."""
     from solver.web import app as web_app
+    from solver.web.budget import Budget
     monkeypatch.setattr(web_app, "MAX_RULE_SETS", 2)
-    solvers = web_app.Solvers(tables_dir)
+    solvers = web_app.Solvers(tables_dir, Budget(allow_rules=True))     # nordic:rolls=2 is built
     specs = ["nordic", "nordic:rolls=2", "forced", "nordic"]
     for spec in specs:
         solvers.start(spec)

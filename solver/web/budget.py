@@ -1,0 +1,89 @@
+"""What the server may spend on tables it builds for the network: the
+presets, and other rule sets only under ``yatzy serve --allow-rules``,
+within a budget.
+
+A request may make the server build a table (a value table solved on
+demand, the explanations' parts table of the Practice view): seconds of
+CPU and up to hundreds of megabytes on disk each, kept.  Without
+``--allow-rules`` only the presets are built (a fixed set, each once); a
+table already stored is opened whatever its rules (memory only).  With
+``--allow-rules`` each new table of other rules is charged to the client
+that asked (``solver.web.guard.CLIENT``) by its planned size on disk
+(``solver.tables.plan``): at most ``BUILDS_PER_CLIENT`` builds and
+``DISK_PER_CLIENT`` bytes per client, ``BUILDS_TOTAL`` and ``DISK_TOTAL``
+for the server's life (each build is also CPU: the count bounds it).  A
+refusal is ``Refused``: 403 (rules not allowed), 429 (this client's
+budget spent), 507 (the server's).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from solver.errors import InputError
+from solver.rules.ruleset import PRESETS, Rules, parse_rules
+
+BUILDS_PER_CLIENT = 4
+BUILDS_TOTAL = 32
+DISK_PER_CLIENT = 1 << 30
+DISK_TOTAL = 8 << 30
+
+
+class Refused(InputError):
+    """A build the budget does not allow: ``status`` and ``code`` for the answer."""
+
+    def __init__(self, status: int, message: str, code: str):
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def preset_specs() -> frozenset[str]:
+    """The specs of the presets (``nordic``, ``yahtzee``, ...)."""
+    return frozenset(parse_rules(name).spec for name in PRESETS)
+
+
+class Budget:
+    """The builds charged so far, per client and in all."""
+
+    def __init__(self, allow_rules: bool = False, *, builds_per_client: int = BUILDS_PER_CLIENT,
+                 builds_total: int = BUILDS_TOTAL, disk_per_client: int = DISK_PER_CLIENT,
+                 disk_total: int = DISK_TOTAL):
+        self.allow_rules = allow_rules
+        self.limits = (builds_per_client, builds_total, disk_per_client, disk_total)
+        self.presets = preset_specs()
+        self.charged: dict[tuple[str, str], str] = {}      # (spec, what) -> client
+        self.spent: dict[str, tuple[int, int]] = {}         # client -> (builds, bytes)
+        self.lock = threading.Lock()
+
+    def charge(self, rules: Rules, what: str, disk_bytes: Callable[[], int], client: str) -> None:
+        """Allow the build of ``what`` (``values``, ``parts``) of ``rules``,
+        ``disk_bytes()`` on disk (asked only of rules charged), asked by
+        ``client``; ``Refused`` if not."""
+        if rules.spec in self.presets:
+            return
+        if not self.allow_rules:
+            raise Refused(403, f"rules {rules.spec}: this server builds tables only for its "
+                               "presets (start it with yatzy serve --allow-rules, or store the "
+                               f"table first: yatzy solve --rules {rules.spec})",
+                          "rules_not_allowed")
+        per_builds, all_builds, per_disk, all_disk = self.limits
+        size = disk_bytes()
+        with self.lock:
+            if (rules.spec, what) in self.charged:
+                return                                      # built or being built: paid for
+            builds, spent = self.spent.get(client, (0, 0))
+            total_builds = len(self.charged)
+            total_disk = sum(b for _, b in self.spent.values())
+            if builds + 1 > per_builds or spent + size > per_disk:
+                raise Refused(429, f"rules {rules.spec}: this address has had its {per_builds} "
+                                   "new tables; ask again with a preset", "budget")
+            if total_builds + 1 > all_builds or total_disk + size > all_disk:
+                raise Refused(507, f"rules {rules.spec}: this server has built all the tables "
+                                   "it may for other rules", "budget")
+            self.charged[(rules.spec, what)] = client
+            self.spent[client] = (builds + 1, spent + size)
+
+
+__all__ = ["BUILDS_PER_CLIENT", "BUILDS_TOTAL", "Budget", "DISK_PER_CLIENT", "DISK_TOTAL",
+           "Refused", "preset_specs"]

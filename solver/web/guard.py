@@ -1,0 +1,249 @@
+"""Who may talk to ``yatzy serve``: the checks made on every request before
+any route runs (``Guard``, ASGI middleware, outermost).
+
+* **Host.**  A request whose ``Host`` names another server than this one
+  is refused (421): a web page elsewhere whose name was made to point at
+  the laptop (DNS rebinding) cannot read or drive the server.  The names
+  served are ``hosts_served``: the address given to ``--host``, the
+  addresses ``yatzy serve`` prints for the local network, the machine's
+  own name, and the loopback forms (``localhost``, ``127.0.0.1``, ``::1``).
+  Every link the server makes (a table's url) is built from a ``Host``
+  accepted here.
+* **Origin.**  A request that changes something (``POST``, ``PUT``,
+  ``PATCH``, ``DELETE``) must carry a JSON body (``Content-Type:
+  application/json``; else 415), and if it names an ``Origin`` (a browser
+  always does for another site's request) that origin must be this
+  server's own (else 403).  A form or a ``text/plain`` fetch from another
+  page, which a browser sends without asking, is refused; a JSON request
+  from another page needs the server's permission (CORS), never given.
+  Any ``/api/`` request a browser marks as made by another site's page
+  (``Sec-Fetch-Site: cross-site`` or ``same-site``), a ``GET`` by an
+  ``<img>`` included, is refused (403): no other page makes the server
+  work.
+* **Size.**  A body announced larger than ``MAX_REQUEST`` is answered 413
+  before a route runs; the body is read and dropped (up to ``DRAIN_MOST``)
+  so that the client hears the answer rather than a reset connection.
+* **Event streams.**  ``GET /api/table/CODE/events`` holds a connection
+  open: at most ``STREAMS_PER_CLIENT`` per client address (429) and
+  ``STREAMS_TOTAL`` in all (503), so one phone cannot take every
+  connection.  ``closing`` (set by ``yatzy serve`` on Ctrl-C or SIGTERM)
+  ends every stream at once: the stream's route is told the client left.
+* **The client.**  ``CLIENT`` holds the address of the request being
+  served (``solver.web.budget`` charges it); behind ``yatzy serve
+  --proxy`` it is the one ``X-Forwarded-For`` names, otherwise that header
+  is ignored.
+
+Every refusal is one line of JSON ``{"error": ..., "code": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import re
+import socket
+from typing import Iterable
+from urllib.parse import urlsplit
+
+MAX_REQUEST = 64 * 1024            # bytes of the largest body any route takes
+DRAIN_MOST = 8 << 20               # bytes of an oversized body read and dropped before the 413
+DRAIN_SECONDS = 10.0
+STREAMS_PER_CLIENT = 8             # event streams open at once from one address
+STREAMS_TOTAL = 256                # event streams open at once in all
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+STREAM_PATH = re.compile(r"/api/table/[^/]+/events")
+
+CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("client", default="?")
+
+
+def hosts_served(host: str, addresses: Iterable[str] = ()) -> frozenset[str]:
+    """The host names a request may name: ``host`` (the address listened on;
+    ``0.0.0.0`` or ``::`` stands for every address, so the machine's own
+    name), ``addresses`` (those printed for the local network), and the
+    loopback forms.
+
+    >>> sorted(hosts_served("127.0.0.1"))
+    ['127.0.0.1', '::1', 'localhost']
+    >>> sorted(hosts_served("0.0.0.0", ["192.168.1.20"]) - {socket.gethostname().lower()})
+    ['127.0.0.1', '192.168.1.20', '::1', 'localhost']
+    """
+    names = set(LOOPBACK) | {a.lower() for a in addresses}
+    if host in ("0.0.0.0", "::", ""):
+        name = socket.gethostname().lower()
+        if name:
+            names.add(name)
+    else:
+        names.add(host.lower().strip("[]"))
+    return frozenset(names)
+
+
+def host_name(value: str) -> str:
+    """The name of a ``Host`` header, without its port and final dot.
+
+    >>> host_name("[::1]:8000"), host_name("Example.COM.:80"), host_name("10.0.0.2")
+    ('::1', 'example.com', '10.0.0.2')
+    """
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0].rstrip(".") if value.count(":") == 1 else value.rstrip(".")
+
+
+def refusal(status: int, text: str, code: str, close: bool = False):
+    """A one-line JSON answer as ASGI messages' sender."""
+    body = json.dumps({"error": text, "code": code}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+
+    async def answer(send) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+    return answer
+
+
+class Guard:
+    """ASGI middleware: the checks of this module, before any route.
+    ``hosts`` None takes any ``Host`` (an app embedded elsewhere; ``yatzy
+    serve`` always names them)."""
+
+    def __init__(self, app, hosts: Iterable[str] | None = None, *,
+                 streams_per_client: int = STREAMS_PER_CLIENT,
+                 streams_total: int = STREAMS_TOTAL, max_request: int = MAX_REQUEST,
+                 closing: asyncio.Event | None = None):
+        self.app = app
+        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
+        self.per_client, self.total, self.max_request = streams_per_client, streams_total, max_request
+        self.streams: dict[str, int] = {}
+        self.closing = closing or asyncio.Event()     # set: every event stream ends
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        client = scope["client"][0] if scope.get("client") else "?"
+        problem = self.check(scope["method"], headers, scope.get("path", ""))
+        if problem is not None:
+            status, text, code = problem
+            if status == 413:
+                return await self.too_large(headers, receive, send, text)
+            return await refusal(status, text, code)(send)
+        CLIENT.set(client)
+        if scope["method"] == "GET" and STREAM_PATH.fullmatch(scope.get("path", "")):
+            return await self.stream(client, scope, receive, send)
+        return await self.app(scope, receive, send)
+
+    def check(self, method: str, headers: dict[str, str], path: str = ""
+              ) -> tuple[int, str, str] | None:
+        """Why the request is refused (status, line, code), or None."""
+        host = headers.get("host", "")
+        if self.hosts is not None and host_name(host) not in self.hosts:
+            shown = host[:60] if host.isprintable() else "?"
+            return 421, f"this server does not serve the host {shown!r}", "host"
+        if path.startswith("/api/") and headers.get("sec-fetch-site", "same-origin") not in (
+                "same-origin", "none"):      # another page's <img>, fetch or form: no work for it
+            return 403, "a request from another site's page is refused", "origin"
+        if method not in CHANGING:
+            return None
+        size = headers.get("content-length", "0").strip()
+        if not (size.isascii() and size.isdigit()) or len(size) > 15:
+            return 400, "bad Content-Length", "body"
+        if int(size) > self.max_request:
+            return 413, f"the body is larger than {self.max_request} bytes", "body"
+        media = headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            return 415, "a request that changes something must send JSON " \
+                        "(Content-Type: application/json)", "content_type"
+        origin = headers.get("origin")
+        if origin is not None and not same_origin(origin, host):
+            return 403, "a request from another site's page is refused", "origin"
+        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+            return 403, "a request from another site's page is refused", "origin"
+        return None
+
+    async def too_large(self, headers: dict, receive, send, text: str) -> None:
+        """413 for an announced oversized body, after reading (and dropping)
+        it where it is not huge, so the client reads the answer."""
+        size = int(headers["content-length"])
+        close = True
+        if "100-continue" not in headers.get("expect", "").lower() and size <= DRAIN_MOST:
+            try:
+                with anyio_deadline(DRAIN_SECONDS):
+                    while True:
+                        message = await receive()
+                        if message["type"] != "http.request" or not message.get("more_body"):
+                            break
+                close = False
+            except TimeoutError:
+                pass
+        await refusal(413, text, "body", close=close)(send)
+
+    async def stream(self, client: str, scope, receive, send) -> None:
+        """An event stream, counted; told the client left once ``closing``."""
+        if sum(self.streams.values()) >= self.total:
+            return await refusal(503, f"this server has {self.total} event streams open; "
+                                      "try again later", "streams")(send)
+        if self.streams.get(client, 0) >= self.per_client:
+            return await refusal(429, f"at most {self.per_client} event streams from one "
+                                      "address", "streams")(send)
+        self.streams[client] = self.streams.get(client, 0) + 1
+        closing = self.closing
+
+        async def watched():
+            if closing.is_set():
+                return {"type": "http.disconnect"}
+            waiting = asyncio.ensure_future(closing.wait())
+            got = asyncio.ensure_future(receive())
+            done, _ = await asyncio.wait({waiting, got}, return_when=asyncio.FIRST_COMPLETED)
+            if got in done:
+                waiting.cancel()
+                return got.result()
+            got.cancel()
+            return {"type": "http.disconnect"}
+
+        ended = False
+
+        async def sending(message) -> None:
+            nonlocal ended
+            ended = ended or (message["type"] == "http.response.body"
+                              and not message.get("more_body"))
+            await send(message)
+
+        try:
+            await self.app(scope, watched, sending)
+            if not ended and closing.is_set():      # ended by ``closing``: the stream's last word
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            left = self.streams.get(client, 1) - 1
+            if left:
+                self.streams[client] = left
+            else:
+                self.streams.pop(client, None)
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether the ``Origin`` header names the server the request came to.
+
+    >>> same_origin("http://192.168.1.20:8000", "192.168.1.20:8000")
+    True
+    >>> same_origin("http://evil.example", "192.168.1.20:8000"), same_origin("null", "x")
+    (False, False)
+    """
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(host) and \
+        parts.netloc.lower() == host.strip().lower()
+
+
+def anyio_deadline(seconds: float):
+    """A cancel scope raising ``TimeoutError`` after ``seconds``."""
+    import anyio
+    return anyio.fail_after(seconds)
+
+
+__all__ = ["CLIENT", "Guard", "MAX_REQUEST", "STREAMS_PER_CLIENT", "STREAMS_TOTAL",
+           "host_name", "hosts_served", "same_origin"]
