@@ -114,9 +114,8 @@ AND_WORDS = ("and", "og", "och", "&")
 # (``behold seksene``) and the abbreviations people write.
 BOX_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
-        "ones": ("aces", "1s", "the ones"), "twos": ("2s", "the twos"),
-        "threes": ("3s", "the threes"), "fours": ("4s", "the fours"),
-        "fives": ("5s", "the fives"), "sixes": ("6s", "the sixes"),
+        "ones": ("aces", "1s"), "twos": ("2s",), "threes": ("3s",), "fours": ("4s",),
+        "fives": ("5s",), "sixes": ("6s",),
         "one_pair": ("pair", "1 pair", "a pair"),
         "two_pairs": ("two pair", "2 pairs", "2 pair"),
         "three_pairs": ("three pair", "3 pairs", "3 pair"),
@@ -350,7 +349,9 @@ def cut(text: str, n: int = CUT) -> str:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+    """A name as compared: lower case, words apart, no English "the" first."""
+    words = text.lower().replace("_", " ").replace("-", " ").split()
+    return " ".join(words[1:] if words[:1] == ["the"] and len(words) > 1 else words)
 
 
 def _langs(lang: str | None) -> tuple[str, ...]:
