@@ -171,7 +171,7 @@ BOX_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # A column after the box: "@3", "x3", "in column 3", "i kolonne 3", "i kolumn 3"
-_COLUMN = re.compile(r"(?:\s*@\s*|\s*(?<![^\s\d])[x×]\s*|\s+(?:(?:in|i)\s+)?"
+_COLUMN = re.compile(r"(?:\s*[@×]\s*|\s+x\s*|\s+(?:(?:in|i)\s+)?"
                      r"(?:column|col|kolonne|kolonnen|kol|kolumn|kolumnen)\s+)(\S*)$")
 _SAID = re.compile(r"\s*\(\s*(\d+)\s*\)$")           # points said: "chance (23)"
 _BARE_POINTS = re.compile(r"\s+(\d+)$")                  # or "chance 23"
