@@ -400,13 +400,7 @@ class _Reader:
             raise InputError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
         self.rules, self.lang, self.dice = rules, lang, dice
         self.roll_due, self.commands = roll_due, commands
-        verbs: dict[str, str] = {}
-        for code in _langs(lang):
-            verbs.update(VERBS[code])
-        if not commands:
-            verbs = {p: m for p, m in verbs.items() if m not in COMMANDS}
-        # longest phrase first: "kast om alle" before "kast"
-        self.verbs = sorted(verbs.items(), key=lambda kv: -len(kv[0].split()))
+        self.verbs, self.lengths = _verbs(lang, commands)
 
     def fail(self, kind: str, **fields) -> GrammarError:
         return GrammarError(kind, self.lang, **fields)
@@ -420,12 +414,11 @@ class _Reader:
         if _DICE.fullmatch(low):
             return (Typed("roll", self.dice_of(raw, True)) if self.roll_due
                     else Typed("keep", self.kept(raw)))
-        words, low_words = raw.split(), low.split()
-        for phrase, meaning in self.verbs:
-            n = len(phrase.split())
-            if low_words[:n] == phrase.split():
-                said = " ".join(words[:n])
-                return self.verb(meaning, said, " ".join(words[n:]))
+        words, low_words = raw.split(), tuple(low.split())
+        for n in self.lengths:                  # longest first: "kast om alle" before "kast"
+            meaning = self.verbs.get(" ".join(low_words[:n])) if len(low_words) >= n else None
+            if meaning is not None:
+                return self.verb(meaning, " ".join(words[:n]), " ".join(words[n:]))
         return self.score(raw, said=None, bare=True)
 
     def verb(self, meaning: str, said: str, rest: str) -> Typed:
@@ -577,6 +570,15 @@ class _Reader:
         box = self.box(rest.strip(), bare and points is None and not column)
         return Typed("score", box=rules.boxes[box].name, column=column, points=points)
 
+    def command_starts(self, key: str) -> list[str]:
+        """The first words of the phrases that start with ``key``, in the
+        player's language (an English one only where it has none of that
+        meaning)."""
+        local = VERBS[self.lang] if self.lang else self.verbs
+        meanings = set(local.values())
+        return sorted({p.split()[0] for p, m in self.verbs.items()
+                       if p != "?" and p.startswith(key) and (p in local or m not in meanings)})
+
     def box(self, name: str, bare: bool) -> int:
         """The box called ``name``: a name in any language, else the start
         of a name in the player's language fitting one box only."""
@@ -591,10 +593,7 @@ class _Reader:
                      if _fits(typed, text.split()) for i in boxes}
         verbs = []
         if bare and len(key.split()) == 1:          # a word alone may be a command's start
-            shown = VERBS[self.lang] if self.lang else dict(self.verbs)
-            verbs = sorted({p.split()[0] for p, m in self.verbs if p != "?" and p.startswith(key)
-                            and (p in shown or not shown.keys() & {q for q, n in self.verbs
-                                                                   if n == m})})
+            verbs = self.command_starts(key)
         if len(found) == 1 and not verbs:
             return next(iter(found))
         if found:
@@ -606,6 +605,18 @@ class _Reader:
         if bare and len(key.split()) == 1 and key not in _ANY_BOX:
             raise self.fail("unknown_command", word=cut(name))
         raise self.fail("unknown_box", name=cut(name))
+
+
+@lru_cache(maxsize=16)
+def _verbs(lang: str | None, commands: bool) -> tuple[dict[str, str], tuple[int, ...]]:
+    """The phrases that start a line in ``lang`` (and English), each with
+    its meaning (session commands only with ``commands``), and their
+    lengths in words, longest first."""
+    verbs: dict[str, str] = {}
+    for code in _langs(lang):
+        verbs.update(VERBS[code])
+    verbs = {p: m for p, m in verbs.items() if commands or m not in COMMANDS}
+    return verbs, tuple(sorted({len(p.split()) for p in verbs}, reverse=True))
 
 
 def _key(rules: Rules) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
