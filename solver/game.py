@@ -73,7 +73,7 @@ from solver.players.advice import advise, end_turn, turn_values
 from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_column
 from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
-from solver.rules.grammar import Typed, parse
+from solver.rules.grammar import GrammarError, Typed, parse
 from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -96,12 +96,20 @@ GAME_ERRORS = {
 }
 
 
+# The GameError kinds of a line the grammar (solver.rules.grammar) does not
+# read as a move; any other of its kinds is "bad_move"
+GRAMMAR_KINDS = {"bad_dice": "bad_dice", "bad_face": "bad_dice", "too_many": "bad_dice",
+                 "digits": "bad_dice", "unknown_box": "unknown_box", "bad_column": "bad_column",
+                 "no_column": "bad_column", "one_column": "bad_column"}
+
+
 class GameError(InputError):
     """A move the rules do not allow now, or a bad game or game file:
     ``kind`` (a key of ``GAME_ERRORS``) names the problem and ``fields``
     its particulars (boxes by their English name, columns from 1, 0 with
     one column), so a front end can say it in its own language; the text is
-    the English line.
+    the English line.  A move the grammar could not read has the grammar's
+    ``GrammarError`` as its ``__cause__`` (its words in every language).
 
         >>> game = Game("nordic", ["Ann"])
         >>> try:
@@ -419,8 +427,15 @@ class Game:
         if self.is_over_at(pos):
             raise GameError("game_over", "the game is over")
         due = not pos.rolls or len(pos.kept) == len(pos.rolls)
-        typed = parse(text, self.rules, dice=None if due else pos.rolls[-1], roll_due=due,
-                      commands=False)
+        try:
+            typed = parse(text, self.rules, dice=None if due else pos.rolls[-1], roll_due=due,
+                          commands=False)
+        except GrammarError as e:       # its kind here; its words, in any language, its own
+            kind = GRAMMAR_KINDS.get(e.kind, "bad_move")
+            fields = {"bad_move": {"text": text}, "bad_dice": {"text": text},
+                      "unknown_box": {"name": e.fields.get("name")},
+                      "bad_column": {"n": self.rules.columns}}[kind]
+            raise GameError(kind, str(e), **fields) from e
         if typed.kind == "roll":
             return self._roll(pos, typed.dice, drawn)
         if due:

@@ -83,6 +83,8 @@ def game_error(error: InputError, lang: str = "en") -> str:
     """
     if isinstance(error, GrammarError):
         return error.say(lang)
+    if isinstance(error, GameError) and isinstance(error.__cause__, GrammarError):
+        return error.__cause__.say(lang)                   # a move the grammar could not read
     if not isinstance(error, GameError):
         return str(error)
     fields = {k: cut(v) if isinstance(v, str) else v for k, v in error.fields.items()}

@@ -171,8 +171,8 @@ BOX_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # A column after the box: "@3", "x3", "in column 3", "i kolonne 3", "i kolumn 3"
-_COLUMN = re.compile(r"(?:\s*[@×]\s*|\s+x\s*|\s+(?:(?:in|i)\s+)?"
-                     r"(?:column|col|kolonne|kolonnen|kol|kolumn|kolumnen)\s+)(\S*)$")
+_COLUMN = re.compile(r"(?:\s*[@×]\s*(\S*)|\s+x\s*(\d\S*)|\s+(?:(?:in|i)\s+)?"
+                     r"(?:column|col|kolonne|kolonnen|kol|kolumn|kolumnen)\s+(\S*))$")
 _SAID = re.compile(r"\s*\(\s*(\d+)\s*\)$")           # points said: "chance (23)"
 _BARE_POINTS = re.compile(r"\s+(\d+)$")                  # or "chance 23"
 _DICE = re.compile(r"[0-9][0-9\s,]*")
@@ -204,9 +204,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "save_dice": "'{text}' is dice, not a file name: keep {text} keeps them, "
                      "save FILE saves the game",
         "score_what": "'{word}' which box? e.g. score chance",
-        "bad_column": "'{text}': the column after @ is 1..{n}",
-        "no_column": "'{text}': column {column} does not exist (columns 1..{n})",
-        "one_column": "'{text}': rules {spec} have one column",
+        "bad_column": "the column after @ is 1..{n}",
+        "no_column": "column {column} does not exist (columns 1..{n})",
+        "one_column": "rules {spec} have one column",
         "strike_points": "'{text}': a strike writes 0 points",
         "or": "or",
     },
@@ -237,9 +237,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "save_dice": "'{text}' er terninger, ikke et filnavn: behold {text} beholder dem, "
                      "lagre FIL lagrer spillet",
         "score_what": "'{word}' hvilken boks? f.eks. før sjanse",
-        "bad_column": "'{text}': kolonnen etter @ er 1..{n}",
-        "no_column": "'{text}': kolonne {column} finnes ikke (kolonnene 1..{n})",
-        "one_column": "'{text}': reglene {spec} har én kolonne",
+        "bad_column": "kolonnen etter @ er 1..{n}",
+        "no_column": "kolonne {column} finnes ikke (kolonnene 1..{n})",
+        "one_column": "reglene {spec} har én kolonne",
         "strike_points": "'{text}': å stryke fører 0 poeng",
         "or": "eller",
     },
@@ -270,9 +270,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "save_dice": "'{text}' är tärningar, inget filnamn: spara {text} behåller dem, "
                      "spara spelet FIL sparar spelet",
         "score_what": "'{word}' vilken ruta? t.ex. skriv chans",
-        "bad_column": "'{text}': kolumnen efter @ är 1..{n}",
-        "no_column": "'{text}': kolumn {column} finns inte (kolumnerna 1..{n})",
-        "one_column": "'{text}': reglerna {spec} har en kolumn",
+        "bad_column": "kolumnen efter @ är 1..{n}",
+        "no_column": "kolumn {column} finns inte (kolumnerna 1..{n})",
+        "one_column": "reglerna {spec} har en kolumn",
         "strike_points": "'{text}': att stryka skriver 0 poäng",
         "or": "eller",
     },
@@ -419,7 +419,7 @@ class _Reader:
             meaning = self.verbs.get(" ".join(low_words[:n])) if len(low_words) >= n else None
             if meaning is not None:
                 return self.verb(meaning, " ".join(words[:n]), " ".join(words[n:]))
-        return self.score(raw, said=None, bare=True)
+        return self.score(raw, bare=True)
 
     def verb(self, meaning: str, said: str, rest: str) -> Typed:
         low = rest.lower()
@@ -449,7 +449,7 @@ class _Reader:
         if meaning in ("score", "strike"):
             if not rest:
                 raise self.fail("score_what", word=cut(said))
-            typed = self.score(rest, said)
+            typed = self.score(rest)
             if meaning == "strike":
                 if typed.points not in (None, 0):
                     raise self.fail("strike_points", text=cut(f"{said} {rest}"))
@@ -542,7 +542,7 @@ class _Reader:
         return tuple(sorted(out))
 
     # ---------------------------------------------------------------- boxes
-    def score(self, text: str, said: str | None, bare: bool = False) -> Typed:
+    def score(self, text: str, bare: bool = False) -> Typed:
         """``BOX``, ``BOX@C``, ``BOX x3``, ``BOX i kolonne 3``, ``BOX (23)``."""
         rules = self.rules
         rest = text.strip()
@@ -553,16 +553,16 @@ class _Reader:
         column = 0
         m = _COLUMN.search(rest)
         if m and m.start() > 0:
-            col, whole = m.group(1), (f"{said} {text}" if said else text).strip()
+            col = next(g for g in m.groups() if g is not None)
             if not (col.isascii() and col.isdigit() and len(col) <= 6):
-                raise self.fail("bad_column", text=cut(whole), n=rules.columns)
+                raise self.fail("bad_column", n=rules.columns)
             column = int(col)
             if rules.columns == 1:
                 if column != 1:
-                    raise self.fail("one_column", text=cut(whole), spec=rules.spec)
+                    raise self.fail("one_column", spec=rules.spec)
                 column = 0
             elif not 1 <= column <= rules.columns:
-                raise self.fail("no_column", text=cut(whole), column=column, n=rules.columns)
+                raise self.fail("no_column", column=column, n=rules.columns)
             rest = rest[:m.start()]
         m = _BARE_POINTS.search(rest)
         if m and m.start() > 0 and points is None:
