@@ -436,6 +436,8 @@ class Game:
                       "unknown_box": {"name": e.fields.get("name")},
                       "bad_column": {"n": self.rules.columns}}[kind]
             raise GameError(kind, str(e), **fields) from e
+        except InputError as e:         # not text, or too long
+            raise GameError("bad_move", str(e), text=str(text)) from None
         if typed.kind == "roll":
             return self._roll(pos, typed.dice, drawn)
         if due:

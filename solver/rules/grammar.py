@@ -106,7 +106,7 @@ VERBS: dict[str, dict[str, str]] = {
 COMMANDS = ("help", "card", "status", "hint", "undo", "redo", "save", "quit", "skip")
 MOVES = ("roll", "keep", "score")
 ALL_WORDS = {"en": ("all",), "nb": ("alle",), "sv": ("alla",)}       # keep all: stopping
-AND_WORDS = ("and", "og", "och", "&")
+AND_WORDS = ("and", "og", "och", "&")                                # keep 5 and sixes
 
 # The common names of each box (by its English name) besides its rules'
 # names and aliases and words.BOXES' printed names: the source texts'
@@ -176,7 +176,6 @@ _COLUMN = re.compile(r"(?:\s*[@×]\s*(\S*)|\s+x\s*(\d\S*)|\s+(?:(?:in|i)\s+)?"
 _SAID = re.compile(r"\s*\(\s*(\d+)\s*\)$")           # points said: "chance (23)"
 _BARE_POINTS = re.compile(r"\s+(\d+)$")                  # or "chance 23"
 _DICE = re.compile(r"[0-9][0-9\s,]*")
-_WORD = re.compile(r"[^\W\d_]")                 # a letter
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -412,7 +411,7 @@ class _Reader:
     def line(self, raw: str) -> Typed:
         low = raw.lower()
         if _DICE.fullmatch(low):
-            return (Typed("roll", self.dice_of(raw, True)) if self.roll_due
+            return (Typed("roll", self.dice_of(raw)) if self.roll_due
                     else Typed("keep", self.kept(raw)))
         words, low_words = raw.split(), tuple(low.split())
         for n in self.lengths:                  # longest first: "kast om alle" before "kast"
@@ -435,7 +434,7 @@ class _Reader:
                 return Typed("roll")
             if low in ALL_WORDS["en"] + ALL_WORDS["nb"] + ALL_WORDS["sv"]:
                 return Typed("keep", ())                   # roll all: reroll all
-            return Typed("roll", self.dice_of(rest, True))
+            return Typed("roll", self.dice_of(rest))
         if meaning in ("keep", "keep_or_save"):
             if not rest:
                 raise self.fail("keep_or_save" if meaning == "keep_or_save" else "keep_what",
@@ -479,7 +478,7 @@ class _Reader:
             raise self.fail("extra_words", word=cut(said))
 
     # ----------------------------------------------------------------- dice
-    def dice_of(self, text: str, roll: bool) -> tuple[int, ...]:
+    def dice_of(self, text: str) -> tuple[int, ...]:
         """The dice written in ``text`` (``1 3 5``, ``135``, ``1,3,5``)."""
         rules = self.rules
         s = text.strip()
@@ -506,7 +505,7 @@ class _Reader:
                 raise self.fail("no_dice")
             raise self.fail("keep_all", most=rules.dice - 1, n=rules.dice)
         if _DICE.fullmatch(text.strip()):
-            dice = self.dice_of(text, False)
+            dice = self.dice_of(text)
         else:
             dice = self.named_dice(text)
         if len(dice) >= rules.dice:
@@ -517,13 +516,14 @@ class _Reader:
         """``sixes``, ``femmere og seksere``, ``5 and the sixes``."""
         rules = self.rules
         exact, _ = _names(*_key(rules))
-        groups = re.split(r"\s*(?:,|\s(?:and|og|och|&)\s)\s*", " " + text.strip() + " ")
+        groups = re.split(r"\s*(?:,|\s(?:%s)\s)\s*" % "|".join(AND_WORDS),
+                          " " + text.strip() + " ")
         out: list[int] = []
         for group in (g.strip() for g in groups):
             if not group:
                 continue
             if _DICE.fullmatch(group):
-                out += self.dice_of(group, False)
+                out += self.dice_of(group)
                 continue
             boxes = exact.get(_norm(group), set())
             faces = {rules.boxes[i].face for i in boxes if rules.boxes[i].is_upper}
