@@ -254,6 +254,7 @@ class Coach:
         self.announced: tuple[int, int] | None = None     # (finished turns, seat) last shown
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
+        self.typed_word: str | None = None               # the command word as typed
         self.tally: dict[int, float] = {}                # check mode: each seat's loss so far
 
     # ---------------------------------------------------------- output
