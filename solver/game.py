@@ -58,8 +58,8 @@ have several).
 from __future__ import annotations
 
 import json
-import re
 import secrets
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -67,17 +67,16 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from solver.api import Solver, check_seed
-from solver.bounds import MAX_SEED, brief, check_text, is_digits, parse_json, shown, whole_text
+from solver.bounds import MAX_SEED, brief, parse_json, shown
 from solver.errors import InputError
 from solver.files import read_text, write_text
 from solver.players.advice import advise, end_turn, turn_values
 from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_column
 from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
-from solver.rules.dice import parse_dice
+from solver.rules.grammar import GrammarError, Typed, parse
 from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
 from solver.rules.ruleset import Rules
-from solver.rules.words import box_index
 from solver.space import state_space
 
 GAME_VERSION = 1
@@ -102,12 +101,20 @@ GAME_ERRORS = {
 }
 
 
+# The GameError kinds of a line the grammar (solver.rules.grammar) does not
+# read as a move; any other of its kinds is "bad_move"
+GRAMMAR_KINDS = {"bad_dice": "bad_dice", "bad_face": "bad_dice", "too_many": "bad_dice",
+                 "digits": "bad_dice", "unknown_box": "unknown_box", "bad_column": "bad_column",
+                 "no_column": "bad_column", "one_column": "bad_column"}
+
+
 class GameError(InputError):
     """A move the rules do not allow now, or a bad game or game file:
     ``kind`` (a key of ``GAME_ERRORS``) names the problem and ``fields``
     its particulars (boxes by their English name, columns from 1, 0 with
     one column), so a front end can say it in its own language; the text is
-    the English line.
+    the English line.  A move the grammar could not read has the grammar's
+    ``GrammarError`` as its ``__cause__`` (its words in every language).
 
         >>> game = Game("nordic", ["Ann"])
         >>> try:
@@ -221,9 +228,6 @@ def _minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | No
             return None
         rest.remove(d)
     return tuple(rest)
-
-
-_SCORE = re.compile(r"score\s+(.+?)\s*(?:\(\s*(\d+)\s*\)|\s(\d+))?")
 
 
 class Game:
@@ -401,8 +405,11 @@ class Game:
 
     def play(self, move: str) -> Move:
         """Play ``move`` (``roll``, ``roll 11256``, ``keep 5 6``, ``reroll
-        all``, ``score chance``): InputError, game unchanged, if it is not
-        legal now.  A new move clears the moves to redo."""
+        all``, ``score chance``, or any phrasing ``solver.rules.grammar``
+        reads in English, Norwegian or Swedish: ``behold 5 5``, ``spara 6
+        6``, ``skriv kåk``, ``stryk yatzy``, ``toere i kolonne 3``):
+        InputError, game unchanged, if it is not legal now.  A new move
+        clears the moves to redo."""
         done, after = self._apply(self._position, move)
         self._stack.append((done, self._position))
         self._position = after
@@ -429,24 +436,29 @@ class Game:
         return done
 
     def _apply(self, pos: Position, text: str, drawn: bool = False) -> tuple[Move, Position]:
-        """The move ``text`` made at ``pos`` and the position it leads to."""
+        """The move ``text`` made at ``pos`` and the position it leads to;
+        ``text`` is read by ``solver.rules.grammar`` in every language."""
         if self.is_over_at(pos):
             raise GameError("game_over", "the game is over")
+        due = not pos.rolls or len(pos.kept) == len(pos.rolls)
         try:
-            words = " ".join(check_text(text, "move").strip().lower().split())
-        except InputError as e:
+            typed = parse(text, self.rules, dice=None if due else pos.rolls[-1], roll_due=due,
+                          commands=False)
+        except GrammarError as e:       # its kind here; its words, in any language, its own
+            kind = GRAMMAR_KINDS.get(e.kind, "bad_move")
+            fields = {"bad_move": {"text": text}, "bad_dice": {"text": text},
+                      "unknown_box": {"name": e.fields.get("name")},
+                      "bad_column": {"n": self.rules.columns}}[kind]
+            raise GameError(kind, str(e), **fields) from e
+        except InputError as e:         # not text, or too long
             raise GameError("bad_move", str(e), text=str(text)) from None
-        if words == "roll" or words.startswith("roll "):
-            return self._roll(pos, words[4:].strip(), drawn)
-        if not pos.rolls or len(pos.kept) == len(pos.rolls):
+        if typed.kind == "roll":
+            return self._roll(pos, typed.dice, drawn)
+        if due:
             raise GameError("roll_first", f"{brief(text.strip())}: roll the dice first")
-        if words.startswith("score "):
-            return self._score(pos, words)
-        try:
-            action = Action.parse(words, self.rules)
-        except InputError as e:
-            raise GameError("bad_move", str(e), text=words) from None
-        return self._keep(pos, action)
+        if typed.kind == "score":
+            return self._score(pos, typed)
+        return self._keep(pos, Action.keep(typed.dice))
 
     @staticmethod
     def is_over_at(pos: Position) -> bool:
@@ -455,7 +467,8 @@ class Game:
     def _rerolls_at(self, pos: Position) -> int:
         return pos.cards[pos.player].max_rerolls - max(len(pos.rolls) - 1, 0)
 
-    def _roll(self, pos: Position, given: str, drawn: bool) -> tuple[Move, Position]:
+    def _roll(self, pos: Position, given: tuple[int, ...] | None, drawn: bool
+              ) -> tuple[Move, Position]:
         rules = self.rules
         if pos.rolls and len(pos.kept) < len(pos.rolls):
             raise GameError("keep_first", "keep some dice first ('keep 5 6', 'reroll all') "
@@ -468,10 +481,7 @@ class Game:
             new = tuple(int(d) for d in rng.integers(1, rules.faces + 1, fresh))
             drawn, draws = True, draws + 1
         else:
-            try:
-                dice = parse_dice(given, None, rules.faces, rules.dice)
-            except InputError as e:
-                raise GameError("bad_dice", str(e), text=given) from None
+            dice = given
             rest = _minus(dice, kept) if len(dice) == rules.dice and kept else None
             if len(dice) == fresh:
                 new = dice
@@ -480,8 +490,7 @@ class Game:
             else:
                 wanted = (f"{fresh} dice (the ones rerolled) or all {rules.dice} "
                           f"with the kept {_dice_text(kept)}" if kept else f"{rules.dice} dice")
-                raise GameError("roll_count", f"roll {given if len(given) <= 40 else brief(given)}"
-                                f": expected {wanted}", n=fresh, kept=_dice_text(kept))
+                raise GameError("roll_count", f"roll {_dice_text(dice)}: expected {wanted}", n=fresh, kept=_dice_text(kept))
             draws += drawn
         roll = tuple(sorted(kept + new))
         move = Move(f"roll {_dice_text(sorted(new))}", pos.player, drawn)
@@ -498,25 +507,13 @@ class Game:
                             roll=_dice_text(dice))
         return Move(str(action), pos.player), replace(pos, kept=pos.kept + (action.dice,))
 
-    def _score(self, pos: Position, words: str) -> tuple[Move, Position]:
-        m = _SCORE.fullmatch(words)
-        if not m:
-            raise GameError("bad_move", f"{brief(words)}: expected 'score BOX'"
-                            + ("@COLUMN" if self.rules.columns > 1 else ""), text=words)
+    def _score(self, pos: Position, typed: Typed) -> tuple[Move, Position]:
         rules = self.rules
-        name, at, col = m.group(1).partition("@")
-        if at and not is_digits(col.strip()):
-            raise GameError("bad_column", f"{brief(words.strip())}: the column after @ must be "
-                            f"1..{rules.columns}", n=rules.columns)
         try:
-            column = check_column(rules, int(col) if at else 0, words.strip()) or 1
+            column = check_column(rules, typed.column, typed.text) or 1
         except InputError as e:
-            raise GameError("bad_column" if at else "name_column", str(e),
-                            n=rules.columns) from None
-        try:
-            box = box_index(rules, name.strip())
-        except InputError as e:
-            raise GameError("unknown_box", str(e), name=name.strip()) from None
+            raise GameError("name_column", str(e), n=rules.columns) from None
+        box = rules.box_index(typed.box)
         name = rules.boxes[box].name
         card, dice = pos.cards[pos.player], pos.rolls[-1]
         scores = {(c, b): p for c, b, p in self.score_options(card, dice)}
@@ -529,8 +526,8 @@ class Game:
             raise GameError("box_not_now", f"box {where} may not take {_dice_text(dice)} now",
                             box=name, column=at_column, dice=_dice_text(dice))
         points = scores[column, box]
-        said = m.group(2) or m.group(3)
-        if said is not None and whole_text(said, "points") != points:
+        said = typed.points
+        if said is not None and said != points:
             raise GameError("wrong_points", f"{_dice_text(dice)} scores {points} in {where}, "
                             f"not {said}", box=name, column=column if rules.columns > 1 else 0,
                             points=points, said=said)

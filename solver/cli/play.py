@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -39,14 +38,12 @@ from solver.errors import InputError, TableError
 from solver.files import check_name, check_writable
 from solver.game import Game, GameError, Move
 from solver.position.actions import LOWER_BOUND, Action
-from solver.rules.dice import parse_dice
+from solver.rules.grammar import GrammarError, Typed, parse
 from solver.rules.ruleset import Order, Rules, parse_rules
 from solver.session import EVERYONE, Session, SessionError, bonus_pace
 from solver.rules.words import (
     LANGS,
-    box_index,
     box_name,
-    english_command,
     message,
     number,
 )
@@ -59,8 +56,6 @@ EVENTS = 40                            # recent events kept for beside the card
 EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
 GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
-COMMANDS_EN = ("help", "?", "card", "status", "hint", "undo", "redo", "save", "quit", "exit")
-MOVE_WORDS = ("keep", "reroll", "score", "roll")
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
 
@@ -86,6 +81,10 @@ def game_error(error: InputError, lang: str = "en") -> str:
     ...     print(game_error(e, "nb"), "|", game_error(e, "sv"))
     to spillere har samme navn | två spelare har samma namn
     """
+    if isinstance(error, GrammarError):
+        return error.say(lang)
+    if isinstance(error, GameError) and isinstance(error.__cause__, GrammarError):
+        return error.__cause__.say(lang)                   # a move the grammar could not read
     if not isinstance(error, GameError):
         return str(error)
     fields = {k: cut(v) if isinstance(v, str) else v for k, v in error.fields.items()}
@@ -401,7 +400,11 @@ class Coach:
                                 prompt_suffix="").strip()
         except (click.Abort, EOFError):
             line = ""
-        if line and english_command(line, self.lang).split()[0].lower() == "undo":
+        try:
+            undo = bool(line) and parse(line, self.game.rules, self.lang).kind == "undo"
+        except InputError:
+            undo = False
+        if undo:
             try:
                 self.undo(1)
             except InputError as e:
@@ -499,67 +502,50 @@ class Coach:
         if not line:
             return
         try:
-            if "\x1b" in line or any(ord(ch) < 32 for ch in line):
-                raise self.fail("control_keys")
-            if any(ch.isdigit() and not ch.isascii() for ch in line):
-                raise self.fail("ascii_digits", faces=game.rules.faces)
-            self.typed_word = line.split()[0]
-            line = english_command(" ".join(line.split()), self.lang)
-            if not self.command(line):
-                self.move(line)
+            typed = parse(line, game.rules, self.lang, roll_due=game.needs_roll,
+                          dice=None if game.needs_roll else game.dice)
+            if typed.is_move:
+                self.move(typed, line)
+            else:
+                self.command(typed, line)
         except InputError as e:
             self.error(str(e))
 
-    def no_more(self, word: str, rest: str) -> None:
-        if rest:
-            raise self.fail("extra_words", word=cut(self.typed_word or word))
-
-    def command(self, line: str) -> bool:
-        """Run ``line`` if it is a command; False if it is a move."""
-        word, _, rest = line.partition(" ")
-        word, rest = word.lower(), rest.strip()
+    def command(self, typed: Typed, line: str) -> None:
+        """Run the session command ``typed`` (``solver.rules.grammar``)."""
         game = self.game
-        if word not in COMMANDS_EN:
-            return False
-        if word in ("help", "?"):
-            self.no_more(word, rest)
+        word = typed.kind
+        if word == "help":
             self.say("help")
             if game.rules.columns > 1:
                 self.say("help_columns")
         elif word == "card":
-            self.no_more(word, rest)
             if not self.steady:
                 self.echo(self.card(highlight=self.color))
         elif word == "status":
-            self.no_more(word, rest)
             self.status()
         elif word == "hint":
-            if rest:
-                self.what_if(english_command(rest, self.lang))
+            if typed.move is not None:
+                self.what_if(typed.move, line)
             else:
                 self.hint(FULL_HINT)
         elif word == "undo":
-            if rest and (not rest.isascii() or not rest.isdigit() or int(rest) < 1):
-                raise self.fail("undo_count")
-            self.undo(int(rest) if rest else 1)
+            self.undo(typed.count)
         elif word == "redo":
-            self.no_more(word, rest)
             self.redo()
         elif word == "save":
-            if not rest:
-                raise self.fail("save_name")
             previous = self.path
-            self.path = check_path(rest, self.lang)
+            self.path = check_path(typed.path, self.lang)
             try:
                 self.save()
             except InputError:
                 self.path = previous
                 raise
             self.say("saved", path=self.path)
-        elif word in ("quit", "exit"):
-            self.no_more(word, rest)
+        elif word == "quit":
             raise Quit
-        return True
+        else:                                    # the trainer's skip
+            raise self.fail("unknown_command", word=cut(line))
 
     def move_text(self, move: Move) -> str:
         """A move for a message: its dice for a roll, else the action."""
@@ -595,36 +581,18 @@ class Coach:
         self.show_position()
 
     # ---------------------------------------------------------------- moves
-    def move(self, line: str) -> None:
+    def move(self, typed: Typed, line: str) -> None:
+        """Play the move ``typed`` (``solver.rules.grammar``), as typed in ``line``."""
         game = self.game
-        text = line.lower()
-        word, _, rest = text.partition(" ")
-        rest = rest.strip()
         if game.needs_roll:
-            dice = rest if word == "roll" else text
-            if not dice or not all(ch.isdigit() or ch in " ," for ch in dice):
-                if word in MOVE_WORDS or len(text.split()) > 1:
-                    raise self.fail("dice_count", n=game.rules.dice - len(game.kept or ()))
-                raise self.fail("unknown_command", word=cut(line))
+            if typed.kind != "roll" or typed.dice is None:
+                raise self.fail("dice_count", n=game.rules.dice - len(game.kept or ()))
             try:
-                self.show_roll(game.play("roll " + dice))
+                self.show_roll(game.play(typed.text))
             except InputError as e:
                 raise self.translated(e) from None
             return
-        if all(ch.isdigit() or ch in " ," for ch in text):
-            text, word, rest = "keep " + text, "keep", text        # 56: keep 5 6
-        if word == "roll":
-            raise self.fail("bad_move", text=cut(line))
-        if word == "keep":
-            if not rest:
-                raise self.fail("keep_what")
-            action = self.keep(rest)
-        elif text == "reroll all" or text == "reroll":
-            action = self.keep("")
-        elif word == "score":
-            action = self.score(rest)
-        else:
-            action = self.score(text, bare=True)
+        action = self.action(typed, line)
         before = self.advice() if self.hints == "check" else None
         try:
             game.play(str(action))
@@ -653,18 +621,18 @@ class Coach:
         """A move's error from ``Game`` in the game's language (``game_error``)."""
         return InputError(game_error(error, self.lang))
 
-    def keep(self, rest: str) -> Action:
-        """The keep of ``rest`` (empty: reroll all), checked against the dice."""
+    def action(self, typed: Typed, line: str) -> Action:
+        """The keep or score of ``typed``, checked against the dice and the card."""
+        if typed.kind == "roll":
+            raise self.fail("bad_move", text=cut(line))
+        return self.keep(typed.dice) if typed.kind == "keep" else self.score(typed)
+
+    def keep(self, kept: tuple[int, ...]) -> Action:
+        """The keep of ``kept`` (empty: reroll all), checked against the dice."""
         game = self.game
         dice = game.dice
         if game.rerolls == 0:
             raise self.fail("no_rerolls", dice=" ".join(map(str, dice)))
-        if not rest:
-            return Action.keep(())
-        try:
-            kept = parse_dice(rest, None, game.rules.faces, game.rules.dice - 1)
-        except InputError:
-            raise self.fail("not_among", dice=cut(rest), roll=" ".join(map(str, dice))) from None
         rest_dice = list(dice)
         for d in kept:
             if d not in rest_dice:
@@ -673,27 +641,16 @@ class Coach:
             rest_dice.remove(d)
         return Action.keep(kept)
 
-    def score(self, text: str, bare: bool = False) -> Action:
-        """The score of ``BOX`` or ``BOX@C``, checked against the card."""
+    def score(self, typed: Typed) -> Action:
+        """The score of ``typed``, checked against the card (a strike says 0
+        points: refused where the dice score more)."""
         game, rules = self.game, self.game.rules
-        name, at, col = text.partition("@")
-        name = name.strip()
-        if not name:
-            raise self.fail("keep_what") if bare else self.fail("unknown_box", name="")
-        try:
-            box = box_index(rules, name)
-        except InputError:
-            if bare and len(name.split()) == 1 and not at:
-                raise self.fail("unknown_command", word=cut(name)) from None
-            raise self.fail("unknown_box", name=cut(name)) from None
+        box = rules.box_index(typed.box)
         shown = box_name(rules.boxes[box].name, self.lang)
         if rules.columns > 1:
-            col = col.strip()
-            if not (col.isascii() and col.isdigit() and 1 <= int(col) <= rules.columns):
+            if not typed.column:
                 raise self.fail("name_column", box=shown, n=rules.columns)
-            column = int(col)
-        elif at:
-            raise self.fail("unknown_box", name=cut(text))
+            column = typed.column
         else:
             column = 1
         options = {(c, b): p for c, b, p in game.score_options(game.card, game.dice)}
@@ -705,8 +662,10 @@ class Coach:
             if rules.order == Order.FORCED and len(due) == 1:
                 raise self.fail("forced_box", box=box_name(rules.boxes[due[0]].name, self.lang))
             raise self.fail("box_not_now", box=where, dice=" ".join(map(str, game.dice)))
-        return Action.score(rules.boxes[box].name, options[column, box],
-                            column if rules.columns > 1 else 0)
+        points = options[column, box]
+        if typed.points is not None and typed.points != points:
+            raise self.fail("game_wrong_points", box=where, points=points, said=typed.points)
+        return Action.score(rules.boxes[box].name, points, column if rules.columns > 1 else 0)
 
     # ---------------------------------------------------------------- hints
     def why(self, advice, chosen) -> None:
@@ -829,20 +788,12 @@ class Coach:
         self.need_table()
         return self.game.advice()
 
-    def what_if(self, text: str) -> None:
-        """``hint keep 5 5``, ``hint score chance``: that action's loss and why."""
+    def what_if(self, typed: Typed, line: str) -> None:
+        """``hint keep 5 5``, ``tips før sjanse``: that action's loss and why."""
         game = self.game
         if game.needs_roll:
             raise self.fail("roll_first")
-        word, _, rest = text.lower().partition(" ")
-        if all(ch.isdigit() or ch in " ," for ch in text):
-            action = self.keep(text)
-        elif word == "keep" and rest.strip():
-            action = self.keep(rest.strip())
-        elif text.lower() in ("reroll all", "reroll"):
-            action = self.keep("")
-        else:
-            action = self.score(rest if word == "score" else text)
+        action = self.action(typed, line)
         advice = self.advice()
         chosen = advice.find(action)
         loss = (self.words("best") if chosen.loss == 0 else

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import secrets
 import sys
 import time
@@ -31,7 +30,8 @@ from solver.errors import InputError
 from solver.position.actions import Action
 from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Ratings
-from solver.rules.words import LANGS, box_index, box_name, message, number
+from solver.rules.grammar import GrammarError, cut, parse
+from solver.rules.words import LANGS, box_name, message, number
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 
@@ -48,8 +48,8 @@ WORDS = {
            "kinds": {"first keep": "first keep", "second keep": "second keep",
                      "box choice": "box choice"},
            "levels": ("any level", "easy", "medium", "hard")},
-    "nb": {"header": "{n} oppgave(r), regler {rules}, {what}; svar slik: keep 5 6 | 56 | "
-                     "score sjanse | sjanse | reroll all | skip | quit",
+    "nb": {"header": "{n} oppgave(r), regler {rules}, {what}; svar slik: behold 5 6 | 56 | "
+                     "før sjanse | sjanse | kast alle | hopp over | avslutt",
            "seed": "frø {seed}", "daily": "dagens oppgaver {date}", "log": "fra {path}",
            "puzzle": "oppgave {i} av {n}: {kind}, {level}",
            "review": " (en stilling du bommet på før)",
@@ -60,8 +60,8 @@ WORDS = {
            "kinds": {"first keep": "første kast", "second keep": "andre kast",
                      "box choice": "boksvalg"},
            "levels": ("alle nivåer", "lett", "middels", "vanskelig")},
-    "sv": {"header": "{n} uppgift(er), regler {rules}, {what}; svara så här: keep 5 6 | 56 | "
-                     "score chans | chans | reroll all | skip | quit",
+    "sv": {"header": "{n} uppgift(er), regler {rules}, {what}; svara så här: behåll 5 6 | 56 | "
+                     "skriv chans | chans | slå om alla | hoppa över | avsluta",
            "seed": "frö {seed}", "daily": "dagens uppgifter {date}", "log": "från {path}",
            "puzzle": "uppgift {i} av {n}: {kind}, {level}",
            "review": " (en ställning du missade förut)",
@@ -95,18 +95,19 @@ def card_text(card, lang: str) -> str:
     return "\n".join(f"  {name:<{width}}{value:>4}" for name, value in rows)
 
 
-def parse_answer(text: str, rules) -> Action:
-    """An answer as an action: ``keep 5 6``, ``56`` (keep those), ``score
-    BOX`` or ``BOX`` alone (any language), ``reroll all``."""
-    t = text.strip().lower()
-    if re.fullmatch(r"[\d\s,]+", t):
-        return Action.parse("keep " + t, rules)
-    if t.startswith("score "):
-        t = re.sub(r"\s*\(?\d+\)?\s*$", "", t[6:])          # points typed: not needed
-        return Action.score(rules.boxes[box_index(rules, t)].name)
-    if not re.match(r"(keep|reroll)\b", t):
-        return Action.score(rules.boxes[box_index(rules, t)].name)
-    return Action.parse(t, rules)
+def parse_answer(text: str, rules, lang: str = "en", dice: tuple[int, ...] | None = None
+                 ) -> Action:
+    """An answer as an action, read as the coach reads a move
+    (``solver.rules.grammar``): ``keep 5 6``, ``56`` (keep those), ``behold
+    5 5``, ``spara 6 6``, ``keep sixes`` (with ``dice``), ``score BOX`` or
+    ``BOX`` alone (any language; points may be said, ``chance (23)``, and
+    a strike says 0), ``reroll all``, ``kast alle``."""
+    typed = parse(text, rules, lang, dice=dice, commands=False)
+    if typed.kind == "keep":
+        return Action.keep(typed.dice)
+    if typed.kind == "score":
+        return Action.score(typed.box, typed.points)
+    raise GrammarError("not_move", lang, text=cut(" ".join(text.split())))
 
 
 def action_text(action: Action, lang: str) -> str:
@@ -147,17 +148,20 @@ class Session:
                 click.echo(line)                   # piped: show what was answered
             if not line:
                 continue
-            if line.lower() in ("quit", "exit"):
-                return False
-            if line.lower() == "skip":
-                return True
             try:
-                want = parse_answer(line, self.solver.rules)
+                command = parse(line, self.solver.rules, lang, dice=puzzle.dice)
+                if command.kind in ("quit", "skip"):
+                    return command.kind == "skip"
+                want = parse_answer(line, self.solver.rules, lang, puzzle.dice)
                 chosen = next((e for e in why if e.action == want), None)
                 if chosen is None:
                     raise InputError(self.impossible(want, puzzle))
+                if want.points is not None and want.points != chosen.action.points:
+                    raise InputError(message("game_wrong_points", lang,
+                                             box=box_name(want.box, lang),
+                                             points=chosen.action.points, said=want.points))
             except InputError as e:
-                click.echo(click.style(f"error: {e}", fg="red"))
+                click.echo(click.style(message("error", lang, text=e), fg="red"))
                 continue
             break
         seconds = time.monotonic() - start

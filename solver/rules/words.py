@@ -393,7 +393,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "kind_optimal": "optimal", "kind_greedy": "girig", "kind_simple": "enkel",
         "kind_step": "steg",
         "help": "kommandon: behåll 5 6 | 56 | skriv RUTA | RUTA | slå om alla | tips [DRAG] | "
-                "protokoll | status | ångra [N] | gör om | spara FIL | avsluta",
+                "protokoll | status | ångra [N] | gör om | spara spelet FIL | avsluta",
     },
 }
 

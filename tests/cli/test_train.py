@@ -96,7 +96,7 @@ def test_a_wrong_answer_comes_back_as_a_review(run, tmp_path):
 def test_answers_parse_like_the_coach():
     rules = parse_rules("nordic")
     assert str(parse_answer("56", rules)) == "keep 5 6"
-    assert str(parse_answer("score chance (23)", rules)) == "score chance"
+    assert str(parse_answer("score chance (23)", rules)) == "score chance (23)"
     assert str(parse_answer("tre like", rules)) == "score three_of_a_kind"
     assert str(parse_answer("score liten straight", rules)) == "score small_straight"
     with pytest.raises(InputError):
