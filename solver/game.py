@@ -58,8 +58,8 @@ have several).
 from __future__ import annotations
 
 import json
-import secrets
 import re
+import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Sequence
