@@ -52,6 +52,7 @@ from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
+from solver.web import words as page_words
 from solver.web.openapi import DOCUMENT
 from solver.web.shared import SharedGames, table_routes
 
@@ -603,6 +604,7 @@ ROUTES = [
     Route("/sw.js", service_worker),
     Route("/manifest.webmanifest", manifest),
     Route("/openapi.json", openapi),
+    *page_words.ROUTES,
     Route("/api/rules", rules_endpoint),
     Route("/api/status", status_endpoint),
     Route("/api/ev", ev_endpoint),
