@@ -307,7 +307,7 @@ def test_hang_up_mid_turn_then_resume_shows_the_same_position(nordic, tables_dir
                   "--autosave", "g.json")
     child.expect_exact("Ann> ")
     child.sendline("keep 1")
-    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll\(s\) left")
+    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll left")
     dice = child.match.group(1)
     child.expect_exact("Ann> ")
     child.kill(signal.SIGHUP)

@@ -76,9 +76,8 @@ def test_a_refused_start_says_error_in_the_language(tmp_path, monkeypatch, lang,
 
 
 # ------------------------------------------------------------------ the trainer
-ANSWERS = {"nb": ["kast alle", "før sjanse", "behold 1", "sjanse", "behold 9 9", "hopp over"],
-           "sv": ["slå om alla", "skriv chans", "behåll 1", "chans", "behåll 9 9",
-                  "hoppa över"]}
+ANSWERS = {"nb": ["kast alle", "før sjanse", "behold 1", "sjanse", "hopp over"],
+           "sv": ["slå om alla", "skriv chans", "behåll 1", "chans", "hoppa över"]}
 
 
 @pytest.mark.parametrize("lang", ["nb", "sv"])
@@ -89,7 +88,7 @@ def test_the_trainer_shows_no_english_in_nb_and_sv(nordic, tables_dir, tmp_path,
                                   "--tables", str(tables_dir)], input=answers)
     out = r.output
     assert r.exit_code == 0, out
-    shown = "\n".join(line for line in out.splitlines()
+    shown = "\n".join(line for line in re.sub(r"svara?> ", "\n", out).splitlines()
                       if line.strip() not in ANSWERS[lang])       # the answers echoed
     assert english_words(shown) == set(), shown
     assert {"oppgave 1 av 4", "uppgift 1 av 4"} & set(re.findall(r"\w+ 1 av 4", out)), out

@@ -8,15 +8,15 @@ import {$} from "./dom.js";
 import {S} from "./state.js";
 
 export class Superseded extends Error {}
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(status, data) {
     super(data.error || String(status));
     Object.assign(this, {status, code: data.code || (status >= 500 ? "internal" : "input"), command: data.command, data});
   }
 }
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function net(text, pct) {
+function net(text, pct) {
   $("net").hidden = !text;
   $("net-text").textContent = text || "";
   $("net-progress").hidden = pct === undefined;
@@ -24,7 +24,7 @@ export function net(text, pct) {
 }
 
 // A build's time left as "40 s", "3:05" or "1:02:05".
-export function clockText(seconds) {
+function clockText(seconds) {
   const s = Math.round(seconds);
   const two = (n) => String(n).padStart(2, "0");
   if (s < 60) return `${s} s`;

@@ -32,7 +32,7 @@ export async function drawDistribution() {
   for (const q of ["5", "50", "95"]) if (d.percentiles[q] !== undefined) label(d.percentiles[q], `${q} %: ${int(d.percentiles[q])}`, H - 6);
   $("dist").replaceChildren(g);
 }
-export function cardText(seat) {
+function cardText(seat) {
   const parts = [];
   for (const row of S.view.protokoll) if (row.kind === "box" && row.cells[seat] !== null) parts.push(`${row.key}=${row.cells[seat]}`);
   for (const row of S.view.protokoll) if ((row.key === "yahtzee_bonus" || row.key === "bank") && row.cells[seat]) parts.push(`${row.key}=${row.cells[seat]}`);

@@ -17,7 +17,7 @@ import {dropTable, mayMove, myTurn, renderTable, tableHint, tableSend} from "./s
 
 export function playerName(seat) { return S.view.players[seat].name; }
 export function isHuman(seat) { return S.view.players[seat].kind === "human"; }
-export function computerToMove() { return S.view && !S.view.is_over && !isHuman(S.view.turn_player); }
+function computerToMove() { return S.view && !S.view.is_over && !isHuman(S.view.turn_player); }
 export function humanToMove() { return S.view && S.live && !S.view.is_over && isHuman(S.view.turn_player) && mayMove(); }
 export function cellsOf(c) { return Array.isArray(c) ? c : [c]; }
 export function cancelPending() { if (S.pending) { clearTimeout(S.pending); S.pending = null; } }
@@ -80,7 +80,7 @@ export function setView(data, opts = {}) {
   if (S.view.is_over && S.endShownFor !== gameId(S.view.game)) showEnd();
   else if (!S.view.is_over) closeEnd();
 }
-export function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
+function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
 
 // The computer's move: one timer, only on a computer's own turn.
 export function schedule() {
@@ -95,7 +95,7 @@ export function schedule() {
   }, DELAY);
 }
 
-export function actionText(a) {
+function actionText(a) {
   if (a.action === "score") {
     const name = S.view.labels[lang].boxes[a.box] || a.box;
     return t("scoreBox", {box: name, points: a.points ?? ""});
@@ -129,7 +129,7 @@ export function canUndo() { return !!S.view && S.live && (!S.table || S.table.se
 export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
 export function hasHumans() { return S.view.players.some((p) => p.kind === "human"); }
 
-export function renderStatus() {
+function renderStatus() {
   const turn = $("turn"), sub = $("sub");
   turn.className = "turn";
   if (!S.view) { turn.textContent = "\u00a0"; sub.textContent = "\u00a0"; return; }
@@ -149,14 +149,14 @@ export function renderStatus() {
   sub.textContent = bits.join(" · ");
 }
 
-export function winnerText() {
+function winnerText() {
   const top = S.view.ranking.filter((r) => r.place === 1);
   if (top.length === 1) return t("wins", {name: playerName(top[0].seat), score: int(top[0].score)});
   const names = top.map((r) => playerName(r.seat));
   return t("tieWin", {names: names.slice(0, -1).join(", ") + " " + t("and") + " " + names[names.length - 1], score: int(top[0].score)});
 }
 
-export function diceSlots() {
+function diceSlots() {
   // What each of the fixed slots shows: {face, state: kept|entered|empty|rolled}
   const n = S.view ? S.view.dice_count : 5;
   const slots = Array.from({length: n}, () => ({face: null, state: "empty"}));
@@ -176,7 +176,7 @@ export function diceSlots() {
   return slots;
 }
 
-export function renderDice(busy) {
+function renderDice(busy) {
   const human = humanToMove();
   const rolling = human && S.view.needs_roll;
   const deciding = human && !S.view.needs_roll;
@@ -250,7 +250,7 @@ export function keepMarked() {
   move(dice.length ? "keep " + dice.join(" ") : "reroll all");
 }
 
-export function renderAdvice(busy) {
+function renderAdvice(busy) {
   const v = $("verdict");
   v.className = ""; v.textContent = "";
   if (S.verdict && S.mode === "check") {

@@ -7,13 +7,13 @@ import {KEY, S, VIEW_KEY} from "./state.js";
 import {render, send} from "./game.js";
 import {openPanel} from "./newgame.js";
 
-export function b64url(text) {
+function b64url(text) {
   const bytes = new TextEncoder().encode(text);
   let bin = "";
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-export function fromB64url(text) {
+function fromB64url(text) {
   const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }

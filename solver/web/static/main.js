@@ -13,7 +13,7 @@ import {copyShare, exportGame, importGame, loadSaved, shareGame} from "./links.j
 import {joinTable, setupTable, tableSend, tableUndo} from "./share.js";
 import {setupPractice} from "./practice.js";
 
-export function onKey(e) {
+function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";
   if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.altKey || e.metaKey) return;
   if (e.ctrlKey) {
@@ -29,7 +29,7 @@ export function onKey(e) {
   } else if (d >= 1 && d <= S.view.dice_count && S.view.rerolls) { e.preventDefault(); tapDie(d - 1); }
 }
 
-export async function start() {
+async function start() {
   $("lang").onchange = () => { setLang($("lang").value); renderNewGame(); render(); if (S.view && S.view.is_over && $("end").open) showEnd(); };
   $("mode").onchange = () => { S.mode = $("mode").value; store("yatzy.mode", S.mode); if (S.mode !== "check") S.verdict = null; render(); };
   $("new-game-button").onclick = () => openPanel("new-game", $("new-game").hidden);

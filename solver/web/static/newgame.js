@@ -6,7 +6,7 @@ import {S} from "./state.js";
 import {closeEnd, send} from "./game.js";
 import {newTable} from "./share.js";
 
-export function presetLabel(p) {
+function presetLabel(p) {
   const name = has("name_" + p.name) ? t("name_" + p.name) : p.name;
   return p.available ? name : t("unavailableName", {name});
 }
@@ -52,7 +52,7 @@ export function openPanel(id, open, focus = true) {
   $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
   if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
 }
-export async function startGame(players, rules) {
+async function startGame(players, rules) {
   S.verdict = null; S.keptSlots = null;
   closeEnd();
   if (S.table) {                                 // a new game at the table: a new table

@@ -9,12 +9,12 @@ import {dieFace} from "./dice.js";
 import {S} from "./state.js";
 import {api, errorText} from "./api.js";
 
-export const KINDS = ["first keep", "second keep", "box choice"];
-export const KIND_KEY = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"};
-export const ANSWERS_KEY = "yatzy.practice.answers", MOST_KEPT = 5000;
-export const Z95 = 1.959963984540054;
+const KINDS = ["first keep", "second keep", "box choice"];
+const KIND_KEY = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"};
+const ANSWERS_KEY = "yatzy.practice.answers", MOST_KEPT = 5000;
+const Z95 = 1.959963984540054;
 
-export const P = {
+const P = {
   set: null,          // the server's answer of /api/puzzles
   i: 0,               // the puzzle shown
   result: null,       // the server's answer for it, once answered
@@ -28,14 +28,14 @@ export const P = {
   seed: /^\d{1,15}$/.test(params.get("seed") || "") ? params.get("seed") : null,   // ?seed=: the first set's
 };
 
-export function practicing() { return document.body.classList.contains("practicing"); }
-export function puzzle() { return P.set && P.set.puzzles[P.i]; }
-export function keepOnServer() { return stored("yatzy.practice.server", "") === "1"; }
-export function playerName() { return (stored("yatzy.practice.name", "") || "").trim(); }
-export function pLabels() { return P.set.labels[lang] || P.set.labels.en; }
+function practicing() { return document.body.classList.contains("practicing"); }
+function puzzle() { return P.set && P.set.puzzles[P.i]; }
+function keepOnServer() { return stored("yatzy.practice.server", "") === "1"; }
+function playerName() { return (stored("yatzy.practice.name", "") || "").trim(); }
+function pLabels() { return P.set.labels[lang] || P.set.labels.en; }
 
 // ------------------------------------------------------------------ the view
-export function buildPractice() {
+function buildPractice() {
   const levels = [0, 1, 2, 3].map((l) => el("option", {value: l, dataset: {t: "level" + l}}));
   const section = el("section", {id: "practice", hidden: true, "aria-labelledby": "practice-h"},
     el("div", {id: "p-main"}, el("div", {class: "p-head"},
@@ -80,15 +80,15 @@ export function buildPractice() {
   $("p-name").value = playerName();
 }
 
-export function openPractice() {
+function openPractice() {
   if (location.hash !== "#practice") history.pushState(null, "", "#practice");
   showPractice();
 }
-export function closePractice() {
+function closePractice() {
   if (location.hash === "#practice") history.pushState(null, "", location.pathname + location.search);
   showPractice();
 }
-export function showPractice() {
+function showPractice() {
   const on = location.hash === "#practice";
   document.body.classList.toggle("practicing", on);
   $("practice").hidden = !on;
@@ -99,7 +99,7 @@ export function showPractice() {
   }
 }
 
-export function renderPractice() {
+function renderPractice() {
   if (!$("practice")) return;
   for (const e of $("practice").querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
   $("practice-button").textContent = t("practice");
@@ -135,7 +135,7 @@ export function renderPractice() {
   renderRunning(); renderStats(); renderScale();
 }
 
-export function renderPracticeDice(p, r) {
+function renderPracticeDice(p, r) {
   const can = p.rerolls > 0 && !r && !P.busy;
   const kept = r && r.answer.action === "keep" ? [...r.answer.dice] : null;
   $("p-dice").replaceChildren(...p.dice.map((face, i) => {
@@ -148,7 +148,7 @@ export function renderPracticeDice(p, r) {
   }));
 }
 
-export function renderPracticeCard(p, r) {
+function renderPracticeCard(p, r) {
   const labels = pLabels();
   const best = r && r.best.action === "score" ? r.best.box : null;
   const chosen = r && r.answer.action === "score" ? r.answer.box : null;
@@ -173,18 +173,18 @@ export function renderPracticeCard(p, r) {
     el("tbody", {}, ...rows));
 }
 
-export function pActionText(a) {
+function pActionText(a) {
   if (a.action === "score") return t("scoreBox", {box: pLabels().boxes[a.box] || a.box, points: a.points ?? ""});
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
-export function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(locale()) + text.slice(1); }
-export function partName(name) {
+function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(locale()) + text.slice(1); }
+function partName(name) {
   if (name === "bonus") return t("bonusPart");
   if (name === "yahtzee_bonus") return t("yahtzeeBonusPart");
   return pLabels().boxes[name] || name;
 }
 
-export function renderResult(r) {
+function renderResult(r) {
   const box = $("p-result");
   if (!r) { box.replaceChildren(); return; }
   const good = r.loss < 1e-9;
@@ -203,7 +203,7 @@ export function renderResult(r) {
   box.replaceChildren(...kids);
 }
 
-export function renderRunning() {
+function renderRunning() {
   const n = P.losses.length, box = $("p-running");
   const mean = n ? P.losses.reduce((a, b) => a + b, 0) / n : 0;
   box.dataset.n = n; box.dataset.mean = n ? String(mean) : "";
@@ -211,10 +211,10 @@ export function renderRunning() {
 }
 
 // ------------------------------------------------------------------ the rating
-export function localAnswers() {
+function localAnswers() {
   try { const a = JSON.parse(stored(ANSWERS_KEY, "[]")); return Array.isArray(a) ? a : []; } catch (e) { return []; }
 }
-export function summary(label, losses) {
+function summary(label, losses) {
   const n = losses.length;
   if (!n) return {label, n: 0, mean: null, ci95: null};
   const mean = losses.reduce((a, b) => a + b, 0) / n;
@@ -222,12 +222,12 @@ export function summary(label, losses) {
   const h = Z95 * sd / Math.sqrt(n);
   return {label, n, mean, ci95: [Math.max(mean - h, 0), mean + h]};     // losses are never negative
 }
-export function localStats(rules) {
+function localStats(rules) {
   const mine = localAnswers().filter((a) => a.rules === rules);
   return {overall: summary("all", mine.map((a) => a.loss)),
           by_kind: KINDS.map((k) => summary(k, mine.filter((a) => a.kind === k).map((a) => a.loss)))};
 }
-export function renderStats() {
+function renderStats() {
   const rules = P.set ? P.set.rules : (S.rulesInfo && S.rulesInfo.default) || "nordic";
   const onServer = $("p-server").checked && playerName() && P.serverStats && P.serverStats.rules === rules;
   const s = onServer ? P.serverStats : localStats(rules);
@@ -239,7 +239,7 @@ export function renderStats() {
     el("tbody", {}, row(s.overall, "kind_all"), ...s.by_kind.map((r) => row(r, KIND_KEY[r.label]))));
   $("p-stats-note").textContent = onServer ? t("pThere", {name: P.serverStats.player}) : t("pHere");
 }
-export function renderScale() {
+function renderScale() {
   const sc = P.scale, ready = sc && sc.state === "ready";
   $("p-scale-note").textContent = ready ? "" : sc && sc.state === "measuring" ? t("pMeasuring") : "";
   if (!ready) { $("p-scale-table").replaceChildren(); return; }
@@ -254,34 +254,34 @@ export function renderScale() {
       el("th", {scope: "row", text: name(a.policy)}), el("td", {text: num(a.mean_loss, 3)}),
       el("td", {text: num(a.final_mean, 1)})))));
 }
-export async function fetchScale(tries = 0) {
+async function fetchScale(tries = 0) {
   if (!P.set || (P.scale && P.scale.state === "ready" && P.scale.rules === P.set.rules)) return;
   try { P.scale = await api("/api/practice/scale", undefined, {rules: P.set.rules}); }
   catch (e) { P.scale = null; }
   renderScale();
   if (P.scale && P.scale.state === "measuring" && tries < 120) setTimeout(() => { if (practicing()) fetchScale(tries + 1); }, 5000);
 }
-export async function fetchServerStats() {
+async function fetchServerStats() {
   if (!$("p-server").checked || !playerName()) { P.serverStats = null; renderStats(); return; }
   const rules = P.set ? P.set.rules : S.rulesInfo.default;
   try { P.serverStats = await api("/api/practice/stats", undefined, {rules, player: playerName()}); showError(""); }
   catch (e) { P.serverStats = null; showError(errorText(e)); }
   renderStats();
 }
-export function onServerTick() {
+function onServerTick() {
   store("yatzy.practice.server", $("p-server").checked ? "1" : null);
   renderPractice();
   if ($("p-server").checked && !playerName()) { showError(t("pNeedName")); $("p-name").focus(); }
   else fetchServerStats();
 }
-export function onNameChange() {
+function onNameChange() {
   store("yatzy.practice.name", $("p-name").value.trim() || null);
   showError("");
   fetchServerStats();
 }
 
 // ------------------------------------------------------------------ the server
-export async function newSet() {
+async function newSet() {
   if (P.busy) return;
   const source = $("p-source").value, level = $("p-level").value;
   const query = {rules: (S.rulesInfo && S.rulesInfo.default) || "nordic", level,
@@ -302,7 +302,7 @@ export async function newSet() {
   fetchScale();
 }
 
-export async function answer(text) {
+async function answer(text) {
   const p = puzzle();
   if (!p || P.busy || P.result) return;
   const server = $("p-server").checked;
@@ -330,7 +330,7 @@ export async function answer(text) {
   if (P.result) $("p-next").focus();
 }
 
-export function keepMarkedPractice() {
+function keepMarkedPractice() {
   const p = puzzle();
   if (!p || !p.rerolls || P.result) return;
   const dice = [...P.marked].sort((a, b) => a - b).map((i) => p.dice[i]).sort((a, b) => a - b);
@@ -338,7 +338,7 @@ export function keepMarkedPractice() {
   answer(dice.length ? "keep " + dice.join(" ") : "reroll all");
 }
 
-export function nextPuzzle() {
+function nextPuzzle() {
   if (!P.result || P.busy) return;
   P.result = null; P.marked = new Set();
   if (P.i + 1 < P.set.puzzles.length) {
@@ -350,7 +350,7 @@ export function nextPuzzle() {
   newSet();
 }
 
-export function onPracticeKey(e) {
+function onPracticeKey(e) {
   if (!practicing()) return;
   const tag = (e.target && e.target.tagName) || "";
   if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.altKey || e.metaKey) return;

@@ -24,15 +24,15 @@ let coachOn = stored("yatzy.coach", "off") === "on";
 let asked = -1;            // the change count the coach's advice was fetched for
 let following = null;      // the next table this phone is moving on to
 
-export function tableUrl(kind) { return `/api/table/${S.table.code}` + (kind ? "/" + kind : ""); }
-export function mineOf(code) {
+function tableUrl(kind) { return `/api/table/${S.table.code}` + (kind ? "/" + kind : ""); }
+function mineOf(code) {
   try { const m = JSON.parse(stored("yatzy.table." + code, "{}")); return m && typeof m === "object" ? m : {}; }
   catch (e) { return {}; }
 }
-export function saveMine() {
+function saveMine() {
   store("yatzy.table." + S.table.code, JSON.stringify({seat: S.table.seat, tokens: S.table.tokens, admin: S.table.admin}));
 }
-export function token() { return typeof S.table.seat === "number" ? S.table.tokens[S.table.seat] : undefined; }
+function token() { return typeof S.table.seat === "number" ? S.table.tokens[S.table.seat] : undefined; }
 
 // Whether this phone may act now (game.js asks before every move).
 export function mayMove() {
@@ -44,7 +44,7 @@ export function mayMove() {
 export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.table.seat === S.view.turn_player; }
 
 // ------------------------------------------------------------------ joining
-export async function enterTable(state, mine = {}) {
+async function enterTable(state, mine = {}) {
   if (source) source.close();
   S.table = {code: state.code, moves: -1, claimed: state.claimed, who: state.who_moves, url: state.url || null,
            seat: mine.seat ?? null, tokens: mine.tokens || {}, admin: mine.admin || null};
@@ -74,7 +74,7 @@ export function dropTable() {
   url.searchParams.delete("table");
   history.replaceState(null, "", url.pathname + url.search);
 }
-export function leaveTable() {
+function leaveTable() {
   if (!S.table) return;
   dropTable();
   S.view = null;
@@ -85,7 +85,7 @@ export function leaveTable() {
 
 // The table's state as it arrives (an answer, a 409, an event): taken when
 // it is not older than the one shown.
-export function takeState(s) {
+function takeState(s) {
   if (!S.table || !s || s.code !== S.table.code || s.moves < S.table.moves) return;
   if (s.next && s.next !== following) { following = s.next; followTable(s.next); return; }
   const same = s.moves === S.table.moves && S.view;
@@ -98,7 +98,7 @@ export function takeState(s) {
   askCoach();
 }
 
-export function listen() {
+function listen() {
   if (source) source.close();
   clearTimeout(reopen);
   const mine = source = new EventSource(tableUrl("events"));
@@ -157,7 +157,7 @@ export async function tableUndo() {
 }
 
 // ------------------------------------------------------------------ seats, the coach
-export async function claimSeat(seat) {
+async function claimSeat(seat) {
   if (!S.table) return;
   if (seat === "watch") { S.table.seat = "watch"; picking = false; saveMine(); S.view && (S.view.advice = null); render(); return; }
   try {
@@ -175,7 +175,7 @@ export async function claimSeat(seat) {
   render();
   askCoach();
 }
-export function toggleCoach() {
+function toggleCoach() {
   coachOn = !coachOn;
   store("yatzy.coach", coachOn ? "on" : "off");
   if (!coachOn && S.view && S.table) S.view.advice = null;
@@ -185,7 +185,7 @@ export function toggleCoach() {
 }
 // The advice for this phone's player, fetched when they asked for it and it
 // is their decision (the table's own view holds none).
-export async function askCoach() {
+async function askCoach() {
   if (!S.table || !coachOn || S.mode === "off" || !myTurn() || S.view.needs_roll || !isHuman(S.view.turn_player)) return;
   const at = S.table.moves;
   if (asked === at) return;
@@ -198,14 +198,14 @@ export async function askCoach() {
 }
 
 // ------------------------------------------------------------------ sharing
-export function openTableBox() {
+function openTableBox() {
   if (!S.view && !S.table) return;
   $("table-make").hidden = !!S.table;
   $("table-made").hidden = !S.table;
   if (S.table) showLink();
   openPanel("table-box", true);
 }
-export async function shareTable() {
+async function shareTable() {
   if (!S.view || S.table) return;
   const who = $("who-moves").value === "seat" ? "seat" : "any";
   let state;
@@ -229,11 +229,11 @@ export async function newTable(players, rules) {
 }
 // The seat a phone keeps at the next table (the server copies the claims
 // when the players are as many).
-export function carried(old, state) {
+function carried(old, state) {
   const kept = state.claimed.length ? old.tokens : {};
   return {seat: old.seat === "watch" || old.seat in kept ? old.seat : null, tokens: kept};
 }
-export async function followTable(code) {
+async function followTable(code) {
   const old = S.table;
   let state;
   try { state = await api(`/api/table/${encodeURIComponent(code)}`); }
@@ -241,14 +241,14 @@ export async function followTable(code) {
   if (S.table !== old) return;
   await enterTable(state, carried(old, state));
 }
-export function showLink() {
+function showLink() {
   const url = S.table.url || new URL("/?S.table=" + S.table.code, location.href).href;
   $("table-url").value = url;
   const qr = $("table-qr");
   if (qr.dataset.code !== S.table.code) { qr.src = tableUrl("qr.svg"); qr.dataset.code = S.table.code; }
   $("table-note").textContent = "";
 }
-export async function copyTableLink() {
+async function copyTableLink() {
   const input = $("table-url");
   try { await navigator.clipboard.writeText(input.value); $("table-note").textContent = t("copied"); }
   catch (e) { input.select(); $("table-note").textContent = t("copyFailed"); }
