@@ -14,8 +14,9 @@ from solver.cli.options import BarProgress, LineProgress, command_lang
 
 from .test_play import ENGLISH as COACH_ENGLISH
 
-# the English words of the trainer's screens, besides the coach's
-ENGLISH = COACH_ENGLISH | {"puzzle", "puzzles", "answer", "answers", "rules", "seed", "skip",
+# the English words of the trainer's screens, besides the coach's ("over" is
+# Norwegian too: "hopp over", skip)
+ENGLISH = COACH_ENGLISH - {"over"} | {"puzzle", "puzzles", "answer", "answers", "rules", "seed", "skip",
                            "first", "second", "easy", "medium", "hard", "level",
                            "decision", "position", "wrong", "before", "about", "solving",
                            "building", "explanation", "table", "once", "seconds",
