@@ -18,27 +18,49 @@ from solver.api import POLICIES, Solver
 from solver.bounds import MAX_SEED, whole_range
 from solver.errors import InputError, TableError
 from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.words import LANGS, message, number
 from solver.tables import plan
 from solver.tables.store import TableWarning
 
 
 # ------------------------------------------------------------------ errors
-def fail(message: str) -> None:
-    """Print ``error: message`` on stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
+def fail(text: str, lang: str | None = None) -> None:
+    """Print ``error: text`` on stderr, ``error:`` in ``lang`` (default: the
+    command line's ``--lang``, ``command_lang``), and exit with status 2."""
+    click.echo(message("error", lang or command_lang(), text=text), err=True)
     sys.exit(2)
 
 
+def command_lang(args: list[str] | None = None) -> str:
+    """The language a command line asks for with ``--lang LANG`` (or
+    ``--lang=LANG``), else English: the words around an error the command's
+    own option parsing could not reach.
+
+    >>> command_lang(["play", "--lang", "sv"]), command_lang(["train", "--lang=nb"])
+    ('sv', 'nb')
+    >>> command_lang(["play", "--lang", "xx"]), command_lang(["play"])
+    ('en', 'en')
+    """
+    args = sys.argv[1:] if args is None else args
+    lang = "en"
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            lang = args[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+    return lang if lang in LANGS else "en"
+
+
 @contextlib.contextmanager
-def friendly_errors() -> Iterator[None]:
+def friendly_errors(lang: str = "en") -> Iterator[None]:
     """User errors (``InputError``, ``TableError``) as one line ``error:
     ...`` and exit status 2; table notices (``TableWarning``) as lines
-    ``warning: ...`` on stderr."""
-    def show(message, category, filename, lineno, file=None, line=None):
+    ``warning: ...`` on stderr (``error``, ``warning`` in ``lang``)."""
+    def show(text, category, filename, lineno, file=None, line=None):
         if issubclass(category, TableWarning):
-            click.echo(f"warning: {message}", err=True)
+            click.echo(message("warning", lang, text=text), err=True)
         else:
-            shown(message, category, filename, lineno, file, line)
+            shown(text, category, filename, lineno, file, line)
 
     with warnings.catch_warnings():
         shown = warnings.showwarning
@@ -47,7 +69,7 @@ def friendly_errors() -> Iterator[None]:
         try:
             yield
         except (InputError, TableError) as e:
-            fail(str(e))
+            fail(str(e), lang)
 
 
 def _one_line(e: click.UsageError) -> str:
@@ -65,12 +87,13 @@ class Group(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
         before = plan.set_confirm(ask_to_build)        # big builds: --yes or a question
+        lang = command_lang(None if args is None else list(args))
         try:
-            with friendly_errors():
+            with friendly_errors(lang):
                 code = super().main(args, prog_name, complete_var, standalone_mode=False,
                                     **extra)
         except click.UsageError as e:
-            fail(_one_line(e))
+            fail(_one_line(e), lang)
         except click.ClickException as e:
             e.show()
             sys.exit(e.exit_code)
@@ -240,32 +263,34 @@ def _writable(ctx, param, value: str | None) -> str | None:
 
 
 # ----------------------------------------------------------------- helpers
-def open_solver(rules: str | Rules, tables_dir: str | None, theta: float = 0.0) -> Solver:
-    """A ``Solver`` whose solves show their progress on stderr."""
+def open_solver(rules: str | Rules, tables_dir: str | None, theta: float = 0.0,
+                lang: str = "en") -> Solver:
+    """A ``Solver`` whose solves show their progress on stderr (in ``lang``)."""
     rules = rules if isinstance(rules, Rules) else parse_rules(rules)
-    return Solver(rules, theta=theta, tables=tables_dir, progress=solve_progress(rules))
+    return Solver(rules, theta=theta, tables=tables_dir, progress=solve_progress(rules, lang))
 
 
-def solve_progress(rules: Rules):
-    """The progress of a solve of ``rules`` on stderr: click's bar, or one
-    line per layer for a long solve (saved rolls) when stderr is not a
-    terminal (a log file: the bar draws only on a terminal)."""
+def solve_progress(rules: Rules, lang: str = "en"):
+    """The progress of a solve of ``rules`` on stderr, in ``lang``: click's
+    bar, or one line per layer for a long solve (saved rolls) when stderr is
+    not a terminal (a log file: the bar draws only on a terminal)."""
     # what is built, how big and how long is announced by tables.plan (a
     # TableWarning) for builds that take a while; the bar follows any build
-    label = f"solving {rules.spec}"
+    label = message("bar", lang, rules=rules.spec)
     if not sys.stderr.isatty() and rules.saved_rolls:
-        return LineProgress(label)
-    return BarProgress(label)
+        return LineProgress(label, lang)
+    return BarProgress(label, lang)
 
 
 class BarProgress:
     """click's progress bar, drawn from the first call, with the time spent
     and the time left at the speed since the first call (click's own ETA
     averages its last few steps, which for a build reported a layer at a
-    time swings by hours; work done before a resume is not counted)."""
+    time swings by hours; work done before a resume is not counted).
+    Its words are in ``lang``."""
 
-    def __init__(self, label: str):
-        self.label, self.bar, self.done = label, None, 0
+    def __init__(self, label: str, lang: str = "en"):
+        self.label, self.bar, self.done, self.lang = label, None, 0, lang
         self.start, self.before = 0.0, 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -283,13 +308,14 @@ class BarProgress:
             self.bar = None
 
     def times(self, done: int, total: int) -> str:
-        """``12 s, about 40 s left`` (the time left once 3 % of the work is
-        done: the first, smallest layers are mostly fixed costs)."""
+        """``12 s, about 40 s left`` (``12 s, omtrent 40 s igjen``: the time
+        left once 3 % of the work is done: the first, smallest layers are
+        mostly fixed costs)."""
         spent = time.perf_counter() - self.start
-        text = clock(spent)
         if done - self.before >= 0.03 * total and done < total:
-            text += f", about {clock(spent * (total - done) / (done - self.before))} left"
-        return text
+            left = clock(spent * (total - done) / (done - self.before))
+            return message("bar_left", self.lang, spent=clock(spent), left=left)
+        return clock(spent)
 
 
 def clock(seconds: float) -> str:
@@ -302,10 +328,12 @@ def clock(seconds: float) -> str:
 
 class LineProgress:
     """One line per update with the time left; the first call (work done
-    before a resume) prints nothing and is not counted in the speed."""
+    before a resume) prints nothing and is not counted in the speed.  Its
+    words and numbers are in ``lang`` (a decimal comma in nb and sv)."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, lang: str = "en"):
         self.label, self.start, self.before, self.done = label, None, 0, 0
+        self.lang = lang
 
     def __call__(self, done: int, total: int) -> None:
         if self.start is None:
@@ -316,8 +344,11 @@ class LineProgress:
         self.done = done
         spent = time.perf_counter() - self.start
         left = spent * (total - done) / max(done - self.before, 1)
-        click.echo(f"{self.label}: {100 * done / total:5.1f}% after {spent / 60:.1f} min, "
-                   f"about {left / 60:.1f} min left", err=True)
+        lang = self.lang
+        click.echo(message("bar_line", lang, label=self.label,
+                           pct=f"{number(100 * done / total, 1, lang):>5}",
+                           spent=number(spent / 60, 1, lang), left=number(left / 60, 1, lang)),
+                   err=True)
 
 
 def check_plot(path: str | None) -> None:
@@ -334,6 +365,6 @@ def pct(p: float) -> str:
 
 
 __all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build",
-           "at_least_option", "card_option", "check_plot", "fail",
+           "at_least_option", "card_option", "check_plot", "command_lang", "fail",
            "friendly_errors", "json_option", "open_solver", "out_option", "pct", "plot_option",
            "policy_option", "rules_option", "seed_option", "solve_progress", "tables_option"]

@@ -501,6 +501,7 @@ class Coach:
         line = click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
         if not line:
             return
+        typed = " ".join(line.split())
         try:
             typed = parse(line, game.rules, self.lang, roll_due=game.needs_roll,
                           dice=None if game.needs_roll else game.dice)
@@ -509,7 +510,8 @@ class Coach:
             else:
                 self.command(typed, line)
         except InputError as e:
-            self.error(str(e))
+            # an error quotes what was typed, not its English form
+            self.error(str(e).replace(line, typed) if line != typed else str(e))
 
     def command(self, typed: Typed, line: str) -> None:
         """Run the session command ``typed`` (``solver.rules.grammar``)."""
@@ -722,7 +724,8 @@ class Coach:
             self.confirm_build(plan)
         bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
         compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
-        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling)
+        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling,
+                              self.lang)
         if code:
             raise self.fail("solve_failed", rules=rules.spec)
 
@@ -923,7 +926,7 @@ CHILD = "import sys; from solver.cli.play import solve_child; sys.exit(solve_chi
 
 
 def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None,
-                   compiling: str = "") -> int:
+                   compiling: str = "", lang: str = "en") -> int:
     """Solve and store the value table of ``spec`` (and with ``parts`` its
     explanations' table) in a child process, and wait for it; its exit
     status.  Numba's kernels do not look at signals, so the solve runs
@@ -933,14 +936,14 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
     the next open), so killing is safe.  The child has its own session (a
     Ctrl-C at the terminal reaches only this process) and dies with this
     process (``PR_SET_PDEATHSIG``).  ``bar``: the progress bar's label
-    (None: no bar)."""
+    (None: no bar); ``lang``: the language of its time left and errors."""
     import solver
     root = str(Path(solver.__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
                       "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid(),
-                      "compiling": compiling})
+                      "compiling": compiling, "lang": lang})
     child = subprocess.Popen([sys.executable, "-c", CHILD, job], stdin=subprocess.DEVNULL,
                              start_new_session=True, env=env)
     try:
@@ -972,19 +975,19 @@ def solve_child(job: str) -> int:
         if str(text).startswith("compiling") and args.get("compiling"):
             click.echo(args["compiling"], err=True)      # in the game's language
         else:
-            click.echo(f"warning: {text}", err=True)
+            click.echo(message("warning", args.get("lang", "en"), text=text), err=True)
 
     warnings.showwarning = show
     warnings.filterwarnings("ignore", message="building the", category=TableWarning)
     try:
         rules = parse_rules(args["rules"])
-        bar = BarProgress(args["bar"]) if args["bar"] else None
+        bar = BarProgress(args["bar"], args.get("lang", "en")) if args["bar"] else None
         solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
         solver.solve()
         if args["parts"]:
             solver.parts()
     except (InputError, TableError) as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(message("error", args.get("lang", "en"), text=e), err=True)
         return 2
     return 0
 

@@ -14,6 +14,7 @@ import json
 import secrets
 import sys
 import time
+import warnings
 
 import click
 
@@ -31,48 +32,21 @@ from solver.position.actions import Action
 from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Ratings
 from solver.rules.grammar import GrammarError, cut, parse
-from solver.rules.words import LANGS, box_name, message, number
+from solver.rules.words import (
+    LANGS,
+    box_name,
+    fill,
+    message,
+    number,
+    section,
+)
+from solver.tables.store import TableWarning
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 
-WORDS = {
-    "en": {"header": "{n} puzzle(s), rules {rules}, {what}; answer like: keep 5 6 | 56 | "
-                     "score chance | chance | reroll all | skip | quit",
-           "seed": "seed {seed}", "daily": "daily puzzles of {date}", "log": "from {path}",
-           "puzzle": "puzzle {i} of {n}: {kind}, {level}",
-           "review": " (a position you got wrong before)",
-           "dice": "dice {dice}, {n} reroll(s) left", "dice0": "dice {dice}, choose a box",
-           "prompt": "answer> ", "runner_up": "second best: {sentence}",
-           "summary": "{n} answer(s), mean loss {mean:.3f} per decision, total {total:.2f}",
-           "none": "no answers",
-           "kinds": {"first keep": "first keep", "second keep": "second keep",
-                     "box choice": "box choice"},
-           "levels": ("any level", "easy", "medium", "hard")},
-    "nb": {"header": "{n} oppgave(r), regler {rules}, {what}; svar slik: behold 5 6 | 56 | "
-                     "før sjanse | sjanse | kast alle | hopp over | avslutt",
-           "seed": "frø {seed}", "daily": "dagens oppgaver {date}", "log": "fra {path}",
-           "puzzle": "oppgave {i} av {n}: {kind}, {level}",
-           "review": " (en stilling du bommet på før)",
-           "dice": "terninger {dice}, {n} kast igjen", "dice0": "terninger {dice}, velg en boks",
-           "prompt": "svar> ", "runner_up": "nest best: {sentence}",
-           "summary": "{n} svar, gjennomsnittlig tap {mean:.3f} per valg, totalt {total:.2f}",
-           "none": "ingen svar",
-           "kinds": {"first keep": "første kast", "second keep": "andre kast",
-                     "box choice": "boksvalg"},
-           "levels": ("alle nivåer", "lett", "middels", "vanskelig")},
-    "sv": {"header": "{n} uppgift(er), regler {rules}, {what}; svara så här: behåll 5 6 | 56 | "
-                     "skriv chans | chans | slå om alla | hoppa över | avsluta",
-           "seed": "frö {seed}", "daily": "dagens uppgifter {date}", "log": "från {path}",
-           "puzzle": "uppgift {i} av {n}: {kind}, {level}",
-           "review": " (en ställning du missade förut)",
-           "dice": "tärningar {dice}, {n} slag kvar", "dice0": "tärningar {dice}, välj en ruta",
-           "prompt": "svar> ", "runner_up": "näst bäst: {sentence}",
-           "summary": "{n} svar, genomsnittlig förlust {mean:.3f} per val, totalt {total:.2f}",
-           "none": "inga svar",
-           "kinds": {"first keep": "första slaget", "second keep": "andra slaget",
-                     "box choice": "rutval"},
-           "levels": ("alla nivåer", "lätt", "medel", "svår")},
-}
+# The trainer's words (the catalogue's "train" section, solver.rules.words)
+WORDS = section("train")
+KIND_KEYS = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"}
 
 
 def card_text(card, lang: str) -> str:
@@ -111,9 +85,12 @@ def parse_answer(text: str, rules, lang: str = "en", dice: tuple[int, ...] | Non
 
 
 def action_text(action: Action, lang: str) -> str:
+    """``action`` in ``lang``: ``før sjanse (23)``, ``behold 5 6``, ``kast alle``."""
     if action.kind == "score":
-        return f"score {box_name(action.box, lang)} ({action.points})"
-    return str(action)
+        return f"{message('score', lang)} {box_name(action.box, lang)} ({action.points})"
+    if action.dice:
+        return f"{message('keep', lang)} {' '.join(map(str, action.dice))}"
+    return message("reroll_all", lang)
 
 
 class Session:
@@ -129,13 +106,13 @@ class Session:
         ends or the player quits."""
         w, lang = self.words, self.lang
         click.echo("")
-        click.echo(click.style(w["puzzle"].format(i=i, n=n, kind=w["kinds"][puzzle.kind],
-                                                  level=w["levels"][puzzle.level]), bold=True)
+        click.echo(click.style(fill(w["puzzle"], i=i, n=n, kind=w[KIND_KEYS[puzzle.kind]],
+                                    level=w[f"level{puzzle.level}"]), bold=True)
                    + (w["review"] if review else ""))
         click.echo(card_text(puzzle.card, lang))
         dice = " ".join(map(str, puzzle.dice))
-        click.echo(w["dice"].format(dice=dice, n=puzzle.rerolls) if puzzle.rerolls
-                   else w["dice0"].format(dice=dice))
+        click.echo(fill(w["dice"], dice=dice, n=puzzle.rerolls) if puzzle.rerolls
+                   else fill(w["dice0"], dice=dice))
         why = self.solver.explain(puzzle.card, puzzle.dice, puzzle.rerolls)
         start = time.monotonic()
         while True:
@@ -177,16 +154,16 @@ class Session:
 
     def impossible(self, want: Action, puzzle: pz.Puzzle) -> str:
         """Why an answer is not among the actions of the puzzle."""
-        dice = " ".join(map(str, puzzle.dice))
+        dice, lang = " ".join(map(str, puzzle.dice)), self.lang
         if want.kind == "score":
             rules = puzzle.card.rules
-            name = box_name(want.box, self.lang)
+            name = box_name(want.box, lang)
             if puzzle.card.points[rules.box_index(want.box)] is not None:
-                return f"{name} is already filled"
-            return f"{name} may not be filled now"
+                return message("box_filled", lang, box=name)
+            return message("box_not_now", lang, box=name, dice=dice)
         if puzzle.rerolls == 0:
-            return "no rerolls left: choose a box"
-        return f"{want} is not possible with dice {dice}"
+            return message("no_rerolls", lang, dice=dice)
+        return message("not_among", lang, dice=" ".join(map(str, want.dice)), roll=dice)
 
     def feedback(self, chosen, why) -> None:
         lang = self.lang
@@ -194,7 +171,7 @@ class Session:
             click.echo(click.style(message("best", lang), fg="green"))
             runner = next((e for e in why if e.action.loss > 0), None)
             if runner is not None:
-                click.echo(self.words["runner_up"].format(sentence=runner.sentence(lang)))
+                click.echo(fill(self.words["runner_up"], sentence=runner.sentence(lang)))
             return
         click.echo(click.style(message("cost", lang, loss=number(chosen.action.loss, 2, lang),
                                        best=action_text(chosen.best, lang)), fg="red"))
@@ -206,9 +183,9 @@ class Session:
             click.echo(self.words["none"])
             return
         click.echo("")
-        click.echo(self.words["summary"].format(n=len(self.losses),
-                                                mean=sum(self.losses) / len(self.losses),
-                                                total=sum(self.losses)))
+        n, total = len(self.losses), sum(self.losses)
+        click.echo(fill(self.words["summary"], n=n, mean=number(total / n, 3, self.lang),
+                        total=number(total, 2, self.lang)))
 
 
 def _fmt_rating(r) -> str:
@@ -287,12 +264,16 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
     if plot and not stats:
         raise InputError("--plot goes with --stats")
     check_plot(plot)
-    solver = open_solver(rules_spec, tables_dir)
+    solver = open_solver(rules_spec, tables_dir, lang=lang)
     from solver.players.explain import check_explain_rules, parts_path
     check_explain_rules(solver.rules)               # these rules have explanations (else: why not)
-    if not parts_path(solver.rules, tables_dir).exists():
-        click.echo("building the explanation table once (seconds) ...", err=True)
-    solver.parts()
+    with warnings.catch_warnings():
+        # the library's own notices of a build, said here in the language
+        warnings.filterwarnings("ignore", message="(building|compiling) the",
+                                category=TableWarning)
+        if not parts_path(solver.rules, tables_dir).exists():
+            click.echo(WORDS[lang]["building"], err=True)
+        solver.parts()
     with Ratings(db_path) as db:
         if stats:
             show_stats(solver, db, scale_games, plot, as_json)
@@ -306,20 +287,20 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
                 raise InputError("--from and --daily do not go together")
             seed = 0 if seed is None else seed
             found, source, what = (pz.from_log(table, log, count, seed, level), "log",
-                                   WORDS[lang]["log"].format(path=log))
+                                   fill(WORDS[lang]["log"], path=log))
         elif daily or date_text:
             date = _date(date_text)
             seed = pz.daily_seed(date, solver.rules)
             found, source = pz.draw(table, count, seed, level), "daily"
-            what = WORDS[lang]["daily"].format(date=date.isoformat())
+            what = fill(WORDS[lang]["daily"], date=date.isoformat())
         else:
             if seed is None:
                 seed = secrets.randbelow(1 << 62)
             reviews = _reviews(table, db.due(solver.rules.spec, limit=count))
             found, source = pz.draw(table, count - len(reviews), seed, level), "train"
-            what = WORDS[lang]["seed"].format(seed=seed)
+            what = fill(WORDS[lang]["seed"], seed=seed)
         todo = [(p, True) for p in reviews] + [(p, False) for p in found]
-        click.echo(WORDS[lang]["header"].format(n=len(todo), rules=solver.rules.spec, what=what))
+        click.echo(fill(WORDS[lang]["header"], n=len(todo), rules=solver.rules.spec, what=what))
         session = Session(solver, db, lang, source)
         for i, (puzzle, review) in enumerate(todo, 1):
             if not session.ask(i, len(todo), puzzle, review):

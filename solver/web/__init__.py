@@ -1,7 +1,8 @@
 """``yatzy serve``: the advisor as a web page for the phone on the table.
 
 ``app.create_app`` builds a Starlette application: the page (``static/``:
-``index.html``, ``app.js``, ``style.css``, nothing fetched from outside)
+``index.html``, its ES modules (``main.js`` and the modules it imports),
+``style.css``, nothing fetched from outside; the words from ``/words.json``)
 and a JSON API under ``/api/`` described by ``/openapi.json``
 (``openapi.DOCUMENT``).  The server keeps no games: the page holds the
 ``Game`` JSON (``Game.to_dict``) in the browser's storage and posts it with

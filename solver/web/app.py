@@ -59,6 +59,7 @@ from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
 from solver.session import bonus_pace
 from solver.tables.plan import value_plan
+from solver.web import words as page_words
 from solver.web.bodies import BodyError, json_body
 from solver.web.budget import Budget, Refused
 from solver.web.guard import CLIENT, Guard
@@ -605,6 +606,7 @@ ROUTES = [
     Route("/sw.js", service_worker),
     Route("/manifest.webmanifest", manifest),
     Route("/openapi.json", openapi),
+    *page_words.ROUTES,
     Route("/api/rules", rules_endpoint),
     Route("/api/status", status_endpoint),
     Route("/api/ev", ev_endpoint),

@@ -257,6 +257,15 @@ DOCUMENT = {
             "200": {"description": "Manifest", "content": {"application/manifest+json": {}}}}}},
         "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {
             "description": "OpenAPI", "content": {"application/json": {}}}}}},
+        "/words.json": {"get": {"summary": "The catalogue of words (solver/rules/catalogue): "
+                                          "every language's, or with lang one language's; "
+                                          "with an ETag",
+                                "parameters": [{"name": "lang", "in": "query", "required": False,
+                                                "schema": {"enum": ["en", "nb", "sv"]}}],
+                                "responses": {
+            "200": {"description": "The catalogue", "content": {"application/json": {}}},
+            "304": {"description": "Not modified"},
+            "400": {"description": "An unknown language"}}}},
         "/api/rules": _get("Presets (each available or not, and why), keys and player kinds; "
                            "with spec, the resolved rules and their labels",
                            [_query("spec", "A rules spec to describe.")]),

@@ -104,7 +104,7 @@ def test_table_mode_takes_typed_dice_and_input_end_saves(run, tmp_path):
     result = run("--dice-from-table", "--player", "Ann", "--autosave", "g.json",
                  input="\n".join(script) + "\n")
     assert result.exit_code == 0
-    assert "Ann rolls 5 5 6 6 6, 1 reroll(s) left" in result.output
+    assert "Ann rolls 5 5 6 6 6, 1 reroll left" in result.output
     assert "Ann scores 28 in chance" in result.output and "game saved to g.json" in result.output
     doc = json.loads((tmp_path / "g.json").read_text())
     assert doc["moves"] == ["roll 1 1 2 5 6", "keep 5 6", "roll 5 6 6", "keep 5 6",
@@ -307,7 +307,7 @@ def test_hang_up_mid_turn_then_resume_shows_the_same_position(nordic, tables_dir
                   "--autosave", "g.json")
     child.expect_exact("Ann> ")
     child.sendline("keep 1")
-    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll\(s\) left")
+    child.expect(r"Ann rolls ([1-6 ]+), 1 reroll left")
     dice = child.match.group(1)
     child.expect_exact("Ann> ")
     child.kill(signal.SIGHUP)
@@ -321,7 +321,7 @@ def test_hang_up_mid_turn_then_resume_shows_the_same_position(nordic, tables_dir
     for line in protokoll(game).splitlines()[1:]:
         again.expect_exact(line)
     again.expect_exact("Ann's turn (1 of 15)")
-    again.expect_exact(f"Ann rolls {dice}, 1 reroll(s) left")
+    again.expect_exact(f"Ann rolls {dice}, 1 reroll left")
     again.expect_exact("Ann> ")
     again.sendline("quit")
     again.expect(pexpect.EOF)

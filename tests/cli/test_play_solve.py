@@ -50,7 +50,7 @@ def test_ctrl_c_stops_a_solve_at_once_and_the_game_is_saved(tmp_path, who):
     child = spawn(tmp_path, "--rules", SLOW, "--tables", str(tables), "--seed", "5",
                   "--autosave", "g.json", *seats)
     if who == "hint":
-        child.expect(r"Ann rolls ([1-6 ]+), 8 reroll\(s\) left")
+        child.expect(r"Ann rolls ([1-6 ]+), 8 rerolls left")
         dice = child.match.group(1)
         child.expect_exact("Ann> ")
         child.sendline("hint")
@@ -70,7 +70,7 @@ def test_ctrl_c_stops_a_solve_at_once_and_the_game_is_saved(tmp_path, who):
     assert game.moves and game.moves[0].is_roll and not game.turns
     if who == "hint":
         again = spawn(tmp_path, "--resume", "g.json", "--tables", str(tables))
-        again.expect_exact(f"Ann rolls {dice}, 8 reroll(s) left")
+        again.expect_exact(f"Ann rolls {dice}, 8 rerolls left")
         again.expect_exact("Ann> ")
         again.sendline("quit")
         again.expect(pexpect.EOF)
@@ -179,10 +179,10 @@ def test_game_errors_at_the_prompt_and_at_the_start_are_in_the_language(
     assert "feil: skriv 5 terninger" in typed.output
     assert "feil: skriv de 3 nye terningene (eller alle, med de beholdte 1 1)" in typed.output
     same = run("--player", "Ann", "--player", "ann", "--lang", "sv")
-    assert same.exit_code == 2 and same.output.strip() == "error: två spelare har samma namn"
+    assert same.exit_code == 2 and same.output.strip() == "fel: två spelare har samma namn"
     (tmp_path / "bad.json").write_text("{")
     bad = run("--resume", "bad.json", "--lang", "nb")
-    assert bad.exit_code == 2 and bad.output.strip() == "error: bad.json: ikke et JSON-dokument"
+    assert bad.exit_code == 2 and bad.output.strip() == "feil: bad.json: ikke et JSON-dokument"
 
 
 # ------------------------------------------------------- the narrow Trippel card

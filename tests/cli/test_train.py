@@ -34,7 +34,7 @@ def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
     answers = "reroll all\nscore chance\nkeep 1\nchance\n" * 3
     r = run("train", "--count", "3", "--seed", "4", "--db", str(db), input=answers)
     assert r.exit_code == 0, r.output
-    assert r.output.count("puzzle ") == 3 and "3 answer(s), mean loss" in r.output
+    assert r.output.count("puzzle ") == 3 and "3 answers, mean loss" in r.output
     with Ratings(db) as ratings:
         rows = ratings.answers("nordic")
     assert len(rows) == 3

@@ -297,7 +297,7 @@ def test_page_and_assets_ship_in_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and "default-src 'self'" in page.headers[
         "content-security-policy"]
-    for asset in ("app.js", "style.css", "sw.js", "icon.svg", "manifest.webmanifest"):
+    for asset in ("main.js", "words.js", "game.js", "share.js", "practice.js", "style.css", "sw.js", "icon.svg", "manifest.webmanifest"):
         r = client.get(f"/static/{asset}")
         text = r.text.replace('"http://www.w3.org/2000/svg"', "")      # a name, not a fetch
         assert r.status_code == 200 and "http://" not in text and "https://" not in text

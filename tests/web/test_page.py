@@ -457,13 +457,19 @@ def test_game_link_and_no_english_on_nb_and_sv_pages(make, tables_dir):
     assert en.view()["game"] == game.to_dict()
     assert "game=" not in en.page.url                     # the link is consumed
     en.page.tap("#new-game-button")
+    en.page.tap("#more-menu summary")                   # the menu's words too
     english = texts(en.page)
     for lang in ("nb", "sv"):
         other = make().open(f"?lang={lang}&game=" + game_link(game))
         other.wait("decide")
         assert other.page.evaluate("document.documentElement.lang") == lang
         other.page.tap("#new-game-button")
+        other.page.tap("#more-menu summary")
         words = texts(other.page)
+        # every text of the page is the catalogue's (GET /words.json) in the language
+        page = other.page.evaluate("fetch('/words.json').then((r) => r.json())")[lang]["page"]
+        assert other.page.inner_text("#new-game-h") == page["newTitle"]
+        assert other.page.inner_text("#more-menu summary") == page["more"]
         left = {w for w in english & words if re.search(r"[^\W\d_]{2,}", w)
                 and w not in SAME_IN_EVERY_LANGUAGE}
         assert left == set(), (lang, left)

@@ -31,6 +31,8 @@ from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401 
 httpx = pytest.importorskip("httpx")
 ROOT = Path(__file__).resolve().parents[2]
 NETWORK_NOISE = ("Failed to load resource", "net::ERR_", "EventSource")
+# the game shown on a phone: state.js's S.view (the page's modules share no globals)
+VIEW = "import('/static/state.js').then((m) => m.S.view"
 
 
 def free_port() -> int:
@@ -284,7 +286,7 @@ def test_a_server_killed_and_restarted_is_caught_up_with(phones, server):
     for phone in (a, b):
         phone.page.wait_for_function("document.body.dataset.link === 'up'", timeout=15000)
         phone.wait_moves(2)
-    assert a.page.evaluate("view.game") == b.page.evaluate("view.game") == r.json()["game"]
+    assert a.page.evaluate(VIEW + ".game)") == b.page.evaluate(VIEW + ".game)") == r.json()["game"]
 
 
 def test_a_whole_game_on_two_phones(phones, server):
@@ -302,7 +304,7 @@ def test_a_whole_game_on_two_phones(phones, server):
         state = a.wait("roll", "decide", "wait", "over")
         if state == "over":
             break
-        seat = a.page.evaluate("view.turn_player")
+        seat = a.page.evaluate(VIEW + ".turn_player)")
         phone, other = mine[seat], mine[1 - seat]
         n = phone.moves()
         state = phone.wait("roll", "decide")
@@ -310,7 +312,7 @@ def test_a_whole_game_on_two_phones(phones, server):
         if state == "roll":
             phone.page.tap("#roll")
         else:                                        # the best box on the card, or the top option
-            if phone.page.evaluate("view.rerolls") == 0:
+            if phone.page.evaluate(VIEW + ".rerolls)") == 0:
                 phone.page.tap("#protokoll button.cell-btn >> nth=0")
             else:
                 phone.page.tap("#keep")
@@ -321,7 +323,7 @@ def test_a_whole_game_on_two_phones(phones, server):
     b.page.wait_for_selector("#end[open]")
     final = httpx.get(f"{server.url}/api/table/{code}").json()
     assert final["finished"] and final["view"]["is_over"]
-    assert a.page.evaluate("view.game") == b.page.evaluate("view.game") == final["game"]
+    assert a.page.evaluate(VIEW + ".game)") == b.page.evaluate(VIEW + ".game)") == final["game"]
     assert a.page.text_content("#winner") == b.page.text_content("#winner") != ""
     b.page.screenshot(path=str(SHOTS / "share-end.png"))
     # a new game with the same players, proposed on B: shown on A, where it is accepted;

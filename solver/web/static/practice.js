@@ -3,89 +3,11 @@
 // reroll, or a box to score; the server answers the loss, the best action and
 // why (/api/puzzles, /api/puzzle/answer).  The rating is kept in this browser
 // (localStorage) unless the player asks the server to keep it under a name.
-// Uses app.js's helpers (T, t, el, dieFace, api, num, int, showError, ...);
-// its own names stay inside one function.
-(() => {
-"use strict";
-
-const PW = {
-  en: {
-    practice: "Practice", practiceTitle: "Practice", backToGame: "Back to the game",
-    pSource: "Puzzles", pRandom: "New puzzles", pDaily: "Today's puzzles", pLevel: "Level",
-    level0: "any level", level1: "easy", level2: "medium", level3: "hard",
-    kind_first: "first keep", kind_second: "second keep", kind_box: "box choice", kind_all: "all",
-    pServer: "Keep my rating on this server", pName: "Your name on this server",
-    pNameNote: "Anyone who knows the name can add to its rating.",
-    pNeedName: "Type a name to keep your rating on the server.",
-    pPuzzle: "Puzzle {i} of {n}: {kind}, {level}", pReview: "a position you got wrong before",
-    pDaily0: "Today's puzzles, {date}", pAnswerHint: "Tap dice to keep them, then reroll, or tap a box on the card.",
-    pBoxHint: "No rerolls left: tap a box on the card.",
-    pBest: "Best choice!", pTie: "As good as the best.", pCost: "That cost {loss} points; best was {best}.",
-    pRunnerUp: "Second best: {sentence}", pParts: "Where the points go", pNext: "Next puzzle",
-    pNewSet: "New puzzles", pDone: "That was the last of these puzzles.",
-    pRunning: "{n} answered · mean loss {mean} per decision · streak {streak}", pNone: "No answers yet.",
-    pScale: "How known players do", pScaleCaption: "Mean loss per decision and mean final score, {games} games each", pPlayer: "Player", pFinal: "Final score", pMeasuring: "Measuring the scale (a minute or two)…", pol_optimal: "optimal play", pol_greedy: "greedy", pol_simple: "simple", pol_noisy: "noisy player, T = {t}",
-    pStats: "Your rating", pStatsCaption: "Mean loss per decision with its 95 % interval",
-    pKind: "Decision", pCount: "Answers", pMean: "Mean loss", pInterval: "95 % interval",
-    pHere: "Kept in this browser.", pThere: "Kept on this server as {name}.",
-    pCard: "The puzzle's card", pPoints: "Points", pScoreAria: "Score {box}:", bonusPart: "bonus", yahtzeeBonusPart: "yatzy bonus",
-    err_practice_rules: "These rules have no puzzles: they need one column and no saved rolls.",
-    err_player: "A name of 1 to 32 letters, digits and spaces.",
-    err_puzzle: "That puzzle cannot be read: {detail}", err_answer: "That answer cannot be read: {detail}",
-    err_not_possible: "Not possible here: {detail}", err_players_full: "This server keeps no more ratings.", err_rate: "Too many answers at once; wait a moment.",
-  },
-  nb: {
-    practice: "Trening", practiceTitle: "Trening", backToGame: "Tilbake til spillet",
-    pSource: "Oppgaver", pRandom: "Nye oppgaver", pDaily: "Dagens oppgaver", pLevel: "Nivå",
-    level0: "alle nivåer", level1: "lett", level2: "middels", level3: "vanskelig",
-    kind_first: "første kast", kind_second: "andre kast", kind_box: "rubrikkvalg", kind_all: "alle",
-    pServer: "Ta vare på vurderingen min på serveren", pName: "Navnet ditt på serveren",
-    pNameNote: "Alle som kan navnet, kan legge til i vurderingen.",
-    pNeedName: "Skriv et navn for å ta vare på vurderingen på serveren.",
-    pPuzzle: "Oppgave {i} av {n}: {kind}, {level}", pReview: "en stilling du bommet på før",
-    pDaily0: "Dagens oppgaver, {date}", pAnswerHint: "Trykk terningene du vil beholde og kast, eller trykk en rubrikk i protokollen.",
-    pBoxHint: "Ingen omkast igjen: trykk en rubrikk i protokollen.",
-    pBest: "Beste valg!", pTie: "Like godt som det beste.", pCost: "Det kostet {loss} poeng; best var {best}.",
-    pRunnerUp: "Nest best: {sentence}", pParts: "Hvor poengene blir av", pNext: "Neste oppgave",
-    pNewSet: "Nye oppgaver", pDone: "Det var den siste av disse oppgavene.",
-    pRunning: "{n} besvart · gjennomsnittlig tap {mean} per valg · rekke {streak}", pNone: "Ingen svar ennå.",
-    pScale: "Slik gjør kjente spillere det", pScaleCaption: "Gjennomsnittlig tap per valg og sluttsum, {games} spill hver", pPlayer: "Spiller", pFinal: "Sluttsum", pMeasuring: "Måler skalaen (et minutt eller to) …", pol_optimal: "optimalt spill", pol_greedy: "grådig", pol_simple: "enkel", pol_noisy: "ujevn spiller, T = {t}",
-    pStats: "Vurderingen din", pStatsCaption: "Gjennomsnittlig tap per valg med 95 %-intervall",
-    pKind: "Valg", pCount: "Svar", pMean: "Snitt tap", pInterval: "95 %-intervall",
-    pHere: "Lagret i denne nettleseren.", pThere: "Lagret på serveren som {name}.",
-    pCard: "Protokollen i oppgaven", pPoints: "Poeng", pScoreAria: "Før {box}:", bonusPart: "bonus", yahtzeeBonusPart: "yatzybonus",
-    err_practice_rules: "Disse reglene har ingen oppgaver: de trenger én kolonne og ingen sparte kast.",
-    err_player: "Et navn på 1 til 32 bokstaver, sifre og mellomrom.",
-    err_puzzle: "Oppgaven kan ikke leses: {detail}", err_answer: "Svaret kan ikke leses: {detail}",
-    err_not_possible: "Ikke mulig her: {detail}", err_players_full: "Serveren tar ikke vare på flere vurderinger.", err_rate: "For mange svar på en gang; vent litt.",
-  },
-  sv: {
-    practice: "Träning", practiceTitle: "Träning", backToGame: "Tillbaka till spelet",
-    pSource: "Uppgifter", pRandom: "Nya uppgifter", pDaily: "Dagens uppgifter", pLevel: "Nivå",
-    level0: "alla nivåer", level1: "lätt", level2: "medel", level3: "svår",
-    kind_first: "första slaget", kind_second: "andra slaget", kind_box: "rutval", kind_all: "alla",
-    pServer: "Spara mitt betyg på servern", pName: "Ditt namn på servern",
-    pNameNote: "Alla som kan namnet kan lägga till i betyget.",
-    pNeedName: "Skriv ett namn för att spara betyget på servern.",
-    pPuzzle: "Uppgift {i} av {n}: {kind}, {level}", pReview: "en ställning du missade förut",
-    pDaily0: "Dagens uppgifter, {date}", pAnswerHint: "Tryck tärningarna du vill behålla och slå, eller tryck en ruta i protokollet.",
-    pBoxHint: "Inga omslag kvar: tryck en ruta i protokollet.",
-    pBest: "Bästa valet!", pTie: "Lika bra som det bästa.", pCost: "Det kostade {loss} poäng; bäst var {best}.",
-    pRunnerUp: "Näst bäst: {sentence}", pParts: "Vart poängen tar vägen", pNext: "Nästa uppgift",
-    pNewSet: "Nya uppgifter", pDone: "Det var den sista av de här uppgifterna.",
-    pRunning: "{n} besvarade · genomsnittlig förlust {mean} per val · svit {streak}", pNone: "Inga svar än.",
-    pScale: "Så gör kända spelare", pScaleCaption: "Genomsnittlig förlust per val och slutsumma, {games} spel var", pPlayer: "Spelare", pFinal: "Slutsumma", pMeasuring: "Mäter skalan (en minut eller två) …", pol_optimal: "optimalt spel", pol_greedy: "girig", pol_simple: "enkel", pol_noisy: "ojämn spelare, T = {t}",
-    pStats: "Ditt betyg", pStatsCaption: "Genomsnittlig förlust per val med 95 %-intervall",
-    pKind: "Val", pCount: "Svar", pMean: "Medelförlust", pInterval: "95 %-intervall",
-    pHere: "Sparat i den här webbläsaren.", pThere: "Sparat på servern som {name}.",
-    pCard: "Uppgiftens protokoll", pPoints: "Poäng", pScoreAria: "Skriv {box}:", bonusPart: "bonus", yahtzeeBonusPart: "yatzybonus",
-    err_practice_rules: "De här reglerna har inga uppgifter: de behöver en kolumn och inga sparade slag.",
-    err_player: "Ett namn på 1 till 32 bokstäver, siffror och mellanslag.",
-    err_puzzle: "Uppgiften kan inte läsas: {detail}", err_answer: "Svaret kan inte läsas: {detail}",
-    err_not_possible: "Inte möjligt här: {detail}", err_players_full: "Servern sparar inga fler betyg.", err_rate: "För många svar på en gång; vänta lite.",
-  },
-};
-for (const l of Object.keys(PW)) Object.assign(T[l], PW[l]);
+import {has, int, lang, locale, num, t} from "./words.js";
+import {$, el, params, showError, store, stored} from "./dom.js";
+import {dieFace} from "./dice.js";
+import {S} from "./state.js";
+import {api, errorText} from "./api.js";
 
 const KINDS = ["first keep", "second keep", "box choice"];
 const KIND_KEY = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"};
@@ -255,7 +177,7 @@ function pActionText(a) {
   if (a.action === "score") return t("scoreBox", {box: pLabels().boxes[a.box] || a.box, points: a.points ?? ""});
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
-function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(LOCALE[lang]) + text.slice(1); }
+function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(locale()) + text.slice(1); }
 
 function renderResult(r) {
   const box = $("p-result");
@@ -301,7 +223,7 @@ function localStats(rules) {
           by_kind: KINDS.map((k) => summary(k, mine.filter((a) => a.kind === k).map((a) => a.loss)))};
 }
 function renderStats() {
-  const rules = P.set ? P.set.rules : (rulesInfo && rulesInfo.default) || "nordic";
+  const rules = P.set ? P.set.rules : (S.rulesInfo && S.rulesInfo.default) || "nordic";
   const onServer = $("p-server").checked && playerName() && P.serverStats && P.serverStats.rules === rules;
   const s = onServer ? P.serverStats : localStats(rules);
   const row = (r, key) => el("tr", {dataset: {kind: r.label}}, el("th", {scope: "row", text: t(key)}),
@@ -318,7 +240,7 @@ function renderScale() {
   if (!ready) { $("p-scale-table").replaceChildren(); return; }
   const name = (policy) => {
     const m = /^noisy T=(.+)$/.exec(policy);
-    return m ? t("pol_noisy", {t: num(+m[1], 2)}) : T.en["pol_" + policy] ? t("pol_" + policy) : policy;
+    return m ? t("pol_noisy", {t: num(+m[1], 2)}) : has("pol_" + policy) ? t("pol_" + policy) : policy;
   };
   const rows = [...sc.anchors].sort((a, b) => a.mean_loss - b.mean_loss);
   $("p-scale-table").replaceChildren(el("caption", {text: t("pScaleCaption", {games: int(sc.games)})}),
@@ -336,7 +258,7 @@ async function fetchScale(tries = 0) {
 }
 async function fetchServerStats() {
   if (!$("p-server").checked || !playerName()) { P.serverStats = null; renderStats(); return; }
-  const rules = P.set ? P.set.rules : rulesInfo.default;
+  const rules = P.set ? P.set.rules : S.rulesInfo.default;
   try { P.serverStats = await api("/api/practice/stats", undefined, {rules, player: playerName()}); showError(""); }
   catch (e) { P.serverStats = null; showError(errorText(e)); }
   renderStats();
@@ -357,7 +279,7 @@ function onNameChange() {
 async function newSet() {
   if (P.busy) return;
   const source = $("p-source").value, level = $("p-level").value;
-  const query = {rules: (rulesInfo && rulesInfo.default) || "nordic", level,
+  const query = {rules: (S.rulesInfo && S.rulesInfo.default) || "nordic", level,
                  count: source === "daily" ? 5 : 10};
   if (source === "daily") query.daily = 1;
   else if (P.seed) { query.seed = P.seed; P.seed = null; }
@@ -436,16 +358,15 @@ function onPracticeKey(e) {
   }
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+export function setupPractice() {
   buildPractice();
   $("lang").addEventListener("change", renderPractice);
   window.addEventListener("keydown", onPracticeKey, true);
   window.addEventListener("popstate", showPractice);
   window.addEventListener("hashchange", showPractice);
   if (location.hash === "#practice") {
-    // after app.js has asked for the rules (the puzzles use the server's default rules)
-    const wait = () => (rulesInfo ? showPractice() : setTimeout(wait, 50));
+    // after main.js has asked for the rules (the puzzles use the server's default rules)
+    const wait = () => (S.rulesInfo ? showPractice() : setTimeout(wait, 50));
     wait();
   }
-});
-})();
+}

@@ -1,10 +1,11 @@
-// The service worker of the yatzy page: the page itself (HTML, script,
-// style, icon, manifest) is fetched from the network first and kept, so a
+// The service worker of the yatzy page: the page itself (HTML, its
+// modules, the words, style, icon, manifest) is fetched from the network first and kept, so a
 // reload while the server is away still shows the page and the game saved
 // in the browser.  The API is never cached: advice always comes fresh.
 "use strict";
-const CACHE = "yatzy-page-3";
-const SHELL = ["/", "/static/app.js", "/static/share.js", "/static/practice.js", "/static/style.css", "/static/icon.svg", "/manifest.webmanifest"];
+const CACHE = "yatzy-page-4";
+const MODULES = ["main", "words", "dom", "dice", "state", "api", "game", "card", "chart", "newgame", "links", "share", "practice"];
+const SHELL = ["/", "/words.json", ...MODULES.map((m) => `/static/${m}.js`), "/static/style.css", "/static/icon.svg", "/manifest.webmanifest"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

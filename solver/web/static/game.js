@@ -1,0 +1,291 @@
+// The game view: the game lives in localStorage as the Game JSON and is
+// posted with every move to the stateless server (/api/game/...); the
+// server's last answer is kept too, so that a reload while the server is
+// away still shows the game.  Every request carries a sequence number: an
+// answer for a position the page has left is dropped.  A computer seat
+// plays through one pending timer, cancelled by any person's action.  A
+// game shared at the table (share.js) is kept by the server instead.
+// Draws the turn, the dice, the advice and the end; the card and the
+// totals are card.js's.
+import {int, lang, num, t} from "./words.js";
+import {$, el, showError, store} from "./dom.js";
+import {dieFace} from "./dice.js";
+import {DELAY, KEY, S, VIEW_KEY} from "./state.js";
+import {api, errorText, Superseded} from "./api.js";
+import {renderCard, renderTotals} from "./card.js";
+import {dropTable, mayMove, myTurn, renderTable, tableHint, tableSend} from "./share.js";
+
+export function playerName(seat) { return S.view.players[seat].name; }
+export function isHuman(seat) { return S.view.players[seat].kind === "human"; }
+function computerToMove() { return S.view && !S.view.is_over && !isHuman(S.view.turn_player); }
+export function humanToMove() { return S.view && S.live && !S.view.is_over && isHuman(S.view.turn_player) && mayMove(); }
+export function cellsOf(c) { return Array.isArray(c) ? c : [c]; }
+export function cancelPending() { if (S.pending) { clearTimeout(S.pending); S.pending = null; } }
+
+// Send a game request; the answer becomes the view unless a newer action
+// came first.  Returns whether it was taken.
+export async function send(path, body, opts = {}) {
+  if (S.table) dropTable();                      // a game of this phone's own (imported) leaves the table
+  cancelPending();
+  if (!opts.auto) S.autoFailed = false;
+  const mine = ++S.seq;
+  S.inflight = mine;
+  render();
+  try {
+    const data = await api(path, body, undefined, mine);
+    if (mine !== S.seq) return false;
+    showError("");
+    setView(data, opts);
+    return true;
+  } catch (e) {
+    if (e instanceof Superseded || mine !== S.seq) return false;
+    showError(errorText(e));
+    if (opts.auto) S.autoFailed = true;
+    if (opts.onError) opts.onError(e);
+    return false;
+  } finally {
+    if (S.inflight === mine) { S.inflight = 0; render(); schedule(); }
+  }
+}
+
+export function move(text) {
+  if (!S.view || S.inflight) return;
+  // a verdict stays through its own player's rolls, until their next
+  // decision or another person's move
+  if (S.verdict && (S.verdict.seat !== S.view.turn_player || !text.startsWith("roll"))) S.verdict = null;
+  const seat = S.view.turn_player;
+  if (S.table) return tableSend("move", {move: text});
+  return send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
+}
+
+export function setView(data, opts = {}) {
+  const turnChanged = !S.view || data.turn_player !== S.view.turn_player || data.game.played < S.view.game.played;
+  if (data.verdict && S.mode === "check") {
+    const v = data.verdict;
+    S.verdict = {seat: v.seat, name: data.players[v.seat].name, loss: v.loss, best: v.best};
+  }
+  if (opts.reset) S.verdict = null;
+  const prev = S.view;
+  S.view = data;
+  S.live = true;
+  if (!prev || prev.game.played !== data.game.played || JSON.stringify(prev.game.moves) !== JSON.stringify(data.game.moves)) {
+    S.entry = []; S.marked = new Set(); S.showAll = false;
+  }
+  if (turnChanged) $("dist").replaceChildren();
+  if (!S.table) {                                // a shared table is kept by the server
+    store(KEY, JSON.stringify(data.game));
+    store(VIEW_KEY, JSON.stringify(data));
+  }
+  render();
+  if (S.view.is_over && S.endShownFor !== gameId(S.view.game)) showEnd();
+  else if (!S.view.is_over) closeEnd();
+}
+function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
+
+// The computer's move: one timer, only on a computer's own turn.
+export function schedule() {
+  cancelPending();
+  if (!S.live || S.inflight || S.autoFailed || !computerToMove() || !mayMove()) return;
+  const mine = S.seq;
+  S.pending = setTimeout(() => {
+    S.pending = null;
+    if (mine !== S.seq || S.inflight || !computerToMove()) return;
+    if (S.table) tableSend("move", {move: "auto"}, {auto: true});   // the first phone's wins, the others' get 409
+    else send("/api/game/move", {game: S.view.game, move: "auto"}, {auto: true});
+  }, DELAY);
+}
+
+export function actionText(a) {
+  if (a.action === "score") {
+    const name = S.view.labels[lang].boxes[a.box] || a.box;
+    return t("scoreBox", {box: name, points: a.points ?? ""});
+  }
+  return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
+}
+
+export function render() {
+  document.documentElement.lang = lang;
+  document.title = t("title");
+  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+  for (const e of document.querySelectorAll("[data-t-aria]")) e.setAttribute("aria-label", t(e.dataset.tAria));
+  $("mode").replaceChildren(...["full", "check", "off"].map((m) =>
+    el("option", {value: m, selected: m === S.mode, text: t("mode" + m[0].toUpperCase() + m.slice(1))})));
+  $("lang").value = lang;
+  const busy = !!S.inflight;
+  $("undo").disabled = !canUndo();
+  $("redo").disabled = !canRedo();
+  $("share").disabled = $("export").disabled = !S.view;
+  $("dist-button").disabled = !S.view || !S.live || S.view.is_over;
+  for (const id of ["table", "card", "chart"]) $(id).hidden = !S.view;
+  $("cancel-new").hidden = !S.view;
+  renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals(); renderTable();
+  // for tests and for styles: what the page waits for now
+  const b = document.body.dataset;
+  b.state = !S.view ? "none" : busy ? "busy" : !S.live ? "offline" : S.view.is_over ? "over"
+    : computerToMove() ? "computer" : !humanToMove() ? "wait" : S.view.needs_roll ? "roll" : "decide";
+  b.moves = S.view ? S.view.game.played : 0;
+}
+export function canUndo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && (hasHumans() ? S.view.can_undo_human : S.view.can_undo); }
+export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
+export function hasHumans() { return S.view.players.some((p) => p.kind === "human"); }
+
+function renderStatus() {
+  const turn = $("turn"), sub = $("sub");
+  turn.className = "turn";
+  if (!S.view) { turn.textContent = "\u00a0"; sub.textContent = "\u00a0"; return; }
+  const seat = S.view.turn_player;
+  if (S.view.is_over) {
+    turn.textContent = t("gameOver");
+    sub.textContent = winnerText();
+    turn.classList.add("over");
+    return;
+  }
+  const name = playerName(seat);
+  turn.textContent = isHuman(seat) ? t("turnOf", {name}) : t("computerTurn", {name});
+  turn.classList.add("seat" + (seat % 6));
+  const bits = [t("turnN", {n: int(S.view.turns_played[seat] + 1), of: int(S.view.turns_each)})];
+  if (!S.view.needs_roll) bits.push(t("rerollsLeft", {n: S.view.rerolls}));
+  if (S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedAbout", {ev: num(S.view.expected)}));
+  sub.textContent = bits.join(" · ");
+}
+
+function winnerText() {
+  const top = S.view.ranking.filter((r) => r.place === 1);
+  if (top.length === 1) return t("wins", {name: playerName(top[0].seat), score: int(top[0].score)});
+  const names = top.map((r) => playerName(r.seat));
+  return t("tieWin", {names: names.slice(0, -1).join(", ") + " " + t("and") + " " + names[names.length - 1], score: int(top[0].score)});
+}
+
+function diceSlots() {
+  // What each of the fixed slots shows: {face, state: kept|entered|empty|rolled}
+  const n = S.view ? S.view.dice_count : 5;
+  const slots = Array.from({length: n}, () => ({face: null, state: "empty"}));
+  if (!S.view || S.view.is_over) return slots;
+  if (S.view.needs_roll) {
+    const kept = S.view.kept || [];
+    let order = null;
+    if (S.keptSlots && S.keptSlots.length === kept.length) order = S.keptSlots;
+    const free = [];
+    const used = new Set(order || kept.map((_, i) => i));
+    (order || kept.map((_, i) => i)).forEach((slot, k) => { slots[slot] = {face: kept[k], state: "kept"}; });
+    for (let i = 0; i < n; i++) if (!used.has(i)) free.push(i);
+    S.entry.forEach((face, k) => { slots[free[k]] = {face, state: "entered", k}; });
+    return slots;
+  }
+  (S.view.dice || []).forEach((face, i) => { slots[i] = {face, state: "rolled"}; });
+  return slots;
+}
+
+function renderDice(busy) {
+  const human = humanToMove();
+  const rolling = human && S.view.needs_roll;
+  const deciding = human && !S.view.needs_roll;
+  const slots = diceSlots();
+  $("dice").replaceChildren(...slots.map((s, i) => {
+    const pressed = deciding && S.marked.has(i);
+    let label;
+    if (s.state === "empty") label = t("dieEmpty", {i: i + 1});
+    else if (s.state === "kept") label = t("dieKept", {i: i + 1, face: s.face});
+    else if (s.state === "entered") label = t("dieRemove", {i: i + 1, face: s.face});
+    else label = t("die", {i: i + 1, face: s.face});
+    const can = (deciding && S.view.rerolls > 0) || (rolling && s.state === "entered");
+    const b = el("button", {
+      class: `die ${s.state}` + (pressed ? " marked" : ""),
+      "aria-pressed": deciding && S.view.rerolls > 0 ? String(pressed) : undefined,
+      dataset: {index: i, face: s.face ?? ""}, disabled: !can || busy,
+      onclick: () => tapDie(i)},
+      el("span", {class: "sr", text: label + " "}), dieFace(s.face), el("span", {class: "mark", text: t("keepMark")}));
+    return b;
+  }));
+  const need = S.view ? S.view.dice_count - (S.view.kept ? S.view.kept.length : 0) : 5;
+  const faces = S.view ? S.view.faces : 6;
+  $("faces").replaceChildren(...Array.from({length: faces}, (_, k) => el("button", {
+    class: "face", dataset: {face: k + 1}, "aria-label": t("addFace", {face: k + 1}),
+    disabled: !rolling || busy || S.entry.length >= need, onclick: () => addFace(k + 1)}, dieFace(k + 1))));
+  $("back").disabled = !rolling || busy || S.entry.length === 0;
+  $("roll").disabled = !rolling || busy || S.entry.length > 0;
+  const keep = $("keep");
+  keep.disabled = !deciding || busy || S.view.rerolls === 0 || S.marked.size === S.view.dice_count;
+  keep.textContent = !deciding ? t("rerollAll") : S.marked.size === S.view.dice_count ? t("keepAll")
+    : S.marked.size ? t("keepReroll") : t("rerollAll");
+  const pad = $("pad");
+  pad.dataset.phase = !S.view || S.view.is_over ? "idle" : rolling ? "roll" : deciding ? "decide" : "wait";
+  let hint = "";
+  if (S.view && !S.view.is_over) {
+    if (!isHuman(S.view.turn_player)) hint = t("waitComputer", {name: playerName(S.view.turn_player)});
+    else if (rolling) hint = t("enterDice", {n: need - S.entry.length});
+    else if (deciding) hint = S.view.rerolls ? t("tapToKeep") : t("noRerolls");
+    else hint = tableHint();
+  }
+  $("hint").textContent = hint;
+}
+
+export function tapDie(i) {
+  if (!humanToMove() || S.inflight) return;
+  cancelPending();
+  if (S.view.needs_roll) {
+    const s = diceSlots()[i];
+    if (s.state === "entered") { S.entry.splice(s.k, 1); render(); }
+    return;
+  }
+  if (S.view.rerolls === 0) return;
+  S.marked.has(i) ? S.marked.delete(i) : S.marked.add(i);
+  render();
+}
+export function addFace(face) {
+  if (!humanToMove() || !S.view.needs_roll || S.inflight) return;
+  const need = S.view.dice_count - (S.view.kept ? S.view.kept.length : 0);
+  if (S.entry.length >= need) return;
+  S.entry.push(face);
+  render();
+  if (S.entry.length === need) move("roll " + S.entry.join(""));
+}
+export function keepMarked() {
+  if (!humanToMove() || S.view.needs_roll || S.inflight) return;
+  const slots = [...S.marked].sort((a, b) => a - b);
+  if (slots.length === S.view.dice_count) return;
+  const dice = slots.map((i) => S.view.dice[i]);
+  const order = slots.map((i) => [S.view.dice[i], i]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+  S.keptSlots = order;
+  move(dice.length ? "keep " + dice.join(" ") : "reroll all");
+}
+
+function renderAdvice(busy) {
+  const v = $("verdict");
+  v.className = ""; v.textContent = "";
+  if (S.verdict && S.mode === "check") {
+    const good = S.verdict.loss < 1e-9;
+    v.className = good ? "good" : "bad";
+    v.textContent = good ? t("verdictBest", {name: S.verdict.name})
+      : t("verdictCost", {name: S.verdict.name, loss: num(S.verdict.loss, 2), best: actionText(S.verdict.best)});
+  }
+  const list = $("advice");
+  $("all-options").hidden = true;
+  const advice = humanToMove() && (!S.table || myTurn()) ? S.view.advice : null;
+  const shown_as = S.table && S.mode === "check" ? "full" : S.mode;   // at a table the player asked for it
+  $("options-h").hidden = $("advice-head").hidden = !advice || shown_as !== "full";
+  if (!advice || S.mode === "off") { list.replaceChildren(); return; }
+  if (shown_as === "check") { list.replaceChildren(el("li", {class: "note", text: t("checkHidden")})); return; }
+  const shown = S.showAll ? advice : advice.slice(0, 6);
+  $("all-options").hidden = S.showAll || advice.length <= 6;
+  list.replaceChildren(...shown.map((a, i) => {
+    const lossText = i === 0 ? t("best") : a.loss < 1e-9 ? t("tie") : "−" + num(a.loss, 2);
+    return el("li", {}, el("button", {class: "option" + (i === 0 ? " top" : ""), dataset: {action: a.text},
+      disabled: busy, onclick: () => { S.keptSlots = null; move(a.text); }},
+      el("span", {class: "what", text: actionText(a)}),
+      el("span", {class: "ev"}, el("span", {class: "sr", text: t("expectedShort") + " "}), num(a.expected_final_score)),
+      el("span", {class: "loss"}, el("span", {class: "sr", text: t("loss") + " "}), lossText)));
+  }));
+}
+
+// ------------------------------------------------------------------ the end
+export function showEnd() {
+  S.endShownFor = gameId(S.view.game);
+  $("winner").textContent = winnerText();
+  $("ranking").replaceChildren(...S.view.ranking.map((r) =>
+    el("li", {text: t("place", {place: r.place, name: playerName(r.seat), score: int(r.score)})})));
+  const d = $("end");
+  if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }
+}
+export function closeEnd() { const d = $("end"); if (d.open) { if (d.close) d.close(); else d.removeAttribute("open"); } }
+

@@ -1,0 +1,81 @@
+// The New game panel: players, who plays each seat, the rules; the other
+// panels open and close through openPanel.
+import {has, int, t} from "./words.js";
+import {$, el} from "./dom.js";
+import {S} from "./state.js";
+import {closeEnd, send} from "./game.js";
+import {newTable} from "./share.js";
+
+function presetLabel(p) {
+  const name = has("name_" + p.name) ? t("name_" + p.name) : p.name;
+  return p.available ? name : t("unavailableName", {name});
+}
+export function renderNewGame() {
+  if (!S.rulesInfo) return;
+  const count = +$("players-count").value || 2;
+  const old = [...document.querySelectorAll("#player-names .seat-row")].map((r) =>
+    ({name: r.querySelector("input").value, kind: r.querySelector("select").value}));
+  const kinds = S.rulesInfo.kinds || ["human", "optimal"];
+  $("player-names").replaceChildren(...Array.from({length: count}, (_, i) => {
+    const was = old[i] || {name: t("playerN", {n: i + 1}), kind: "human"};
+    return el("div", {class: "seat-row"},
+      el("label", {for: "player-name-" + i, class: "sr", text: t("nameOf", {n: i + 1})}),
+      el("input", {id: "player-name-" + i, value: was.name, maxlength: 40, autocomplete: "off"}),
+      el("label", {for: "player-kind-" + i, class: "sr", text: t("kindOf", {n: i + 1})}),
+      el("select", {id: "player-kind-" + i}, ...kinds.map((k) =>
+        el("option", {value: k, selected: k === was.kind, text: has("kind_" + k) ? t("kind_" + k) : k}))));
+  }));
+  const sel = $("rules-select"), chosen = sel.value || S.rulesInfo.default;
+  sel.replaceChildren(...S.rulesInfo.presets.map((p) =>
+    el("option", {value: p.name, text: presetLabel(p), selected: p.name === chosen})));
+  renderRulesNote();
+}
+export function renderRulesNote() {
+  const p = S.rulesInfo.presets.find((q) => q.name === $("rules-select").value);
+  if (!p) { $("rules-note").textContent = ""; return; }
+  const desc = has("preset_" + p.name) ? t("preset_" + p.name) : p.description;
+  const why = p.unavailable ? " " + t("why_" + p.unavailable.code, {cmd: p.unavailable.command || ""}) : "";
+  $("rules-note").textContent = desc + "." + why;
+  $("rules-note").className = p.available ? "" : "bad";
+  $("start").disabled = !p.available && !$("rules-spec").value.trim();
+}
+export function setupNewGame() {
+  $("players-count").replaceChildren(...[1, 2, 3, 4, 5, 6].map((n) => el("option", {value: n, text: int(n)})));
+  $("players-count").value = 2;
+  $("rules-select").value = S.rulesInfo.default;
+  renderNewGame();
+}
+export function openPanel(id, open, focus = true) {
+  for (const other of ["new-game", "import", "share-box", "table-box"]) if (other !== id) $(other).hidden = true;
+  $(id).hidden = !open;
+  $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
+  $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
+  if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
+}
+async function startGame(players, rules) {
+  S.verdict = null; S.keptSlots = null;
+  closeEnd();
+  if (S.table) {                                 // a new game at the table: a new table
+    const made = await newTable(players, rules);
+    if (made) openPanel("new-game", false);
+    return made;
+  }
+  const ok = await send("/api/game/new", {rules, players}, {reset: true});
+  if (ok) openPanel("new-game", false);        // on an error the panel stays open
+  return ok;
+}
+export function startFromPanel() {
+  const players = [...document.querySelectorAll("#player-names .seat-row")].map((r, i) => {
+    const name = r.querySelector("input").value.trim().replace(/=/g, "-") || t("playerN", {n: i + 1});
+    const kind = r.querySelector("select").value;
+    return kind === "human" ? name : `${name}=${kind}`;
+  });
+  const rules = $("rules-spec").value.trim() || $("rules-select").value;
+  return startGame(players, rules);
+}
+export function sameAgain() {
+  if (!S.view) return;
+  const players = S.view.players.map((p) => p.kind === "human" ? p.name : `${p.name}=${p.kind}`);
+  return startGame(players, S.view.rules);
+}
+

@@ -1,0 +1,26 @@
+// The state of the page's game view, in one object that the modules which
+// change it import (no globals): the game shown, what a person has tapped,
+// the request in flight, the shared table this phone is at.
+import {stored} from "./dom.js";
+
+export const KEY = "yatzy.game", VIEW_KEY = "yatzy.view";
+export const DELAY = Math.max(0, +stored("yatzy.delay", "650") || 0);   // ms before a computer's move
+
+export const S = {
+  mode: ["full", "check", "off"].includes(stored("yatzy.mode", "full")) ? stored("yatzy.mode", "full") : "full",
+  view: null,          // the server's answer for the current game
+  live: false,         // whether view came from the server in this page's life
+  entry: [],           // dice tapped in for the roll that is due
+  marked: new Set(),   // slots of the dice marked to keep
+  keptSlots: null,     // slots the kept dice stood in when kept
+  verdict: null,       // {seat, name, loss, best} of a person's last decision (check mode)
+  showAll: false,
+  seq: 0,              // bumped by every request and every action; late answers are dropped
+  inflight: 0,         // the seq of the request in flight (0: none)
+  pending: null,       // the timer of the computer's next move
+  autoFailed: false,   // a computer's move was refused: wait for a person before trying again
+  rulesInfo: null,     // the server's /api/rules
+  endShownFor: null,   // the game whose end screen was shown
+  // the shared table (share.js): {code, moves, claimed, who, seat (null | number | "watch"), tokens, admin, url}
+  table: null,
+};
