@@ -241,7 +241,6 @@ class Coach:
         self.announced: tuple[int, int] | None = None     # (finished turns, seat) last shown
         self.shown_hint: int | None = None                # moves played when hints were shown
         self.confirmed = False
-        self.typed_word: str | None = None               # the command word as typed
         self.session = Session(game, self.undo_rule)     # rights, undo rule, the loss ledger
 
     # ---------------------------------------------------------- output
@@ -501,7 +500,6 @@ class Coach:
         line = click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
         if not line:
             return
-        typed = " ".join(line.split())
         try:
             typed = parse(line, game.rules, self.lang, roll_due=game.needs_roll,
                           dice=None if game.needs_roll else game.dice)
@@ -509,9 +507,8 @@ class Coach:
                 self.move(typed, line)
             else:
                 self.command(typed, line)
-        except InputError as e:
-            # an error quotes what was typed, not its English form
-            self.error(str(e).replace(line, typed) if line != typed else str(e))
+        except InputError as e:                 # the grammar quotes what was typed
+            self.error(str(e))
 
     def command(self, typed: Typed, line: str) -> None:
         """Run the session command ``typed`` (``solver.rules.grammar``)."""

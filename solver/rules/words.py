@@ -107,36 +107,6 @@ def number(x: float, digits: int, lang: str = "en") -> str:
     return text if lang == "en" else text.replace(".", ",")
 
 
-# Command and action words typed at the prompt, each language's to English
-# (English is accepted in every language); phrases of two or three words first.
-COMMAND_WORDS: dict[str, dict[str, str]] = {
-    "nb": {"kast alle": "reroll all", "gjør om": "redo", "behold": "keep", "kast": "roll",
-           "før": "score", "hjelp": "help", "kort": "card", "tips": "hint", "angre": "undo",
-           "omgjør": "redo", "lagre": "save", "avslutt": "quit"},
-    "sv": {"slå om alla": "reroll all", "slå om": "reroll", "gör om": "redo",
-           "behåll": "keep", "slå": "roll", "skriv": "score", "hjälp": "help",
-           "protokoll": "card", "tips": "hint", "ångra": "undo", "spara": "save",
-           "avsluta": "quit"},
-}
-
-
-def english_command(line: str, lang: str = "en") -> str:
-    """``line`` with its leading command words (``behold``, ``slå om alla``)
-    in English, the rest as typed.
-
-    >>> english_command("behåll 5 6", "sv"), english_command("kast alle", "nb")
-    ('keep 5 6', 'reroll all')
-    """
-    words = line.split()
-    low = [w.lower() for w in words]
-    for phrase, english in sorted(COMMAND_WORDS.get(lang, {}).items(),
-                                  key=lambda kv: -len(kv[0].split())):
-        n = len(phrase.split())
-        if " ".join(low[:n]) == phrase:
-            return " ".join([english, *words[n:]])
-    return line
-
-
 def _key(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
