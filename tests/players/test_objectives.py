@@ -57,8 +57,8 @@ def test_the_five_dice_game_has_chances_below_the_old_tolerance(five):
     assert ((chances > 0) & (chances < TIE)).any()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(filled=st.sets(st.sampled_from(range(6)), max_size=4),
        dice=st.lists(st.integers(1, 6), min_size=5, max_size=5), alike=st.booleans(),
        rerolls=st.integers(0, 2), slack=st.integers(0, 30))
