@@ -59,8 +59,9 @@ from solver.kernels.turn import (
     state_keep_levels,
 )
 from solver.rules.ruleset import Rules
+from solver.rules.ties import CHANCE_BITS
 
-SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
+SCALE = float(2 ** CHANCE_BITS)    # chances compare equal when they agree to 40 bits
 OFF = -2.0                # the chance of a box that cannot be filled
 EXACT_OPEN = 2            # with this many boxes open the turns are valued exactly
 
@@ -237,15 +238,22 @@ def new_scratch(d):
 
 @njit(cache=True)
 def key(x):
-    """A chance to 40 bits (the comparisons' equality; ``py_key`` outside
-    compiled code)."""
-    return np.floor(x * SCALE + 0.5)
+    """A chance to 40 significant bits (the comparisons' equality, relative:
+    a chance of 1e-13 is not tied with 0; ``py_key`` outside compiled
+    code)."""
+    m, e = math.frexp(x)
+    return math.ldexp(math.floor(m * SCALE + 0.5), e)
 
 
 def py_key(x: float) -> float:
     """``key`` in Python (the same operations: the same result), without
-    loading a compiled function."""
-    return math.floor(x * SCALE + 0.5)
+    loading a compiled function.
+
+    >>> py_key(0.0) < py_key(1e-13) < py_key(2e-13), py_key(0.5) == py_key(0.5 + 2**-45)
+    (True, True)
+    """
+    m, e = math.frexp(x)
+    return math.ldexp(math.floor(m * SCALE + 0.5), e)
 
 
 @njit(cache=True)
