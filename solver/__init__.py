@@ -33,6 +33,8 @@ _WHERE = {
     "open_table": "solver.tables.store",
     "advise": "solver.players.advice", "expected_final_score": "solver.players.advice",
     "WinAdvice": "solver.players.win",
+    "Score": "solver.players.objectives", "Risk": "solver.players.objectives",
+    "Target": "solver.players.objectives", "Win": "solver.players.objectives",
     "Distribution": "solver.research.distribution", "Simulation": "solver.research.simulate",
     "Review": "solver.research.review",
     "Solver": "solver.api", "Comparison": "solver.api", "compare": "solver.api",

@@ -52,8 +52,8 @@ from solver.bounds import check_games, check_seed, check_whole
 from solver.errors import InputError, TableError
 from solver.files import atomic_text, check_writable
 from solver.players import triple
-from solver.players.advice import advise as advise_position
-from solver.players.advice import check_rerolls, expected_final_score
+from solver.players.advice import check_rerolls
+from solver.players.objectives import Objective, Target, Win, objective_from
 from solver.position.actions import Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
@@ -104,11 +104,15 @@ class Solver:
     ``$YATZY_TABLES``, ``tables/`` of a source checkout or
     ``~/.cache/yatzy/tables``); ``progress(done, total)``: follows a solve.
 
-    ``theta``: the objective.  0 (the default) maximises the expected final
-    score; otherwise the expected utility ``-exp(-theta x) / theta`` of the
-    final score ``x``: ``theta > 0`` plays cautiously, ``theta < 0`` boldly,
-    ``-1 <= theta <= 1``.  Values (``ev``, the advice) are then certainty
-    equivalents: the sure score worth as much as the gamble.
+    ``theta``: the table the solver plays by (``table``, the research
+    tools) and its default objective (``objective``).  0 (the default)
+    maximises the expected final score (``Score()``); otherwise the
+    expected utility ``-exp(-theta x) / theta`` of the final score ``x``
+    (``Risk(theta)``): ``theta > 0`` plays cautiously, ``theta < 0``
+    boldly, ``-1 <= theta <= 1``.  Values (``ev``, the advice) are then
+    certainty equivalents: the sure score worth as much as the gamble.
+    ``advise`` and ``ev`` take any other objective
+    (``solver.players.objectives``: ``Target(points)``, ``Win(opponents)``).
 
     The table is opened on first use, and solved and stored first if it is
     missing; ``solve()`` does that now.
@@ -121,9 +125,10 @@ class Solver:
             raise InputError(f"rules {self.rules.spec}: theta is not available with "
                              "several columns")
         self.theta = check_theta(self.rules, theta)
+        self.objective: Objective = objective_from(theta=self.theta)
         self.tables = tables
         self.progress = progress
-        self._table: Table | None = None
+        self._tables: dict[float, Table] = {}
         self._target: TargetTable | None = None
         self._futures: FuturesTable | None = None
         self._parts: PartsTable | None = None
@@ -140,18 +145,24 @@ class Solver:
     @property
     def table(self) -> Table:
         """The solved table (opened, or solved and stored, on first use)."""
-        if self._table is None:
-            self._table = open_table(self.rules.column_rules, self.tables,
-                                     progress=self.progress, theta=self.theta)
-        return self._table
+        return self.value_table(self.theta)
+
+    def value_table(self, theta: float = 0.0) -> Table:
+        """The value table of the risk parameter ``theta`` (0: the expected
+        score), opened, or solved and stored, on first use."""
+        if theta not in self._tables:
+            self._tables[theta] = open_table(self.rules.column_rules, self.tables,
+                                             progress=self.progress, theta=theta)
+        return self._tables[theta]
 
     def solve(self, force: bool = False) -> Table:
         """Open the table now, solving it if it is missing (``force``: solve
         again even if a valid table exists)."""
-        if force or self._table is None:
-            self._table = open_table(self.rules.column_rules, self.tables, force=force,
-                                     progress=self.progress, theta=self.theta)
-        return self._table
+        if force or self.theta not in self._tables:
+            self._tables[self.theta] = open_table(self.rules.column_rules, self.tables,
+                                                  force=force, progress=self.progress,
+                                                  theta=self.theta)
+        return self._tables[self.theta]
 
     # ------------------------------------------------------------- inputs
     def card(self, card: Scorecard | str = "") -> Scorecard:
@@ -170,50 +181,48 @@ class Solver:
         return self.rules.dice_space.parse(text)
 
     # ------------------------------------------------------------ queries
-    def ev(self, card: Scorecard | str = "") -> float:
-        """Expected final score from the start of the next turn at ``card``
-        (under ``theta``: its certainty equivalent).  With several columns:
-        the value of playing them one after another, a lower bound of the
-        strategy's (``distribution`` estimates that)."""
+    def ev(self, card: Scorecard | str = "", objective: Objective | None = None) -> float:
+        """The ``objective``'s value (default ``self.objective``) from the
+        start of the next turn at ``card``: the expected final score (under
+        ``Risk``: its certainty equivalent; ``Target``: the largest chance
+        to reach it, 1 when the card holds it; ``Win``: the chance to win).
+        With several columns: the value of playing them one after another,
+        a lower bound of the strategy's (``distribution`` estimates that)."""
         sc = self.card(card)                 # bad input fails before any solve
-        if self.rules.columns > 1:
-            return triple.lower_bound(self.table, sc)
-        return expected_final_score(self.table, sc)
+        return self._objective(objective).value(self, sc)
 
     def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
-               target: int | None = None) -> Advice:
+               objective: Objective | None = None) -> Advice:
         """Every distinct action with ``dice`` on the table and ``rerolls``
         left (2 after the first roll of three, then 1, then 0; with saved
-        rolls, own and banked together), best first.  With a ``target``
-        score: ranked by the largest chance to finish at or above it
-        (``Action.p_at_least``), each with its expected final score too.
-        With several columns a score names its column and the values are
-        lower bounds (``Advice.values``; the order is the strategy's)."""
+        rolls, own and banked together), best first, by the ``objective``
+        (default ``self.objective``; ``solver.players.objectives``).  Under
+        ``Target(points)``: ranked by the largest chance to finish at or
+        above it (``Action.p_at_least``), each with its expected final
+        score too; under ``Win(opponents)`` a ``WinAdvice``.  With several
+        columns a score names its column and the values are lower bounds
+        (``Advice.values``; the order is the strategy's)."""
         sc = self.card(card)
         hand = self.dice(dice)
-        if target is not None:
-            self._check_target(target)
+        objective = self._objective(objective)
         if self.rules.columns > 1:
             triple.check_position(self.rules, sc, check_whole(rerolls, "rerolls", 0))
-            return advise_position(self.table, sc, hand, rerolls)
-        check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
-        if sc.is_full:
-            raise InputError("the card is full: there is nothing left to decide")
-        if target is None:
-            return advise_position(self.table, sc, hand, rerolls)
-        goal = self._check_target(target)
-        return advise_position(self.table, sc, hand, rerolls, target=self.target(), goal=goal)
+        else:
+            check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
+            if sc.is_full:
+                raise InputError("the card is full: there is nothing left to decide")
+        return objective.advise(self, sc, hand, rerolls)
+
+    def _objective(self, objective: Objective | None) -> Objective:
+        """``objective`` (default ``self.objective``) checked for the rules."""
+        if objective is None:
+            return self.objective.check(self.rules)
+        if not isinstance(objective, Objective):
+            raise InputError(f"objective {bounds.brief(str(objective))}: expected Score(), "
+                             "Risk(theta), Target(points) or Win(opponents)")
+        return objective.check(self.rules)
 
     # ------------------------------------------------------------ targets
-    def _check_target(self, target: object) -> int:
-        from solver.tables.target import check_target_rules
-        goal = bounds.check_target(target, self.rules.max_score)
-        if self.theta:
-            raise InputError("a target and a risk parameter do not go together: "
-                             "the target tables maximise the chance itself")
-        check_target_rules(self.rules)
-        return goal
-
     def target(self) -> TargetTable:
         """The target table (``solver.tables.target``): the largest chance of
         reaching every score from every state, solved and stored on first use."""
@@ -223,12 +232,10 @@ class Solver:
         return self._target
 
     def chance(self, card: Scorecard | str, target: int) -> float:
-        """The largest probability of finishing at or above ``target`` from
-        the start of the next turn at ``card`` (1 when the card holds it
-        already)."""
-        sc = self.card(card)
-        goal = self._check_target(target)
-        return self.target().probability(sc, goal)
+        """``ev(card, Target(target))``: the largest probability of
+        finishing at or above ``target`` from the start of the next turn at
+        ``card`` (1 when the card holds it already)."""
+        return self.ev(card, Target(target))
 
     # ------------------------------------------------------------ opponents
     def futures(self) -> FuturesTable:
@@ -276,35 +283,12 @@ class Solver:
     def advise_win(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
                    opponents: Iterable[Scorecard | str] = (),
                    done: Iterable[Scorecard | str] = ()) -> WinAdvice:
-        """Every action ranked by the chance to finish strictly above every
-        opponent (``solver.players.win``): ``opponents`` still playing for expected
+        """``advise(card, dice, rerolls, Win(opponents, done))``: every
+        action ranked by the chance to finish strictly above every opponent
+        (``solver.players.win``): ``opponents`` still playing for expected
         score from their cards, ``done`` those whose game is over (1 to 5 in
         all)."""
-        from solver.players.win import MAX_OPPONENTS, Opponent, advise_win
-        sc = self.card(card)
-        hand = self.dice(dice)
-        check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
-        opps = [Opponent(self._opponent(c), False) for c in opponents]
-        finished = [self._opponent(c) for c in done]
-        if any(c.turn == 0 for c in finished):
-            raise InputError("an opponent whose game is over needs the card they finished "
-                             "with (box=points,...), not an empty card")
-        opps += [Opponent(c, True) for c in finished]
-        if not 1 <= len(opps) <= MAX_OPPONENTS:
-            raise InputError(f"expected 1 to {MAX_OPPONENTS} opponents, not {len(opps)}")
-        if sc.is_full:
-            raise InputError("the card is full: there is nothing left to decide")
-        if self.theta:
-            raise InputError("playing to win and a risk parameter do not go together")
-        from solver.tables.target import check_target_rules
-        check_target_rules(self.rules)
-        return advise_win(self.table, self.target(), self.futures(), sc, hand, rerolls, opps)
-
-    def _opponent(self, card: Scorecard | str) -> Scorecard:
-        try:
-            return self.card(card)
-        except InputError as e:
-            raise InputError(f"opponent card {bounds.brief(str(card))}: {e}") from None
+        return self.advise(card, dice, rerolls, Win(opponents, done))
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s

@@ -12,15 +12,16 @@ from solver.cli.options import (
     Whole,
     card_option,
     json_option,
+    objective_options,
     open_solver,
     rules_option,
     tables_option,
-    target_option,
     theta_option,
     value_name,
 )
 from solver.errors import InputError
 from solver.players.advice import bank_after
+from solver.players.objectives import Objective, Score, Target, Win
 from solver.rules.ruleset import KEYS, PRESETS, parse_rules
 
 
@@ -56,18 +57,20 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool, theta: float) ->
 @rules_option
 @tables_option
 @card_option
-@theta_option
-@target_option
+@objective_options(with_opponents=False)
 @json_option
-def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target: int | None,
+def ev(rules_spec: str, tables_dir: str | None, card: str, objective: Objective,
        as_json: bool) -> None:
     """Expected final score at the start of the next turn (with --theta: the
     certainty equivalent of the final score under that risk; with --target:
     also the largest chance to reach the target)."""
+    points = objective if isinstance(objective, Score) else Score()   # Score or Risk
+    theta = points.theta
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     sc = solver.card(card)
-    chance = None if target is None else solver.chance(sc, target)
+    target = objective.points if isinstance(objective, Target) else None
+    chance = None if target is None else solver.ev(sc, objective)
     if rules.columns > 1:
         _ev_columns(solver, sc, as_json)
         return
@@ -89,7 +92,7 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, theta: float, target:
         click.echo(f"theta                 {theta:g}")
     click.echo(f"{value_name(theta):<22}{value:.4f}")
     if target is not None:
-        click.echo(f"{f'P(final >= {target})':<22}{chance:.6f}" + _reach_note(sc, target, chance))
+        click.echo(f"{f'P(final >= {target})':<22}{chance:.6f}" + objective.note(sc, chance))
 
 
 def _outlook(solver, card) -> dict:
@@ -100,14 +103,6 @@ def _outlook(solver, card) -> dict:
     except InputError:
         return {}
     return solver.outlook(card).as_dict()
-
-
-def _reach_note(card, target: int, chance: float) -> str:
-    if card.score >= target:
-        return "  (reached: the card already holds it)"
-    if chance == 0.0:
-        return "  (out of reach: the open boxes cannot make it)"
-    return ""
 
 
 def _ev_columns(solver, card, as_json: bool) -> None:
@@ -141,45 +136,34 @@ def _ev_columns(solver, card, as_json: bool) -> None:
                    "(with saved rolls: own and banked together).")
 @click.option("--top", type=Whole(1), default=None, metavar="K",
               help="Show only the K best actions.")
-@theta_option
-@target_option
-@click.option("--opponent", "opponents", multiple=True, metavar="CARD",
-              help="An opponent's card (repeat for each, 1 to 5 in all): rank by the chance "
-                   "to finish above every opponent, who play for expected score.")
-@click.option("--opponent-done", "done", multiple=True, metavar="CARD",
-              help="The card of an opponent whose game is over.")
+@objective_options()
 @click.option("--explain", "explained", is_flag=True,
               help="Split each action's loss into exact parts (boxes, bonus) and say why.")
 @json_option
 def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, rerolls: int,
-           top: int | None, theta: float, target: int | None, opponents: tuple[str, ...],
-           done: tuple[str, ...], explained: bool, as_json: bool) -> None:
+           top: int | None, objective: Objective, explained: bool, as_json: bool) -> None:
     """Every action for a position, ranked by expected final score (with
     --theta: by the certainty equivalent under that risk; with --target: by
     the largest chance to reach the target; with --opponent: by the chance
     to win)."""
-    solver = open_solver(rules_spec, tables_dir, theta)
+    solver = open_solver(rules_spec, tables_dir)
     rules = solver.rules
     if explained:
-        if opponents or done or target is not None or theta:
+        if objective != Score():
             raise InputError("--explain goes with the expected score only "
                              "(not with --target, --opponent or --theta)")
         _advise_explained(solver, card, dice, rerolls, top, as_json)
         return
-    if opponents or done:
-        if target is not None:
-            raise InputError("--target and --opponent do not go together")
-        _advise_win(solver, card, dice, rerolls, top, opponents, done, as_json)
+    if isinstance(objective, Win):
+        _advise_win(solver, card, dice, rerolls, top, objective, as_json)
         return
-    advice = solver.advise(card, dice, rerolls, target)  # the range of rerolls depends on the card
+    advice = solver.advise(card, dice, rerolls, objective)  # the range of rerolls depends on the card
     sc = advice.card
     actions = advice.actions[:top] if top else advice.actions
     if as_json:
         click.echo(json.dumps({"rules": rules.spec, "card": str(sc), "dice": list(advice.dice),
                                "rerolls": rerolls, "current_score": sc.score,
-                               **({"theta": theta, "values": "certainty_equivalent"}
-                                  if theta else {}),
-                               **({"target": target} if target is not None else {}),
+                               **objective.as_dict(),
                                **({"values": advice.values} if rules.columns > 1 else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
@@ -187,17 +171,13 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"
     if rules.saved_rolls:
         left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
-    risk = f", theta {theta:g} (values: certainty equivalents)" if theta else ""
-    if target is not None:
-        best = advice.best.p_at_least
-        risk += (f", target {target}: ranked by the largest chance to reach it"
-                 + _reach_note(advice.card, target, best))
+    about = objective.describe(advice)
     if rules.columns > 1:
-        risk += (f", columns count {', '.join(map(str, rules.column_weights))} times: "
-                 "ranked by the Trippel strategy, values are lower bounds (yatzy ev estimates "
-                 "the strategy's)")
+        about += (f", columns count {', '.join(map(str, rules.column_weights))} times: "
+                  "ranked by the Trippel strategy, values are lower bounds (yatzy ev estimates "
+                  "the strategy's)")
     click.echo(f"dice {' '.join(map(str, advice.dice))}, {left}, score {sc.score}, "
-               f"rules {rules.spec}{risk}")
+               f"rules {rules.spec}{about}")
     click.echo(str(replace(advice, actions=actions)))
 
 
@@ -219,9 +199,10 @@ def _advise_explained(solver, card: str, dice: str, rerolls: int, top: int | Non
                    + (f"  {e.sum_text()}" if e.action.loss > 0 else ""))
 
 
-def _advise_win(solver, card: str, dice: str, rerolls: int, top: int | None,
-                opponents: tuple[str, ...], done: tuple[str, ...], as_json: bool) -> None:
-    advice = solver.advise_win(card, dice, rerolls, opponents, done)
+def _advise_win(solver, card: str, dice: str, rerolls: int, top: int | None, objective: Win,
+                as_json: bool) -> None:
+    opponents, done = objective.opponents, objective.done      # as typed
+    advice = solver.advise(card, dice, rerolls, objective)
     sc = advice.card
     actions = advice.actions[:top] if top else advice.actions
     if as_json:

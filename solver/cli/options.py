@@ -5,6 +5,7 @@ progress and warnings of a solve on stderr."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import sys
 import time
@@ -17,6 +18,7 @@ from solver import bounds
 from solver.api import POLICIES, Solver
 from solver.bounds import MAX_SEED, whole_range
 from solver.errors import InputError, TableError
+from solver.players.objectives import objective_from
 from solver.rules.ruleset import Rules, parse_rules
 from solver.rules.words import LANGS, message, number
 from solver.tables import plan
@@ -218,6 +220,31 @@ def target_option(f):
                              "tables; solved once, about a minute and 1.7 GiB for nordic).")(f)
 
 
+def opponent_options(f):
+    f = click.option("--opponent-done", "done", multiple=True, metavar="CARD",
+                     help="The card of an opponent whose game is over.")(f)
+    return click.option("--opponent", "opponents", multiple=True, metavar="CARD",
+                        help="An opponent's card (repeat for each, 1 to 5 in all): rank by the "
+                             "chance to finish above every opponent, who play for expected "
+                             "score.")(f)
+
+
+def objective_options(with_opponents: bool = True):
+    """``--theta``, ``--target`` (with ``opponents``: ``--opponent``,
+    ``--opponent-done``) given to the command as one ``objective``: the
+    one place the command line's options become an objective
+    (``solver.players.objectives.objective_from``)."""
+    def decorate(f):
+        @functools.wraps(f)
+        def command(*args, theta: float, target: int | None, opponents: tuple[str, ...] = (),
+                    done: tuple[str, ...] = (), **kwargs):
+            return f(*args, objective=objective_from(theta, target, opponents, done), **kwargs)
+        if with_opponents:
+            command = opponent_options(command)
+        return theta_option(target_option(command))
+    return decorate
+
+
 def value_name(theta: float) -> str:
     """What the values printed are: expected scores, or certainty equivalents."""
     return "certainty equivalent" if theta else "expected final score"
@@ -366,5 +393,6 @@ def pct(p: float) -> str:
 
 __all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build",
            "at_least_option", "card_option", "check_plot", "command_lang", "fail",
-           "friendly_errors", "json_option", "open_solver", "out_option", "pct", "plot_option",
-           "policy_option", "rules_option", "seed_option", "solve_progress", "tables_option"]
+           "friendly_errors", "json_option", "objective_options", "open_solver", "out_option",
+           "pct", "plot_option", "policy_option", "rules_option", "seed_option", "solve_progress",
+           "tables_option"]

@@ -174,37 +174,43 @@ def turn_values(table: StateValues, card: Scorecard):
 
 
 def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
-           turn=None, *, target=None, goal: int | None = None) -> Advice:
+           turn=None) -> Advice:
     """Every distinct action for the position, best first, with losses
     (``turn``: the turn's values so far, ``turn_values``, to reuse within
-    a turn).  With several columns: ``solver.players.triple.advise``
-    (no target).
-
-    With a ``target`` table (``solver.tables.target.TargetTable``) and a ``goal``
-    score, the actions are ranked by the largest probability of finishing
-    at or above the goal (``Action.p_at_least``), and still carry their
-    expected final score and its loss against the best expected score."""
+    a turn); values within ``tolerance`` points are tied.  With several
+    columns: ``solver.players.triple.advise``.  (The other objectives'
+    advice: ``solver.players.objectives``.)"""
     if card.rules.columns > 1:
-        if target is not None:
-            raise InputError(f"rules {card.rules.spec}: a target is for one column")
         from solver.players.triple import advise as advise_columns
         return advise_columns(table, card, dice, rerolls, turn)
-    rules = table.rules
+    check_position(card, rerolls)
+    moves, codes, values = action_values(turn or TurnValues(table, card), dice, rerolls)
+    loss = losses(table, values)
+    return ranked_advice(card, dice, rerolls, moves, ranking(values, codes, tolerance(table)),
+                         values, loss)
+
+
+def check_position(card: Scorecard, rerolls: int) -> None:
+    """A one-column position there is something to decide in."""
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
-    check_rerolls(rules, rerolls, card.bank)
-    turn = turn or TurnValues(table, card)
-    moves, codes, values = _action_values(turn, dice, rerolls)
+    check_rerolls(card.rules, rerolls, card.bank)
+
+
+def losses(table: StateValues, values: list[float]) -> list[float]:
+    """Each value's loss against the best (0 within ``tolerance``)."""
     tol = tolerance(table)
     best = max(values)
-    loss = [0.0 if best - v <= tol else best - v for v in values]
-    if target is None:
-        order, chances = ranking(values, codes, tol), [None] * len(values)
-    else:
-        _, _, chances = _action_values(TurnValues(table, card, target, goal - card.score),
-                                       dice, rerolls)
-        chances = [min(p, 1.0) for p in chances]
-        order = ranking(chances, codes)
+    return [0.0 if best - v <= tol else best - v for v in values]
+
+
+def ranked_advice(card: Scorecard, dice: tuple[int, ...], rerolls: int, moves: list[tuple],
+                  order: list[int], values: list[float], loss: list[float],
+                  chances: list[float] | None = None) -> Advice:
+    """The ``Advice`` of the actions ``moves`` (``action_values``) in
+    ``order``, each with its expected final score, loss and (playing for
+    a target) chance."""
+    chances = chances or [None] * len(values)
     ranked = tuple(Action(ActionKind.SCORE, box=move, points=pts, expected_final_score=values[i],
                           loss=loss[i], p_at_least=chances[i]) if pts is not None else
                    Action(ActionKind.KEEP, dice=move, expected_final_score=values[i],
@@ -213,7 +219,7 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
     return Advice(card, dice, rerolls, ranked)
 
 
-def _action_values(turn: TurnValues, dice: tuple[int, ...], rerolls: int
+def action_values(turn: TurnValues, dice: tuple[int, ...], rerolls: int
                    ) -> tuple[list[tuple], list[int], list[float]]:
     """Every distinct action as ``(box name, points)`` or ``(kept dice,
     None)``, its preference code and its value: the final score expected

@@ -199,11 +199,22 @@ class Advice:
                 loss = "-" if a.loss == 0 else f"-{a.loss:.3f}"
             else:
                 loss = "best" if a is best else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
-            lines.append(f"{i:>3} {str(a):<28}" + (f" {a.p_at_least:>9.5f}" if chance else "")
+            shown = f" {chance_text(a.p_at_least):>9}" if chance else ""
+            lines.append(f"{i:>3} {str(a):<28}" + shown
                          + f" {a.expected_final_score:>10.3f} {loss:>8}")
         if self.values == LOWER_BOUND:
             lines.append(LOWER_BOUND_NOTE)
         return "\n".join(lines)
+
+
+def chance_text(p: float) -> str:
+    """A chance as a table shows it: five decimals, or below 1e-4 (not 0)
+    its significant digits, so that small chances are not shown as ties.
+
+    >>> chance_text(0.914281), chance_text(2.3703878e-10), chance_text(0.0)
+    ('0.91428', '2.37e-10', '0.00000')
+    """
+    return f"{p:.5f}" if p == 0 or p >= 1e-4 else f"{p:.2e}"
 
 
 LOWER_BOUND_NOTE = ("bound: exact final score expected if the columns are played one by one "

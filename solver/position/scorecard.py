@@ -29,7 +29,7 @@ from functools import cached_property
 from solver.bounds import WrongType, check_text, shown, whole_text
 from solver.errors import InputError
 from solver.position.scoring import upper_bonus
-from solver.rules.ruleset import Order, Rules
+from solver.rules.ruleset import Joker, Order, Rules
 from solver.space import state_space
 
 
@@ -88,11 +88,12 @@ class Scorecard:
             points[b] = value
         if extra:
             per, held = rules.yahtzee_bonus, points[rules.yatzy_box]
-            filled = sum(p is not None for p in points)
-            if extra < 0 or extra % per or not held or extra // per > filled - 1:
+            if extra < 0 or extra % per or not held or extra // per > bonus_places(rules, points):
                 raise InputError(f"card: yahtzee_bonus={extra} is impossible (multiples of "
                                  f"{per}, one per further yahtzee after a scored "
-                                 f"{rules.boxes[rules.yatzy_box].name})")
+                                 f"{rules.boxes[rules.yatzy_box].name}, each written in a "
+                                 f"box as five alike: this card has "
+                                 f"{bonus_places(rules, points)} such box(es))")
         card = cls(rules, tuple(points), extra or 0, bank or 0)
         most = state_space(rules).bank_limit(card.turn)
         if not 0 <= card.bank <= most:
@@ -253,6 +254,36 @@ class Scorecard:
         new[at] = points
         return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus,
                          self.bank if bank is None else bank)
+
+
+def bonus_places(rules: Rules, points: tuple[int | None, ...] | list[int | None]) -> int:
+    """How many filled boxes of a one-column card could hold a further
+    yahtzee: boxes the order lets be filled after the yatzy box, holding
+    points that all dice alike make there (as they are, or as a joker).
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> yahtzee = parse_rules("yahtzee")
+    >>> bonus_places(yahtzee, Scorecard.parse("yahtzee=50,chance=29", yahtzee).points)
+    0
+    >>> bonus_places(yahtzee, Scorecard.parse("yahtzee=50,chance=30,fours=0", yahtzee).points)
+    2
+    """
+    y = rules.yatzy_box
+    alike = rules.yahtzee_face >= 0
+    lower_yatzy = not rules.boxes[y].is_upper
+    places = 0
+    for b, p in enumerate(points):
+        if p is None or b == y:
+            continue
+        if rules.order is Order.FORCED and b < y:
+            continue                     # filled before the yatzy box
+        if rules.order is Order.UPPER_FIRST and lower_yatzy and rules.boxes[b].is_upper:
+            continue
+        made = set(rules.scores[alike, b].tolist())
+        if rules.joker is not Joker.NONE:
+            made |= set(rules.joker_points[:, b].tolist())
+        places += p in made
+    return places
 
 
 def _column_number(text: str) -> int:

@@ -1,11 +1,12 @@
-"""What a player can play for, and how: the objectives and the policies,
-each declared once with the rule sets it supports and the tables it reads.
+"""How a player can play: the policies, each declared once with the rule
+sets it supports and the tables it reads.  (What a player plays for, the
+objectives, are objects: ``solver.players.objectives``.)
 
 Every surface reads these declarations: the API and the CLI check a
-request with ``policy_for`` / ``objective_for``, the match seats and the
-game's computer players list ``policy_names``, and the compiled policy
-kernels take a policy's ``kernel`` index.  Adding a policy or an
-objective is one declaration here plus its kernel parameter.
+request with ``policy_for``, the match seats and the game's computer
+players list ``policy_names``, and the compiled policy kernels take a
+policy's ``kernel`` index.  Adding a policy is one declaration here plus
+its kernel parameter.
 
     >>> from solver.rules.ruleset import parse_rules
     >>> policy_names(parse_rules("nordic"))
@@ -16,8 +17,6 @@ objective is one declaration here plus its kernel parameter.
     Traceback (most recent call last):
     ...
     solver.errors.InputError: policy 'step': under rules nordic expected one of optimal, greedy, simple (step needs several columns)
-    >>> [o.name for o in OBJECTIVES]
-    ['score', 'risk', 'target', 'win']
 """
 
 from __future__ import annotations
@@ -47,7 +46,9 @@ def _simple(rules: Rules) -> str | None:
     return _one_column(rules) or _no_saved_rolls(rules)
 
 
-def _target_tables(rules: Rules) -> str | None:
+def target_tables_refusal(rules: Rules) -> str | None:
+    """Why the target tables (playing for a target, or to win) cannot
+    serve ``rules``, or None."""
     if rules.saved_rolls:
         return "target tables do not support saved rolls"
     if rules.columns > 1:
@@ -89,23 +90,6 @@ class Policy:
         return self.refuse(rules) or (self.refuse_seat(rules) if seat else None)
 
 
-@dataclass(frozen=True)
-class Objective:
-    """What a player maximises.
-
-    * ``name``, ``summary``; ``parameter``: the option that asks for it
-      (``--theta``, ``--target``, ``--opponent``), empty for the default
-    * ``table``: the table its advice reads
-    * ``refuse(rules)``: why it is not available for ``rules``, or None
-    """
-
-    name: str
-    summary: str
-    parameter: str
-    table: str
-    refuse: Callable[[Rules], str | None]
-
-
 # The compiled kernels number their policies in this order (``kernel``).
 POLICIES: tuple[Policy, ...] = (
     Policy("optimal", "the strategy of the objective (exact for one column; Trippel-Yatzy: "
@@ -120,17 +104,7 @@ POLICIES: tuple[Policy, ...] = (
 # seats of a match that play against the others' scores
 MATCH_ONLY: tuple[Policy, ...] = (
     Policy("win", "the largest chance to win against the other seats", -1,
-           ("value", "target", "futures"), _target_tables),
-)
-
-OBJECTIVES: tuple[Objective, ...] = (
-    Objective("score", "the largest expected final score", "", "value", _any),
-    Objective("risk", "the largest expected utility -exp(-theta x)/theta of the final score",
-              "--theta", "value", _one_column),
-    Objective("target", "the largest chance to reach a final score", "--target", "target",
-              _target_tables),
-    Objective("win", "the largest chance to beat the opponents", "--opponent", "futures",
-              _target_tables),
+           ("value", "target", "futures"), target_tables_refusal),
 )
 
 def policy_names(rules: Rules, *, match: bool = False, seat: bool = False) -> tuple[str, ...]:
@@ -156,18 +130,6 @@ def policy_for(name: object, rules: Rules, *, match: bool = False, seat: bool = 
     why = f" ({reason})" if reason else ""
     raise InputError(f"policy {name!r}: under rules {rules.spec} expected one of "
                      f"{', '.join(allowed)}{why}")
-
-
-def objective_for(name: str, rules: Rules) -> Objective:
-    """The declared objective ``name``, checked against ``rules``."""
-    for o in OBJECTIVES:
-        if o.name == name:
-            why = o.refuse(rules)
-            if why:
-                raise InputError(f"rules {rules.spec}: {why}")
-            return o
-    raise InputError(f"objective {name!r}: expected one of "
-                     f"{', '.join(o.name for o in OBJECTIVES)}")
 
 
 ALL_POLICY_NAMES: tuple[str, ...] = tuple(dict.fromkeys(p.name for p in POLICIES))

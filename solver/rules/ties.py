@@ -1,7 +1,10 @@
 """The one rule for ties: which action a player takes among equally good ones.
 
-Two values are tied when they differ by at most ``TIE`` (``tolerance``:
-more for a float32 table).  The preferred action in a position is the most
+Two values in points (expected scores, certainty equivalents) are tied
+when they differ by at most ``TIE`` (``tolerance``: more for a float32
+table).  Two chances (of reaching a target, of winning) are tied only when
+they agree to ``CHANCE_BITS`` significant bits (``RELATIVE``): an absolute
+tolerance would tie a chance of 1e-10 with a chance of 0.  The preferred action in a position is the most
 preferred of the actions whose value is within the tolerance of the best
 value, in this order of preference:
 
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
     from solver.tables.values import StateValues
 
 TIE = 1e-9
+CHANCE_BITS = 40
+RELATIVE = 2.0 ** -CHANCE_BITS    # chances: tied within this part of the larger
 
 
 def tolerance(values: StateValues | None = None) -> float:
@@ -71,10 +76,17 @@ def preferred(values: Sequence[float], codes: Sequence[int], tol: float = TIE) -
     return int(near[np.argmin(np.asarray(codes)[near])])
 
 
-def ranking(values: Sequence[float], codes: Sequence[int], tol: float = TIE) -> list[int]:
+def ranking(values: Sequence[float], codes: Sequence[int], tol: float = TIE,
+            rel: float = 0.0) -> list[int]:
     """Indices of the actions, best first: by value, each run of ties (within
-    ``tol`` of the run's best) in order of preference; the first is
-    ``preferred``."""
+    ``tol`` of the run's best, or within ``rel`` of its size) in order of
+    preference; the first is ``preferred``.
+
+    >>> ranking([0.0, 2.4e-10, 1.4e-10], [0, 1, 2])             # 1e-9: all tied
+    [0, 1, 2]
+    >>> ranking([0.0, 2.4e-10, 1.4e-10], [0, 1, 2], 0.0, RELATIVE)
+    [1, 2, 0]
+    """
     values = np.asarray(values, dtype=np.float64)
     by_value = sorted(range(len(values)), key=lambda i: -values[i])
     out: list[int] = []
@@ -82,7 +94,8 @@ def ranking(values: Sequence[float], codes: Sequence[int], tol: float = TIE) -> 
     while i < len(by_value):
         j = i
         top = values[by_value[i]]
-        while j < len(by_value) and top - values[by_value[j]] <= tol:
+        near = max(tol, rel * abs(top))
+        while j < len(by_value) and top - values[by_value[j]] <= near:
             j += 1
         out.extend(sorted(by_value[i:j], key=lambda k: (codes[k], k)))
         i = j

@@ -16,7 +16,7 @@ from small_games import SMALL, oracle_points
 
 from solver.api import Solver
 from solver.cli import main
-from solver.players.advice import advise
+from solver.players.objectives.target import advise_target
 from solver.position.scorecard import Scorecard
 from solver.research.distribution import distribution
 
@@ -36,7 +36,7 @@ def test_last_player_advice_is_the_target_table_at_their_best_plus_one(solver):
     best = done.score                        # the finished opponent's score (60)
     advice = solver.advise_win(card, "336", 2, [], [done])
     assert advice.method == "exact" and not advice.tie_exact
-    want = advise(solver.table, card, (3, 3, 6), 2, target=solver.target(), goal=best + 1)
+    want = advise_target(solver.table, solver.target(), card, (3, 3, 6), 2, best + 1)
     want = {str(a): a.p_at_least for a in want.actions}
     got = _by_action(advice)
     assert set(got) == set(want)

@@ -18,6 +18,7 @@ from small_games import SMALL, TINY
 from solver.api import Solver
 from solver.cli import main
 from solver.errors import InputError
+from solver.players.objectives import Target
 from solver.rules.boxes import groups, straight, upper
 from solver.rules.ruleset import Rules
 from solver.space import state_space
@@ -128,7 +129,7 @@ def test_target_advice_ranks_by_probability_and_its_best_attains_the_table(small
     total = 0.0
     for r in range(ds.n_rolls):
         dice = ds.dice_of(ds.first_roll + r)
-        adv = solver.advise(card, dice, SMALL.rolls - 1, target=goal)
+        adv = solver.advise(card, dice, SMALL.rolls - 1, Target(goal))
         ps = [a.p_at_least for a in adv.actions]
         assert ps == sorted(ps, reverse=True)
         assert all(np.isfinite(a.expected_final_score) for a in adv.actions)

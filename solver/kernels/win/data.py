@@ -4,7 +4,7 @@
 ``[off[mask] + (max(u, start[mask]) - start[mask]) * width[mask] + n]``),
 their layout and the dense expected-score table ``values[mask, u]``;
 ``WinData`` bundles them with the rules' ``TurnData`` and ``PlayTables``.
-Chances compare on ``key``: rounded to 40 bits, so equal chances computed
+Chances compare on ``key``: rounded to 40 significant bits, so equal chances computed
 along different paths compare equal.  ``OFF`` marks a box that cannot be
 filled; ``EXACT_OPEN`` open boxes make a turn valued exactly
 (``solver.kernels.win.exact``).
@@ -20,9 +20,10 @@ from numba import njit
 
 from solver.kernels.target import layout
 from solver.rules.ruleset import Rules
+from solver.rules.ties import CHANCE_BITS
 
 
-SCALE = float(2 ** 40)    # chances compare equal when they agree to 40 bits
+SCALE = float(2 ** CHANCE_BITS)    # chances compare equal when they agree to 40 bits
 
 
 OFF = -2.0                # the chance of a box that cannot be filled
@@ -72,12 +73,19 @@ class WinData(NamedTuple):
 
 @njit(cache=True)
 def key(x):
-    """A chance to 40 bits (the comparisons' equality; ``py_key`` outside
-    compiled code)."""
-    return np.floor(x * SCALE + 0.5)
+    """A chance to 40 significant bits (the comparisons' equality, relative:
+    a chance of 1e-13 is not tied with 0; ``py_key`` outside compiled
+    code)."""
+    m, e = math.frexp(x)
+    return math.ldexp(math.floor(m * SCALE + 0.5), e)
 
 
 def py_key(x: float) -> float:
     """``key`` in Python (the same operations: the same result), without
-    loading a compiled function."""
-    return math.floor(x * SCALE + 0.5)
+    loading a compiled function.
+
+    >>> py_key(0.0) < py_key(1e-13) < py_key(2e-13), py_key(0.5) == py_key(0.5 + 2**-45)
+    (True, True)
+    """
+    m, e = math.frexp(x)
+    return math.ldexp(math.floor(m * SCALE + 0.5), e)

@@ -1,0 +1,79 @@
+"""What every objective is: the table it reads, its value of a position
+and of every action (its advice), and its rule for ties.
+
+An objective is checked against a rule set once (``check``), then asked
+with the tables it reads (``Tables``: the ``Solver``, which opens each on
+first use)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+from solver.errors import InputError
+
+if TYPE_CHECKING:
+    from solver.players.futures import FuturesTable
+    from solver.position.actions import Advice
+    from solver.position.scorecard import Scorecard
+    from solver.rules.ruleset import Rules
+    from solver.tables.target import TargetTable
+    from solver.tables.values import StateValues
+
+
+class Tables(Protocol):
+    """Where an objective's tables come from, each opened on first use
+    (``solver.api.Solver`` is one)."""
+
+    rules: Rules
+
+    def value_table(self, theta: float = 0.0) -> StateValues: ...
+
+    def target(self) -> TargetTable: ...
+
+    def futures(self) -> FuturesTable: ...
+
+
+class Objective(ABC):
+    """What a player maximises.
+
+    * ``name``, ``summary``; ``parameter``: the option that asks for it
+      (``--theta``, ``--target``, ``--opponent``), empty for the default
+    * ``table``: the table its advice reads
+    * ``refuse(rules)``: why it is not available for ``rules``, or None
+    * ``check(rules)``: the objective, checked for ``rules`` (one line
+      ``InputError`` otherwise)
+    * ``advise(tables, card, dice, rerolls)``: every action, best first,
+      under the objective's own rule for ties
+    * ``value(tables, card)``: its value from the start of the next turn
+    * ``describe()``: the words after the advice's position line;
+      ``as_dict()``: what a JSON answer says of it
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    parameter: ClassVar[str]
+    table: ClassVar[str]
+
+    @classmethod
+    def refuse(cls, rules: Rules) -> str | None:
+        return None
+
+    def check(self, rules: Rules) -> Objective:
+        why = self.refuse(rules)
+        if why:
+            raise InputError(f"rules {rules.spec}: {why}")
+        return self
+
+    @abstractmethod
+    def advise(self, tables: Tables, card: Scorecard, dice: tuple[int, ...],
+               rerolls: int) -> Advice: ...
+
+    @abstractmethod
+    def value(self, tables: Tables, card: Scorecard) -> float: ...
+
+    def describe(self, advice) -> str:
+        return ""
+
+    def as_dict(self) -> dict:
+        return {}

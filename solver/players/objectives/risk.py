@@ -1,0 +1,49 @@
+"""Playing for the largest expected utility ``-exp(-theta x) / theta`` of
+the final score ``x``: the value table solved for ``theta``; values are
+certainty equivalents (points), so ties are within ``tolerance`` points as
+for the expected score."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solver.errors import InputError
+from solver.players.objectives.score import Score
+from solver.tables.values import check_theta
+
+if TYPE_CHECKING:
+    from solver.rules.ruleset import Rules
+
+
+class Risk(Score):
+    """The largest expected utility of the final score: ``theta > 0``
+    plays cautiously, ``theta < 0`` boldly (``1e-6 <= |theta| <= 1``).
+
+    >>> Risk(0.05)
+    Risk(0.05)
+    """
+
+    name = "risk"
+    summary = "the largest expected utility -exp(-theta x)/theta of the final score"
+    parameter = "--theta"
+
+    def __init__(self, theta: float):
+        self.theta = theta
+
+    def __repr__(self) -> str:
+        return f"Risk({self.theta!r})"
+
+    @classmethod
+    def refuse(cls, rules: Rules) -> str | None:
+        return "it needs one column" if rules.columns > 1 else None
+
+    def check(self, rules: Rules) -> Risk:
+        if rules.columns > 1:
+            raise InputError(f"rules {rules.spec}: theta is not available with several columns")
+        return Risk(check_theta(rules, self.theta))
+
+    def describe(self, advice) -> str:
+        return f", theta {self.theta:g} (values: certainty equivalents)"
+
+    def as_dict(self) -> dict:
+        return {"theta": self.theta, "values": "certainty_equivalent"}

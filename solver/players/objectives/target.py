@@ -1,0 +1,102 @@
+"""Playing for a target: the largest chance to finish with at least
+``points`` (the target table, ``solver.tables.target``).  Chances are tied
+only when they agree to ``solver.rules.ties.CHANCE_BITS`` significant bits
+(relative): a chance of 2e-10 is never tied with 0."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solver import bounds
+from solver.players.advice import (
+    TurnValues,
+    action_values,
+    check_position,
+    losses,
+    ranked_advice,
+)
+from solver.players.objectives.base import Objective, Tables
+from solver.rules.objectives import target_tables_refusal
+from solver.rules.ties import RELATIVE, ranking
+
+if TYPE_CHECKING:
+    from solver.position.actions import Advice
+    from solver.position.scorecard import Scorecard
+    from solver.rules.ruleset import Rules
+    from solver.tables.target import TargetTable
+    from solver.tables.values import StateValues
+
+
+class Target(Objective):
+    """The largest chance to finish with at least ``points``.
+
+    >>> Target(200)
+    Target(200)
+    """
+
+    name = "target"
+    summary = "the largest chance to reach a final score"
+    parameter = "--target"
+    table = "target"
+
+    def __init__(self, points: int):
+        self.points = points
+
+    def __repr__(self) -> str:
+        return f"Target({self.points!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Target) and other.points == self.points
+
+    def __hash__(self) -> int:
+        return hash((Target, self.points))
+
+    @classmethod
+    def refuse(cls, rules: Rules) -> str | None:
+        return target_tables_refusal(rules)
+
+    def check(self, rules: Rules) -> Target:
+        goal = bounds.check_target(self.points, rules.max_score)
+        super().check(rules)
+        return Target(goal)
+
+    def advise(self, tables: Tables, card: Scorecard, dice: tuple[int, ...],
+               rerolls: int) -> Advice:
+        """Every action ranked by its largest chance to finish at or above
+        the target (``Action.p_at_least``), each with its expected final
+        score and loss too."""
+        return advise_target(tables.value_table(), tables.target(), card, dice, rerolls,
+                             self.points)
+
+    def value(self, tables: Tables, card: Scorecard) -> float:
+        """The largest chance to finish at or above the target (1 when the
+        card holds it already)."""
+        return tables.target().probability(card, self.points)
+
+    def describe(self, advice) -> str:
+        return (f", target {self.points}: ranked by the largest chance to reach it"
+                + self.note(advice.card, advice.best.p_at_least))
+
+    def note(self, card: Scorecard, chance: float) -> str:
+        """Why a chance is 1 or 0, when it is."""
+        if card.score >= self.points:
+            return "  (reached: the card already holds it)"
+        if chance == 0.0:
+            return "  (out of reach: the open boxes cannot make it)"
+        return ""
+
+    def as_dict(self) -> dict:
+        return {"target": self.points}
+
+
+def advise_target(table: StateValues, target: TargetTable, card: Scorecard,
+                  dice: tuple[int, ...], rerolls: int, goal: int) -> Advice:
+    """The advice of ``Target(goal)`` from the value table and the target
+    table: ranked by chance (ties relative), then by preference."""
+    check_position(card, rerolls)
+    moves, codes, values = action_values(TurnValues(table, card), dice, rerolls)
+    _, _, chances = action_values(TurnValues(table, card, target, goal - card.score),
+                                  dice, rerolls)
+    chances = [min(p, 1.0) for p in chances]
+    return ranked_advice(card, dice, rerolls, moves, ranking(chances, codes, 0.0, RELATIVE),
+                         values, losses(table, values), chances)
