@@ -156,7 +156,8 @@ def tables_option(f):
                      "without asking.")(f)
     return click.option("--tables", "tables_dir", envvar="YATZY_TABLES", default=None,
                         metavar="DIR", help="Where tables are stored [env YATZY_TABLES; "
-                        "default tables/].")(f)
+                        "default: tables/ of the source checkout for an editable install, "
+                        "else the user's cache folder; `yatzy where` names it].")(f)
 
 
 def _yes(ctx, param, value) -> None:
