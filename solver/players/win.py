@@ -1,5 +1,5 @@
 r"""Playing to win: advice ranked by the chance to finish strictly above
-every opponent (RULES.md §6), ties reported separately.
+every opponent (docs/rules.md, "Several players"), ties reported separately.
 
 The opponents play for the expected score from their cards, independently
 of each other and of us; opponent ``j``'s final score has the pmf of

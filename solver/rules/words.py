@@ -22,7 +22,7 @@ BOXES: dict[str, dict[str, str]] = {
            "three_of_a_kind": "tre like", "four_of_a_kind": "fire like",
            "small_straight": "liten straight", "large_straight": "stor straight",
            "full_house": "hus", "chance": "sjanse", "yatzy": "yatzy", "yahtzee": "yatzy",
-           # Maxi Yatzy (RULES.md §3)
+           # Maxi Yatzy (docs/rules.md, "Maxi Yatzy")
            "three_pairs": "tre par", "five_of_a_kind": "fem like", "full_straight": "full straight",
            "hut": "hytte", "house": "hus", "tower": "tårn", "maxi_yatzy": "maxi yatzy"},
     "sv": {"ones": "ettor", "twos": "tvåor", "threes": "treor", "fours": "fyror",
