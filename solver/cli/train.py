@@ -41,7 +41,7 @@ WORDS = {
            "review": " (a position you got wrong before)",
            "dice": "dice {dice}, {n} reroll(s) left", "dice0": "dice {dice}, choose a box",
            "prompt": "answer> ", "runner_up": "second best: {sentence}",
-           "summary": "{n} answer(s), mean loss {mean:.3f} per decision, total {total:.2f}",
+           "summary": "{n} answer(s), mean loss {mean} per decision, total {total}",
            "none": "no answers",
            "kinds": {"first keep": "first keep", "second keep": "second keep",
                      "box choice": "box choice"},
@@ -53,7 +53,7 @@ WORDS = {
            "review": " (en stilling du bommet på før)",
            "dice": "terninger {dice}, {n} kast igjen", "dice0": "terninger {dice}, velg en boks",
            "prompt": "svar> ", "runner_up": "nest best: {sentence}",
-           "summary": "{n} svar, gjennomsnittlig tap {mean:.3f} per valg, totalt {total:.2f}",
+           "summary": "{n} svar, gjennomsnittlig tap {mean} per valg, totalt {total}",
            "none": "ingen svar",
            "kinds": {"first keep": "første kast", "second keep": "andre kast",
                      "box choice": "boksvalg"},
@@ -65,7 +65,7 @@ WORDS = {
            "review": " (en ställning du missade förut)",
            "dice": "tärningar {dice}, {n} slag kvar", "dice0": "tärningar {dice}, välj en ruta",
            "prompt": "svar> ", "runner_up": "näst bäst: {sentence}",
-           "summary": "{n} svar, genomsnittlig förlust {mean:.3f} per val, totalt {total:.2f}",
+           "summary": "{n} svar, genomsnittlig förlust {mean} per val, totalt {total}",
            "none": "inga svar",
            "kinds": {"first keep": "första slaget", "second keep": "andra slaget",
                      "box choice": "rutval"},
@@ -196,9 +196,10 @@ class Session:
             click.echo(self.words["none"])
             return
         click.echo("")
+        mean = sum(self.losses) / len(self.losses)      # numbers in the session's language
         click.echo(self.words["summary"].format(n=len(self.losses),
-                                                mean=sum(self.losses) / len(self.losses),
-                                                total=sum(self.losses)))
+                                                mean=number(mean, 3, self.lang),
+                                                total=number(sum(self.losses), 2, self.lang)))
 
 
 def _fmt_rating(r) -> str:
