@@ -531,8 +531,9 @@ def _compile(engine, rules: Rules) -> float:
     """Compile the solve's kernels (or load them), saying so first when it
     is a real compile; returns the seconds it took."""
     if not engine.kernels_ready():
-        _warn(f"compiling the solver (once after an install or an update, about "
-              f"{COMPILE_SECONDS} s)")
+        from solver.tables.plan import calibrated_seconds, describe_seconds
+        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))   # on this machine, now
+        _warn(f"compiling the solver (once after an install or an update, about {about})")
     return engine.compile_kernels(rules)
 
 
