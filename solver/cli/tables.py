@@ -16,8 +16,14 @@ import click
 from solver.cli.options import Choice, fail, json_option
 from solver.rules.ruleset import parse_rules
 from solver.tables.plan import describe_bytes
-from solver.tables.store import KINDS, StoredFile, default_directory, remove_stored, stale, \
-    stored_files
+from solver.tables.store import (
+    KINDS,
+    StoredFile,
+    default_directory,
+    remove_stored,
+    stale,
+    stored_files,
+)
 
 
 def _tables_dir(f):
