@@ -176,7 +176,7 @@ def remove_orphans(path: str | Path) -> list[Path]:
         m = _TEMP.search(tmp.name[len(path.name):])
         try:
             if m:
-                if _alive(int(m.group(1))):
+                if process_alive(int(m.group(1))):
                     continue
             elif time.time() - tmp.stat().st_mtime < LEGACY_ORPHAN_SECONDS:
                 continue
@@ -192,7 +192,7 @@ def glob_escape(name: str) -> str:
     return re.sub(r"([\[\]*?])", r"[\1]", name)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether a process ``pid`` exists (on systems without signals: assumed)."""
     if pid == os.getpid():
         return True

@@ -1,4 +1,4 @@
-"""Box scoring written from ../shared/RULES.md, independently of solver/boxes.py.
+"""Box scoring written from docs/rules.md, independently of solver/boxes.py.
 
 The brute-force checks of the engine score with these functions, so that a
 mistake in ``solver.rules.boxes`` cannot hide in both the engine and its oracle.
@@ -8,7 +8,7 @@ Two forms:
 
 * ``NORDIC``, ``MAXI``, ``YAHTZEE`` (and ``nordic(...)`` for the house-rule
   switches): one plain function per box name, each a line of the rules text;
-  ``YAHTZEE_JOKER``: a further yahtzee played as a joker (RULES.md §5).
+  ``YAHTZEE_JOKER``: a further yahtzee played as a joker (docs/rules.md, "American Yahtzee").
 * ``points(box, dice)`` / ``joker_points(box, dice)``: any box described by
   its parameters (kind, face, group sizes, runs, points), the way the small
   test games build theirs; group boxes are read by trying every ordering of
@@ -202,7 +202,7 @@ def points(box, dice: tuple[int, ...]) -> int:
 
 def joker_points(box, dice: tuple[int, ...]) -> int:
     """Points of all-alike ``dice`` in ``box`` played as a joker: the box
-    counts as made (RULES.md §5, "at full value"): fixed points, or the sum
+    counts as made (docs/rules.md, "American Yahtzee", "at full value"): fixed points, or the sum
     of the dice; an upper box scores as usual."""
     assert _all_alike(dice)
     if box.kind is BoxKind.UPPER:
@@ -241,7 +241,7 @@ def turn_end(scorer, dice, box, filled, upper, *, threshold, bonus, yahtzee_bonu
     ``scored_fifty``: the yahtzee box holds 50.
 
     * the upper bonus comes the moment the upper total reaches the threshold
-      (RULES.md §1): once, on the turn that reaches it;
+      (docs/rules.md, "Nordic Yatzy"): once, on the turn that reaches it;
     * a further yahtzee after a scored 50 earns the yahtzee bonus, and with
       the yahtzee box filled (50 or 0) it is a joker (§5): forced, the
       matching upper box if open, else any open lower box at full value,

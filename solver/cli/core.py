@@ -191,8 +191,12 @@ def _advise_explained(solver, card: str, dice: str, rerolls: int, top: int | Non
         click.echo(json.dumps({"rules": solver.rules.spec, "card": str(sc),
                                "dice": list(solver.dice(dice)), "rerolls": rerolls,
                                "current_score": sc.score,
+                               "bank_after_stopping": bank_after(solver.rules, rerolls),
                                "actions": [{**e.action.as_dict(), **e.as_dict()} for e in why]}))
         return
+    left = f"{rerolls} reroll{'s' * (rerolls != 1)} left"      # the header of plain advise
+    click.echo(f"dice {' '.join(map(str, solver.dice(dice)))}, {left}, score {sc.score}, "
+               f"rules {solver.rules.spec}")
     for i, e in enumerate(why, 1):
         click.echo(f"{i:>3} {str(e.action):<28} {e.action.expected_final_score:>10.3f}  "
                    f"bonus {100 * e.bonus_chance:5.1f} %  {e.sentence()}"

@@ -223,7 +223,7 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
             click.echo(f"{'turn':>5}{'roll':>5}  {'dice':<{width}}{'chosen':<26}{head:>10}  "
                        f"{'best':<26}{head:>10}{'loss':>9}")
         dice = " ".join(map(str, d.dice))
-        loss = f"{d.loss:.4f}" if d.loss else "-"
+        loss = f"{d.loss:.4f}" if d.loss else "best"
         click.echo(f"{d.turn:>5}{d.roll:>5}  {dice:<{width}}{d.chosen:<26}{d.chosen_value:>10.3f}  "
                    f"{d.best:<26}{d.best_value:>10.3f}{loss:>9}")
     click.echo(f"scores        {' '.join(map(str, result.scores))}")

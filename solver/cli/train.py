@@ -253,7 +253,8 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool)
 @click.option("--lang", type=Choice(LANGS), default="en", show_default=True, metavar="LANG",
               help="Box names and messages: en | nb | sv.")
 @click.option("--stats", "stats", is_flag=True, help="Print the rating instead of training.")
-@click.option("--plot", metavar="FILE.png", help="With --stats: the rating over time as a PNG.")
+@click.option("--plot", metavar="FILE", help="With --stats: the rating over time (PNG, SVG "
+              "or PDF, by the file's extension).")
 @click.option("--scale-games", type=Whole(1, MAX_SCALE_GAMES), default=100, show_default=True, metavar="N",
               help="With --stats: games per policy measuring the scale (once, then stored).")
 @click.option("--json", "as_json", is_flag=True, help="With --stats: print one JSON object.")

@@ -1,5 +1,5 @@
 r"""Playing to win: advice ranked by the chance to finish strictly above
-every opponent (RULES.md §6), ties reported separately.
+every opponent (docs/rules.md, "Several players"), ties reported separately.
 
 The opponents play for the expected score from their cards, independently
 of each other and of us; opponent ``j``'s final score has the pmf of
@@ -50,7 +50,7 @@ from solver.kernels.win.data import EXACT_OPEN, WinData, py_key, win_tables
 from solver.kernels.win.odds import new_odds, opponents_best
 from solver.kernels.win.turns import position_chances
 from solver.players.advice import TurnValues, advise
-from solver.position.actions import Action, ActionKind
+from solver.position.actions import Action, ActionKind, loss_cells
 from solver.position.scorecard import Scorecard
 from solver.tables.target import TargetTable
 from solver.tables.values import StateValues
@@ -132,8 +132,8 @@ class WinAdvice:
 
     def __str__(self) -> str:
         lines = [f"{'':>3} {'action':<28} {'P(win)':>9} {'P(tie)':>9} {'expected':>10} {'loss':>8}"]
-        for i, a in enumerate(self.actions, 1):
-            loss = "-" if a.action.loss == 0 else f"-{a.action.loss:.3f}"
+        losses = loss_cells([a.action for a in self.actions])    # in expected points
+        for i, (a, loss) in enumerate(zip(self.actions, losses), 1):
             lines.append(f"{i:>3} {str(a.action):<28} {a.p_win:>9.5f} {a.p_tie:>9.5f} "
                          f"{a.action.expected_final_score:>10.3f} {loss:>8}")
         return "\n".join(lines)

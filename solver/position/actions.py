@@ -193,14 +193,8 @@ class Advice:
         head = "expected" if self.values == EXACT else "bound"
         lines = [f"{'':>3} {'action':<28}" + (f" {'P(>=T)':>9}" if chance else "")
                  + f" {head:>10} {'loss':>8}"]
-        best = self.actions[0] if self.actions else None
-        for i, a in enumerate(self.actions, 1):
-            if chance:              # ranked by the chance; the loss is in expected points
-                loss = "-" if a.loss == 0 else f"-{a.loss:.3f}"
-            else:
-                loss = "best" if a is best else ("tie" if a.loss == 0 else f"-{a.loss:.3f}")
-            shown = f" {chance_text(a.p_at_least):>9}" if chance else ""
-            lines.append(f"{i:>3} {str(a):<28}" + shown
+        for i, (a, loss) in enumerate(zip(self.actions, loss_cells(self.actions)), 1):
+            lines.append(f"{i:>3} {str(a):<28}" + (f" {chance_text(a.p_at_least):>9}" if chance else "")
                          + f" {a.expected_final_score:>10.3f} {loss:>8}")
         if self.values == LOWER_BOUND:
             lines.append(LOWER_BOUND_NOTE)
@@ -215,6 +209,30 @@ def chance_text(p: float) -> str:
     ('0.91428', '2.37e-10', '0.00000')
     """
     return f"{p:.5f}" if p == 0 or p >= 1e-4 else f"{p:.2e}"
+
+
+def loss_cells(actions) -> list[str]:
+    """The loss column of a table of ``actions``: the expected points each
+    gives up against the best, as ``Action.loss`` and the JSON have it (a
+    positive number, no sign); ``best`` for the first action that gives up
+    nothing, ``tie`` for a later one exactly as good.  The same in every
+    ranking (by expected score, by the chance of a target, by the chance to
+    win): the column is always in expected points.
+
+    >>> from types import SimpleNamespace as A
+    >>> loss_cells([A(loss=0.0), A(loss=0.0), A(loss=0.0341)])
+    ['best', 'tie', '0.034']
+    >>> loss_cells([A(loss=1.5), A(loss=0.0)])      # ranked by a chance, not by points
+    ['1.500', 'best']
+    """
+    cells, seen = [], False
+    for a in actions:
+        if a.loss == 0:
+            cells.append("tie" if seen else "best")
+            seen = True
+        else:
+            cells.append(f"{a.loss:.3f}")
+    return cells
 
 
 LOWER_BOUND_NOTE = ("bound: exact final score expected if the columns are played one by one "

@@ -1,6 +1,6 @@
 """Head-to-head studies: 2 to 6 seats, each with a policy, play the same
 number of games; a seat wins a game by finishing strictly above every other
-seat (RULES.md §6), equal top scores are a tie.
+seat (docs/rules.md, "Several players"), equal top scores are a tie.
 
 Policies (``parse_policy``): ``optimal`` (expected score), ``greedy``,
 ``simple``, ``theta=X`` (the optimal policy of the risk parameter ``X``),

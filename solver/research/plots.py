@@ -1,7 +1,9 @@
-"""PNG plots of score distributions (matplotlib, an optional dependency).
+"""Plots of score distributions (matplotlib, an optional dependency), as
+PNG, SVG or PDF by the file's extension (``plot_format``).
 
 ``require()`` checks for matplotlib before any work is done, so a missing
-install is a one-line error rather than a traceback after a long run.
+install is a one-line error rather than a traceback after a long run; an
+extension that is none of these is refused the same way.
 """
 
 from __future__ import annotations
@@ -10,9 +12,39 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import missing_extra
+from solver.errors import InputError, missing_extra
 
 MARKED = (5, 25, 50, 75, 95)
+
+
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: str | Path) -> str:
+    """The format a plot is written in, from the extension of ``path``;
+    InputError (one line) for any other.
+
+    >>> plot_format("nordic.svg"), plot_format("A.PDF"), plot_format("x.png")
+    ('svg', 'pdf', 'png')
+    >>> plot_format("x.jpg")
+    Traceback (most recent call last):
+    ...
+    solver.errors.InputError: x.jpg: a plot is written as .png, .svg or .pdf (by the file's extension)
+    """
+    fmt = FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise InputError(f"{path}: a plot is written as .png, .svg or .pdf "
+                         "(by the file's extension)")
+    return fmt
+
+
+def save_figure(fig, path: str | Path) -> None:
+    """Write ``fig`` at ``path`` atomically, in the format of its extension."""
+    from solver.files import atomic_path
+
+    fmt = plot_format(path)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=120)
 
 
 def require() -> None:
@@ -39,11 +71,7 @@ def _span(pmf: np.ndarray) -> tuple[float, float]:
     return lo - 5, hi + 5
 
 
-def _save(fig, path: str | Path) -> None:
-    from solver.files import atomic_path
-
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=120)
+_save = save_figure
 
 
 def plot_distribution(dist, path: str | Path) -> None:

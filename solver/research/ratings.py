@@ -257,7 +257,7 @@ def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> Non
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from solver.files import atomic_path
+    from solver.research.plots import save_figure
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     days = list(stats.by_day)
@@ -276,6 +276,5 @@ def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> Non
     ax.set_title(f"rating, {stats.rules}: {stats.overall.n} answers")
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=120)
+    save_figure(fig, path)           # the format of the extension: png, svg, pdf
     plt.close(fig)

@@ -151,7 +151,7 @@ NORDIC = UPPER + (
 
 @dataclass(frozen=True)
 class HouseRule:
-    """A house-rule switch of RULES.md §1: when on, the groups of box
+    """A house-rule switch of docs/rules.md, "Nordic Yatzy": when on, the groups of box
     ``box`` may share a face (``Box.distinct`` false)."""
 
     name: str
@@ -177,7 +177,7 @@ keywords and the rules spec as keys (``solver.rules.ruleset.KEYS``)."""
 
 
 def nordic_boxes(*flags: bool, **switches: bool) -> tuple[Box, ...]:
-    """The 15 Nordic boxes, with the house-rule switches of RULES.md §1
+    """The 15 Nordic boxes, with the house-rule switches of docs/rules.md, "Nordic Yatzy"
     (``HOUSE_RULES``, in their order or as keywords), e.g.
     ``nordic_boxes(five_alike_is_full_house=True)``."""
     if len(flags) > len(HOUSE_RULES):

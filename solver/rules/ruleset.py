@@ -33,7 +33,7 @@ MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are size
 
 
 class Order(StrEnum):
-    """Which open boxes may be filled (RULES.md §2)."""
+    """Which open boxes may be filled (docs/rules.md, "The order of the boxes")."""
 
     FREE = "free"
     FORCED = "forced"                  # top to bottom in scorecard order

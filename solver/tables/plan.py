@@ -11,7 +11,12 @@ machine, ``RATES``).  ``check(plan)`` then, before any work:
   not fit in the free disk of its folder (``shutil.disk_usage``) or whose
   solve does not fit in the memory available (``MemAvailable``);
 * announces a build that takes a while (``TableWarning``: what, how big,
-  about how long; this module prints nothing);
+  about how long; this module prints nothing).  The time is the reference
+  machine's, calibrated on this one as it runs: a short busy loop first
+  measures the share of a core this process gets now (``cpu_share``: 1 on
+  a quiet machine, 0.25 where four processes compete for each core), and
+  the reference time is divided by it.  The bar of the build then shows the
+  live rate (``solver.cli.options.BarProgress``);
 * for a big build (over ``BIG_BYTES`` on disk or in memory, or over
   ``BIG_SECONDS``), asks the confirmation function set by ``set_confirm``
   (the CLI: ``--yes``, else a y/N question on a terminal) and refuses it when
@@ -30,8 +35,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from pathlib import Path
 from typing import Callable
@@ -62,8 +68,19 @@ _confirm: Confirm | None = None
 
 @dataclass(frozen=True)
 class Plan:
-    """One table build: ``what`` it is, where it goes, its ``values``, bytes
-    on disk and in memory, and the seconds it takes, roughly."""
+    """One table build: ``what`` it is, where it goes, its ``values``, the
+    free disk it needs while it builds (``disk_bytes``), the memory, and
+    the seconds it takes on the reference machine, roughly; ``file_bytes``:
+    the size of the finished file where it is less than ``disk_bytes``
+    (a build that keeps a checkpoint beside it), ``file_at_most``: that
+    size is an upper bound (rows shared by equal states are only found
+    while building).
+
+    >>> print(Plan("t", None, 10, 3 << 30, 1 << 30, 30.0, file_bytes=2 << 30))
+    t: 10 values, 2.0 GiB on disk (3.0 GiB free while it builds), 1.0 GiB in memory, about 30 s
+    >>> print(Plan("d", None, 10, 785 << 20, 1 << 30, 13.0, file_at_most=True))
+    d: 10 values, at most 785.0 MiB on disk, 1.0 GiB in memory, about 13 s
+    """
 
     what: str
     path: Path | None
@@ -71,16 +88,29 @@ class Plan:
     disk_bytes: int
     memory_bytes: int
     seconds: float
+    file_bytes: int | None = None
+    file_at_most: bool = False
 
     @property
     def big(self) -> bool:
-        """Whether the build needs a confirmation (``BIG_BYTES``, ``BIG_SECONDS``)."""
+        """Whether the build needs a confirmation (``BIG_BYTES``, ``BIG_SECONDS``,
+        on the reference machine: the same answer quiet or loaded)."""
         return (max(self.disk_bytes, self.memory_bytes) > BIG_BYTES
                 or self.seconds > BIG_SECONDS)
 
+    @property
+    def file_size(self) -> int:
+        """Bytes of the finished file (or its upper bound, ``file_at_most``)."""
+        return self.disk_bytes if self.file_bytes is None else self.file_bytes
+
     def __str__(self) -> str:
-        return (f"{self.what}: {self.values:,} values, {describe_bytes(self.disk_bytes)} on "
-                f"disk, {describe_bytes(self.memory_bytes)} in memory, "
+        disk = ("at most " if self.file_at_most else "") + describe_bytes(self.file_size)
+        if self.file_size < self.disk_bytes:
+            disk += f" on disk ({describe_bytes(self.disk_bytes)} free while it builds)"
+        else:
+            disk += " on disk"
+        return (f"{self.what}: {self.values:,} values, {disk}, "
+                f"{describe_bytes(self.memory_bytes)} in memory, "
                 f"about {describe_seconds(self.seconds)}")
 
 
@@ -129,7 +159,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Pl
     # two layers in float64, one bank of a layer being converted, the process itself
     memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
     seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
-    return Plan(what, path, values, disk, memory, seconds)
+    return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values)
 
 
 def _need_values(rules: Rules) -> int:
@@ -205,6 +235,39 @@ def free_memory() -> int:
         return 1 << 62
 
 
+CALIBRATE_SECONDS = 2.0     # builds longer than this (reference) are calibrated first;
+                            # the value tables of the five-dice presets (1.5 s) are not:
+                            # their bar shows how they go
+PROBE_SECONDS = 0.2         # how long the busy loop of ``cpu_share`` runs
+
+
+def cpu_share(seconds: float = PROBE_SECONDS) -> float:
+    """The share of a core this process gets now: the CPU time of a short
+    busy loop over its wall time (1 on a quiet machine; about 2 / (n + 2)
+    where n other processes keep the two cores of a 2-core machine busy).
+
+    >>> 0.0 < cpu_share(0.05) <= 1.0
+    True
+    """
+    wall, cpu = time.perf_counter(), time.process_time()
+    x = 0
+    while time.perf_counter() - wall < seconds:
+        for i in range(1000):
+            x += i
+    spent_cpu, spent_wall = time.process_time() - cpu, time.perf_counter() - wall
+    return min(max(spent_cpu / spent_wall, 0.02), 1.0)
+
+
+def calibrated_seconds(seconds: float, share: float | None = None) -> float:
+    """``seconds`` on the reference machine (2 cores, quiet), on this one
+    now: divided by the share of a core this process gets (``cpu_share``,
+    measured unless given).  A machine with more cores is taken as the
+    reference one (the estimate errs long there)."""
+    if share is None:
+        share = cpu_share() if seconds > CALIBRATE_SECONDS else 1.0
+    return seconds / share
+
+
 def check(plan: Plan) -> None:
     """Refuse (``InputError``) a build that cannot fit, or a big one not
     confirmed; announce (``TableWarning``) one that takes a while."""
@@ -221,11 +284,16 @@ def check(plan: Plan) -> None:
                          f"{describe_bytes(memory)} are available")
     if plan.big and _confirm is not None and not _confirm(plan):
         raise InputError(f"{plan}: not built (a big build; run again with --yes to build it)")
-    if (plan.seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
+    seconds = calibrated_seconds(plan.seconds)
+    if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
-        warnings.warn(TableWarning(f"building the {plan}"), stacklevel=3)
+        busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
+                f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
+        warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
+                      stacklevel=3)
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "check", "describe_bytes", "describe_seconds",
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "calibrated_seconds", "check", "cpu_share",
+           "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
            "target_plan", "value_plan"]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import struct
 import time
 import warnings
@@ -50,7 +51,7 @@ from typing import Callable, Iterator, TypeVar
 import numpy as np
 
 from solver.errors import InputError, TableError
-from solver.files import atomic_bytes, remove_orphans, write_text
+from solver.files import atomic_bytes, process_alive, remove_orphans, write_text
 from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.values import StateValues, certainty
@@ -91,7 +92,9 @@ class Table(StateValues):
 
 
 def default_directory() -> Path:
-    """``$YATZY_TABLES``, else ``tables/`` of a source checkout, else a user cache."""
+    """``$YATZY_TABLES``, else ``tables/`` of the source checkout this code
+    runs from (an editable install), else ``tables`` in the user's cache
+    folder (``cache_folder``: a ``pip install .``)."""
     env = os.environ.get("YATZY_TABLES")
     if env:
         return Path(env)
@@ -99,7 +102,38 @@ def default_directory() -> Path:
     repo = checkout / "tables"
     if (checkout / "pyproject.toml").is_file() and repo.is_dir() and os.access(repo, os.W_OK):
         return repo                             # a source checkout, not site-packages
-    return Path.home() / ".cache" / "yatzy" / "tables"
+    return cache_folder() / "tables"
+
+
+def cache_folder(platform: str | None = None, environ: dict | None = None,
+                 home: Path | None = None) -> Path:
+    """The user's cache folder for yatzy: ``$XDG_CACHE_HOME/yatzy`` or
+    ``~/.cache/yatzy`` on Linux and other Unix systems,
+    ``~/Library/Caches/yatzy`` on macOS, ``%LOCALAPPDATA%\\yatzy\\Cache``
+    on Windows.
+
+    >>> cache_folder("linux", {}, Path("/home/ann")).as_posix()
+    '/home/ann/.cache/yatzy'
+    >>> cache_folder("linux", {"XDG_CACHE_HOME": "/tmp/c"}, Path("/home/ann")).as_posix()
+    '/tmp/c/yatzy'
+    >>> cache_folder("darwin", {}, Path("/Users/ann")).as_posix()
+    '/Users/ann/Library/Caches/yatzy'
+    >>> cache_folder("win32", {"LOCALAPPDATA": "C:/Users/ann/AppData/Local"},
+    ...              Path("C:/Users/ann")).as_posix()
+    'C:/Users/ann/AppData/Local/yatzy/Cache'
+    """
+    import sys
+
+    platform = sys.platform if platform is None else platform
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    if platform == "win32":
+        base = environ.get("LOCALAPPDATA")
+        return (Path(base) if base else home / "AppData" / "Local") / "yatzy" / "Cache"
+    if platform == "darwin":
+        return home / "Library" / "Caches" / "yatzy"
+    base = environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base and Path(base).is_absolute() else home / ".cache") / "yatzy"
 
 
 def table_path(rules: Rules, directory: Path | str | None = None, theta: float = 0.0) -> Path:
@@ -497,8 +531,9 @@ def _compile(engine, rules: Rules) -> float:
     """Compile the solve's kernels (or load them), saying so first when it
     is a real compile; returns the seconds it took."""
     if not engine.kernels_ready():
-        _warn(f"compiling the solver (once after an install or an update, about "
-              f"{COMPILE_SECONDS} s)")
+        from solver.tables.plan import calibrated_seconds, describe_seconds
+        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))   # on this machine, now
+        _warn(f"compiling the solver (once after an install or an update, about {about})")
     return engine.compile_kernels(rules)
 
 
@@ -675,3 +710,159 @@ def checkpoint_array(rules: Rules, path: Path, shape: tuple[int, ...]):
 def _data_offset(header_len: int) -> int:
     end = len(MAGIC) + 4 + header_len
     return -(-end // ALIGN) * ALIGN
+
+
+# ------------------------------------------------------------ what is stored
+KINDS = ("values", "target", "futures", "decisions", "explain")
+"""The kinds of stored table, by the file name's ending: ``<rules>-<fp>.tbl``
+(the value table, ``-theta<θ>`` for a risk parameter), ``-target.tbl``,
+``-futures.tbl``, ``-decisions.tbl``, ``-explain.tbl``."""
+
+LEFTOVERS = ("partial", "lock", "temporary", "stamp")
+"""What a build leaves beside a table: ``.partial*`` (an unfinished build, or
+its checkpoint), ``.lock`` (the solve lock), ``*.tmp`` (a write that was
+killed), ``.verified`` (a passed checksum)."""
+
+_NAME = re.compile(r"(?P<name>[\w.]+)-(?P<fp>[0-9a-f]{16})(?:-theta(?P<theta>-?[0-9.e+-]+?))?"
+                   r"(?:-(?P<kind>target|futures|decisions|explain))?\.tbl(?P<rest>\..*)?")
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """One file of the tables folder: a ``kind`` of table (``KINDS``) or a
+    leftover of a build (``LEFTOVERS``), of the rule set named ``name``
+    (``rules``: its spec where the header says it) with ``fingerprint``."""
+
+    path: Path
+    kind: str
+    name: str
+    fingerprint: str
+    theta: float
+    size: int
+    modified: float
+    rules: str = ""
+
+    @property
+    def leftover(self) -> bool:
+        return self.kind in LEFTOVERS
+
+    @property
+    def table(self) -> Path:
+        """The table this file belongs to (itself for a table)."""
+        return self.path.with_name(self.path.name.split(".tbl", 1)[0] + ".tbl")
+
+
+def stored_file(path: Path) -> StoredFile | None:
+    """What ``path`` is, from its name (and a table's header for its rule
+    spec), or ``None`` for a file that is not the program's.
+
+    >>> f = stored_file(Path("/t/forced-4eaaf462cf9c740d-target.tbl.partial.json"))
+    >>> f.kind, f.name, f.fingerprint, f.leftover, f.table.name
+    ('partial', 'forced', '4eaaf462cf9c740d', True, 'forced-4eaaf462cf9c740d-target.tbl')
+    >>> stored_file(Path("/t/nordic-451c46ac6d77f163-theta-0.05.tbl.lock")).theta
+    -0.05
+    >>> stored_file(Path("/t/README.md")) is None
+    True
+    """
+    m = _NAME.fullmatch(path.name)
+    if not m:
+        return None
+    rest = m.group("rest") or ""
+    if not rest:
+        kind = m.group("kind") or "values"
+    elif rest.startswith(".partial"):
+        kind = "partial"
+    elif rest == ".lock":
+        kind = "lock"
+    elif rest == ".verified":
+        kind = "stamp"
+    elif rest.endswith(".tmp"):
+        kind = "temporary"
+    else:
+        return None
+    try:
+        theta = float(m.group("theta") or 0.0)
+    except ValueError:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        st = None
+    rules = ""
+    if kind in KINDS:
+        try:
+            rules = str(_read_header(path)[0].get("rules", ""))
+        except TableError:
+            rules = ""
+    return StoredFile(path, kind, m.group("name"), m.group("fp"), theta,
+                      st.st_size if st else 0, st.st_mtime if st else 0.0, rules)
+
+
+def stored_files(directory: Path | str | None = None) -> list[StoredFile]:
+    """Every table and build leftover in the tables folder (default:
+    ``default_directory()``), sorted by name."""
+    folder = Path(directory) if directory else default_directory()
+    try:
+        paths = sorted(p for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return []
+    return [f for f in map(stored_file, paths) if f is not None]
+
+
+def in_use(table: Path) -> bool:
+    """Whether a process holds the solve lock of ``table`` now (it is being
+    built, or another process waits to build it)."""
+    try:
+        import fcntl
+    except ImportError:                  # no flock (Windows): no build is locked
+        return False
+    try:
+        fd = os.open(_lock_path(table), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)                     # closing releases a lock taken here
+    return False
+
+
+def stale(f: StoredFile) -> bool:
+    """Whether the leftover ``f`` is left by a build that is over: its
+    table is not being built, a temporary file's writer is gone, a stamp's
+    table is gone."""
+    if not f.leftover:
+        return False
+    if f.kind == "temporary":
+        m = re.search(r"\.(\d+)\.[^.]+\.tmp$", f.path.name)
+        return not (m and process_alive(int(m.group(1))))
+    if f.kind == "stamp":
+        return not f.table.exists()
+    return not in_use(f.table)
+
+
+def remove_stored(files: list[StoredFile]) -> tuple[list[StoredFile], list[StoredFile]]:
+    """Remove ``files``: tables (with their checksum stamps and idle locks)
+    and leftovers; a table being built now, or a leftover of a build that
+    is running, is kept.  Returns what was removed and what was kept."""
+    removed, kept = [], []
+    for f in files:
+        busy = not stale(f) if f.kind == "temporary" else in_use(f.table)
+        if busy:
+            kept.append(f)
+            continue
+        companions = [_stamp(f.path), _lock_path(f.path)] if f.kind in KINDS else []
+        for path in [f.path, *companions]:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError:
+                if path == f.path:
+                    kept.append(f)
+                continue
+            if path == f.path:
+                removed.append(f)
+    return removed, kept

@@ -8,7 +8,11 @@
 * Every example `$ yatzy ...` in a fenced code block of README.md and
   docs/*.md runs with exit status 0, and where output is shown under it
   (up to the next `$` line or the end of the block), the output matches:
-  `...` stands for any text and runs of whitespace are equal.
+  `...` stands for any text and runs of whitespace are equal. A shown line
+  that starts with a prompt of `yatzy train` (`answer> `, in nb and sv
+  `svar> `) holds what the player typed: the example runs as a process
+  given those lines on its standard input, so the examples of every
+  language run in that language.
 
 The examples of one page run in order in one folder of their own (so one
 may read a file an earlier one wrote) with one tables folder for all pages.
@@ -23,6 +27,8 @@ import inspect
 import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -252,13 +258,45 @@ def test_cli_examples_run_as_shown(page, tables, tmp_path, monkeypatch):
             except click.ClickException as error:
                 failures.append(f"{where}\n  does not parse: {error.format_message()}")
             continue
-        result = runner.invoke(main, words)
-        if result.exit_code != 0:
-            failures.append(f"{where}\n  exit {result.exit_code}: "
-                            f"{result.stderr.strip() or result.exception!r}")
-        elif want and not CHECKER.check_output(want + "\n", result.stdout, FLAGS):
-            failures.append(f"{where}\n  shown:\n{want}\n  printed:\n{result.stdout}")
+        if typed(want) is not None:          # typed into a pipe, as a player would
+            result = subprocess.run([sys.executable, "-m", "solver", *words], input=typed(want),
+                                    capture_output=True, text=True, cwd=tmp_path,
+                                    env={**os.environ, "YATZY_TABLES": tables, "COLUMNS": "100",
+                                         "PYTHONPATH": os.pathsep.join(
+                                             [str(ROOT), os.environ.get("PYTHONPATH", "")])})
+            code, stdout, stderr = result.returncode, result.stdout, result.stderr.strip()
+        else:
+            result = runner.invoke(main, words)
+            code, stdout = result.exit_code, result.stdout
+            stderr = result.stderr.strip() or repr(result.exception)
+        if code != 0:
+            failures.append(f"{where}\n  exit {code}: {stderr}")
+        elif want and not CHECKER.check_output(want + "\n", stdout, FLAGS):
+            failures.append(f"{where}\n  shown:\n{want}\n  printed:\n{stdout}")
     assert not failures, "\n\n".join(failures)
+
+
+PROMPTS = ("answer> ", "svar> ")
+
+
+def typed(output):
+    """What the player typed in an example's shown output: the text after
+    each prompt, one line each (``None``: nothing typed)."""
+    lines = [line.split("> ", 1)[1] for line in output.splitlines()
+             if line.startswith(PROMPTS)]
+    return "".join(line + "\n" for line in lines) if lines else None
+
+
+def test_typed_answers_are_read_from_the_prompts():
+    assert typed("dice 1 2\nanswer> score twos\nthat cost\nsvar> skip\n") == "score twos\nskip\n"
+    assert typed("expected 245.673") is None
+
+
+def test_every_language_has_a_run_example_of_train():
+    shown = [command for page in PAGES for _, command, want in examples(page)
+             if command.startswith("yatzy train") and typed(want)]
+    langs = {re.search(r"--lang (\w+)", c).group(1) if "--lang" in c else "en" for c in shown}
+    assert langs == {"en", "nb", "sv"}
 
 
 def test_the_example_reader_splits_commands_and_output(tmp_path):

@@ -1,5 +1,5 @@
 """Head-to-head studies (solver.match): reproducible for a seed, the same
-for any number of Dask workers, wins and ties counted per RULES.md §6, and
+for any number of Dask workers, wins and ties counted per docs/rules.md, "Several players", and
 bad input on the command line."""
 
 from __future__ import annotations

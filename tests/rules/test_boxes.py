@@ -1,4 +1,4 @@
-"""Scoring of the Nordic boxes: every edge case of RULES.md section 1.
+"""Scoring of the Nordic boxes: every edge case of docs/rules.md, "Nordic Yatzy".
 
 Dice are written as values, e.g. ``(5, 5, 4, 4, 2)``, and turned into face
 counts with ``counts()`` before they reach ``Box.score``.
@@ -26,7 +26,7 @@ def score(name, dice, boxes=None):
     return box.score(counts(dice))
 
 
-# Maximum of each box, worked out by hand from the table in RULES.md.
+# Maximum of each box, worked out by hand from the table in docs/rules.md.
 MAXIMUM = {
     "ones": 5, "twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30,
     "one_pair": 12, "two_pairs": 22, "three_of_a_kind": 18, "four_of_a_kind": 24,

@@ -2,7 +2,7 @@
 
 ``BruteForce`` (tests/bruteforce.py) shares nothing with ``solver.tables.build``,
 ``solver.rules.dice`` or ``solver.rules.boxes``: box points come from the independent
-oracle written from RULES.md (tests/scoring_oracle.py).
+oracle written from docs/rules.md (tests/scoring_oracle.py).
 
 The engine's ``values[mask, u]`` is compared with the brute force at the start
 of the game and at every reachable turn-start state (mask, raw upper total),

@@ -1,0 +1,71 @@
+"""Sizes and times a build announces: the finished file's size is the
+file's, the free space it needs while building is named apart, an upper
+bound says so, and the time is calibrated on this machine as it runs."""
+
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+from small_games import BANKED, SMALL
+
+from solver.rules.ruleset import parse_rules
+from solver.tables import plan
+from solver.tables.decisions import open_decisions
+from solver.tables.decisions import plan as decisions_plan
+from solver.tables.store import TableWarning, open_table
+
+
+def test_a_layered_tables_file_is_the_size_announced(tmp_path):
+    p = plan.value_plan(BANKED)
+    table = open_table(BANKED, tmp_path, progress=False)
+    assert p.file_size == table.path.stat().st_size
+    assert p.disk_bytes > p.file_size           # the checkpoint beside it while it builds
+    assert "free while it builds" in str(p)
+
+
+def test_maxis_announcement_names_the_file_and_the_free_space_apart():
+    text = str(plan.value_plan(parse_rules("maxi")))
+    assert "10.3 GiB on disk (17.5 GiB free while it builds)" in text
+
+
+def test_a_decision_table_is_at_most_its_bound(tmp_path):
+    table = open_decisions(SMALL, tmp_path)
+    p = decisions_plan(SMALL)
+    assert p.file_at_most and table.path.stat().st_size <= p.file_size
+    assert "at most" in str(p)
+
+
+def test_the_announced_time_is_calibrated_by_the_measured_share(tmp_path, monkeypatch):
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.25)
+    reference = plan.value_plan(SMALL).seconds
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        open_table(SMALL, tmp_path, progress=False)
+    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+            and "building" in str(w.message)]
+    assert said and "busy" in said[0] and "4.0 times" in said[0]
+    assert f"about {plan.describe_seconds(4 * reference)}" in said[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity")
+def test_the_share_falls_when_other_processes_compete_for_the_core():
+    cpu = min(os.sched_getaffinity(0))
+    before = os.sched_getaffinity(0)
+    spin = f"import os, time; os.sched_setaffinity(0, {{{cpu}}}); t = time.time()\n" \
+           "while time.time() - t < 3: pass"
+    others = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(3)]
+    try:
+        os.sched_setaffinity(0, {cpu})
+        import time
+        time.sleep(0.3)                      # the others are spinning
+        share = plan.cpu_share(0.5)
+    finally:
+        os.sched_setaffinity(0, before)
+        for p in others:
+            p.kill()
+            p.wait()
+    assert share < 0.6                       # about 1/4 on a core of four spinners
