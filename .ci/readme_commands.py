@@ -4,6 +4,7 @@ very lines, so the README's path cannot drift from what CI proves.
     python3 .ci/readme_commands.py install   # the install line
     python3 .ci/readme_commands.py test      # the test command
     python3 .ci/readme_commands.py extras    # the extras the install line names
+    python3 .ci/readme_commands.py check .ci/run   # both stand in that file as lines
 
 A command is an indented code line of the section (four spaces); the
 install line is the one with ``pip install``, the test command the one with
@@ -42,10 +43,15 @@ def extras(text: str) -> list[str]:
 
 if __name__ == "__main__":
     text = README.read_text()
-    kind = sys.argv[1] if len(sys.argv) == 2 else ""
-    if kind == "extras":
+    kind = sys.argv[1] if len(sys.argv) in (2, 3) else ""
+    if kind == "check" and len(sys.argv) == 3:
+        lines = {line.strip() for line in Path(sys.argv[2]).read_text().splitlines()}
+        missing = [c for c in (command("install", text), command("test", text)) if c not in lines]
+        if missing:
+            raise SystemExit(f"{sys.argv[2]} does not run README.md's {missing[0]!r} as a line")
+    elif kind == "extras":
         print(",".join(extras(text)))
     elif kind in ("install", "test"):
         print(command(kind, text))
     else:
-        raise SystemExit("usage: readme_commands.py install|test|extras")
+        raise SystemExit("usage: readme_commands.py install|test|extras|check FILE")

@@ -29,8 +29,10 @@ def test_ci_runs_the_readmes_commands_as_printed():
     test = readme_commands.command("test", README)
     assert install.startswith("python3 -m venv .venv && .venv/bin/pip install ")
     assert test.startswith(".venv/bin/") and "pytest" in test
-    assert "readme_commands.py install" in CI and "readme_commands.py test" in CI
-    assert 'bash -c "$install"' in CI and 'bash -c "$tests"' in CI
+    lines = [line.strip() for line in CI.splitlines()]
+    assert install in lines and test in lines          # the very lines, each run as it stands
+    assert lines.index(install) < lines.index(test)
+    assert "readme_commands.py check .ci/run" in CI     # and CI checks that before it runs them
 
 
 def test_the_readmes_extras_exist_and_ci_adds_the_rest():
