@@ -692,7 +692,7 @@ class Coach:
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
         from solver.players.explain import parts_path
-        from solver.tables.plan import parts_plan, value_plan
+        from solver.tables.plan import calibrated_seconds, parts_plan, value_plan
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -701,12 +701,13 @@ class Coach:
         if not (values or explain):
             return
         plan = value_plan(rules.column_rules, solver.path, solver.theta)
-        parts_seconds = parts_plan(rules).seconds if explain else 0.0
+        parts_seconds = calibrated_seconds(parts_plan(rules).seconds) if explain else 0.0
         seconds = parts_seconds
         if values:
-            seconds += plan.seconds
-            self.say("solving", rules=rules.spec, about=self.about(plan.seconds),
-                     size=self.size(plan.disk_bytes))
+            build = calibrated_seconds(plan.seconds)        # on this machine, as busy as it is now
+            seconds += build
+            self.say("solving", rules=rules.spec, about=self.about(build),
+                     size=self.size(plan.file_size))
             faster = faster_rules(rules)
             if faster is not None:
                 quick = value_plan(faster).seconds
