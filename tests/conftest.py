@@ -50,3 +50,19 @@ def pytest_runtest_logreport(report):
 
 def pytest_collectreport(report):
     _log_skip(report)
+
+
+# ------------------------------------------------------------ the test process
+# Code that leaves its process at once (``yatzy serve`` after a real stop)
+# must never do so inside the test runner: that would end the run with
+# status 0 and no summary, whatever had failed.
+
+class LeftTheProcess(BaseException):
+    """``os._exit`` was called in the test process."""
+
+
+@pytest.fixture(autouse=True)
+def _no_exit_from_the_runner(monkeypatch):
+    def refuse(code):
+        raise LeftTheProcess(f"os._exit({code}) called in the test process")
+    monkeypatch.setattr(os, "_exit", refuse)
