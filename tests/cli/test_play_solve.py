@@ -109,6 +109,7 @@ def provoke(tmp_path) -> dict[str, GameError]:
     catch(Game, "nordic", [f"P{i}" for i in range(7)])
     catch(Game, "nordic", ["Ann", "ann"])
     catch(Game, "nordic", ["Ann=step"])
+    catch(Game, "nordic", ["A" * 41])                           # long_name
     game = Game("nordic", ["Ann"], seed=1)
     catch(game.undo)
     catch(game.redo)

@@ -90,11 +90,11 @@ def test_no_joker_means_five_alike_is_not_a_full_house(tables):
 
 def test_yahtzee_bonus_on_the_card():
     rules = parse_rules("yahtzee")
-    card = Scorecard.parse("yahtzee=50,ones=3,yahtzee_bonus=100", rules)
-    assert card.score == 153 and card.mask & state_space(rules).flag_bit
-    assert str(card) == "ones=3,yahtzee=50,yahtzee_bonus=100"
+    card = Scorecard.parse("yahtzee=50,ones=5,yahtzee_bonus=100", rules)
+    assert card.score == 155 and card.mask & state_space(rules).flag_bit
+    assert str(card) == "ones=5,yahtzee=50,yahtzee_bonus=100"
     for bad in ("yahtzee=0,ones=3,yahtzee_bonus=100", "yahtzee=50,ones=3,yahtzee_bonus=150",
-                "yahtzee=50,yahtzee_bonus=100"):
+                "yahtzee=50,yahtzee_bonus=100", "yahtzee=50,ones=3,yahtzee_bonus=100"):
         with pytest.raises(InputError, match="yahtzee_bonus"):
             Scorecard.parse(bad, rules)
     with pytest.raises(InputError, match="unknown box"):
