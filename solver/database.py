@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -123,6 +124,21 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
+def wal(db: sqlite3.Connection) -> None:
+    """Put the file in WAL mode.  Two processes doing so on a new file at
+    once: SQLite answers the second "locked" at once, without its busy
+    handler, so the switch is tried again until ``BUSY_SECONDS``."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def open_database(path: str | Path, migrations: Sequence[str], *,
                   check_same_thread: bool = True, max_bytes: int = MAX_BYTES
                   ) -> sqlite3.Connection:
@@ -142,7 +158,7 @@ def open_database(path: str | Path, migrations: Sequence[str], *,
         db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None,
                              check_same_thread=check_same_thread)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        db.execute("PRAGMA journal_mode=WAL")
+        wal(db)
         # WAL with synchronous=NORMAL: a committed change survives a killed
         # process (kill -9); only a power cut may lose the last ones
         db.execute("PRAGMA synchronous=NORMAL")
