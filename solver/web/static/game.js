@@ -22,15 +22,22 @@ export function humanToMove() { return S.view && S.live && !S.view.is_over && is
 export function cellsOf(c) { return Array.isArray(c) ? c : [c]; }
 export function cancelPending() { if (S.pending) { clearTimeout(S.pending); S.pending = null; } }
 
-// Send a game request; the answer becomes the view unless a newer action
-// came first.  Returns whether it was taken.
-export async function send(path, body, opts = {}) {
-  if (S.table) dropTable();                      // a game of this phone's own (imported) leaves the table
+// A request starts: a pending computer move is cancelled, the page shows it
+// waiting; its number (an answer to an older one is dropped).
+export function begin(opts = {}) {
   cancelPending();
   if (!opts.auto) S.autoFailed = false;
   const mine = ++S.seq;
   S.inflight = mine;
   render();
+  return mine;
+}
+
+// Send a game request; the answer becomes the view unless a newer action
+// came first.  Returns whether it was taken.
+export async function send(path, body, opts = {}) {
+  if (S.table) dropTable();                      // a game of this phone's own (imported) leaves the table
+  const mine = begin(opts);
   try {
     const data = await api(path, body, undefined, mine);
     if (mine !== S.seq) return false;

@@ -12,7 +12,7 @@ import {t} from "./words.js";
 import {$, el, showError, store, stored} from "./dom.js";
 import {S} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
-import {actionText, cancelPending, closeEnd, isHuman, playerName, render, schedule, setView} from "./game.js";
+import {actionText, begin, closeEnd, isHuman, playerName, render, schedule, setView} from "./game.js";
 import {openPanel} from "./newgame.js";
 import {loadSaved} from "./links.js";
 
@@ -124,11 +124,7 @@ function listen() {
 // A move, undo or redo of the table, sent after the change count shown.
 export async function tableSend(kind, extra = {}, opts = {}) {
   if (!S.table || !S.view) return false;
-  cancelPending();
-  if (!opts.auto) S.autoFailed = false;
-  const mine = ++S.seq;
-  S.inflight = mine;
-  render();
+  const mine = begin(opts);
   try {
     const data = await api(tableUrl(kind), {...extra, after: S.table.moves, token: token()}, undefined, mine);
     showError("");
