@@ -51,9 +51,8 @@ from solver import bounds
 from solver.bounds import check_games, check_seed, check_whole
 from solver.errors import InputError, TableError
 from solver.files import atomic_text, check_writable
-from solver.players import triple
-from solver.players.advice import check_rerolls
 from solver.players.objectives import Objective, Target, Win, objective_from
+from solver.players.strategy import Strategy, strategy_for
 from solver.position.actions import Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
@@ -114,6 +113,10 @@ class Solver:
     ``advise`` and ``ev`` take any other objective
     (``solver.players.objectives``: ``Target(points)``, ``Win(opponents)``).
 
+    ``playing``: how these rules are played (``solver.players.strategy``:
+    ``OneCard`` exactly, or ``Columns`` by the Trippel strategy; chosen
+    once from ``rules.play``).
+
     The table is opened on first use, and solved and stored first if it is
     missing; ``solve()`` does that now.
     """
@@ -121,7 +124,8 @@ class Solver:
     def __init__(self, rules: Rules | str = "nordic", *, theta: float = 0.0,
                  tables: str | Path | None = None, progress: Progress | None = None):
         self.rules = rules if isinstance(rules, Rules) else parse_rules(rules)
-        if self.rules.columns > 1 and theta:
+        self.playing: Strategy = strategy_for(self.rules)     # how these rules are played
+        if theta and self.rules.play.refuse("risk"):
             raise InputError(f"rules {self.rules.spec}: theta is not available with "
                              "several columns")
         self.theta = check_theta(self.rules, theta)
@@ -205,12 +209,7 @@ class Solver:
         sc = self.card(card)
         hand = self.dice(dice)
         objective = self._objective(objective)
-        if self.rules.columns > 1:
-            triple.check_position(self.rules, sc, check_whole(rerolls, "rerolls", 0))
-        else:
-            check_rerolls(self.rules, check_whole(rerolls, "rerolls", 0), sc.bank)
-            if sc.is_full:
-                raise InputError("the card is full: there is nothing left to decide")
+        self.playing.check_position(sc, check_whole(rerolls, "rerolls", 0))
         return objective.advise(self, sc, hand, rerolls)
 
     def _objective(self, objective: Objective | None) -> Objective:
@@ -306,7 +305,7 @@ class Solver:
         exactly (else estimated from played games, optimal policy only)."""
         from solver.kernels.policy import check_policy_rules
         check_policy(policy)
-        if self.rules.columns > 1:
+        if not self.rules.play.exact:              # the strategy is measured from games
             policy_for(policy, self.rules)
             return False
         if policy == "step":
@@ -341,7 +340,7 @@ class Solver:
             raise InputError("the card is full: its final score is already known")
         exact = self.is_exact(policy)
         table = self.table
-        if self.rules.columns > 1:
+        if not self.rules.play.exact:
             from solver.research.triple_games import distribution
             return distribution(table, card, policy, games, seed)
         if exact:
@@ -362,7 +361,7 @@ class Solver:
         from solver.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
-        if self.rules.columns > 1 or policy not in SIMPLE_POLICIES:
+        if not self.rules.play.exact or policy not in SIMPLE_POLICIES:
             self.is_exact(policy)                # a one-line error for a wrong policy
             return self._simulate_columns(games, seed, policy, log)
         if self.theta and policy != "optimal":
@@ -431,7 +430,7 @@ class Solver:
             return run_games(self.table, self.rules, games, seed, policy, on_line).simulation()
 
     def _one_column(self, what: str) -> None:
-        if self.rules.columns > 1:
+        if self.rules.play.refuse("one table"):
             raise InputError(f"rules {self.rules.spec}: {what} covers one column; "
                              f"use --rules {self.rules.column_rules.spec}")
 

@@ -70,8 +70,8 @@ from solver.api import Solver, check_seed
 from solver.bounds import MAX_SEED, brief, parse_json, shown
 from solver.errors import InputError
 from solver.files import read_text, write_text
-from solver.players.advice import advise, end_turn, turn_values
-from solver.position.actions import EXACT, LOWER_BOUND, Action, Advice, check_column
+from solver.players.advice import end_turn
+from solver.position.actions import Action, Advice, check_column
 from solver.position.scorecard import Scorecard
 from solver.research.review import Turn, header_line, turn_line
 from solver.rules.grammar import GrammarError, Typed, parse
@@ -302,7 +302,7 @@ class Game:
         """What ``advice()`` and ``expected_score()`` give: ``EXACT``, or
         with several columns ``LOWER_BOUND`` (exact for the columns played
         one by one after the turn; the strategy scores more)."""
-        return EXACT if self.rules.columns == 1 else LOWER_BOUND
+        return self.rules.play.values
 
     @property
     def dice(self) -> tuple[int, ...] | None:
@@ -397,7 +397,7 @@ class Game:
         if rules.saved_rolls:
             rows.append({"key": "bank", "kind": "sum", "cells": [c.bank for c in cols]})
         rows.append({"key": "total", "kind": "total", "cells": [c.score for c in cols]})
-        if rules.columns > 1:
+        if rules.play.names_columns:
             weights = rules.column_weights * len(self.cards)
             rows.append({"key": "weighted", "kind": "total",
                          "cells": [w * c.score for w, c in zip(weights, cols)]})
@@ -517,9 +517,9 @@ class Game:
         name = rules.boxes[box].name
         card, dice = pos.cards[pos.player], pos.rolls[-1]
         scores = {(c, b): p for c, b, p in self.score_options(card, dice)}
-        where = f"{name}@{column}" if rules.columns > 1 else name
+        where = name + rules.play.tag(column)
+        at_column = rules.play.label(column)
         if (column, box) not in scores:
-            at_column = column if rules.columns > 1 else 0
             if card.column(column).points[box] is not None:
                 raise GameError("box_filled", f"box {where} is already filled", box=name,
                                 column=at_column)
@@ -529,7 +529,7 @@ class Game:
         said = typed.points
         if said is not None and said != points:
             raise GameError("wrong_points", f"{_dice_text(dice)} scores {points} in {where}, "
-                            f"not {said}", box=name, column=column if rules.columns > 1 else 0,
+                            f"not {said}", box=name, column=at_column,
                             points=points, said=said)
         after = end_turn(card, box, points, dice, self._rerolls_at(pos), column)
         cards = list(pos.cards)
@@ -547,14 +547,18 @@ class Game:
         joker points."""
         rules = self.rules
         r = rules.dice_space.roll_index(dice)
-        if rules.columns > 1:              # no jokers with several columns
-            return [(c, b, int(rules.scores[r, b])) for c, b in card.allowed()]
-        allowed = card.allowed_boxes()
         face = int(rules.yahtzee_face[r])
-        joker = int(state_space(rules).jokers(card.mask)[0, face]) if face >= 0 else 0
-        if joker:
-            return [(1, b, int(rules.joker_points[face, b])) for b in allowed if joker >> b & 1]
-        return [(1, b, int(rules.scores[r, b])) for b in allowed]
+        out = []
+        for c, column in enumerate(card.columns, 1):
+            allowed = column.allowed_boxes()
+            joker = (int(state_space(column.rules).jokers(column.mask)[0, face])
+                     if face >= 0 else 0)
+            if joker:
+                out += [(c, b, int(rules.joker_points[face, b])) for b in allowed
+                        if joker >> b & 1]
+            else:
+                out += [(c, b, int(rules.scores[r, b])) for b in allowed]
+        return out
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The keeps (when rerolls are left; keeping all is not a keep) and
@@ -564,8 +568,8 @@ class Game:
             return ()
         ds = self.rules.dice_space
         dice = self.dice
-        several = self.rules.columns > 1
-        out = [Action.score(self.rules.boxes[b].name, p, c if several else 0)
+        label = self.rules.play.label
+        out = [Action.score(self.rules.boxes[b].name, p, label(c))
                for c, b, p in self.score_options(self.card, dice)]
         if self.rerolls:
             r = ds.roll_index(dice)
@@ -582,10 +586,10 @@ class Game:
             raise GameError("game_over", "the game is over")
         if self.needs_roll:
             raise GameError("roll_first", "roll the dice first")
-        card = self.card
+        card, strategy = self.card, self.solver.playing
         if self._turn is None or self._turn[0] != card:
-            self._turn = (card, turn_values(self.solver.table, card))
-        return advise(self.solver.table, card, self.dice, self.rerolls, self._turn[1])
+            self._turn = (card, strategy.turn(self.solver.table, card))
+        return strategy.advise(self.solver.table, card, self.dice, self.rerolls, self._turn[1])
 
     def expected_score(self, seat: int | None = None) -> float:
         """Expected final score of a player (default: the one to move) from
@@ -603,11 +607,9 @@ class Game:
         if kind == "optimal":
             return str(self.advice().best)
         if kind == "step":                  # several columns, without the coupling term
-            from solver.players.triple import TripleTurn, no_coupling
-            from solver.players.triple import advise as advise_columns
-            table = self.solver.table
-            turn = TripleTurn(table, self.card, no_coupling(self.rules))
-            return str(advise_columns(table, self.card, self.dice, self.rerolls, turn).best)
+            strategy, table = self.solver.playing, self.solver.table
+            turn = strategy.turn(table, self.card, "step")
+            return str(strategy.advise(table, self.card, self.dice, self.rerolls, turn).best)
         from solver.kernels.policy import policy_tables as policy_game
         from solver.players.policy import decide
         rules, card = self.rules, self.card
@@ -625,19 +627,18 @@ class Game:
         line per turn; each seat is a game of its own (game = seat + 1),
         its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
-        several = self.rules.columns > 1
+        label = self.rules.play.label
         for seat in range(len(self.players)):
             mine = [t for t in self.turns if t.player == seat]
             out += [turn_line(self.rules, seat + 1, n, list(t.rolls), list(t.kept), t.box,
-                              t.points, t.column if several else None)
+                              t.points, label(t.column))
                     for n, t in enumerate(mine, 1)]
         return out
 
     def log_turns(self, seat: int) -> list[Turn]:
         """One seat's finished turns, as ``solver.research.review.read_log`` gives them."""
-        several = self.rules.columns > 1
-        return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points,
-                     t.column if several else 0)
+        label = self.rules.play.label
+        return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points, label(t.column))
                 for n, t in enumerate(self.turns, 2) if t.player == seat]
 
     def history(self) -> tuple[tuple[Move, Position], ...]:

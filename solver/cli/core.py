@@ -71,7 +71,7 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, objective: Objective,
     sc = solver.card(card)
     target = objective.points if isinstance(objective, Target) else None
     chance = None if target is None else solver.ev(sc, objective)
-    if rules.columns > 1:
+    if not rules.play.exact:               # the strategy's value is measured from games
         _ev_columns(solver, sc, as_json)
         return
     value = solver.ev(sc)
@@ -164,7 +164,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
         click.echo(json.dumps({"rules": rules.spec, "card": str(sc), "dice": list(advice.dice),
                                "rerolls": rerolls, "current_score": sc.score,
                                **objective.as_dict(),
-                               **({"values": advice.values} if rules.columns > 1 else {}),
+                               **({"values": advice.values} if not rules.play.exact else {}),
                                "bank_after_stopping": bank_after(rules, rerolls),
                                "actions": [a.as_dict() for a in actions]}))
         return
@@ -172,7 +172,7 @@ def advise(rules_spec: str, tables_dir: str | None, card: str, dice: str, reroll
     if rules.saved_rolls:
         left += f" (own and banked; stopping now banks {bank_after(rules, rerolls)})"
     about = objective.describe(advice)
-    if rules.columns > 1:
+    if not rules.play.exact:
         about += (f", columns count {', '.join(map(str, rules.column_weights))} times: "
                   "ranked by the Trippel strategy, values are lower bounds (yatzy ev estimates "
                   "the strategy's)")

@@ -73,7 +73,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         lo, hi = dist.ci95
         click.echo(f"estimated     from {dist.games} games (seed {seed}); the exact distribution "
                    "is not computed for these rules")
-        ref = "columns one by one" if rules.columns > 1 else "table"
+        ref = "table" if rules.play.exact else "columns one by one"
         click.echo(f"mean          {dist.mean:.4f}  (95% CI {lo:.4f} .. {hi:.4f}; "
                    f"{ref} {dist.table_value:.6f})")
     else:
@@ -292,7 +292,7 @@ def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: i
     solver = open_solver(rules_spec, tables_dir)
     rules = solver.rules
     if versus:
-        if rules.columns > 1:
+        if not rules.play.exact:
             raise click.UsageError("--versus optimal is for one-column rules")
         if games is not None:
             raise click.UsageError("--games measures the strategy of several columns")
@@ -300,7 +300,7 @@ def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: i
         target, empty = solver.target(), solver.card("")
         figures = brackets.win_figures(rules, dist.pmf, lambda t: target.probability(empty, t),
                                        time.perf_counter() - start)
-    elif rules.columns > 1:
+    elif not rules.play.exact:
         check_columns(rules)
         path = cache_path(rules, tables_dir)
         if not path.is_file() or "bound" not in path.read_text():

@@ -11,9 +11,10 @@ The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
 ``solver.tables.build``.
 
-With several columns (``triple``) ``advise`` and ``turn_values`` hand the
-position to the strategy of ``solver.players.triple``: one entry point, the
-same ``Advice`` and ``Action`` types (a score names its column), the values
+``advise`` and ``turn_values`` ask the rules' strategy
+(``solver.players.strategy``): with several columns (``triple``) that is
+the strategy of ``solver.players.triple``: one entry point, the same
+``Advice`` and ``Action`` types (a score names its column), the values
 labelled by ``Advice.values``.
 
 Ties follow the one rule of ``solver.rules.ties``.  This module is written
@@ -53,12 +54,12 @@ def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
     """The card after scoring ``dice`` as ``points`` in ``box`` (of
     ``column``, from 1) with ``rerolls`` left: a yahtzee bonus if all dice
     are alike after a scored yahtzee, and (saved rolls) the rerolls left
-    banked.  Several columns have neither."""
+    banked.  (Rules of several columns have neither.)"""
     rules = card.rules
-    if rules.columns > 1:
-        return card.fill(box, points, column=column)
-    bonus = rules.yahtzee_bonus if card.mask & state_space(rules).flag_bit and len(set(dice)) == 1 else 0
-    return card.fill(box, points, bonus, bank_after(rules, rerolls))
+    own = card.column(column)
+    alike = own.mask & state_space(own.rules).flag_bit and len(set(dice)) == 1
+    return card.fill(box, points, rules.yahtzee_bonus if alike else 0,
+                     bank_after(rules, rerolls), column=column)
 
 
 def scoring_values(table: StateValues, card: Scorecard,
@@ -165,26 +166,30 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
 
 
 def turn_values(table: StateValues, card: Scorecard):
-    """The values of the turn starting at ``card``, to reuse within the turn:
-    ``TurnValues``, or with several columns ``solver.players.triple.TripleTurn``."""
-    if card.rules.columns > 1:
-        from solver.players.triple import TripleTurn
-        return TripleTurn(table, card)
-    return TurnValues(table, card)
+    """The values of the turn starting at ``card``, to reuse within the turn,
+    as the rules' strategy keeps them (``solver.players.strategy``:
+    ``TurnValues``, or with several columns ``solver.players.triple.TripleTurn``)."""
+    from solver.players.strategy import strategy_for
+    return strategy_for(card.rules).turn(table, card)
 
 
 def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
            turn=None) -> Advice:
     """Every distinct action for the position, best first, with losses
     (``turn``: the turn's values so far, ``turn_values``, to reuse within
-    a turn); values within ``tolerance`` points are tied.  With several
-    columns: ``solver.players.triple.advise``.  (The other objectives'
-    advice: ``solver.players.objectives``.)"""
-    if card.rules.columns > 1:
-        from solver.players.triple import advise as advise_columns
-        return advise_columns(table, card, dice, rerolls, turn)
-    check_position(card, rerolls)
-    moves, codes, values = action_values(turn or TurnValues(table, card), dice, rerolls)
+    a turn), by the rules' strategy (``solver.players.strategy``: one
+    card exactly, ``exact_advice``; several columns,
+    ``solver.players.triple.advise``).  (The other objectives' advice:
+    ``solver.players.objectives``.)"""
+    from solver.players.strategy import strategy_for
+    return strategy_for(card.rules).advise(table, card, dice, rerolls, turn)
+
+
+def exact_advice(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+                 turn: TurnValues) -> Advice:
+    """``advise`` of a checked one-card position from its turn's values:
+    values within ``tolerance`` points are tied."""
+    moves, codes, values = action_values(turn, dice, rerolls)
     loss = losses(table, values)
     return ranked_advice(card, dice, rerolls, moves, ranking(values, codes, tolerance(table)),
                          values, loss)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from solver.bounds import check_text, shown, whole_text
 from solver.errors import InputError
 from solver.rules.dice import parse_dice
+from solver.rules.play import EXACT, LOWER_BOUND
 
 if TYPE_CHECKING:
     from solver.position.scorecard import Scorecard
@@ -131,24 +132,17 @@ class Action:
 
 
 def check_column(rules: Rules, column: int, what: str) -> int:
-    """The column of a score under ``rules``: 1..columns with several
-    columns (0, not named, is an error), 0 with one (``@1`` accepted)."""
-    if rules.columns == 1:
-        if column > 1:
-            raise InputError(f"{what}: rules {rules.spec} have one column")
-        return 0
-    if column == 0:
+    """The column of a score under ``rules`` as an action names it
+    (``Play.label``): 1..columns where the rules name columns (0, not
+    named, is an error), 0 with one card (``@1`` accepted)."""
+    if column == 0 and rules.play.names_columns:
         raise InputError(f"{what}: name the column, e.g. 'score chance@{rules.columns}' "
                          f"(columns 1..{rules.columns})")
-    if not 1 <= column <= rules.columns:
+    if column > rules.columns and not rules.play.names_columns:
+        raise InputError(f"{what}: rules {rules.spec} have one column")
+    if not 0 <= column <= rules.columns:
         raise InputError(f"{what}: column {column} does not exist (columns 1..{rules.columns})")
-    return column
-
-
-# What an advice's ``expected_final_score`` values are (``Advice.values``).
-EXACT = "exact"                # the optimal strategy's expectation, from the solved table
-LOWER_BOUND = "lower_bound"    # several columns: exact if the columns are played one by
-                               # one after this turn; the strategy itself scores more
+    return rules.play.label(column)
 
 
 @dataclass(frozen=True)

@@ -50,98 +50,50 @@ class Scorecard:
 
     @classmethod
     def parse(cls, text: str | None, rules: Rules) -> "Scorecard":
-        """Parse ``box=points,...`` (``BOX@COLUMN=POINTS,...`` with several
-        columns); checks names, repeats, points and fill order."""
-        if rules.columns > 1:
-            return cls._parse_columns(text, rules)
-        points: list[int | None] = [None] * rules.n_boxes
-        extra = None
-        bank = None
+        """Parse ``box=points,...`` (``BOX@COLUMN=POINTS,...`` where the
+        rules name columns, ``Rules.play``); each column is then checked as
+        a card of ``rules.column_rules`` (names, repeats, points, fill order)."""
         if not isinstance(rules, Rules):
             raise WrongType(f"rules must be a Rules, not {type(rules).__name__}")
+        play = rules.play
+        form = "BOX@COLUMN=POINTS" if play.names_columns else "box=points"
+        items: list[list[str]] = [[] for _ in range(rules.columns)]
+        seen: set[tuple[int, str]] = set()
         for item in filter(None, (p.strip() for p in check_text(text, "card", optional=True)
                                   .split(","))):
             name, eq, raw = item.partition("=")
             if not eq:
-                raise InputError(f"card entry {shown(item, 40)}: expected box=points")
-            try:
-                value = whole_text(raw, "points")
-            except InputError:
-                raise InputError(f"card entry {shown(item, 40)}: points must be a whole number "
-                                 "of at most 18 digits") from None
-            if name.strip().lower() == "bank" and rules.saved_rolls:
-                if bank is not None:
-                    raise InputError("card: bank given twice")
-                bank = value
-                continue
-            if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
-                if extra is not None:
-                    raise InputError("card: yahtzee_bonus given twice")
-                extra = value
-                continue
-            b = rules.box_index(name)
-            if points[b] is not None:
-                raise InputError(f"card: box {rules.boxes[b].name} given twice")
-            if value not in rules.box_points[b]:
-                raise InputError(f"card: {rules.boxes[b].name}={value} is impossible "
-                                 f"({rules.boxes[b].describe()})")
-            points[b] = value
-        if extra:
-            per, held = rules.yahtzee_bonus, points[rules.yatzy_box]
-            if extra < 0 or extra % per or not held or extra // per > bonus_places(rules, points):
-                raise InputError(f"card: yahtzee_bonus={extra} is impossible (multiples of "
-                                 f"{per}, one per further yahtzee after a scored "
-                                 f"{rules.boxes[rules.yatzy_box].name}, each written in a "
-                                 f"box as five alike: this card has "
-                                 f"{bonus_places(rules, points)} such box(es))")
-        card = cls(rules, tuple(points), extra or 0, bank or 0)
-        most = state_space(rules).bank_limit(card.turn)
-        if not 0 <= card.bank <= most:
-            raise InputError(f"card: bank={card.bank} is impossible with {card.turn} boxes "
-                             f"filled (0..{most}: a turn banks at most {rules.rolls - 1} rolls"
-                             + (f", the bank at most {rules.bank_cap}" if rules.bank_cap else "")
-                             + ")")
-        if not state_space(rules).is_reachable(card.mask):
-            raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
-                             f"order ({_order_hint(rules)})")
-        return card
-
-    @classmethod
-    def _parse_columns(cls, text: str | None, rules: Rules) -> "Scorecard":
-        """``BOX@COLUMN=POINTS,...``; each column is then checked as a card
-        of its own (points, fill order)."""
-        one = rules.column_rules
-        items: list[list[str]] = [[] for _ in range(rules.columns)]
-        seen: set[tuple[int, int]] = set()
-        for item in filter(None, (p.strip() for p in (text or "").split(","))):
-            name, eq, raw = item.partition("=")
-            box, at, col = name.partition("@")
-            if not eq:
-                raise InputError(f"card entry {item!r}: expected BOX@COLUMN=POINTS")
+                raise InputError(f"card entry {shown(item, 40)}: expected {form}")
+            box, at, col = name.partition("@") if play.names_columns else (name, "", "")
             if not at:
-                raise InputError(f"card entry {item!r}: name the column, e.g. "
-                                 f"{box.strip()}@1={raw.strip()} (columns 1..{rules.columns})")
+                if play.names_columns:
+                    raise InputError(f"card entry {shown(item, 40)}: name the column, e.g. "
+                                     f"{box.strip()}@1={raw.strip()} (columns 1..{rules.columns})")
+                col = "1"
             c = _column_number(col)
             if not 1 <= c <= rules.columns:
-                raise InputError(f"card entry {item!r}: column must be 1..{rules.columns}")
-            b = one.box_index(box)
-            if (c, b) in seen:
-                raise InputError(f"card: box {one.boxes[b].name} given twice in column {c}")
-            seen.add((c, b))
-            items[c - 1].append(f"{box}={raw}")
-        points: list[int | None] = []
+                raise InputError(f"card entry {shown(item, 40)}: column must be "
+                                 f"1..{rules.columns}")
+            if play.names_columns:
+                one = rules.column_rules
+                b = one.box_index(box)
+                if (c, one.boxes[b].name) in seen:
+                    raise InputError(f"card: box {one.boxes[b].name} given twice in column {c}")
+                seen.add((c, one.boxes[b].name))
+            items[c - 1].append(item if not at else f"{box}={raw}")
+        parts = []
         for c, entries in enumerate(items, 1):
             try:
-                points += cls.parse(",".join(entries), one).points
+                parts.append(_parse_column(entries, rules.column_rules))
             except InputError as e:
-                raise InputError(f"column {c}: {e}") from None
-        return cls(rules, tuple(points))
+                raise InputError(f"column {c}: {e}" if play.names_columns else str(e)) from None
+        return cls(rules, sum((p.points for p in parts), ()),
+                   sum(p.yahtzee_bonus for p in parts), sum(p.bank for p in parts))
 
     def __str__(self) -> str:
-        if self.rules.columns > 1:
-            return ",".join(f"{b.name}@{c}={p}" for c, card in enumerate(self.columns, 1)
-                            for b, p in zip(card.rules.boxes, card.points) if p is not None)
-        items = [f"{b.name}={p}" for b, p in zip(self.rules.boxes, self.points) if p is not None]
+        tag = self.rules.play.tag
+        items = [f"{b.name}{tag(c)}={p}" for c, card in enumerate(self.columns, 1)
+                 for b, p in zip(card.rules.boxes, card.points) if p is not None]
         if self.yahtzee_bonus:
             items.append(f"yahtzee_bonus={self.yahtzee_bonus}")
         if self.bank:
@@ -152,12 +104,11 @@ class Scorecard:
     @cached_property
     def columns(self) -> tuple["Scorecard", ...]:
         """Each column as a card of ``rules.column_rules``, column 1 first
-        (one column: the card itself)."""
+        (one column: a card equal to this one)."""
         rules = self.rules
-        if rules.columns == 1:
-            return (self,)
         nb = rules.n_boxes
-        return tuple(Scorecard(rules.column_rules, self.points[c * nb:(c + 1) * nb])
+        return tuple(Scorecard(rules.column_rules, self.points[c * nb:(c + 1) * nb],
+                               self.yahtzee_bonus, self.bank)
                      for c in range(rules.columns))
 
     def column(self, c: int) -> "Scorecard":
@@ -165,7 +116,7 @@ class Scorecard:
         return self.columns[c - 1]
 
     def _one_column(self, what: str) -> None:
-        if self.rules.columns > 1:
+        if len(self.columns) > 1:
             raise ValueError(f"a card of {self.rules.columns} columns has no single {what}: "
                              "ask card.columns[c] (or card.column(c))")
 
@@ -180,35 +131,41 @@ class Scorecard:
         return mask | (state_space(self.rules).flag_bit if y >= 0 and self.points[y] else 0)
 
     @cached_property
+    def upper_totals(self) -> tuple[int, ...]:
+        """The points in the upper boxes of each column, column 1 first."""
+        boxes = self.rules.boxes
+        return tuple(sum(p for b, p in zip(boxes, card.points) if p is not None and b.is_upper)
+                     for card in self.columns)
+
+    @property
     def upper_total(self) -> int | tuple[int, ...]:
-        """The points in the upper boxes (with several columns: each column's)."""
-        if self.rules.columns > 1:
-            return tuple(c.upper_total for c in self.columns)
-        return sum(p for b, p in zip(self.rules.boxes, self.points) if p is not None and b.is_upper)
+        """The points in the upper boxes (where the rules name columns:
+        each column's, ``upper_totals``)."""
+        return self.upper_totals if self.rules.play.names_columns else self.upper_totals[0]
 
     @property
     def upper_state(self) -> int:
         """The upper total as the engine tracks it (capped at the threshold;
         one column only)."""
         self._one_column("upper state")
-        return min(self.upper_total, self.rules.cap)
+        return min(self.upper_totals[0], self.rules.cap)
 
     @property
     def bonus(self) -> int:
-        """Bonus points already earned (with several columns: each column's
-        times its weight)."""
-        r = self.rules
-        if r.columns > 1:
-            return sum(w * c.bonus for w, c in zip(r.column_weights, self.columns))
-        return upper_bonus(r, self.upper_total)         # the engine's rule (position.scoring)
+        """Bonus points already earned: each column's upper bonus times its
+        weight (the engine's rule, ``position.scoring``)."""
+        return sum(w * upper_bonus(self.rules, u)
+                   for w, u in zip(self.rules.column_weights, self.upper_totals))
 
     @property
     def score(self) -> int:
-        """Points on the card so far, bonuses included; with several columns
-        each column's points (its bonus included) times its weight."""
-        if self.rules.columns > 1:
-            return sum(w * c.score for w, c in zip(self.rules.column_weights, self.columns))
-        return sum(p for p in self.points if p is not None) + self.bonus + self.yahtzee_bonus
+        """Points on the card so far, bonuses included: each column's points
+        (its bonus included) times its weight."""
+        nb = self.rules.n_boxes
+        points = (sum(p for p in self.points[c * nb:(c + 1) * nb] if p is not None)
+                  for c in range(self.rules.columns))
+        return (sum(w * p for w, p in zip(self.rules.column_weights, points)) + self.bonus
+                + self.yahtzee_bonus)
 
     @property
     def is_full(self) -> bool:
@@ -235,8 +192,6 @@ class Scorecard:
     def allowed(self) -> list[tuple[int, int]]:
         """``(column, box)`` of every box that may be filled this turn, the
         column from 1, column 1's boxes first."""
-        if self.rules.columns == 1:
-            return [(1, b) for b in self.allowed_boxes()]
         return [(c, b) for c, card in enumerate(self.columns, 1) for b in card.allowed_boxes()]
 
     def fill(self, box: int, points: int, yahtzee_bonus: int = 0,
@@ -248,12 +203,63 @@ class Scorecard:
             raise InputError(f"column {column}: expected 1..{self.rules.columns}")
         at = (column - 1) * self.rules.n_boxes + box
         if self.points[at] is not None:
-            where = f" of column {column}" if self.rules.columns > 1 else ""
-            raise InputError(f"box {self.rules.boxes[box].name}{where} is already filled")
+            raise InputError(f"box {self.rules.boxes[box].name}{self.rules.play.of_column(column)} "
+                             "is already filled")
         new = list(self.points)
         new[at] = points
         return Scorecard(self.rules, tuple(new), self.yahtzee_bonus + yahtzee_bonus,
                          self.bank if bank is None else bank)
+
+
+def _parse_column(entries: list[str], rules: Rules) -> Scorecard:
+    """The card of one column from its ``box=points`` entries (and, under
+    rules that have them, ``yahtzee_bonus=N`` and ``bank=N``)."""
+    points: list[int | None] = [None] * rules.n_boxes
+    extra = None
+    bank = None
+    for item in entries:
+        name, _, raw = item.partition("=")
+        try:
+            value = whole_text(raw, "points")
+        except InputError:
+            raise InputError(f"card entry {shown(item, 40)}: points must be a whole number "
+                             "of at most 18 digits") from None
+        if name.strip().lower() == "bank" and rules.saved_rolls:
+            if bank is not None:
+                raise InputError("card: bank given twice")
+            bank = value
+            continue
+        if name.strip().lower() == "yahtzee_bonus" and rules.yahtzee_bonus:
+            if extra is not None:
+                raise InputError("card: yahtzee_bonus given twice")
+            extra = value
+            continue
+        b = rules.box_index(name)
+        if points[b] is not None:
+            raise InputError(f"card: box {rules.boxes[b].name} given twice")
+        if value not in rules.box_points[b]:
+            raise InputError(f"card: {rules.boxes[b].name}={value} is impossible "
+                             f"({rules.boxes[b].describe()})")
+        points[b] = value
+    if extra:
+        per, held = rules.yahtzee_bonus, points[rules.yatzy_box]
+        if extra < 0 or extra % per or not held or extra // per > bonus_places(rules, points):
+            raise InputError(f"card: yahtzee_bonus={extra} is impossible (multiples of "
+                             f"{per}, one per further yahtzee after a scored "
+                             f"{rules.boxes[rules.yatzy_box].name}, each written in a "
+                             f"box as five alike: this card has "
+                             f"{bonus_places(rules, points)} such box(es))")
+    card = Scorecard(rules, tuple(points), extra or 0, bank or 0)
+    most = state_space(rules).bank_limit(card.turn)
+    if not 0 <= card.bank <= most:
+        raise InputError(f"card: bank={card.bank} is impossible with {card.turn} boxes "
+                         f"filled (0..{most}: a turn banks at most {rules.rolls - 1} rolls"
+                         + (f", the bank at most {rules.bank_cap}" if rules.bank_cap else "")
+                         + ")")
+    if not state_space(rules).is_reachable(card.mask):
+        raise InputError(f"card: these boxes cannot all be filled under {rules.order} "
+                         f"order ({_order_hint(rules)})")
+    return card
 
 
 def bonus_places(rules: Rules, points: tuple[int | None, ...] | list[int | None]) -> int:

@@ -54,10 +54,10 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     text = text.strip()
     if text in policy_names(rules, match=True):
         return policy_for(text, rules, match=True).name, 0.0
-    if rules.columns > 1:
+    why = rules.play.refuse("theta seat")
+    if why:
         raise InputError(f"policy {brief(text)}: rules {rules.spec} seat "
-                         f"{', '.join(policy_names(rules, match=True))} "
-                         "(the win seat and theta need one column)")
+                         f"{', '.join(policy_names(rules, match=True))} ({why})")
     name, eq, value = text.partition("=")
     if name.strip() == "theta" and eq:
         try:
@@ -130,6 +130,17 @@ def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed
     return points.sum(axis=1) + upper_bonus(rules, upper), boxes, points
 
 
+def own_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
+    """``(scores, log)`` of a seat that plays for itself: the final scores
+    of ``games`` games and, where a win seat can play against them (one
+    card, ``Play.exact``), ``(boxes, points)`` of its logged games, else
+    None (several columns: ``solver.research.triple_games``)."""
+    if not rules.play.exact:
+        return _triple_scores(rules, tables, kind, games, seed), None
+    scores, boxes, points = logged_games(rules, tables, kind, theta, games, seed)
+    return scores, (boxes, points)
+
+
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``solver.research.triple_games``)."""
@@ -178,12 +189,11 @@ def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float
     chunk_size``)."""
     scores, logs = [None] * len(players), {}
     for seat, (kind, theta) in enumerate(players):
-        if rules.columns > 1:
-            scores[seat] = _triple_scores(rules, tables, kind, games, chunk_seed(seed, seat, chunk))
-        elif kind != "win":
-            sc, boxes, points = logged_games(rules, tables, kind, theta, games,
-                                              chunk_seed(seed, seat, chunk))
-            scores[seat], logs[seat] = sc, (boxes, points)
+        if kind != "win":
+            scores[seat], log = own_games(rules, tables, kind, theta, games,
+                                          chunk_seed(seed, seat, chunk))
+            if log is not None:
+                logs[seat] = log
     for seat, (kind, _) in enumerate(players):
         if kind == "win":
             if not logs:
@@ -269,7 +279,7 @@ def prepare(rules: Rules, tables, players) -> None:
     """Open (solving if needed) every table the players need, once, here:
     the workers then only map the files."""
     for kind, theta in players:
-        if kind in ("optimal", "win", "step") or rules.columns > 1:
+        if kind in ("optimal", "win", "step") or not rules.play.exact:
             _value_table(rules, tables, theta)
         if kind == "win":
             _win_tables(rules, tables)

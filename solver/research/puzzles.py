@@ -188,7 +188,7 @@ def draw(table: Table, count: int, seed: int = 0, level: int = 0,
     """``count`` puzzles of ``level`` (0: any) from the noisy player's games
     of ``seed``, at most ``PER_GAME`` from one game, in the order found."""
     check_level(level)
-    if table.rules.saved_rolls or table.rules.columns > 1 or table.theta:
+    if table.rules.saved_rolls or table.rules.play.refuse("puzzles") or table.theta:
         raise InputError(f"rules {table.rules.spec}: puzzles need one column, no saved "
                          "rolls and the expected score")
     rng = np.random.default_rng(seed)

@@ -36,7 +36,8 @@ from typing import Iterator, NamedTuple
 
 from solver.errors import InputError
 from solver.files import read_text
-from solver.players.advice import advise, end_turn, turn_values
+from solver.players.advice import end_turn
+from solver.players.strategy import strategy_for
 from solver.position.actions import EXACT
 from solver.position.scorecard import Scorecard
 from solver.rules.dice import parse_dice
@@ -56,16 +57,16 @@ def header_line(rules: Rules, **extra) -> str:
 
 def turn_line(rules: Rules, game: int, turn: int, rolls: list[tuple[int, ...]],
               kept: list[tuple[int, ...]], box: int, points: int | None = None,
-              column: int | None = None) -> str:
+              column: int | None = 0) -> str:
     """One turn as a log line; ``box`` is an index, the points follow from
     the last roll unless given (a joker); ``column`` (from 1) where the
-    rules have several."""
+    rules name columns (``Play.label``; 0 or None: not written)."""
     ds = rules.dice_space
     if points is None:
         points = int(rules.scores[ds.roll_index(rolls[-1]), box])
     return json.dumps({"game": game, "turn": turn, "rolls": [list(r) for r in rolls],
                        "kept": [list(k) for k in kept], "box": rules.boxes[box].name,
-                       **({} if column is None else {"column": column}), "points": points})
+                       **({"column": column} if column else {}), "points": points})
 
 
 # -------------------------------------------------------------------- reading
@@ -178,7 +179,7 @@ def _parse_turn(rules: Rules, obj: dict, n: int, path) -> Turn:
     if points is not None and (not isinstance(points, int) or isinstance(points, bool)):
         raise InputError(f"{where}: points must be a whole number")
     column = 0
-    if rules.columns > 1:
+    if rules.play.names_columns:
         column = obj.get("column")
         if type(column) is not int or not 1 <= column <= rules.columns:
             raise InputError(f"{where}: column must be 1..{rules.columns}")
@@ -271,7 +272,7 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
     the table is their one-column table, ``Rules.column_rules``)."""
     rules = rules or table.rules
     tol = tolerance(table)
-    several = rules.columns > 1
+    strategy, play = strategy_for(rules), rules.play
     out: list[Decision] = []
     scores = []
     values = EXACT
@@ -284,13 +285,12 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
             if (column, turn.box) not in card.allowed():
                 filled = card.column(column).points[turn.box] is not None
                 state = "already filled" if filled else "not allowed now"
-                raise InputError(f"{where}: box {name}"
-                                 + (f" of column {column}" if several else "") + f" is {state}")
+                raise InputError(f"{where}: box {name}{play.of_column(column)} is {state}")
             available = card.max_rerolls                # rerolls: own and banked
             if len(turn.rolls) - 1 > available:
                 raise InputError(f"{where}: {len(turn.rolls)} rolls, but the turn has 1 + "
-                                 f"{available}" + ("" if several else f" (bank {card.bank})"))
-            values_now = turn_values(table, card)
+                                 f"{available}" + (f" (bank {card.bank})" if play.exact else ""))
+            values_now = strategy.turn(table, card)
             for i, dice in enumerate(turn.rolls):
                 rerolls = available - i
                 kept = turn.kept[i] if i < len(turn.kept) else None
@@ -298,7 +298,7 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
                     adv, chosen, loss, value, label = judge(
                         table, values_now, card, dice, rerolls,
                         kept if kept is not None else Written(turn.box,
-                                                              turn.column if several else 0))
+                                                              play.label(column)))
                 except InputError:
                     raise InputError(f"{where}: {list(dice)} may not go in {name} "
                                      "(a joker must go where the rules say)") from None
@@ -325,7 +325,8 @@ def judge(table: Table, values_now, card: Scorecard, dice: tuple[int, ...], rero
     ``tolerance(table)`` counts 0: the caller applies it, as ``review``
     does), its value and its label; InputError if the box may not take the
     dice."""
-    adv = advise(table, card, dice, rerolls, values_now)
+    strategy = strategy_for(card.rules)
+    adv = strategy.advise(table, card, dice, rerolls, values_now)
     if isinstance(choice, Written):
         box, column = choice
         name = card.rules.boxes[box].name
@@ -336,24 +337,9 @@ def judge(table: Table, values_now, card: Scorecard, dice: tuple[int, ...], rero
         return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
     chosen = next((a for a in adv.actions if a.kind == "keep" and a.dice == choice), None)
     if chosen is None:      # kept every die: the same roll, one reroll less
-        loss, value, label = _keep_all(values_now, card, choice, rerolls, adv.best)
-        return adv, None, loss, value, label
+        loss, value = strategy.keep_all(values_now, card, choice, rerolls, adv.best)
+        return adv, None, loss, value, "keep " + " ".join(map(str, choice))
     return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
-
-
-def _keep_all(turn, card: Scorecard, kept: tuple[int, ...], rerolls: int, best
-              ) -> tuple[float, float, str]:
-    """Loss, value and label of keeping every die (not an action of the
-    advice: the same roll with one reroll less)."""
-    ds = turn.table.rules.dice_space
-    m = ds.multiset_index(kept)
-    label = "keep " + " ".join(map(str, kept))
-    if card.rules.columns > 1:              # the loss in the strategy's own values
-        rank = float(turn.keeps(rerolls)[m])
-        loss = float(turn.rolls(rerolls)[ds.roll_index(kept)]) - rank
-        return loss, card.score + float(turn.bound_keeps(rerolls)[m]), label
-    value = card.score + float(turn.keeps(rerolls)[m])
-    return best.expected_final_score - value, value, label
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:

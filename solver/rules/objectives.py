@@ -30,12 +30,9 @@ if TYPE_CHECKING:
     from solver.rules.ruleset import Rules
 
 
-def _one_column(rules: Rules) -> str | None:
-    return "it needs one column" if rules.columns > 1 else None
-
-
-def _several_columns(rules: Rules) -> str | None:
-    return None if rules.columns > 1 else "step needs several columns"
+def _refusal(what: str) -> Callable[[Rules], str | None]:
+    """Why ``rules`` cannot play ``what``, as their play says (``Rules.play``)."""
+    return lambda rules: rules.play.refuse(what)
 
 
 def _no_saved_rolls(rules: Rules) -> str | None:
@@ -43,7 +40,7 @@ def _no_saved_rolls(rules: Rules) -> str | None:
 
 
 def _simple(rules: Rules) -> str | None:
-    return _one_column(rules) or _no_saved_rolls(rules)
+    return rules.play.refuse("simple") or _no_saved_rolls(rules)
 
 
 def target_tables_refusal(rules: Rules) -> str | None:
@@ -51,8 +48,8 @@ def target_tables_refusal(rules: Rules) -> str | None:
     serve ``rules``, or None."""
     if rules.saved_rolls:
         return "target tables do not support saved rolls"
-    if rules.columns > 1:
-        return "target tables do not support several columns"
+    if rules.play.refuse("target tables"):
+        return rules.play.refuse("target tables")
     if rules.yahtzee_bonus:
         return "target tables do not support the yahtzee bonus (try yahtzee:yahtzee_bonus=false)"
     return None
@@ -95,11 +92,10 @@ POLICIES: tuple[Policy, ...] = (
     Policy("optimal", "the strategy of the objective (exact for one column; Trippel-Yatzy: "
            "the measured strategy)", 0, ("value",), _any),
     Policy("greedy", "the most points now, keeping for the best box", 1, (), _no_saved_rolls,
-           lambda rules: "a computer seat of several columns plays optimal or step"
-           if rules.columns > 1 else None),
+           _refusal("greedy seat")),
     Policy("simple", "keeps the most common face, scores the best box", 2, (), _simple),
     Policy("step", "Trippel-Yatzy: the plain improvement step over the columns' values", -1,
-           ("value",), _several_columns),
+           ("value",), _refusal("step")),
 )
 # seats of a match that play against the others' scores
 MATCH_ONLY: tuple[Policy, ...] = (

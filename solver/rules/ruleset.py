@@ -28,6 +28,7 @@ from solver.bounds import MAX_DIGITS, brief, check_text, check_whole, shown, who
 from solver.errors import InputError
 from solver.rules.boxes import HOUSE_RULES, MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
 from solver.rules.dice import DiceSpace, dice_space
+from solver.rules.play import Play, play_of
 
 MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are sized before a solve)
 
@@ -156,6 +157,12 @@ class Rules:
         return len(self.boxes)
 
     @cached_property
+    def play(self) -> Play:
+        """How these rules are played (``solver.rules.play``): one card,
+        solved exactly, or several columns by the Trippel strategy."""
+        return play_of(self)
+
+    @cached_property
     def column_rules(self) -> "Rules":
         """The rules of one column played alone (``columns = 1``): its exact
         table is what a several-column strategy reads (``solver.players.triple``).
@@ -260,7 +267,7 @@ class Rules:
                  f"bonus       {self.bonus_points} when the upper total reaches "
                  f"{self.bonus_threshold}",
                  f"order       {self.order}"]
-        if self.columns > 1:
+        if self.play.names_columns:
             lines.insert(1, f"columns     {self.columns} full cards, each turn fills one open box "
                             "in any column; column c counts c times (its bonus too); order "
                             "and bonus apply within each column; cards name boxes BOX@COLUMN")

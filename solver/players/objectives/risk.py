@@ -35,10 +35,10 @@ class Risk(Score):
 
     @classmethod
     def refuse(cls, rules: Rules) -> str | None:
-        return "it needs one column" if rules.columns > 1 else None
+        return rules.play.refuse("risk")
 
     def check(self, rules: Rules) -> Risk:
-        if rules.columns > 1:
+        if self.refuse(rules):
             raise InputError(f"rules {rules.spec}: theta is not available with several columns")
         return Risk(check_theta(rules, self.theta))
 

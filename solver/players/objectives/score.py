@@ -1,13 +1,13 @@
 """Playing for the largest expected final score: the value table, and
-ties within ``solver.rules.ties.tolerance`` points (``solver.players.advice``)."""
+ties within ``solver.rules.ties.tolerance`` points, played by the rules'
+strategy (``solver.players.strategy``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.players import triple
-from solver.players.advice import advise, expected_final_score
 from solver.players.objectives.base import Objective, Tables
+from solver.players.strategy import strategy_for
 
 if TYPE_CHECKING:
     from solver.position.actions import Advice
@@ -38,11 +38,11 @@ class Score(Objective):
 
     def advise(self, tables: Tables, card: Scorecard, dice: tuple[int, ...],
                rerolls: int) -> Advice:
-        return advise(tables.value_table(self.theta), card, dice, rerolls)
+        return strategy_for(card.rules).advise(tables.value_table(self.theta), card, dice,
+                                               rerolls)
 
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The expected final score (with several columns: the value of
-        playing them one after another, a lower bound of the strategy's)."""
-        if card.rules.columns > 1:
-            return triple.lower_bound(tables.value_table(self.theta), card)
-        return expected_final_score(tables.value_table(self.theta), card)
+        playing them one after another, a lower bound of the strategy's;
+        ``solver.players.strategy``)."""
+        return strategy_for(card.rules).value(tables.value_table(self.theta), card)
