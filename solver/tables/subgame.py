@@ -99,6 +99,22 @@ def lane_counts(rules: Rules, masks: np.ndarray, upper: int = 0) -> np.ndarray:
     return np.maximum(sp.upper_lanes[masks] - np.maximum(sp.lane_start[masks], upper), 0)
 
 
+def lazy_zeros(n: int) -> np.ndarray:
+    """``n`` float64 zeros laid out as a whole table, whose pages take memory
+    only once written: an anonymous map of small pages (``np.zeros`` of
+    that size asks for huge pages, and a sub-game's few states, scattered
+    over the whole table's layout, would each make the kernel find and
+    clear 2 MiB first: seconds instead of milliseconds).
+
+    >>> z = lazy_zeros(3); z[1] = 2.0; z.tolist()
+    [0.0, 2.0, 0.0]
+    """
+    import mmap
+    if n <= 0:
+        return np.zeros(0)
+    return np.frombuffer(mmap.mmap(-1, 8 * n), dtype=np.float64)
+
+
 WHOLE_SHARE = 0.5     # a sub-game over this share of the whole table: build the whole one
 SHOWN_SECONDS = 2.0   # a sub-game's build expected to take longer shows its progress
 
@@ -137,7 +153,7 @@ class Pieces:
         self.count, self.solve, self.whole, self.plan = work
         self.progress = progress
         self.cover = Cover(rules)
-        self.values = np.zeros(size)
+        self.values = lazy_zeros(size)
 
     def holds(self, mask: int, upper: int = 0) -> bool:
         return self.cover.holds(mask, upper if self.uppers else 0)
@@ -209,11 +225,12 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
     k = count(part, lo)
     if not k:
         return reference
-    scratch = np.zeros(size)
+    scratch = lazy_zeros(size)
     first = next(p for p in range(len(part) - 2, -1, -1) if len(part[p]))
     solve(tuple(x[:1] if p == first else x[:0] for p, x in enumerate(part)), lo, scratch, None)
     return timed(lambda: solve(part, lo, scratch, None)) * count(todo, lo) / k
 
 
-__all__ = ["Cover", "Pieces", "Work", "WHOLE_SHARE", "lane_counts", "layers", "measure", "sample",
+__all__ = ["Cover", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros", "measure",
+           "sample",
            "timed"]
