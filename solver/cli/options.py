@@ -217,9 +217,11 @@ def theta_option(f):
 def target_option(f):
     return click.option("--target", type=Whole(0), default=None, metavar="T",
                         help="Play for a final score of at least T (up to the rules' "
-                             "largest score): the largest chance to reach it (exact target "
-                             "tables; solved once: about 52 s and 1.7 GiB for nordic on a quiet "
-                             "2-core machine, announced with this machine's time first).")(f)
+                             "largest score): the largest chance to reach it (exact; a "
+                             "position solves only the states it can still reach, a late one "
+                             "in under a second; an early one builds the whole target table "
+                             "once: about 52 s and 1.7 GiB for nordic on a quiet 2-core "
+                             "machine, announced with this machine's measured time first).")(f)
 
 
 def opponent_options(f):

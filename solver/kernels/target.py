@@ -4,7 +4,8 @@ every need from every state.
 ``Layout`` says where each state's needs are stored in the flat table;
 ``fill_needs`` values every way to end a turn for all needs at once,
 ``solve_state`` runs the reroll levels of ``solver.kernels.turn`` over the
-need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer.
+need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer (or
+of the part of a layer a position's sub-game holds).
 ``solver.tables.target`` drives them and stores the table.
 
 Speed (every value the same bit for bit as the plain composition, see
@@ -175,9 +176,11 @@ def best_keeps_mean(d, L, work, out):
 
 
 @njit(cache=True, nogil=True)
-def solve_masks(d, lay, masks, values, t, n_threads):
+def solve_masks(d, lay, masks, values, lo, t, n_threads):
     """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
-    ``values``, every stored upper total and need."""
+    ``values``, every need and every stored upper total from ``lo`` on (0:
+    all of them; a position's sub-game needs only its own total and above,
+    ``solver.tables.subgame``)."""
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])
@@ -187,7 +190,7 @@ def solve_masks(d, lay, masks, values, t, n_threads):
     for i in range(t, len(masks), n_threads):
         mask = masks[i]
         L = lay.width[mask]
-        for u in range(lay.start[mask], d.lanes[mask]):
+        for u in range(max(lay.start[mask], lo), d.lanes[mask]):
             solve_state(d, lay, mask, u, L, values, w)
             base = np.uint64(lay.off[mask] + (u - lay.start[mask]) * L)
             for n in range(np.uint64(L)):

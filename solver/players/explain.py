@@ -70,10 +70,12 @@ from solver.rules.ties import keep_ranks, tolerance
 from solver.rules.words import EXPLAIN as WORDS
 from solver.rules.words import GROUP_WORDS, LANGS, box_name, number
 from solver.space import state_space
+from solver.tables.subgame import measure
 from solver.tables.store import (
     Table,
     load_array,
     open_or_solve,
+    open_table,
     store_derived,
     table_path,
 )
@@ -100,19 +102,39 @@ def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) ->
     """The parts table of ``rules`` (flat, ``part_layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_explain_rules(rules)
-    lay = part_layout(rules)
     out_values = np.zeros(part_table_size(rules))    # full cards: nothing to come
-    return pull_back(rules, values, pull_parts, lay, out_values, progress)
+    return pull_back(rules, values, pull_parts, part_layout(rules), out_values, progress)
+
+
+def part_values(rules: Rules, todo) -> int:
+    """The values of the masks ``todo`` (by layer) in the parts table."""
+    lay = part_layout(rules)
+    return int(sum(((lay.lanes[x] - lay.start[x]) * lay.n_parts).sum() for x in todo[:-1]))
 
 
 @dataclass
 class PartsTable:
-    """The stored parts table of ``rules``: ``parts(mask, u)`` and ``lookup``."""
+    """The parts table of ``rules``: ``parts(mask, u)`` and ``lookup``.
+    ``pieces``: None for the whole table (stored), else each state's
+    sub-game is solved when first asked (``need``; ``lookup`` calls it), in
+    memory, and the whole table only for a state that needs most of it."""
 
     rules: Rules
     values: np.ndarray
     path: Path | None = None
     header: dict | None = None
+    pieces: object = None
+
+    def need(self, mask: int) -> None:
+        """Make the parts of ``mask``'s sub-game ready (every upper total)."""
+        if self.pieces is None:
+            return
+        whole = self.pieces.need(int(mask))
+        if whole is not None:
+            self.values, self.path, self.header = whole.values, whole.path, whole.header
+            self.pieces = None
+        else:
+            self.values = self.pieces.values
 
     def lookup(self, masks, uppers) -> np.ndarray:
         """``out[..., k]``: the parts (``kernels.explain.PartLayout``) of the
@@ -122,6 +144,9 @@ class PartsTable:
         lay = part_layout(self.rules)
         if (lay.off[masks] < 0).any():
             raise InputError("that state cannot be reached under these rules")
+        if self.pieces is not None and not self.pieces.cover.holds_all(masks, 0 * masks):
+            for m in sorted(set(masks.ravel().tolist())):
+                self.need(m)
         start = lay.start[masks]
         at = lay.off[masks] + (np.maximum(uppers, start) - start) * lay.n_parts
         return self.values[at[..., None] + np.arange(lay.n_parts)]
@@ -144,9 +169,23 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
     return store_derived(rules, path, "explain", solve, directory, progress)
 
 
-def open_parts(rules: Rules, directory: Path | str | None = None, *,
+def piece_solver(rules: Rules, directory: Path | str | None,
+                 progress: Progress | None = None):
+    """``solve(todo, lo, out, progress)``: the parts of the masks ``todo``
+    (by layer, every upper total) pulled back into ``out`` under the value
+    table of ``rules`` (opened at the first call)."""
+    opened: list = []
+
+    def solve(todo, lo, out, step):
+        if not opened:
+            opened.append(open_table(rules, directory, progress=progress).values)
+        pull_back(rules, opened[0], pull_parts, part_layout(rules), out, step, layers=todo)
+    return solve
+
+
+def open_whole(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False, progress: Progress | None = None) -> PartsTable:
-    """The parts table of ``rules``, solved and stored first if needed."""
+    """The whole parts table of ``rules``, solved and stored first if needed."""
     check_explain_rules(rules)
     path = parts_path(rules, directory)
 
@@ -156,7 +195,29 @@ def open_parts(rules: Rules, directory: Path | str | None = None, *,
 
     from solver.tables.plan import parts_plan
     return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory, progress),
-                         force=force, plan=lambda: parts_plan(rules, path))
+                         force=force, plan=lambda: parts_plan(rules, path, measure=lambda r: measure(
+                             rules, part_table_size(rules), lambda todo, lo: part_values(rules, todo),
+                             piece_solver(rules, directory), state_space(rules).layers, 0, r)))
+
+
+def open_parts(rules: Rules, directory: Path | str | None = None, *,
+               force: bool = False, progress: Progress | None = None) -> PartsTable:
+    """The parts table of ``rules``: the whole one where it is stored (or
+    ``force``), else one that solves each state's sub-game when a question
+    first needs it (in memory; the whole table, stored, for a state that
+    needs most of it: ``PartsTable.need``)."""
+    check_explain_rules(rules)
+    path = parts_path(rules, directory)
+    if force or path.exists():
+        return open_whole(rules, directory, force=force, progress=progress)
+    from solver.tables.plan import subgame_plan
+    from solver.tables.subgame import Pieces, Work
+
+    work = Work(lambda todo, lo: part_values(rules, todo), piece_solver(rules, directory, progress),
+                lambda: open_whole(rules, directory, progress=progress),
+                lambda n, measure: subgame_plan(rules, "parts", n, measure))
+    pieces = Pieces(rules, part_table_size(rules), work, path, uppers=False, progress=progress)
+    return PartsTable(rules, pieces.values, None, None, pieces)
 
 
 # ------------------------------------------------------------- explanations
@@ -377,6 +438,7 @@ class TurnParts:
         if rules.saved_rolls:
             raise InputError(f"rules {rules.spec}: explanations do not support saved rolls")
         self.rules, self.card = rules, card
+        parts.need(card.mask)                  # its sub-game, if not solved yet
         self.turn = turn or TurnValues(table, card)
         self.tol = tolerance(table)
         sc = self.turn.scoring

@@ -38,9 +38,11 @@ from solver.space import state_space
 from solver.tables.store import (
     load_array,
     open_or_solve,
+    open_table,
     Progress,
     store_derived,
 )
+from solver.tables.subgame import measure
 from solver.tables.target import check_target_rules, target_path
 
 
@@ -48,30 +50,53 @@ def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) ->
     """The futures table of ``rules`` (flat, ``target.layout``) under the
     expected-score policy of the value table ``values`` (dense ``[mask, u]``)."""
     check_target_rules(rules)
+    return solve_part(rules, values, state_space(rules).layers, np.zeros(table_size(rules)),
+                      progress)
+
+
+def solve_part(rules: Rules, values: np.ndarray, todo, out: np.ndarray,
+               progress: Progress | None = None) -> np.ndarray:
+    """The futures of the masks ``todo`` (by layer, closed under the states
+    after: ``solver.tables.subgame``), every upper total, into ``out`` (the
+    whole table's layout): the whole solve's values bit for bit."""
     lay = layout(rules)
     sp = state_space(rules)
-    out_values = np.zeros(table_size(rules))
-    for mask in sp.layers[-1]:
+    for mask in todo[-1]:                  # a full card: nothing more to come
         size = (sp.upper_lanes[mask] - lay.start[mask]) * lay.width[mask]
-        out_values[lay.off[mask]:lay.off[mask] + size:lay.width[mask]] = 1.0
-    return pull_back(rules, values, pull_futures, lay, out_values, progress)
+        out[lay.off[mask]:lay.off[mask] + size:lay.width[mask]] = 1.0
+    return pull_back(rules, values, pull_futures, lay, out, progress, layers=todo)
 
 
 @dataclass
 class FuturesTable:
-    """The stored futures table of ``rules``: ``remaining(mask, u)`` and
-    ``final(card)`` (the final-score pmf from a card)."""
+    """The futures table of ``rules``: ``remaining(mask, u)`` and
+    ``final(card)`` (the final-score pmf from a card).  ``pieces``: None for
+    the whole table, else each state's sub-game is solved when first asked
+    (``need``, as ``solver.tables.target.TargetTable``)."""
 
     rules: Rules
     values: np.ndarray
     path: Path | None = None
     header: dict | None = None
+    pieces: object = None
+
+    def need(self, mask: int, upper: int = 0) -> None:
+        """Make the futures of ``(mask, upper)``'s sub-game ready."""
+        if self.pieces is None:
+            return
+        whole = self.pieces.need(int(mask), int(upper))
+        if whole is not None:
+            self.values, self.path, self.header = whole.values, whole.path, whole.header
+            self.pieces = None
+        else:
+            self.values = self.pieces.values
 
     def remaining(self, mask: int, upper: int) -> np.ndarray:
         """``F(mask, upper)``: ``pmf[k]`` of the points still to come."""
         lay = layout(self.rules)
         if lay.off[mask] < 0:
             raise InputError("that state cannot be reached under these rules")
+        self.need(mask, upper)
         w, start = int(lay.width[mask]), int(lay.start[mask])
         at = int(lay.off[mask]) + (max(upper, start) - start) * w
         return self.values[at:at + w]
@@ -97,9 +122,28 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
     return store_derived(rules, path, "futures", solve, directory, progress)
 
 
-def open_futures(rules: Rules, directory: Path | str | None = None, *,
-                 force: bool = False, progress: Progress | None = None) -> FuturesTable:
-    """The futures table of ``rules``, solved and stored first if needed."""
+def part_values(rules: Rules, todo) -> int:
+    """The values of the masks ``todo`` (by layer, every upper total)."""
+    from solver.tables.target import part_values as values_from
+    return values_from(rules, todo, 0)
+
+
+def piece_solver(rules: Rules, directory: Path | str | None,
+                 progress: Progress | None = None):
+    """``solve(todo, lo, out, progress)``: ``solve_part`` under the value
+    table of ``rules`` (opened at the first call)."""
+    opened: list = []
+
+    def solve(todo, lo, out, step):
+        if not opened:
+            opened.append(open_table(rules, directory, progress=progress).values)
+        solve_part(rules, opened[0], todo, out, step)
+    return solve
+
+
+def open_whole(rules: Rules, directory: Path | str | None = None, *,
+               force: bool = False, progress: Progress | None = None) -> FuturesTable:
+    """The whole futures table of ``rules``, solved and stored first if needed."""
     check_target_rules(rules)
     path = futures_path(rules, directory)
 
@@ -110,4 +154,25 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
     from solver.tables.plan import futures_plan
     return open_or_solve(path, load,
                          lambda: solve_and_store(rules, path, directory, progress), force=force,
-                         plan=lambda: futures_plan(rules, path))
+                         plan=lambda: futures_plan(rules, path, measure=lambda reference: measure(
+                             rules, table_size(rules), lambda todo, lo: part_values(rules, todo),
+                             piece_solver(rules, directory), state_space(rules).layers, 0,
+                             reference)))
+
+
+def open_futures(rules: Rules, directory: Path | str | None = None, *,
+                 force: bool = False, progress: Progress | None = None) -> FuturesTable:
+    """The futures table of ``rules``: the whole one where it is stored (or
+    ``force``), else one that solves each state's sub-game when first asked
+    (in memory; the whole table, stored, for a state that needs most of it)."""
+    check_target_rules(rules)
+    path = futures_path(rules, directory)
+    if force or path.exists():
+        return open_whole(rules, directory, force=force, progress=progress)
+    from solver.tables.plan import subgame_plan
+    from solver.tables.subgame import Pieces, Work
+    work = Work(lambda todo, lo: part_values(rules, todo), piece_solver(rules, directory, progress),
+                lambda: open_whole(rules, directory, progress=progress),
+                lambda n, measure: subgame_plan(rules, "futures", n, measure))
+    pieces = Pieces(rules, table_size(rules), work, path, uppers=False, progress=progress)
+    return FuturesTable(rules, pieces.values, None, None, pieces)

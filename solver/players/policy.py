@@ -139,7 +139,7 @@ def decide(rules: Rules, kind: str, values: np.ndarray | None, masks: np.ndarray
 
 
 def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray,
-              progress: Progress | None = None) -> np.ndarray:
+              progress: Progress | None = None, layers=None) -> np.ndarray:
     """One backward pass through the turn outcomes of the expected-score
     policy of the value table ``values``: for every layer from the last but
     one to the first, the layer's outcomes (``kernels.policy.Outcomes``, every
@@ -147,18 +147,23 @@ def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray,
     which fills the layer's states of ``out`` from the layers after it (the
     futures table, the explanations' parts).  ``progress(done, total)``
     follows it in turn-start states (once before the first layer, then after
-    each).  Returns ``out``."""
+    each).  ``layers``: the masks to pull back, by layer (default: every
+    reachable one; a position's sub-game, ``solver.tables.subgame``).
+    Returns ``out``."""
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)
     sp = state_space(rules)
+    layers = sp.layers if layers is None else layers
     width = rules.cap + 1
     allowed_bits = np.arange(rules.n_boxes)
-    work = [int((sp.upper_lanes[layer] - g.turn.start[layer]).sum()) for layer in sp.layers[:-1]]
+    work = [int((sp.upper_lanes[layer] - g.turn.start[layer]).sum()) for layer in layers[:-1]]
     done, total = 0, sum(work)
     if progress:
         progress(done, total)
-    for p in reversed(range(len(sp.layers) - 1)):
-        layer = sp.layers[p]
+    for p in reversed(range(len(layers) - 1)):
+        layer = layers[p]
+        if not len(layer):
+            continue
         masks = np.asarray(layer, dtype=np.int64)
         allowed = (sp.allowed_table[masks][:, None] >> allowed_bits) & 1
         stride = (sp.upper_lanes[masks] - g.turn.start[masks]).astype(np.int64)

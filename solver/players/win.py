@@ -80,10 +80,19 @@ def best_opponent_pmf(futures, opponents: list[Opponent] | tuple[Opponent, ...])
 def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     """``(less, eq)`` of ``solver.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
     rules = futures.rules
+    need_futures(futures, opponents)
     lay = layout(rules)
     odds = new_odds(rules.max_score + 3)
     opponents_best(futures.values, lay, opponent_states(opponents), len(opponents), odds)
     return odds.less, odds.eq
+
+
+def need_futures(futures, opponents) -> None:
+    """Make the futures of the opponents still playing ready (their
+    sub-games, where the table is built piece by piece)."""
+    for o in opponents:
+        if not o.finished:
+            futures.need(o.card.mask, o.card.upper_state)
 
 
 def opponent_states(opponents) -> np.ndarray:
@@ -160,6 +169,8 @@ class WinTurn:
                  opponents):
         rules = table.rules
         self.table, self.card, self.opponents = table, card, opponents
+        target.need(card.mask, card.upper_state)        # the sub-games the turn reads
+        need_futures(futures, opponents)
         tables = win_tables(rules, target.values, futures.values, table.values)
         less, eq, s, self.start = position_chances(
             WinData(turn_data(rules), play_tables(rules), tables),

@@ -33,6 +33,8 @@ def play_win_seat(table, target, futures, games: int, seed: int, first: int, sea
     seat's logged games; ``table``, ``target``, ``futures``: the
     expected-score, target and futures tables (of the same rules)."""
     rules = table.rules
+    target.need(0, 0)                      # whole games: every state (the whole tables)
+    futures.need(0, 0)
     wt = win_tables(rules, target.values, futures.values, table.values)
     seating = Seating(seat, first, np.array([o for o, _, _ in others], dtype=np.int64),
                       np.ascontiguousarray(np.stack([b for _, b, _ in others]), dtype=np.int64),

@@ -37,7 +37,7 @@ import os
 import shutil
 import time
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from math import prod
 from pathlib import Path
 from typing import Callable
@@ -80,6 +80,8 @@ class Plan:
     t: 10 values, 2.0 GiB on disk (3.0 GiB free while it builds), 1.0 GiB in memory, about 30 s
     >>> print(Plan("d", None, 10, 785 << 20, 1 << 30, 13.0, file_at_most=True))
     d: 10 values, at most 785.0 MiB on disk, 1.0 GiB in memory, about 13 s
+    >>> print(Plan("a sub-game", None, 10, 0, 80, 13.0))
+    a sub-game: 10 values, nothing stored, 80 bytes in memory, about 13 s
     """
 
     what: str
@@ -90,6 +92,7 @@ class Plan:
     seconds: float
     file_bytes: int | None = None
     file_at_most: bool = False
+    measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
 
     @property
     def big(self) -> bool:
@@ -105,7 +108,9 @@ class Plan:
 
     def __str__(self) -> str:
         disk = ("at most " if self.file_at_most else "") + describe_bytes(self.file_size)
-        if self.file_size < self.disk_bytes:
+        if not self.disk_bytes and self.path is None:
+            disk = "nothing stored"
+        elif self.file_size < self.disk_bytes:
             disk += f" on disk ({describe_bytes(self.disk_bytes)} free while it builds)"
         else:
             disk += " on disk"
@@ -168,24 +173,25 @@ def _need_values(rules: Rules) -> int:
     return table_size(rules)
 
 
-def target_plan(rules: Rules, path: Path | None = None) -> Plan:
+def target_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     """The build of the target table of ``rules`` (a memory-mapped file as
     large as the table, filled in place)."""
     values = _need_values(rules)
     return Plan(f"target table of {rules.spec}", path, values, 8 * values + 4096, 8 * values,
-                values * _turn_cost(rules) * RATES["target"])
+                values * _turn_cost(rules) * RATES["target"], measure=measure)
 
 
-def futures_plan(rules: Rules, path: Path | None = None) -> Plan:
+def futures_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     """The build of the futures table of ``rules`` (held in memory, with the
     value table it is solved from)."""
     values = _need_values(rules)
     dense = 8 * state_space(rules).n_masks * (rules.cap + 1)
     return Plan(f"futures table of {rules.spec}", path, values, 8 * values + 4096,
-                8 * values + dense, values * _turn_cost(rules) * RATES["futures"])
+                8 * values + dense, values * _turn_cost(rules) * RATES["futures"],
+                measure=measure)
 
 
-def parts_plan(rules: Rules, path: Path | None = None) -> Plan:
+def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     """The build of the explanations' parts table of ``rules`` (held in
     memory, with the value table it is solved from and one layer's turn
     outcomes)."""
@@ -197,7 +203,20 @@ def parts_plan(rules: Rules, path: Path | None = None) -> Plan:
                  for layer in sp.layers)
     dense = 8 * sp.n_masks * (rules.cap + 1)
     return Plan(f"explanations table of {rules.spec}", path, values, 8 * values + 4096,
-                8 * values + 2 * dense, states * _turn_cost(rules) * RATES["parts"])
+                8 * values + 2 * dense, states * _turn_cost(rules) * RATES["parts"],
+                measure=measure)
+
+
+def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
+    """The build of one position's sub-game of the ``kind`` table (target,
+    futures, parts), ``values`` values, in memory only; ``measure``: its
+    time measured on this machine (``Plan.measure``)."""
+    words = {"target": "target", "futures": "futures", "parts": "explanations"}[kind]
+    per_value = _turn_cost(rules) * RATES[kind]
+    if kind == "parts":                 # the parts' rate is per state, not per value
+        per_value /= rules.n_boxes + 2
+    return Plan(f"{words} values of this position's sub-game of {rules.spec}", None, values,
+                0, 8 * values, values * per_value, measure=measure)
 
 
 def set_confirm(confirm: Confirm | None) -> Confirm | None:
@@ -268,6 +287,20 @@ def calibrated_seconds(seconds: float, share: float | None = None) -> float:
     return seconds / share
 
 
+MEASURE_ABOVE = 1.0     # builds longer than this (reference) with a ``measure`` are timed
+                        # on a sample of their own work first
+
+
+def estimate(plan: Plan) -> float:
+    """The seconds ``plan`` takes on this machine now: measured on a sample
+    of its own work where it can be (``Plan.measure``: the kernels it will
+    run, on as many threads, as busy as the machine is), else the reference
+    time over the share of a core this process gets (``calibrated_seconds``)."""
+    if plan.measure is not None and plan.seconds > MEASURE_ABOVE:
+        return plan.measure(plan.seconds)
+    return calibrated_seconds(plan.seconds)
+
+
 def check(plan: Plan) -> None:
     """Refuse (``InputError``) a build that cannot fit, or a big one not
     confirmed; announce (``TableWarning``) one that takes a while."""
@@ -284,7 +317,7 @@ def check(plan: Plan) -> None:
                          f"{describe_bytes(memory)} are available")
     if plan.big and _confirm is not None and not _confirm(plan):
         raise InputError(f"{plan}: not built (a big build; run again with --yes to build it)")
-    seconds = calibrated_seconds(plan.seconds)
+    seconds = estimate(plan)
     if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
         busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
@@ -294,6 +327,7 @@ def check(plan: Plan) -> None:
 
 
 __all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "calibrated_seconds", "check", "cpu_share",
+           "estimate",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
-           "target_plan", "value_plan"]
+           "subgame_plan", "target_plan", "value_plan"]

@@ -46,6 +46,7 @@ from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
 from solver.rules.ruleset import Rules
 from solver.space import state_space
+from solver.tables.subgame import lane_counts, measure
 from solver.tables.store import (
     Progress,
     TableError,
@@ -75,6 +76,43 @@ def check_target_rules(rules: Rules) -> None:
 
 
 # ------------------------------------------------------------------ solving
+def solve_layer(d, lay, layer: np.ndarray, values: np.ndarray, lo: int = 0) -> None:
+    """Solve the masks ``layer`` (of one layer) into ``values`` from the
+    totals ``lo`` on (``kernels.target.solve_masks``), on every thread when
+    there are enough of them."""
+    if len(layer) < SERIAL_BELOW:
+        solve_masks(d, lay, layer, values, lo, 0, 1)
+    else:
+        run_pieces(solve_masks, d, lay, layer, values, lo)
+
+
+def solve_part(rules: Rules, todo: tuple[np.ndarray, ...], lo: int, values: np.ndarray,
+               progress=None) -> None:
+    """Solve the masks ``todo`` (by layer, closed under the states after:
+    ``solver.tables.subgame``) from the upper total ``lo`` on into ``values``
+    (the whole table's layout), by the kernels of the whole solve: the same
+    values bit for bit.  ``progress(done, total)``: values solved, after each
+    layer."""
+    d, lay, sp = turn_data(rules), layout(rules), state_space(rules)
+    done, total = 0, part_values(rules, todo, lo)
+    for mask in todo[-1]:                 # nothing left to score: only need 0 is met
+        values[lay.off[mask]:lay.off[mask] + (sp.upper_lanes[mask]
+                                              - lay.start[mask]) * lay.width[mask]] = 1.0
+    for layer in reversed(todo[:-1]):
+        if len(layer):
+            solve_layer(d, lay, layer, values, lo)
+            done += part_values(rules, (layer, layer[:0]), lo)
+            if progress is not None:
+                progress(done, total)
+
+
+def part_values(rules: Rules, todo: tuple[np.ndarray, ...], lo: int = 0) -> int:
+    """How many values solving the masks ``todo`` from the total ``lo`` on
+    computes (the states of full cards cost nothing)."""
+    lay = layout(rules)
+    return int(sum((lane_counts(rules, x, lo) * lay.width[x]).sum() for x in todo[:-1]))
+
+
 def work_units(rules: Rules, filled: int) -> int:
     """Relative cost of the layer of masks with ``filled`` boxes filled."""
     lay = layout(rules)
@@ -96,10 +134,7 @@ def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume:
                                               - lay.start[mask]) * lay.width[mask]] = 1.0
     for i, layer in enumerate(reversed(state_space(rules).layers[:-1])):
         if i >= resume:
-            if len(layer) < SERIAL_BELOW:
-                solve_masks(d, lay, layer, values, 0, 1)
-            else:
-                run_pieces(solve_masks, d, lay, layer, values)
+            solve_layer(d, lay, layer, values)
             if checkpoint is not None:
                 checkpoint(i + 1)
         if progress is not None:
@@ -110,12 +145,30 @@ def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume:
 # ------------------------------------------------------------------ the table
 @dataclass
 class TargetTable:
-    """The stored target table of ``rules``: ``probability(card, target)``."""
+    """The target table of ``rules``: ``probability(card, target)``.
+
+    ``pieces``: None for the whole table (stored, or solved whole); else a
+    ``solver.tables.subgame.Pieces`` that solves each position's sub-game
+    when a question first reaches it (``need``; ``state``, ``lookup`` and
+    ``probability`` call it), in memory, or opens the whole table when the
+    position needs most of it."""
 
     rules: Rules
     values: np.ndarray
     path: Path | None = None
     header: dict | None = None
+    pieces: object = None
+
+    def need(self, mask: int, upper: int) -> None:
+        """Make the sub-game of the turn-start state ``(mask, upper)`` ready."""
+        if self.pieces is None:
+            return
+        whole = self.pieces.need(int(mask), int(upper))
+        if whole is not None:
+            self.values, self.path, self.header = whole.values, whole.path, whole.header
+            self.pieces = None
+        else:
+            self.values = self.pieces.values
 
     def state(self, mask: int, upper: int, need: int) -> float:
         """``P(mask, upper, need)`` (1 for needs met, 0 beyond reach)."""
@@ -127,6 +180,7 @@ class TargetTable:
             raise InputError("that state cannot be reached under these rules")
         if need >= w:
             return 0.0
+        self.need(mask, upper)
         start = int(lay.start[mask])
         return float(self.values[lay.off[mask] + (max(upper, start) - start) * w + need])
 
@@ -134,6 +188,9 @@ class TargetTable:
         """``P`` at (``masks``, ``uppers``, ``needs``) (arrays of any matching shapes)."""
         masks, uppers, needs = np.broadcast_arrays(np.asarray(masks), np.asarray(uppers),
                                                    np.asarray(needs))
+        if self.pieces is not None and not self.pieces.cover.holds_all(masks, uppers):
+            for m, u in sorted(set(zip(masks.ravel().tolist(), uppers.ravel().tolist()))):
+                self.need(m, u)
         lay = layout(self.rules)
         w, start = lay.width[masks], lay.start[masks]
         inside = (needs > 0) & (needs < w)
@@ -187,14 +244,44 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) 
     return seconds
 
 
-def open_target(rules: Rules, directory: Path | str | None = None, *,
-                progress: Progress | None = None, force: bool = False) -> TargetTable:
-    """The target table of ``rules``, solved and stored first if needed
-    (one process solves it; others wait and use its result)."""
+def open_whole(rules: Rules, directory: Path | str | None = None, *,
+               progress: Progress | None = None, force: bool = False) -> TargetTable:
+    """The whole target table of ``rules``, solved and stored first if
+    needed (one process solves it; others wait and use its result)."""
     check_target_rules(rules)
     from solver.tables.plan import target_plan
 
     path = target_path(rules, directory)
     return open_or_solve(path, lambda: load(rules, path),
                          lambda: solve_and_store(rules, path, progress), force=force,
-                         plan=lambda: target_plan(rules, path))
+                         plan=lambda: target_plan(rules, path, measure=whole_measure(rules)))
+
+
+def whole_measure(rules: Rules):
+    """``Plan.measure`` of the whole table's build: a sample of its states
+    solved and timed (``solver.tables.subgame.measure``)."""
+    return lambda reference: measure(
+        rules, table_size(rules), lambda todo, lo: part_values(rules, todo, lo),
+        lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),
+        state_space(rules).layers, 0, reference)
+
+
+def open_target(rules: Rules, directory: Path | str | None = None, *,
+                progress: Progress | None = None, force: bool = False) -> TargetTable:
+    """The target table of ``rules``: the whole one where it is stored (or
+    ``force``: solved again), else one that solves each position's sub-game
+    when a question first needs it and the whole table (stored, announced)
+    only for a position that needs most of it (``TargetTable.need``)."""
+    check_target_rules(rules)
+    path = target_path(rules, directory)
+    if force or path.exists():
+        return open_whole(rules, directory, progress=progress, force=force)
+    from solver.tables.plan import subgame_plan
+    from solver.tables.subgame import Pieces, Work
+
+    work = Work(lambda todo, lo: part_values(rules, todo, lo),
+                lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),
+                lambda: open_whole(rules, directory, progress=progress),
+                lambda n, measure: subgame_plan(rules, "target", n, measure))
+    pieces = Pieces(rules, table_size(rules), work, path, progress=progress)
+    return TargetTable(rules, pieces.values, None, None, pieces)

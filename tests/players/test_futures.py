@@ -38,6 +38,7 @@ def test_futures_lookup_equals_the_exact_forward_distribution(rules, tables_dir)
 
 def test_futures_are_stored_and_reopened(tables_dir):
     first = open_futures(TINY, tables_dir)
+    first.need(0)                             # the empty card's sub-game: the whole table, stored
     assert futures_path(TINY, tables_dir).exists()
     again = open_futures(TINY, tables_dir)
     np.testing.assert_array_equal(first.values, again.values)
@@ -47,7 +48,8 @@ def test_futures_are_stored_and_reopened(tables_dir):
 
 def test_a_futures_build_reports_its_progress_layer_by_layer(tmp_path):
     calls = []
-    open_futures(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    table = open_futures(SMALL, tmp_path, progress=lambda done, total: calls.append((done, total)))
+    table.need(0)                             # the empty card's sub-game: the whole table
     values = [c for c in calls if c[1] == calls[-1][1]]     # the futures' calls (after the values')
     assert values[0][0] == 0 and values[-1][0] == values[-1][1] > 0
     assert len(values) == SMALL.n_boxes + 1

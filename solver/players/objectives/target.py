@@ -65,8 +65,9 @@ class Target(Objective):
         """Every action ranked by its largest chance to finish at or above
         the target (``Action.p_at_least``), each with its expected final
         score and loss too."""
-        return advise_target(tables.value_table(), tables.target(), card, dice, rerolls,
-                             self.points)
+        target = tables.target()
+        target.need(card.mask, card.upper_state)    # the position's sub-game, if not solved yet
+        return advise_target(tables.value_table(), target, card, dice, rerolls, self.points)
 
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The largest chance to finish at or above the target (1 when the

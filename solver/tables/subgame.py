@@ -1,0 +1,236 @@
+"""A position's sub-game: the turn-start states a game can still reach from
+it, and which of them a table built piece by piece already holds.
+
+From a turn start at ``(mask, u)`` every later turn starts at a mask that
+holds ``mask`` (a box once filled stays filled) and, the upper total never
+falling, at a total of at least ``u``.  A table whose values at a state
+depend only on the states after it (the target, futures and explanation
+tables) can therefore answer a question about one position from these
+states alone, solved by the same kernels as the whole table, with the same
+values bit for bit.  Late positions have small sub-games: with five boxes
+of Nordic's fifteen left, a few thousandths of the whole game.
+
+``layers(rules, mask)``: the masks reachable from ``mask`` (the fill order
+respected), grouped by filled boxes like ``StateSpace.layers``; ``Cover``:
+which of them a table has solved so far (the solved states are always
+closed under "the states after", so one state's check is the whole check).
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> [len(x) for x in layers(nordic, (1 << 15) - 1 - 0b111)][12:]
+    [1, 3, 3, 1]
+    >>> cover = Cover(nordic)
+    >>> cover.holds(0, 0)
+    False
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from solver.rules.ruleset import Rules
+from solver.space import state_space
+
+
+def layers(rules: Rules, mask: int) -> tuple[np.ndarray, ...]:
+    """``out[p]``: the masks with ``p`` boxes filled that play from ``mask``
+    can reach (``mask`` itself at its own count; none below), ascending."""
+    sp = state_space(rules)
+    nb = rules.n_boxes
+    filled = int(sp.filled_count(mask))
+    empty = np.zeros(0, dtype=np.int64)
+    out = [empty] * (nb + 1)
+    layer = np.array([mask], dtype=np.int64)
+    out[filled] = layer
+    allowed = sp.allowed_table
+    for p in range(filled, nb):
+        nxt = []
+        for b in range(nb):
+            parents = layer[allowed[layer] >> b & 1 == 1]
+            nxt.append(parents | 1 << b)
+            if b == rules.yatzy_box and sp.flag_bit:
+                nxt.append(parents | 1 << b | sp.flag_bit)
+        layer = np.unique(np.concatenate(nxt)).astype(np.int64)
+        out[p + 1] = layer
+    return tuple(out)
+
+
+class Cover:
+    """The states of a table built piece by piece that are solved:
+    ``low[mask]`` the lowest upper total solved at ``mask`` (every total
+    from there to the mask's last is; ``NONE``: none is)."""
+
+    NONE = np.iinfo(np.int64).max
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.low = np.full(state_space(rules).n_masks, self.NONE, dtype=np.int64)
+
+    def first(self, masks, upper: int = 0) -> np.ndarray:
+        """The lowest total a sub-game from ``upper`` needs at each mask
+        (``lane_start``: below it every total plays alike)."""
+        return np.maximum(state_space(self.rules).lane_start[masks], upper)
+
+    def holds(self, mask: int, upper: int = 0) -> bool:
+        """Whether the state ``(mask, upper)`` (and so its sub-game) is solved."""
+        return bool(self.low[mask] <= self.first(mask, upper))
+
+    def holds_all(self, masks, uppers) -> bool:
+        """``holds`` for every state of the arrays ``masks``, ``uppers``."""
+        masks = np.asarray(masks, dtype=np.int64)
+        return bool((self.low[masks] <= self.first(masks, np.asarray(uppers))).all())
+
+    def missing(self, mask: int, upper: int = 0) -> tuple[np.ndarray, ...]:
+        """The sub-game of ``(mask, upper)``'s masks not yet solved down to
+        the totals it needs, by layer."""
+        return tuple(x[self.low[x] > self.first(x, upper)] for x in layers(self.rules, mask))
+
+    def mark(self, todo: tuple[np.ndarray, ...], upper: int = 0) -> None:
+        """Record the masks ``todo`` solved from the totals ``upper`` needs."""
+        for x in todo:
+            self.low[x] = np.minimum(self.low[x], self.first(x, upper))
+
+
+def lane_counts(rules: Rules, masks: np.ndarray, upper: int = 0) -> np.ndarray:
+    """How many upper totals of each mask a sub-game from ``upper`` solves."""
+    sp = state_space(rules)
+    return np.maximum(sp.upper_lanes[masks] - np.maximum(sp.lane_start[masks], upper), 0)
+
+
+def lazy_zeros(n: int) -> np.ndarray:
+    """``n`` float64 zeros laid out as a whole table, whose pages take memory
+    only once written: an anonymous map of small pages (``np.zeros`` of
+    that size asks for huge pages, and a sub-game's few states, scattered
+    over the whole table's layout, would each make the kernel find and
+    clear 2 MiB first: seconds instead of milliseconds).
+
+    >>> z = lazy_zeros(3); z[1] = 2.0; z.tolist()
+    [0.0, 2.0, 0.0]
+    """
+    import mmap
+    if n <= 0:
+        return np.zeros(0)
+    return np.frombuffer(mmap.mmap(-1, 8 * n), dtype=np.float64)
+
+
+WHOLE_SHARE = 0.5     # a sub-game over this share of the whole table: build the whole one
+SHOWN_SECONDS = 2.0   # a sub-game's build expected to take longer shows its progress
+
+
+class Work(NamedTuple):
+    """How a table's pieces are made (``Pieces``)."""
+
+    count: Callable
+    solve: Callable
+    whole: Callable
+    plan: Callable
+
+
+class Pieces:
+    """A table built piece by piece, one position's sub-game at a time, in
+    memory, until a question needs the whole table: then that one is opened
+    (solved and stored first if missing, announced).  Nothing of the pieces
+    is stored.
+
+    * ``size``: the whole table's values; ``values``: the table so far, laid
+      out as the whole table (pages never written take no memory)
+    * ``work``: how its pieces are made (``Work``)
+    * ``count(todo, lo)``, ``solve(todo, lo, values, progress)``: the values
+      of the masks ``todo`` (by layer) from upper total ``lo`` on, and their
+      solve (``progress(done, total)`` or None)
+    * ``whole()``: the whole table (opened, or solved and stored); ``path``:
+      where it is stored; ``plan(n, measure)``: the ``Plan`` of a piece of
+      ``n`` values, its time measured by ``measure(reference seconds)``
+    * ``uppers``: the kernels solve a mask from a given total on (else every
+      total of a mask, ``lo`` = 0)
+    """
+
+    def __init__(self, rules: Rules, size: int, work: Work, path, uppers: bool = True,
+                 progress=None):
+        self.rules, self.size, self.path, self.uppers = rules, size, path, uppers
+        self.count, self.solve, self.whole, self.plan = work
+        self.progress = progress
+        self.cover = Cover(rules)
+        self.values = lazy_zeros(size)
+
+    def holds(self, mask: int, upper: int = 0) -> bool:
+        return self.cover.holds(mask, upper if self.uppers else 0)
+
+    def need(self, mask: int, upper: int = 0):
+        """Solve the sub-game of ``(mask, upper)`` where it is missing;
+        returns the whole table instead when one is stored already or the
+        sub-game is over ``WHOLE_SHARE`` of it, else None."""
+        from solver.tables.plan import check
+        from solver.tables.store import TableError
+
+        lo = upper if self.uppers else 0
+        if self.cover.holds(mask, lo):
+            return None
+        if self.path is not None and self.path.exists():
+            try:
+                return self.whole()
+            except TableError:
+                pass
+        todo = self.cover.missing(mask, lo)
+        n = self.count(todo, lo)
+        if n > WHOLE_SHARE * self.size:
+            return self.whole()
+        plan = self.plan(n, lambda reference: measure(self.rules, self.size, self.count,
+                                                      self.solve, todo, lo, reference))
+        check(plan)
+        shown = self.progress if plan.seconds > SHOWN_SECONDS else None
+        self.solve(todo, lo, self.values, shown)
+        self.cover.mark(todo, lo)
+        return None
+
+
+def sample(rules: Rules, todo: tuple[np.ndarray, ...], share: float) -> tuple[np.ndarray, ...]:
+    """About ``share`` of the masks of ``todo`` (every k-th of them all, the
+    full cards left out), by layer: what a build's estimate is measured on.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> sum(len(x) for x in sample(nordic, layers(nordic, 0), 0.01))
+    328
+    """
+    masks = np.concatenate(todo[:-1]) if len(todo) > 1 else np.zeros(0, dtype=np.int64)
+    step = max(1, int(round(1 / max(share, 1e-9))))
+    picked = masks[step // 2::step]
+    filled = state_space(rules).filled_count(picked)
+    return tuple(picked[filled == p] for p in range(len(todo) - 1)) + (todo[-1][:0],)
+
+
+PROBE_SECONDS = 0.3   # the sample a build's time is measured on: this long on the reference machine
+
+
+def timed(run) -> float:
+    """Seconds ``run()`` takes on the wall clock."""
+    import time
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...], lo: int,
+            reference: float) -> float:
+    """The seconds ``solve(todo, lo, values, None)`` takes on this machine
+    as busy as it is now, measured: a sample of its masks (about
+    ``PROBE_SECONDS`` of the ``reference`` seconds, ``sample``) solved into
+    a scratch table of ``size`` values, timed on the wall clock and scaled
+    by ``count`` (values) to the whole; the kernels are loaded first by
+    solving one mask untimed."""
+    part = sample(rules, todo, min(1.0, PROBE_SECONDS / max(reference, 1e-9)))
+    k = count(part, lo)
+    if not k:
+        return reference
+    scratch = lazy_zeros(size)
+    first = next(p for p in range(len(part) - 2, -1, -1) if len(part[p]))
+    solve(tuple(x[:1] if p == first else x[:0] for p, x in enumerate(part)), lo, scratch, None)
+    return timed(lambda: solve(part, lo, scratch, None)) * count(todo, lo) / k
+
+
+__all__ = ["Cover", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros", "measure",
+           "sample",
+           "timed"]
