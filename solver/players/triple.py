@@ -193,6 +193,18 @@ def strategy_of(rules: Rules) -> Strategy:
     return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max())))
 
 
+def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None) -> Strategy:
+    """``coupling`` as a ``Strategy``: ``None`` the strategy stored for
+    ``rules`` (``strategy_of``), an array that coupling term alone (no
+    slack; an empty one: the plain improvement step), a ``Strategy`` itself."""
+    if coupling is None:
+        return strategy_of(rules)
+    if isinstance(coupling, Strategy):
+        return Strategy(np.asarray(coupling.coupling, dtype=np.float64),
+                        np.asarray(coupling.plan, dtype=np.int64), coupling.slack)
+    return Strategy(np.asarray(coupling, dtype=np.float64), NO_PLAN, NO_SLACK)
+
+
 def step_strategy(rules: Rules) -> Strategy:
     """The plain improvement step on ``H`` (policy ``step``)."""
     return Strategy(no_coupling(rules), NO_PLAN, NO_SLACK)
@@ -262,12 +274,10 @@ class TripleTurn:
     followed by the columns one by one (``exact[r, j]``: scoring without
     the offsets)."""
 
-    def __init__(self, table: StateValues, card: Scorecard, coupling: np.ndarray | None = None,
-                 strategy: Strategy | None = None):
+    def __init__(self, table: StateValues, card: Scorecard,
+                 coupling: np.ndarray | Strategy | None = None):
         self.table, self.card = table, card
-        if strategy is None:
-            strategy = (strategy_of(card.rules) if coupling is None
-                        else Strategy(coupling, NO_PLAN, NO_SLACK))
+        strategy = as_strategy(card.rules, coupling)
         delta = offsets(strategy.coupling, card)
         total, now = _future(table, card)
         slacked = len(strategy.plan) > 0

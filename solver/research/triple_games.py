@@ -32,7 +32,7 @@ from solver.kernels.runs import Games, turn_log
 from solver.kernels.threads import run_pieces
 from solver.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
 from solver.kernels.turn import turn_data
-from solver.players.triple import NO_PLAN, NO_SLACK, lower_bound, no_coupling, strategy_of
+from solver.players.triple import Strategy, as_strategy, lower_bound, no_coupling
 from solver.position.scorecard import Scorecard
 from solver.position.scoring import upper_after
 from solver.research.review import turn_line
@@ -82,15 +82,17 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 
 def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
-         card: Scorecard | None = None, coupling: np.ndarray | None = None,
-         slack: np.ndarray | None = None, plan: np.ndarray | None = None) -> TripleGames:
+         card: Scorecard | None = None,
+         coupling: np.ndarray | Strategy | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``solver.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
-    ``coupling``: the coupling term of ``optimal`` (default
-    ``triple.coupling_of(rules)``; an empty ``(0, 2 ** columns)`` array plays
-    the plain improvement step on ``H``, as policy ``step`` does).  Game
+    ``coupling``: what ``optimal`` values a turn's end by
+    (``triple.as_strategy``): default the strategy stored for the rules
+    (``triple.strategy_of``), an array that coupling term alone (an empty
+    ``(0, 2 ** columns)`` one: the plain improvement step on ``H``, as
+    policy ``step`` plays), or a ``triple.Strategy``.  Game
     ``i``'s final score is ``TripleGames.scores[i]``."""
     policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
@@ -103,9 +105,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     w = np.array(rules.column_weights, dtype=np.float64)
     if policy in ("greedy", "step"):
         coupling = no_coupling(rules)
-    if coupling is None and slack is None:
-        coupling, plan, slack = strategy_of(rules)
-    coupling = no_coupling(rules) if coupling is None else np.asarray(coupling, dtype=np.float64)
+    coupling, plan, slack = as_strategy(rules, coupling)
     hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
     bonus_columns = 0
     box_sum = np.zeros((C, nb), dtype=np.int64)
@@ -113,9 +113,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     scores = np.zeros(games, dtype=np.int64)
     start = time.perf_counter()
     step = min(CHUNK, 4096) if on_line else CHUNK
-    tt = TripleTables(box_candidates(d, pt), values, w, coupling,
-                      NO_SLACK if slack is None else slack,
-                      NO_PLAN if plan is None else np.asarray(plan, dtype=np.int64))
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling, slack, plan)
     for first in range(0, games, step):
         n = min(step, games - first)
         out = TripleOut(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
@@ -143,8 +141,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
-           coupling: np.ndarray, slack: np.ndarray | None = None,
-           plan: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           coupling: np.ndarray | Strategy) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The turn starts of ``games`` games played (seed ``seed``) with the
     coupling term ``coupling``: ``masks[i, t, c]`` of column ``c`` at the start
     of turn ``t`` of game ``i``, ``uppers[i, t, c]`` its upper total, and
@@ -161,10 +158,8 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     score, _, box_points = out
     log = turn_log(games, T, one.rolls, columns=True)
     log_box, log_col = log.box, log.column
-    slack = NO_SLACK if slack is None else slack
-    plan = NO_PLAN if plan is None else np.asarray(plan, dtype=np.int64)
-    tt = TripleTables(box_candidates(d, pt), values, w, np.asarray(coupling, dtype=np.float64),
-                      slack, plan)
+    coupling, plan, slack = as_strategy(rules, coupling)
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling, slack, plan)
     run_pieces(play_games, d, pt, tt, Games(0, seed, tolerance(table), state), out, log)
     masks = np.zeros((games, T, C), dtype=np.int64)
     uppers = np.zeros((games, T, C), dtype=np.int64)
@@ -194,9 +189,8 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
 
 
 def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
-                 coupling: np.ndarray | None = None, ridge: float = 0.01,
-                 damping: float = 0.5, slack: np.ndarray | None = None,
-                 plan: np.ndarray | None = None) -> np.ndarray:
+                 coupling: np.ndarray | Strategy | None = None, ridge: float = 0.01,
+                 damping: float = 0.5) -> np.ndarray:
     r"""A coupling term fitted to ``games`` games (seed ``seed``) played with
     ``coupling`` (default none: the plain improvement step): the linear
     least-squares temporal-difference (LSTD(0)) estimate of the points those
@@ -213,7 +207,7 @@ def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
     P = 1 << C
     if coupling is None:
         coupling = np.zeros((0, P))
-    masks, _, excess = visits(table, rules, games, seed, coupling, slack, plan)
+    masks, _, excess = visits(table, rules, games, seed, coupling)
     T = masks.shape[1]
     y = np.concatenate([excess, np.zeros((games, 1))], axis=1)
 
