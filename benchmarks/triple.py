@@ -2,8 +2,8 @@
 process (``Solver.advise``, numpy), ``yatzy advise`` end to end (a fresh
 process, table present), and the compiled whole-game player
 (``solver.research.triple_games``, behind ``yatzy simulate``): the strategy
-(``optimal``, with the coupling term), the plain improvement step
-(``step``) and ``greedy``.
+(``optimal``, the slack values), the coupling term on ``H`` (``H + f``), the
+plain improvement step (``step``) and ``greedy``.
 
     python benchmarks/triple.py [--games 20000] [--runs 5]
 
@@ -68,9 +68,11 @@ def main(games: int, runs: int) -> None:
 
     from solver.research.triple_games import run_games
     run_games(table, solver.rules, 200, 99)
+    from solver.players.triple import coupling_of
     step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
-    for name, policy, coupling in (("optimal", "optimal", None), ("step", "optimal", step),
-                                ("greedy", "greedy", None)):
+    for name, policy, coupling in (("optimal", "optimal", None),
+                                   ("H + f", "optimal", coupling_of(solver.rules)),
+                                   ("step", "optimal", step), ("greedy", "greedy", None)):
         rates = [games / run_games(table, solver.rules, games, seed, policy, coupling=coupling).seconds
                  for seed in range(runs)]
         print(f"games/s ({name:<7})     median {statistics.median(rates):,.0f} "

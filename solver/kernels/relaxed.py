@@ -77,3 +77,29 @@ def relaxed_turn(d, masks, price, nxt, cur):
             L = min(-(-L // LANE_BLOCK) * LANE_BLOCK, width)
         u0 = min(lo, width - L)
         relaxed_mask(d, mask, u0, L, priced, nxt, cur, w)
+
+
+def slack_tables(d, layers, n_boxes, full_mask, width, K):
+    r"""``out[k, mask, u]``, ``k = 0 .. K``: the relaxed game of one column
+    with no prices and ``n_open(mask) + k`` turns left (it may let ``k``
+    turns pass without writing), from ``(mask, u)``; ``out[0]`` is the
+    one-column table.  ``layers[f]``: the masks with ``f`` boxes filled;
+    ``d``: the column's ``TurnData``.  Solved turns-left ``tau = 1 .. n +
+    K`` in turn (``relaxed_turn``, two layers in memory), each for the
+    masks with ``tau - K <= n_open <= tau``: ``K + 1`` table solves in all.
+    Where ``n_open + k`` would pass the turns of the game the caller
+    clamps ``k`` (``solver.players.triple_slack``)."""
+    n_masks = len(d.allowed)
+    out = np.full((K + 1, n_masks, width), NEG)
+    nxt = np.full((n_masks, width), NEG)
+    nxt[full_mask] = 0.0
+    cur = np.empty_like(nxt)
+    out[:, full_mask] = 0.0
+    for tau in range(1, n_boxes + K + 1):
+        masks = np.concatenate([layers[f] for f in range(n_boxes + 1)
+                                if tau - K <= n_boxes - f <= tau]).astype(np.int64)
+        relaxed_turn(d, masks, 0.0, nxt, cur)
+        filled = ((masks[:, None] >> np.arange(n_boxes)) & 1).sum(axis=1)
+        out[tau - (n_boxes - filled), masks] = cur[masks]
+        nxt, cur = cur, nxt
+    return out

@@ -111,6 +111,8 @@ class TripleTables(NamedTuple):
     values: np.ndarray
     w: np.ndarray
     coupling: np.ndarray
+    slack: np.ndarray
+    plan: np.ndarray
 
 
 class Lanes(NamedTuple):
@@ -141,6 +143,7 @@ class Lanes(NamedTuple):
     moved: np.ndarray
     best: np.ndarray
     now: np.ndarray
+    taus: np.ndarray
 
 
 class TripleOut(NamedTuple):
@@ -167,7 +170,10 @@ def scoring_layer(d, tt, lanes, work, j):
     recomputed for the columns whose ``shift`` moved too.  ``best_boxes``
     stands for ``score_rolls`` where ``box_cand`` is not empty.
     """
-    box_cand, values, w, coupling = tt
+    box_cand, values, w, coupling = tt.box_cand, tt.values, tt.w, tt.coupling
+    slack, plan = tt.slack, tt.plan
+    slacked = slack.shape[0] > 0
+    taus = lanes.taus[j]
     masks, us, fresh = lanes.masks[j], lanes.us[j], lanes.fresh[j]
     cand, zero, scratch = lanes.cand[j], lanes.zero[j], lanes.scratch[j]
     q = min(j, len(lanes.shifted) - 1)         # (one unused lane without a coupling term)
@@ -177,8 +183,25 @@ def scoring_layer(d, tt, lanes, work, j):
     n_rolls = len(d.roll_prob)
     coupled = coupling.shape[0] > 0
     total = 0.0
+    if slacked:
+        nb = len(d.is_upper)
+        left = 0
+        for c in range(len(masks)):
+            for b in range(nb):
+                left += 1 - ((masks[c] >> b) & 1)
     for c in range(len(masks)):
-        now[c] = values[d.rows[masks[c]], us[c]]
+        if slacked:
+            n_c = 0
+            for b in range(len(d.is_upper)):
+                n_c += 1 - ((masks[c] >> b) & 1)
+            tw = min(plan[c, left - 1], left - n_c)          # filled now: n_c - 1 open
+            tn = min(plan[c, left - 1], left - 1 - n_c)      # left as it is
+            if tw != taus[c]:
+                fresh[c] = True
+                taus[c] = tw
+            now[c] = slack[tn, d.rows[masks[c]], us[c]]
+        else:
+            now[c] = values[d.rows[masks[c]], us[c]]
         total += w[c] * now[c]
     if coupled:
         column_offsets(masks, w, coupling, shift, moved)
@@ -188,11 +211,12 @@ def scoring_layer(d, tt, lanes, work, j):
         if d.allowed[masks[c]] == 0:
             continue
         if fresh[c]:
-            fill_candidates(d, masks[c], us[c], 1, values, cand[c], zero[c])
+            tab = slack[max(taus[c], 0)] if slacked else values
+            fill_candidates(d, masks[c], us[c], 1, tab, cand[c], zero[c])
             allowed = d.allowed[masks[c]]
             for b in range(len(d.is_upper)):
                 if (allowed >> b) & 1:
-                    scratch[c, b] = values[d.rows[masks[c] | (1 << b)], us[c]]
+                    scratch[c, b] = tab[d.rows[masks[c] | (1 << b)], us[c]]
         if coupled and (fresh[c] or moved[c]):
             shift_candidates(d, masks[c], shift[c], cand[c], scratch[c], shifted[c], szero[c])
         if fresh[c] or (coupled and moved[c]):
@@ -247,7 +271,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                   np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
                   np.empty((LANES, C, 1) if coupled else (1, 1, 1)), np.zeros((LANES, C, nb)),
                   np.zeros((LANES, C), dtype=np.bool_), np.empty((LANES, C, n_rolls, 1)),
-                  np.empty((LANES, C)))
+                  np.empty((LANES, C)), np.full((LANES, C), -1, dtype=np.int64))
     masks, us, fresh, shift = lanes.masks, lanes.us, lanes.fresh, lanes.shift
     scratch, now = lanes.scratch, lanes.now
     src = lanes.shifted if coupled else lanes.cand

@@ -55,14 +55,21 @@ weighted points of the turn (bonus included).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from solver.errors import InputError
+from solver.files import atomic_bytes
+from solver.kernels.turn import turn_data
 from solver.players.advice import Scoring
 from solver.position.actions import LOWER_BOUND, Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import Rules
+from solver.position.scoring import upper_after
 from solver.rules.ties import keep_ranks, ranking, tolerance
+from solver.space import state_space
+from solver.tables.store import table_path
 from solver.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
@@ -91,6 +98,126 @@ COUPLING: dict[str, tuple[tuple[float, ...], ...]] = {
         (0.000, 1.093, 1.743, 5.401, -2.128, 0.224, 3.164, 12.335),
     ),
 }
+
+
+# The slack plan of the rule sets it was chosen for (by fingerprint): after a
+# turn with L turns left, each column is valued by the relaxed game in which
+# it may let k(L) = min(cap, round(rate * L)) of them pass (docs/triple.md).
+SLACK: dict[str, tuple[int, float]] = {
+    "e06e4b40edc31e63": (4, 0.25),      # triple: chosen on 10,000 paired games (seed 6)
+}
+
+
+class Strategy(NamedTuple):
+    """What the strategy values the position after a turn by:
+
+    * ``coupling[b, P]``  the coupling term (empty ``(0, 2 ** columns)``: none)
+    * ``plan[c, L]``      column ``c``'s slack ``k`` with ``L`` turns left
+      after the turn (empty ``(0, 0)``: none, the one-column table)
+    * ``slack[k, mask, u]``  the column's value with ``k`` turns to spare
+      (``slack_values``; ``slack[0]`` is the one-column table)
+    """
+
+    coupling: np.ndarray
+    plan: np.ndarray
+    slack: np.ndarray
+
+
+NO_PLAN = np.zeros((0, 0), dtype=np.int64)
+NO_SLACK = np.zeros((0, 1, 1))
+
+
+def slack_plan(rules: Rules, cap: int, rate: float) -> np.ndarray:
+    """``plan[c, L] = min(cap, round(rate * L))`` for every column and
+    ``L = 0 .. T`` turns left (halves round up).
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> slack_plan(parse_rules("triple"), 4, 0.25)[0, :10].tolist()
+    [0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    """
+    T = rules.columns * rules.column_rules.n_boxes
+    k = np.minimum(cap, np.floor(rate * np.arange(T + 1) + 0.5)).astype(np.int64)
+    return np.repeat(k[None, :], rules.columns, axis=0)
+
+
+def slack_values(rules: Rules, K: int) -> np.ndarray:
+    """``slack[k, mask, u]`` for ``k = 0 .. K``: the exact value of one
+    column of weight 1 (``rules.column_rules``) from ``(mask, u)`` when it
+    has ``k`` turns more than open boxes and may let any ``k`` of them pass
+    without writing (the relaxed game of the upper bound with no prices,
+    ``solver.kernels.relaxed.slack_tables``).  Small rule sets only take a
+    moment; ``triple`` about ``K + 1`` solves of the one-column table."""
+    from solver.kernels.relaxed import slack_tables
+    one = rules.column_rules
+    sp = state_space(one)
+    return slack_tables(turn_data(one), tuple(np.asarray(x, dtype=np.int64) for x in sp.layers),
+                        one.n_boxes, sp.full_mask, one.cap + 1, K)
+
+
+_SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
+
+
+def stored_slack(rules: Rules, K: int) -> np.ndarray:
+    """``slack_values(rules, K)``, kept in memory and saved beside the
+    tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
+    path = table_path(rules)
+    path = path.with_name(f"{path.stem}-slack{K}.npy")
+    key = (rules.fingerprint, K, str(path))
+    if key not in _SLACK_CACHE:
+        try:
+            values = np.load(path)
+            ok = values.shape[0] == K + 1
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            values = slack_values(rules, K)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with atomic_bytes(path) as f:
+                    np.save(f, values)
+            except OSError:
+                pass                     # a read-only folder: computed again next time
+        _SLACK_CACHE[key] = values
+    return _SLACK_CACHE[key]
+
+
+def strategy_of(rules: Rules) -> Strategy:
+    """The strategy stored for ``rules``: its slack plan (``SLACK``) where
+    one is stored (the coupling term, fitted for ``H``, measured worse on
+    top of it), else its coupling term (``COUPLING``), else neither (the
+    plain improvement step)."""
+    if rules.fingerprint not in SLACK:
+        return Strategy(coupling_of(rules), NO_PLAN, NO_SLACK)
+    cap, rate = SLACK[rules.fingerprint]
+    plan = slack_plan(rules, cap, rate)
+    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max())))
+
+
+def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None) -> Strategy:
+    """``coupling`` as a ``Strategy``: ``None`` the strategy stored for
+    ``rules`` (``strategy_of``), an array that coupling term alone (no
+    slack; an empty one: the plain improvement step), a ``Strategy`` itself."""
+    if coupling is None:
+        return strategy_of(rules)
+    if isinstance(coupling, Strategy):
+        return Strategy(np.asarray(coupling.coupling, dtype=np.float64),
+                        np.asarray(coupling.plan, dtype=np.int64), coupling.slack)
+    return Strategy(np.asarray(coupling, dtype=np.float64), NO_PLAN, NO_SLACK)
+
+
+def step_strategy(rules: Rules) -> Strategy:
+    """The plain improvement step on ``H`` (policy ``step``)."""
+    return Strategy(no_coupling(rules), NO_PLAN, NO_SLACK)
+
+
+def slack_index(strategy: Strategy, card: Scorecard) -> tuple[np.ndarray, np.ndarray]:
+    """``(kw[c], kn[c])``: the slack layer of column ``c`` after a turn
+    that writes in it (``kw``) or not (``kn``), the plan's ``k`` clamped to
+    the turns that will be left."""
+    n_open = np.array([sc.rules.n_boxes - bin(sc.mask).count("1") for sc in card.columns])
+    after = int(n_open.sum()) - 1
+    k = strategy.plan[:, after]
+    return np.minimum(k, after - (n_open - 1)), np.minimum(k, after - n_open)
 
 
 # ------------------------------------------------------------------ values
@@ -147,11 +274,18 @@ class TripleTurn:
     followed by the columns one by one (``exact[r, j]``: scoring without
     the offsets)."""
 
-    def __init__(self, table: StateValues, card: Scorecard, coupling: np.ndarray | None = None):
+    def __init__(self, table: StateValues, card: Scorecard,
+                 coupling: np.ndarray | Strategy | None = None):
         self.table, self.card = table, card
-        coupling = coupling_of(card.rules) if coupling is None else coupling
-        delta = offsets(coupling, card)
+        strategy = as_strategy(card.rules, coupling)
+        delta = offsets(strategy.coupling, card)
         total, now = _future(table, card)
+        slacked = len(strategy.plan) > 0
+        if slacked:
+            kw, kn = slack_index(strategy, card)
+            layers = strategy.slack
+            then = np.array([layers[k, sc.mask, sc.upper_state] for k, sc in zip(kn, card.columns)])
+            total_then = float(np.dot(card.rules.column_weights, then))
         choices, cols, exact, points = [], [], [], []
         for c, (w, sc) in enumerate(zip(card.rules.column_weights, card.columns)):
             if sc.is_full:
@@ -160,6 +294,9 @@ class TripleTurn:
             choices += [(c + 1, b) for b in scoring.boxes]
             plain = w * scoring.values(0) + (total - w * now[c])
             exact.append(plain)
+            if slacked:
+                plain = (w * (scoring.now + _after(layers[kw[c]], sc, scoring))
+                         + (total_then - w * then[c]))
             cols.append(plain + delta[c, scoring.boxes])
             points.append(scoring.points)
         self.choices = choices
@@ -199,6 +336,14 @@ class TripleTurn:
         ds = self.table.rules.dice_space
         reroll = ds.reroll if keeps is None else ds.reroll[keeps]
         return reroll @ self.bound_rolls(rerolls - 1)
+
+
+def _after(values: np.ndarray, sc: Scorecard, scoring: Scoring) -> np.ndarray:
+    """``values[mask | b, u']`` of the state each way to score leads to."""
+    cols = np.array(scoring.boxes, dtype=np.int64)
+    reached, _ = upper_after(sc.rules, np.broadcast_to(cols, scoring.points.shape),
+                             sc.upper_state, scoring.points)
+    return values[sc.mask | 1 << cols, reached]
 
 
 def check_position(rules: Rules, card: Scorecard, rerolls: int) -> None:

@@ -32,7 +32,7 @@ from solver.kernels.runs import Games, turn_log
 from solver.kernels.threads import run_pieces
 from solver.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
 from solver.kernels.turn import turn_data
-from solver.players.triple import coupling_of, lower_bound, no_coupling
+from solver.players.triple import Strategy, as_strategy, lower_bound, no_coupling
 from solver.position.scorecard import Scorecard
 from solver.position.scoring import upper_after
 from solver.research.review import turn_line
@@ -82,14 +82,17 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 
 def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
-         card: Scorecard | None = None, coupling: np.ndarray | None = None) -> TripleGames:
+         card: Scorecard | None = None,
+         coupling: np.ndarray | Strategy | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``solver.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
-    ``coupling``: the coupling term of ``optimal`` (default
-    ``triple.coupling_of(rules)``; an empty ``(0, 2 ** columns)`` array plays
-    the plain improvement step on ``H``, as policy ``step`` does).  Game
+    ``coupling``: what ``optimal`` values a turn's end by
+    (``triple.as_strategy``): default the strategy stored for the rules
+    (``triple.strategy_of``), an array that coupling term alone (an empty
+    ``(0, 2 ** columns)`` one: the plain improvement step on ``H``, as
+    policy ``step`` plays), or a ``triple.Strategy``.  Game
     ``i``'s final score is ``TripleGames.scores[i]``."""
     policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
@@ -102,7 +105,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     w = np.array(rules.column_weights, dtype=np.float64)
     if policy in ("greedy", "step"):
         coupling = no_coupling(rules)
-    coupling = coupling_of(rules) if coupling is None else np.asarray(coupling, dtype=np.float64)
+    coupling, plan, slack = as_strategy(rules, coupling)
     hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
     bonus_columns = 0
     box_sum = np.zeros((C, nb), dtype=np.int64)
@@ -110,7 +113,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     scores = np.zeros(games, dtype=np.int64)
     start = time.perf_counter()
     step = min(CHUNK, 4096) if on_line else CHUNK
-    tt = TripleTables(box_candidates(d, pt), values, w, coupling)
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling, slack, plan)
     for first in range(0, games, step):
         n = min(step, games - first)
         out = TripleOut(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
@@ -138,7 +141,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
-           coupling: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           coupling: np.ndarray | Strategy) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The turn starts of ``games`` games played (seed ``seed``) with the
     coupling term ``coupling``: ``masks[i, t, c]`` of column ``c`` at the start
     of turn ``t`` of game ``i``, ``uppers[i, t, c]`` its upper total, and
@@ -155,7 +158,8 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     score, _, box_points = out
     log = turn_log(games, T, one.rolls, columns=True)
     log_box, log_col = log.box, log.column
-    tt = TripleTables(box_candidates(d, pt), values, w, np.asarray(coupling, dtype=np.float64))
+    coupling, plan, slack = as_strategy(rules, coupling)
+    tt = TripleTables(box_candidates(d, pt), values, w, coupling, slack, plan)
     run_pieces(play_games, d, pt, tt, Games(0, seed, tolerance(table), state), out, log)
     masks = np.zeros((games, T, C), dtype=np.int64)
     uppers = np.zeros((games, T, C), dtype=np.int64)
@@ -172,12 +176,20 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
         sofar = sofar + w[c] * (p + bonus)
         mask[i, c] |= 1 << b
         upper[i, c] = new
-    h = (w * values[state_space(one).rows[masks], uppers]).sum(axis=2)
+    rows = state_space(one).rows[masks]
+    if len(slack):
+        n_open = nb - np.bitwise_count(masks) if hasattr(np, "bitwise_count") else \
+            nb - ((masks[..., None] >> np.arange(nb)) & 1).sum(axis=-1)
+        left = T - np.arange(T)[None, :, None]
+        k = np.minimum(plan[np.arange(C)[None, None, :], left], left - n_open)
+        h = (w * slack[k, rows, uppers]).sum(axis=2)
+    else:
+        h = (w * values[rows, uppers]).sum(axis=2)
     return masks, uppers, score[:, None] - written - h
 
 
 def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
-                 coupling: np.ndarray | None = None, ridge: float = 0.01,
+                 coupling: np.ndarray | Strategy | None = None, ridge: float = 0.01,
                  damping: float = 0.5) -> np.ndarray:
     r"""A coupling term fitted to ``games`` games (seed ``seed``) played with
     ``coupling`` (default none: the plain improvement step): the linear

@@ -16,8 +16,19 @@ from bruteforce import dice_outcomes, turn_value
 
 from solver import Solver
 from solver.errors import InputError
-from solver.players.triple import TripleTurn, advise, lower_bound, no_coupling, offsets
+from solver.players.triple import (
+    Strategy,
+    TripleTurn,
+    advise,
+    lower_bound,
+    no_coupling,
+    offsets,
+    slack_plan,
+    slack_values,
+    strategy_of,
+)
 from solver.position.scorecard import Scorecard
+from solver.research.triple_bound import column_value, upper_bound
 from solver.research.triple_games import fit_coupling, run_games
 from solver.rules.boxes import Box, BoxKind, upper
 from solver.rules.ruleset import Rules, parse_rules
@@ -132,7 +143,8 @@ def _exact_optimum(rules):
 
 def _policy_value(solver, rules, coupling=None):
     """The exact expected score of the strategy's play (``triple.advise``,
-    with the coupling term ``coupling``), by recursion over the whole game tree."""
+    with the coupling term or ``Strategy`` ``coupling``), by recursion over
+    the whole game tree."""
     w = rules.column_weights
     one = rules.column_rules
     outcomes = dice_outcomes(rules.dice, rules.faces)
@@ -200,6 +212,53 @@ def test_coupled_strategy_on_the_reduced_game(duo):
     assert abs(mean - coupled) < 4 * sd / math.sqrt(sim.games)
 
 
+def test_slack_values_are_the_relaxed_column_with_spare_turns(duo):
+    """``slack[k]`` from the empty card is the relaxed column of the upper
+    bound (``triple_bound.column_value``, checked there by brute force) over
+    ``n + k`` turns with no prices, and ``slack[0]`` is the one-column table."""
+    one = DUO.column_rules
+    slack = slack_values(DUO, 3)
+    assert slack.shape == (4, 1 << one.n_boxes, one.cap + 1)
+    table = np.asarray(duo.table.dense)[0]
+    known = ~np.isnan(table)
+    assert np.array_equal(slack[0][known], table[known])
+    for k in range(4):
+        assert slack[k, 0, 0] == pytest.approx(column_value(DUO, 1, np.zeros(one.n_boxes + k)),
+                                               abs=1e-12)
+    assert np.all(np.diff(slack[:, 0, 0]) > 0)       # a spare turn is worth something
+
+
+@pytest.mark.parametrize("cap, rate", [(1, 0.5), (2, 1.0)])
+def test_slack_strategy_on_the_reduced_game(duo, cap, rate):
+    """The slack strategy valued exactly over the whole game tree lies
+    below the exact optimum, which lies below the proven upper bound; the
+    compiled player plays that strategy (its mean agrees)."""
+    plan = slack_plan(DUO, cap, rate)
+    strategy = Strategy(no_coupling(DUO), plan, slack_values(DUO, cap))
+    bound = duo.ev()
+    step = _policy_value(duo, DUO, np.zeros((0, 4)))
+    slacked = _policy_value(duo, DUO, strategy)
+    optimum = _exact_optimum(DUO)
+    ub = upper_bound(DUO, np.zeros(6))
+    print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
+          f"slack (cap {cap}, rate {rate}) {slacked:.4f}, optimum {optimum:.4f}, "
+          f"upper bound {ub:.4f}")
+    assert bound - 1e-9 <= slacked <= optimum + 1e-9 <= ub + 2e-9
+    assert slacked != step                           # the plan changes the play
+    sim = run_games(duo.table, DUO, 20_000, 3, coupling=strategy)
+    mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
+    sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
+    assert abs(mean - slacked) < 4 * sd / math.sqrt(sim.games)
+
+
+def test_triple_stores_a_slack_plan():
+    plan = slack_plan(TRIPLE, 4, 0.25)
+    assert plan.shape == (3, 46) and plan[:, 45].tolist() == [4, 4, 4] and plan[:, 0].sum() == 0
+    from solver.players import triple
+    assert triple.SLACK[TRIPLE.fingerprint] == (4, 0.25)
+    assert strategy_of(DUO).plan.shape == (0, 0)     # none stored: the step (or coupling)
+
+
 def test_offsets_are_the_change_of_the_coupling_term():
     coupling = np.arange(15 * 8, dtype=float).reshape(15, 8) % 7
     card = Scorecard.parse("ones@1=3,ones@3=2,yatzy@2=0", TRIPLE)
@@ -226,7 +285,11 @@ def test_advice_names_box_and_column(nordic, tables_dir):
     adv = triple.advise("ones@1=3,yatzy@3=50,chance@2=23", "66666", 0)
     best = adv.best.as_dict()
     assert list(best)[:4] == ["action", "box", "column", "points"]
-    assert (best["box"], best["column"], best["points"]) == ("sixes", 3, 30)
+    # the slack strategy's choice (H + the coupling term chose sixes@3 = 30):
+    # a second yatzy box that column 2 may fill later is worth less than 100 now
+    assert (best["box"], best["column"], best["points"]) == ("yatzy", 2, 50)
+    assert ("sixes", 3, 30) in [(a.as_dict()["box"], a.as_dict()["column"], a.as_dict()["points"])
+                                for a in adv.actions[:3]]
     # a yatzy scored where it counts most beats the same in column 1
     first = triple.advise("", "66666", 0)
     assert [a.as_dict()["column"] for a in first.actions[:1]] == [3]
