@@ -251,6 +251,11 @@ PRACTICE_PATHS = {
     "/api/practice/stats": _get("A player's rating: mean loss per decision with its 95% "
                                 "interval, overall, by kind and by day", [
         RULES, {**PLAYER, "required": True}]),
+    "/api/practice/level": _get("A rating in plain words: the level and the points a game "
+                                "given away against perfect play, for answers kept in the "
+                                "browser", [RULES, _query("n", "Answers given.", True, "integer"),
+                                            _query("mean", "Their mean loss per decision.",
+                                                   False, "number")]),
     "/api/practice/scale": _get("The rating scale: the mean loss per decision of the "
                                 "optimal, greedy, simple and noisy players, with their mean "
                                 "final scores (state measuring until measured, once)", [RULES],

@@ -266,3 +266,18 @@ def test_the_schema_migrates_an_old_file(tmp_path):
     assert shared.row("abcdefghijklmnop").short is None
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# ------------------------------------------------------------------ Practice in words
+def test_the_practice_level_is_in_words(client):
+    r = client.get("/api/practice/level", params={"rules": "nordic", "n": 25, "mean": "0.3"})
+    assert r.json() == {"level": "good", "points": 14.0, "n": 25, "more": 0}
+    few = client.get("/api/practice/level", params={"n": 4, "mean": "0.01"}).json()
+    assert few["level"] is None and few["more"] == 6
+    best = client.get("/api/practice/level", params={"n": 40, "mean": "0"}).json()
+    worst = client.get("/api/practice/level", params={"n": 40, "mean": "5"}).json()
+    assert best["level"] == "expert" and worst["level"] == "beginner"
+    for bad in ({"n": "x"}, {"n": 3, "mean": "nan"}, {"n": 3, "mean": "-1"},
+                {"n": 3, "rules": "nordic:dice=99"}):
+        got = client.get("/api/practice/level", params=bad)
+        assert got.status_code == 400 and "\n" not in got.json()["error"], bad
