@@ -27,6 +27,8 @@ has no loss ledger and its review shows the scores only.
 
 from __future__ import annotations
 
+import numpy as np
+
 from solver.errors import InputError
 from solver.game import Game
 
@@ -52,24 +54,41 @@ def at_turn_start(game: Game) -> bool:
     return not game.is_over and game.needs_roll and not game.position.rolls
 
 
-def _rolls(game: Game):
-    space = game.rules.dice_space
-    return [space.dice_of(m) for m in range(space.first_roll, space.n_multisets)]
-
-
 def _options(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]:
     """(column, box) -> points -> a roll that scores them there (the player
-    to move's card; a roll without a yatzy preferred)."""
-    card = game.card
-    faces = game.rules.yahtzee_face
-    space = game.rules.dice_space
+    to move's card; a roll without a yatzy preferred), kept per card."""
+    rules, card = game.rules, game.card
+    key = (rules.spec, card)
+    found = _KEPT.get(key)
+    if found is None:
+        found = _KEPT[key] = _options_of(game)
+        if len(_KEPT) > 256:
+            _KEPT.pop(next(iter(_KEPT)))
+    return found
+
+
+_KEPT: dict = {}
+
+
+def _options_of(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]:
+    rules, card = game.rules, game.card
+    space = rules.dice_space
+    dice = [space.dice_of(space.first_roll + r) for r in range(space.n_rolls)]
+    yatzy = rules.yahtzee_face >= 0
     out: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {}
-    for dice in _rolls(game):
-        plain = faces[space.roll_index(dice)] < 0
-        for column, box, points in game.score_options(card, dice):
-            found = out.setdefault((column, box), {})
-            if points not in found or (plain and faces[space.roll_index(found[points])] >= 0):
-                found[points] = dice
+    if rules.columns > 1:                   # no jokers: each open box scores as the roll says
+        allowed, special = card.allowed(), []
+    else:                                   # a yatzy may be a joker: the game says where
+        allowed = [(1, b) for b in card.allowed_boxes()]
+        special = [r for r in range(space.n_rolls) if yatzy[r]]
+    plain = np.flatnonzero(~yatzy) if special else np.arange(space.n_rolls)
+    for column, box in allowed:
+        points = rules.scores[plain, box]
+        values, first = np.unique(points, return_index=True)
+        out[column, box] = {int(v): dice[plain[i]] for v, i in zip(values, first)}
+    for r in special:
+        for column, box, points in game.score_options(card, dice[r]):
+            out.setdefault((column, box), {}).setdefault(points, dice[r])
     return out
 
 

@@ -32,7 +32,7 @@ export function bonusText(b, name, col) {
 
 export function renderFamily() {
   let box = $("family");
-  if (!box) { box = el("p", {id: "family", "aria-live": "polite"}); $("sub").after(box); }
+  if (!box) { box = el("div", {id: "family", "aria-live": "polite"}); $("sub").after(box); }
   const f = S.view && S.view.family;
   if (!f) { box.replaceChildren(); box.hidden = true; return; }
   const lines = [];
@@ -41,13 +41,16 @@ export function renderFamily() {
   if (!S.view.is_over) {
     const seat = S.view.turn_player, name = S.view.players[seat].name;
     const cols = f.bonus[seat] || [];
-    const words = cols.map((b, c) => bonusText(b, name, cols.length > 1 ? c + 1 : 0)).filter(Boolean);
+    // a column's bonus is news once an upper box is written (its pace known) or it is decided
+    const words = cols.map((b, c) => b && (b.state !== "need" || b.pace !== null) ? bonusText(b, name, cols.length > 1 ? c + 1 : 0) : "")
+      .filter(Boolean);
     if (words.length) lines.push(words.join(" · "));
-    if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined)
+    if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
+        && S.view.turns_played[seat] > 0)
       lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
   }
   if (f.weighted) lines.push(t("weighted", {list: f.weighted.map((w) =>
     `${S.view.players[w.seat].name} ${int(w.total)}`).join(" · ")}));
   box.hidden = !lines.length;
-  box.replaceChildren(...lines.map((text, i) => el("span", {class: "family-line", dataset: {i}, text})));
+  box.replaceChildren(...lines.map((text, i) => el("p", {class: "family-line", dataset: {i}, text})));
 }

@@ -65,8 +65,9 @@ export async function renderReview() {
   const kids = [];
   if (people.length) {
     kids.push(el("h3", {text: t("reviewTitle")}));
-    if (f.scorepad) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));
-    for (const r of people) kids.push(...personLines(r));
+    if (f.scorepad) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
+    else if (S.mode === "off") kids.push(el("p", {class: "note", text: t("reviewOff")}));   // advice off means off
+    else for (const r of people) kids.push(...personLines(r));
   }
   box.replaceChildren(...kids);
   const shown = S.view;

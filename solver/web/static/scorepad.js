@@ -72,7 +72,8 @@ function panel() {
     el("div", {class: "field"}, el("label", {for: "pad-points", id: "pad-points-label"}),
       el("input", {id: "pad-points", inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", maxlength: "4"})),
     el("div", {id: "pad-boxes"}), el("div", {id: "pad-values", role: "group"}),
-    el("p", {id: "pad-note", role: "status"}));
+    el("p", {id: "pad-note", role: "status"}),
+    el("button", {id: "pad-off", onclick: toggle}));
   $("pad").before(p);
   return p;
 }
@@ -80,22 +81,23 @@ function panel() {
 export function renderPad() {
   let button = $("pad-toggle");
   if (!button) {
-    button = el("button", {id: "pad-toggle", onclick: toggle});
-    $("more-menu").before(button);
+    button = el("button", {id: "pad-toggle", onclick: () => { $("more-menu").open = false; toggle(); }});
+    $("more-menu").querySelector(".menu").prepend(button);
   }
-  button.textContent = t("padButton");
+  button.textContent = on ? t("padButtonOn") : t("padButton");
   button.setAttribute("aria-pressed", String(on));
   button.disabled = !S.view;
   const p = panel();
   const boxes = S.view && !S.view.is_over && humanToMove() ? openBoxes() : [];
   const active = on && boxes.length > 0 && !S.inflight;
   p.hidden = !(on && boxes.length);
-  $("pad").hidden = on && boxes.length > 0;
+  $("pad").hidden = $("dice").hidden = on && boxes.length > 0;
   document.body.dataset.scorepad = on ? "on" : "off";
   if (p.hidden) return;
   const name = S.view.players[S.view.turn_player].name;
   $("pad-intro").textContent = t("padIntro", {name});
   $("pad-points-label").textContent = t("padPoints");
+  $("pad-off").textContent = t("padOff");
   if (chosen && !boxes.includes(chosen)) chosen = null;
   $("pad-boxes").replaceChildren(...boxes.map((key) => el("button", {class: "pad-box" + (key === chosen ? " chosen" : ""),
     dataset: {box: key}, "aria-pressed": String(key === chosen), disabled: !active, onclick: () => tapBox(key)}, boxLabel(key))));

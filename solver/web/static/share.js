@@ -343,14 +343,15 @@ async function joinByCode() {
   await joinTable(got.code);
 }
 function joinForm() {
-  const form = el("form", {id: "join", class: "col", "aria-labelledby": "join-h"},
-    el("h3", {id: "join-h"}),
-    el("div", {class: "field"}, el("label", {for: "join-code", id: "join-label"}),
-      el("input", {id: "join-code", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "9", inputmode: "text"})),
-    el("div", {class: "row"}, el("button", {id: "join-ok", type: "submit"})),
+  const form = el("form", {id: "join", "aria-labelledby": "join-h"},
+    el("p", {id: "join-h"}),
+    el("div", {class: "row"}, el("label", {for: "join-code", id: "join-label", class: "sr"}),
+      el("input", {id: "join-code", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "9",
+                   inputmode: "text", size: "8"}),
+      el("button", {id: "join-ok", type: "submit"})),
     el("p", {id: "join-note", role: "status"}));
   form.addEventListener("submit", (e) => { e.preventDefault(); joinByCode(); });
-  $("new-game").append(form);
+  $("new-game-h").after(form);           // first: a phone that came to join sees it at once
 }
 export function renderJoin() {
   if (!$("join")) return;
