@@ -23,14 +23,15 @@ export function decisionText(a) {
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
 
+const lower = (s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);     // mid-sentence
 function personLines(r) {
   if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})})];
   if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: t("reviewPerfect", {name: r.name, n: r.decisions})})];
   const out = [el("p", {class: "review-loss", dataset: {seat: r.seat, loss: r.loss},
     text: t("reviewLoss", {name: r.name, loss: num(r.loss, 1), n: r.decisions})})];
   if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) =>
-    el("li", {text: t("reviewWorst", {turn: int(w.turn), dice: w.dice.join(" "), chosen: decisionText(w.chosen),
-      best: decisionText(w.best), loss: num(w.loss, 1)})}))));
+    el("li", {text: t("reviewWorst", {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
+      best: lower(decisionText(w.best)), loss: num(w.loss, 1)})}))));
   return out;
 }
 
