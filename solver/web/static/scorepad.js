@@ -71,7 +71,8 @@ function panel() {
     el("p", {id: "pad-intro"}),
     el("div", {class: "field"}, el("label", {for: "pad-points", id: "pad-points-label"}),
       el("input", {id: "pad-points", inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", maxlength: "4"})),
-    el("div", {id: "pad-boxes"}), el("div", {id: "pad-values", role: "group"}),
+    el("div", {id: "pad-boxes"}), el("p", {id: "pad-values-h", hidden: true}),
+    el("div", {id: "pad-values", role: "group", "aria-labelledby": "pad-values-h"}),
     el("p", {id: "pad-note", role: "status"}),
     el("button", {id: "pad-off", onclick: toggle}));
   $("pad").before(p);
@@ -102,7 +103,8 @@ export function renderPad() {
   $("pad-boxes").replaceChildren(...boxes.map((key) => el("button", {class: "pad-box" + (key === chosen ? " chosen" : ""),
     dataset: {box: key}, "aria-pressed": String(key === chosen), disabled: !active, onclick: () => tapBox(key)}, boxLabel(key))));
   const values = chosen ? S.view.family.pad[chosen] : [];
-  $("pad-values").setAttribute("aria-label", chosen ? t("padPick", {box: boxLabel(chosen)}) : "");
+  $("pad-values-h").hidden = !chosen;
+  $("pad-values-h").textContent = chosen ? t("padPick", {box: boxLabel(chosen)}) : "";
   $("pad-values").replaceChildren(...values.map((v) => el("button", {class: "pad-value", dataset: {points: v},
     disabled: !active, onclick: () => write(chosen, v)}, int(v))));
   if (!chosen) $("pad-note").textContent = "";
