@@ -572,8 +572,8 @@ async def game_pad(request: Request) -> Response:
     try:
         session.write(box, points, column)
     except InputError as e:
-        code = getattr(e, "kind", "pad_points")
-        raise ApiError(400, str(e), code if code.startswith("pad_") else "pad_points",
+        code = getattr(e, "kind", "pad_box")         # an unknown box: the rules' own line
+        raise ApiError(400, str(e), code if code.startswith("pad_") else "pad_box",
                        **{k: v for k, v in getattr(e, "fields", {}).items()
                           if k == "values"}) from None
     return answer(request, game)

@@ -558,6 +558,8 @@ class SharedGames:
             now = time.time()
             if game.is_over and not row.finished:
                 self._record(row, session)
+            elif row.finished and not game.is_over:     # the last score undone: not a result
+                self.db.execute("DELETE FROM results WHERE game = ?", (code,))
             self.db.execute("UPDATE games SET moves = ?, doc = ?, updated = ?, finished = ? "
                             "WHERE code = ?", (row.moves + 1, json.dumps(doc), now,
                                                int(game.is_over), code))

@@ -281,3 +281,25 @@ def test_the_practice_level_is_in_words(client):
                 {"n": 3, "rules": "nordic:dice=99"}):
         got = client.get("/api/practice/level", params=bad)
         assert got.status_code == 400 and "\n" not in got.json()["error"], bad
+
+
+def test_an_undone_last_score_is_no_result(nordic, tables_dir, tmp_path):
+    db = tmp_path / "t.sqlite"
+    with TestClient(create_app("nordic", tables_dir, db), raise_server_exceptions=False) as c:
+        t = new_table(c, players=["Solo"])
+        code = t["code"]
+        s = t
+        while not s["finished"]:
+            g = Game.from_dict({**s["game"], "seed": 0}, None)
+            key, values = next(iter(pad_values(g).items()))
+            r = c.post(f"/api/table/{code}/pad", json={"box": g.rules.boxes[key[1]].name,
+                                                       "points": values[-1], "after": s["moves"],
+                                                       "token": t["admin"]})
+            assert r.status_code == 200, r.text
+            s = r.json()
+        assert s["history"]["games"] == 1 and s["history"]["players"][0]["first"]
+        count = "SELECT count(*) FROM results WHERE game = ?"
+        assert sqlite3.connect(db).execute(count, (code,)).fetchone()[0] == 1
+        u = c.post(f"/api/table/{code}/undo", json={"after": s["moves"], "token": t["admin"]})
+        assert u.status_code == 200 and not u.json()["finished"] and "history" not in u.json()
+        assert sqlite3.connect(db).execute(count, (code,)).fetchone()[0] == 0

@@ -44,7 +44,7 @@ export function renderFamily() {
     // a column's bonus is news once an upper box is written (its pace known) or it is decided
     const words = cols.map((b, c) => b && (b.state !== "need" || b.pace !== null) ? bonusText(b, name, cols.length > 1 ? c + 1 : 0) : "")
       .filter(Boolean);
-    if (words.length) lines.push(words.join(" · "));
+    if (words.length) lines.push(cols.length > 1 ? t("bonusCols", {name, list: words.join(" · ")}) : words[0]);
     if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
         && S.view.turns_played[seat] > 0)
       lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
