@@ -31,6 +31,7 @@ def load(phone, doc):
     phone.page.evaluate("(g) => localStorage.setItem('yatzy.game', JSON.stringify(g))", doc)
     phone.page.reload()
     phone.page.wait_for_function("['roll', 'decide', 'over'].includes(document.body.dataset.state)")
+    phone.page.evaluate("localStorage.setItem('yatzy.zero', 'ask')")   # the phones' default: ask
     return phone
 
 

@@ -66,6 +66,7 @@ class Page:
         # bypass_csp: Playwright's waiting conditions and axe are scripts of the test
         self.context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
         init = f"localStorage.setItem('yatzy.delay', '{delay}');"
+        init += "localStorage.setItem('yatzy.zero', 'write');"     # no 'cross out?' (confirm.js)
         if lang:
             init += f"if (!localStorage.getItem('yatzy.lang')) localStorage.setItem('yatzy.lang', '{lang}');"
         self.context.add_init_script(init)
