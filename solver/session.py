@@ -59,6 +59,7 @@ from solver.players.advice import turn_values
 from solver.position.scorecard import Scorecard
 from solver.research.review import Review, Written, judge
 from solver.rules.ties import tolerance
+from solver.scorepad import is_pad, write_points
 
 UNDO_RULES = ("fair", "free")
 RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
@@ -188,13 +189,16 @@ class Session:
     ``fair`` or ``free`` (default: the game's ``settings["undo"]``, else
     fair with two or more people)."""
 
-    def __init__(self, game: Game, undo: str | None = None):
+    def __init__(self, game: Game, undo: str | None = None,
+                 known: dict | None = None):
         self.game = game
         people = sum(p.is_human for p in game.players)
         rule = undo or game.settings.get("undo")
         self.undo_rule = rule if rule in UNDO_RULES else ("fair" if people > 1 else "free")
         self._ledger: list[tuple[Move, Position, float | None]] = []
-        self._known: dict[tuple[Move, Position], float | None] = {}
+        # the losses valued before, by (move, position): ``known`` shares them
+        # between sessions of the same rules (a stateless page's requests)
+        self._known: dict[tuple[Move, Position], float | None] = {} if known is None else known
         self._turn: tuple[Scorecard, object] | None = None
 
     # ------------------------------------------------------------ rights
@@ -298,6 +302,39 @@ class Session:
         done = [game.redo()]
         while game.redo_moves and not self.typed(game.redo_moves[0]):
             done.append(game.redo())
+        return done
+
+    def write(self, box: str | int, points: int, column: int | None = None,
+              by: Capability = EVERYONE) -> list[Move]:
+        """Score-pad mode: write ``points`` in ``box`` (of ``column``) for the
+        player to move, no dice entered, if ``by`` may move
+        (``solver.scorepad.write_points``: checked against the rules); the
+        moves played (a roll that scores them, then the score)."""
+        self.check("move", by)
+        texts = write_points(self.game, box, points, column)
+        return list(self.game.moves[-len(texts):])
+
+    def undo_write(self, by: Capability = EVERYONE) -> list[Move]:
+        """``undo``, and in a score-pad game (``solver.scorepad.is_pad``) the
+        roll that began the turn too, so that a written box is taken back
+        to the turn's start, as it was written."""
+        popped = self.undo(by)
+        game = self.game
+        if is_pad(game) and game.moves and game.moves[-1].is_roll \
+                and self.typed(game.moves[-1]) and len(game.position.rolls) == 1 \
+                and not game.position.kept and game.moves[-1].player == popped[-1].player:
+            popped.append(game.undo())
+        return popped
+
+    def redo_write(self, by: Capability = EVERYONE) -> list[Move]:
+        """``redo``, and in a score-pad game the score after a roll that
+        began a turn (what ``undo_write`` took back together)."""
+        done = self.redo(by)
+        game = self.game
+        if is_pad(game) and done[-1].is_roll and game.redo_moves \
+                and game.redo_moves[0].text.startswith("score") \
+                and len(game.position.rolls) == 1 and not game.position.kept:
+            done += self.redo(by)
         return done
 
     def can_redo(self, by: Capability = EVERYONE) -> bool:

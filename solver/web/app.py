@@ -57,11 +57,13 @@ from solver.position.actions import Action, Advice
 from solver.position.scorecard import Scorecard
 from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from solver.rules.words import LANGS, box_name, message
-from solver.session import bonus_pace
+from solver.scorepad import is_pad
+from solver.session import Session, bonus_pace
 from solver.tables.plan import value_plan
 from solver.web import words as page_words
 from solver.web.bodies import BodyError, json_body
 from solver.web.budget import Budget, Refused
+from solver.web.family import family
 from solver.web.guard import CLIENT, Guard
 from solver.web.openapi import DOCUMENT
 from solver.web.shared import SharedGames
@@ -340,11 +342,14 @@ def protokoll_by_seat(game: Game) -> list[dict]:
             for row in rows]
 
 
-def game_json(game: Game, coach: bool = True, **extra: Any) -> dict:
+def game_json(game: Game, coach: bool = True, session: Session | None = None,
+              **extra: Any) -> dict:
     """The game (``Game.to_dict``) and what the page shows of it: the
     advice only when a person is to decide (a computer's turn shows none;
     ``coach=False``: none, for the shared tables, without computing it),
-    the expected final score of every seat, the upper par of every column."""
+    the expected final score of every seat, the upper par of every column;
+    with the game's ``session``, the score pad's data (``family``: the
+    loss ledger, who leads, the bonus in words, the end review)."""
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     rules = game.rules
     expected = []
@@ -377,7 +382,8 @@ def game_json(game: Game, coach: bool = True, **extra: Any) -> dict:
         "last_player": game.moves[-1].player if game.moves else None,
         "can_undo": bool(game.moves), "can_redo": bool(game.redo_moves),
         "can_undo_human": human_moved(game),
-        "labels": labels(rules), **extra}
+        "labels": labels(rules),
+        **({} if session is None else {"family": family(session)}), **extra}
 
 
 # -------------------------------------------------------------- the routes
@@ -394,6 +400,18 @@ class WebState:
         self.limiter = anyio.CapacityLimiter(1)
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self.running = 0
+        self.known: OrderedDict[str, dict] = OrderedDict()   # rules -> losses valued
+
+    def session(self, game: Game) -> Session:
+        """The session of a game posted to the page's routes: its loss
+        ledger valued once per move and rule set (``Session(known=...)``),
+        the same numbers as the coach and the end review."""
+        spec = game.rules.spec
+        known = self.known.pop(spec, None)
+        self.known[spec] = known = {} if known is None else known
+        while len(self.known) > MAX_RULE_SETS:
+            self.known.popitem(last=False)
+        return Session(game, known=known)
 
 
 def web(request: Request) -> WebState:
@@ -514,11 +532,51 @@ async def new_game(request: Request) -> Response:
         raise ApiError(400, "players must be a list of names (NAME or NAME=optimal)", "players")
     seed = obj.get("seed")
     solver = await solver_for_game(state, text_field(obj, "rules", state.default))
-    return reply(game_json(Game(solver, players, seed=seed)))
+    game = Game(solver, players, seed=seed)
+    return reply(game_json(game, session=state.session(game)))
+
+
+def answer(request: Request, game: Game, **extra: Any) -> Response:
+    """The game's answer with its session's data (``game_json``)."""
+    return reply(game_json(game, session=web(request).session(game), **extra))
 
 
 async def game_state(request: Request) -> Response:
-    return reply(game_json(await game_of(request, await body(request))))
+    return answer(request, await game_of(request, await body(request)))
+
+
+def points_field(obj: dict) -> int:
+    value = obj.get("points")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
+        raise ApiError(400, "points must be a whole number 0..10000", "pad_points")
+    return value
+
+
+async def game_pad(request: Request) -> Response:
+    """Score-pad mode: ``{"game", "box", "points", "column"?}`` writes the
+    points in the box for the person to move, no dice entered
+    (``solver.scorepad``: only points the box can take under the rules)."""
+    obj = await body(request)
+    box = text_field(obj, "box").strip()
+    points = points_field(obj)
+    column = obj.get("column")
+    if column is not None and (isinstance(column, bool) or not isinstance(column, int)
+                               or not 1 <= column <= 99):
+        raise ApiError(400, "column must be a column number", "pad_box")
+    game = await game_of(request, obj)
+    if game.is_over:
+        raise ApiError(400, "the game is over", "over")
+    if not game.player.is_human:
+        raise ApiError(409, f"it is {game.player.name}'s turn, not a person's", "not_computer")
+    session = web(request).session(game)
+    try:
+        session.write(box, points, column)
+    except InputError as e:
+        code = getattr(e, "kind", "pad_box")         # an unknown box: the rules' own line
+        raise ApiError(400, str(e), code if code.startswith("pad_") else "pad_box",
+                       **{k: v for k, v in getattr(e, "fields", {}).items()
+                          if k == "values"}) from None
+    return answer(request, game)
 
 
 async def game_move(request: Request) -> Response:
@@ -541,7 +599,7 @@ async def game_move(request: Request) -> Response:
         chosen = before.find(game.moves[-1].text)
         verdict = {"seat": seat, "chosen": action_json(chosen),
                    "best": action_json(before.best), "loss": chosen.loss}
-    return reply(game_json(game, verdict=verdict))
+    return answer(request, game, verdict=verdict)
 
 
 def humans_only(obj: dict) -> bool:
@@ -558,14 +616,16 @@ async def game_undo(request: Request) -> Response:
     game = await game_of(request, obj)
     if not game.moves:
         raise ApiError(400, "nothing to undo", "nothing_undo")
-    if humans_only(obj):
+    if is_pad(game) and humans_only(obj) and human_moved(game):
+        Session(game, "free").undo_write()  # a box written from the pad: back to its turn's start
+    elif humans_only(obj):
         if not human_moved(game):
             raise ApiError(400, "no person's move to undo", "nothing_undo")
         while not game.players[game.undo().player].is_human:
             pass
     else:
         game.undo()
-    return reply(game_json(game))
+    return answer(request, game)
 
 
 async def game_redo(request: Request) -> Response:
@@ -575,11 +635,14 @@ async def game_redo(request: Request) -> Response:
     game = await game_of(request, obj)
     if not game.redo_moves:
         raise ApiError(400, "nothing to redo", "nothing_redo")
-    game.redo()
+    if is_pad(game) and humans_only(obj):
+        Session(game, "free").redo_write()
+    else:
+        game.redo()
     if humans_only(obj):
         while game.redo_moves and not game.players[game.redo_moves[0].player].is_human:
             game.redo()
-    return reply(game_json(game))
+    return answer(request, game)
 
 
 async def openapi(request: Request) -> Response:
@@ -617,6 +680,7 @@ ROUTES = [
     Route("/api/game/move", game_move, methods=["POST"]),
     Route("/api/game/undo", game_undo, methods=["POST"]),
     Route("/api/game/redo", game_redo, methods=["POST"]),
+    Route("/api/game/pad", game_pad, methods=["POST"]),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

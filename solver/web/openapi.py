@@ -147,6 +147,25 @@ TABLE_PATHS = {
                                      {"after": AFTER, "token": TOKEN}, ["after"]),
     "/api/table/{code}/redo": _table("post", "Play again the move undone",
                                      {"after": AFTER, "token": TOKEN}, ["after"]),
+    "/api/join/{short}": {"get": {
+        "summary": "The table of a short code (6 letters a person reads aloud): its code and "
+                   "link; rate-limited (429) so that codes cannot be guessed",
+        "parameters": [{"name": "short", "in": "path", "required": True,
+                        "schema": {"type": "string"}, "description": "6 letters, e.g. KXMTRA"}],
+        "responses": {"200": {"description": "The table", "content": {"application/json": {}}},
+                      "4XX": {"$ref": "#/components/responses/Error"}}}},
+    "/api/history": {"post": {
+        "summary": "Record a finished game played on one page (once) and answer the history "
+                   "of its players: games, best scores, personal bests",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["game"], "properties": {"game": GAME}}}}},
+        "responses": {"200": {"description": "The history", "content": {"application/json": {}}},
+                      "4XX": {"$ref": "#/components/responses/Error"}}}},
+    "/api/table/{code}/pad": _table("post", "Score-pad mode: write the points in a box, no "
+                                    "dice entered (only points the box can take)",
+                                    {"box": {"type": "string"}, "points": {"type": "integer"},
+                                     "column": {"type": "integer"}, "after": AFTER,
+                                     "token": TOKEN}, ["box", "points", "after"]),
     "/api/table/{code}/claim": _table("post", "Claim a seat for this phone: its token",
                                       {"seat": {"type": "integer"}, "token": TOKEN}, ["seat"]),
     "/api/table/{code}/release": _table("post", "Free a seat (its token or the admin's)",
@@ -232,6 +251,11 @@ PRACTICE_PATHS = {
     "/api/practice/stats": _get("A player's rating: mean loss per decision with its 95% "
                                 "interval, overall, by kind and by day", [
         RULES, {**PLAYER, "required": True}]),
+    "/api/practice/level": _get("A rating in plain words: the level and the points a game "
+                                "given away against perfect play, for answers kept in the "
+                                "browser", [RULES, _query("n", "Answers given.", True, "integer"),
+                                            _query("mean", "Their mean loss per decision.",
+                                                   False, "number")]),
     "/api/practice/scale": _get("The rating scale: the mean loss per decision of the "
                                 "optimal, greedy, simple and noisy players, with their mean "
                                 "final scores (state measuring until measured, once)", [RULES],
@@ -297,6 +321,11 @@ DOCUMENT = {
                                 {"game": GAME, "to": TO}, ["game"]),
         "/api/game/redo": _post("Play again the last move undone (to: human: and the "
                                 "computer moves after it)", {"game": GAME, "to": TO}, ["game"]),
+        "/api/game/pad": _post("Score-pad mode: write the points in a box for the person to "
+                               "move, no dice entered (only points the box can take now)",
+                               {"game": GAME, "box": {"type": "string"},
+                                "points": {"type": "integer"}, "column": {"type": "integer"}},
+                               ["game", "box", "points"]),
         **TABLE_PATHS,
         **PRACTICE_PATHS,
     },

@@ -300,8 +300,36 @@ def empty_stats(spec: str) -> Stats:
                  tuple(Rating(k, 0, math.nan, none) for k in pz.KINDS), (), 0)
 
 
-def stats_json(stats: Stats, player: str | None) -> dict:
-    return {"player": player, **stats.as_dict()}
+LEVELS = (("expert", 2.0), ("strong", 8.0), ("good", 20.0), ("learning", 40.0),
+          ("beginner", math.inf))     # points a game given away against perfect play, at most
+LEVEL_ANSWERS = 10                    # answers before a level is named
+
+
+def level_of(rules, n: int, mean: float | None) -> dict:
+    """A Practice rating in plain words: the mean loss per decision as
+    points a game given away against perfect play (a game's decisions:
+    a keep before each reroll and the score, ``boxes x columns x rolls``),
+    and the level that names it (``LEVELS``); ``more`` answers are needed
+    first while there are fewer than ``LEVEL_ANSWERS``.
+
+    >>> level_of(parse_rules("nordic"), 25, 0.3)
+    {'level': 'good', 'points': 14.0, 'n': 25, 'more': 0}
+    >>> level_of(parse_rules("nordic"), 3, 0.1)["more"]
+    7
+    """
+    if n < LEVEL_ANSWERS or mean is None or not math.isfinite(mean):
+        return {"level": None, "points": None, "n": n, "more": max(LEVEL_ANSWERS - n, 0)}
+    decisions = rules.n_boxes * rules.columns * rules.rolls
+    points = round(max(mean, 0.0) * decisions, 0)
+    level = next(name for name, most in LEVELS if points <= most)
+    return {"level": level, "points": points, "n": n, "more": 0}
+
+
+def stats_json(stats: Stats, player: str | None, rules=None) -> dict:
+    out = {"player": player, **stats.as_dict()}
+    if rules is not None:
+        out["level"] = level_of(rules, stats.overall.n, stats.overall.mean)
+    return out
 
 
 # ------------------------------------------------------------------ input
@@ -452,7 +480,7 @@ def practice_routes(practice: Practice) -> list[Route]:
                     db.record(Answer(solver.rules.spec, puzzle.key, puzzle.kind,
                                      str(chosen.action), str(chosen.best), loss, source, seconds))
                     out["recorded"] = True
-                    out["stats"] = stats_json(db.stats(solver.rules.spec), player)
+                    out["stats"] = stats_json(db.stats(solver.rules.spec), player, solver.rules)
             return out
 
         return reply(await anyio.to_thread.run_sync(work))
@@ -464,18 +492,33 @@ def practice_routes(practice: Practice) -> list[Route]:
         def work() -> dict:
             db = practice.open_player(player, create=False)
             if db is None:
-                return stats_json(empty_stats(spec), player)
+                return stats_json(empty_stats(spec), player, parse_rules(spec))
             with db:
-                return stats_json(db.stats(spec), player)
+                return stats_json(db.stats(spec), player, parse_rules(spec))
 
         return reply(await anyio.to_thread.run_sync(work))
+
+    async def level(request: Request) -> Response:
+        """The level in words of answers kept in the browser: ``n`` and ``mean``."""
+        rules = parse_rules(arg(request, "rules", practice.default()))   # words only: no table
+        n = whole_arg(request, "n", 0, 10**6)
+        text = arg(request, "mean", "").strip()
+        try:
+            mean = float(text) if text else None
+        except ValueError:
+            raise ApiError(400, f"mean must be a number, not {text[:20]!r}") from None
+        if mean is not None and not (math.isfinite(mean) and 0 <= mean <= 1000):
+            raise ApiError(400, "mean must be a loss per decision, 0..1000")
+        return reply(level_of(rules, n, mean))
 
     async def scale(request: Request) -> Response:
         solver = await practice.solver(arg(request, "rules", practice.default()))
         return reply({"rules": solver.rules.spec, **practice.scale(solver)})
 
     return [Route("/api/puzzles", puzzles), Route("/api/puzzle/answer", answer, methods=["POST"]),
-            Route("/api/practice/stats", stats), Route("/api/practice/scale", scale)]
+            Route("/api/practice/stats", stats), Route("/api/practice/scale", scale),
+            Route("/api/practice/level", level)]
 
 
-__all__ = ["MAX_COUNT", "Practice", "check_name", "practice_routes", "ratings_folder"]
+__all__ = ["MAX_COUNT", "Practice", "check_name", "level_of", "practice_routes",
+           "ratings_folder"]

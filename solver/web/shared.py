@@ -66,6 +66,8 @@ from solver.database import data_folder, open_database, transaction
 from solver.errors import InputError
 from solver.game import Game
 from solver.session import ANY_SEAT, NOBODY, Capability, Session, SessionError, check_right
+from solver.web.family import family
+from solver.web.history import SCHEMA, game_key, history, page_family, record
 
 MIGRATIONS = (
     # 1: tables and their changes
@@ -88,9 +90,18 @@ MIGRATIONS = (
     """ALTER TABLE games ADD COLUMN proposal TEXT;
        ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
        CREATE INDEX games_expiry ON games (finished, updated)""",
+    # 5: a short code to join by, the family of tables played one after another,
+    #    and the results of finished games (solver.web.history)
+    """ALTER TABLE games ADD COLUMN short TEXT;
+       ALTER TABLE games ADD COLUMN family TEXT;
+       CREATE UNIQUE INDEX games_short ON games (short);
+       """ + SCHEMA,
 )
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
+SHORT_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"     # no I, L, O: none read as 1 or 0
+SHORT_LENGTH = 6                # a short code: 23**6, about 148 million
+SHORT = re.compile(f"[{SHORT_LETTERS}]{{{SHORT_LENGTH}}}")
 TTL = 7 * 24 * 3600             # an unfinished table expires after a week without a change
 FINISHED_TTL = 24 * 3600        # a finished one a day after its last change
 MAX_BODY = 4096                 # bytes of a request body
@@ -133,6 +144,8 @@ class Row:
     admin: str = ""
     proposal: dict | None = None
     version: int = 0
+    short: str | None = None
+    family: str | None = None
 
     @property
     def stamp(self) -> tuple:
@@ -177,10 +190,11 @@ def public_proposal(proposal: dict | None) -> dict | None:
 
 def state_of(row: Row, session: Session, view: dict | None = None) -> dict:
     """A table's state as the API answers it."""
-    out = {"code": row.code, "moves": row.moves, "version": row.version,
+    out = {"code": row.code, "short": row.short, "moves": row.moves, "version": row.version,
            "who_moves": row.who_moves, "claimed": sorted(row.seats), "finished": row.finished,
            "next": row.next, "proposal": public_proposal(row.proposal),
-           "game": public_game(row.doc, row.finished), "session": session_data(session)}
+           "game": public_game(row.doc, row.finished), "session": session_data(session),
+           "family": family(session)}
     if view is not None:
         out["view"] = view
     return out
@@ -217,7 +231,8 @@ class Held(OrderedDict):
             self.popitem(last=False)
 
 
-ROW = "SELECT rules, moves, doc, who_moves, finished, next, admin, proposal, version FROM games "
+ROW = ("SELECT rules, moves, doc, who_moves, finished, next, admin, proposal, version, short, "
+       "family FROM games ")
 STAMP = "SELECT moves, version, next FROM games "
 
 
@@ -272,7 +287,8 @@ class SharedGames:
                 raise TableError(404, "no such table")
             self.rules.keep(code, got[0])
         return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5],
-                   got[6], None if got[7] is None else json.loads(got[7]), got[8])
+                   got[6], None if got[7] is None else json.loads(got[7]), got[8], got[9],
+                   got[10])
 
     def rules_of(self, code: str) -> str | None:
         """The rules of a table this process has seen (None: not known here;
@@ -339,7 +355,7 @@ class SharedGames:
             held = self.states.get(code)
             if held is None or held[0] != row.stamp:
                 session = self.session(row, solver)
-                state = state_of(row, session, describe(session.game))
+                state = self._with_history(row, state_of(row, session, describe(session.game)))
                 held = (row.stamp, state, json.dumps(state))
                 self.states.keep(code, held)
             return held[1], held[2]
@@ -420,25 +436,78 @@ class SharedGames:
         except TableError:
             raise TableError(404, missing) from None
 
-    def _insert(self, game: Game, who_moves: str, admin: str) -> str:
+    def _insert(self, game: Game, who_moves: str, admin: str, family: str | None = None
+                ) -> str:
         """Insert a table (in the caller's transaction), dropping the expired
-        ones first; its code."""
+        ones first; its code.  ``family``: the first table of the chain it
+        continues (None: it starts one)."""
         code, now = secrets.token_urlsafe(12), time.time()
         self.db.execute("DELETE FROM games WHERE (finished = 0 AND updated < ?) "
                         "OR (finished = 1 AND updated < ?)",
                         (now - self.ttl, now - self.finished_ttl))
         self.db.execute("INSERT INTO games (code, rules, created, updated, finished, moves, "
-                        "doc, admin, who_moves) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                        "doc, admin, who_moves, short, family) "
+                        "VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
                         (code, game.rules.spec, now, now, int(game.is_over),
-                         json.dumps(game.to_dict()), admin, who_moves))
+                         json.dumps(game.to_dict()), admin, who_moves, self._new_short(),
+                         family or code))
         self.games.keep(code, (0, Session(game)))
         self.rules.keep(code, game.rules.spec)
         return code
 
+    def _new_short(self) -> str:
+        """A short code no table has now (in the caller's transaction)."""
+        while True:
+            short = "".join(secrets.choice(SHORT_LETTERS) for _ in range(SHORT_LENGTH))
+            if not self.db.execute("SELECT 1 FROM games WHERE short = ?", (short,)).fetchone():
+                return short
+
+    def by_short(self, short: str) -> str:
+        """The code of the table whose short code is ``short`` (spaces,
+        dashes and case aside); 404 if none (rate-limited by the route)."""
+        short = "".join(c for c in str(short).upper() if c.isalnum())
+        if not SHORT.fullmatch(short):
+            raise TableError(400, f"a table's code is {SHORT_LENGTH} letters")
+        with self.lock:
+            got = self.db.execute("SELECT code FROM games WHERE short = ?", (short,)).fetchone()
+        if got is None:
+            raise TableError(404, "no such table")
+        return got[0]
+
+    def _record(self, row: Row, session: Session) -> None:
+        """A table's game just finished: its results (in the caller's transaction)."""
+        game = session.game
+        ledger = family(session, review=False)["ledger"] or {}
+        places = {s.seat: s.place for s in session.standings()}
+        record(self.db, row.code, row.family or row.code, game.rules.spec,
+               [(p.name, game.cards[i].score, places[i], ledger.get(str(i)))
+                for i, p in enumerate(game.players)])
+
+    def record_page(self, game: Game) -> dict:
+        """A finished game of one page recorded (once: ``game_key``), its
+        family its players' names; the history shown after it."""
+        names = [p.name for p in game.players]
+        key, fam, spec = game_key(game.to_dict()), page_family(names), game.rules.spec
+        ledger = family(Session(game), review=False)["ledger"] or {}
+        places = {s.seat: s.place for s in Session(game).standings()}
+        with self.lock, transaction(self.db):
+            record(self.db, key, fam, spec, [(p.name, game.cards[i].score, places[i],
+                                              ledger.get(str(i)))
+                                             for i, p in enumerate(game.players)])
+            return history(self.db, fam, spec, names, key)
+
+    def _with_history(self, row: Row, state: dict) -> dict:
+        """A finished table's state with its family's history."""
+        if row.finished:
+            names = [p.get("name", "") for p in row.doc.get("players", [])]
+            state["history"] = history(self.db, row.family or row.code, row.rules, names,
+                                       row.code)
+        return state
+
     def _start_next(self, row: Row, game: Game, who_moves: str) -> str:
         """The next table of ``row`` (in the caller's transaction): its admin
         the same, its seats kept when the players are as many."""
-        code = self._insert(game, who_moves, row.admin)
+        code = self._insert(game, who_moves, row.admin, row.family or row.code)
         self.db.execute("UPDATE games SET next = ?, proposal = NULL, version = version + 1 "
                         "WHERE code = ?", (code, row.code))
         if len(row.doc.get("players", [])) == len(game.players):
@@ -487,6 +556,10 @@ class SharedGames:
             game = session.game                     # another error: the game is dropped (halfway)
             doc = game.to_dict()
             now = time.time()
+            if game.is_over and not row.finished:
+                self._record(row, session)
+            elif row.finished and not game.is_over:     # the last score undone: not a result
+                self.db.execute("DELETE FROM results WHERE game = ?", (code,))
             self.db.execute("UPDATE games SET moves = ?, doc = ?, updated = ?, finished = ? "
                             "WHERE code = ?", (row.moves + 1, json.dumps(doc), now,
                                                int(game.is_over), code))
@@ -494,7 +567,7 @@ class SharedGames:
                             (code, row.moves + 1, kind, str(text), now))
         self.games.keep(code, (row.moves + 1, session))
         row.moves, row.doc, row.finished = row.moves + 1, doc, game.is_over
-        state = state_of(row, session, describe(game))
+        state = self._with_history(row, state_of(row, session, describe(game)))
         held = (row.stamp, state, json.dumps(state))
         self.states.keep(code, held)
         return state, held[2]
@@ -617,6 +690,12 @@ class Limiter:
         self.rate, self.burst = rate, burst
         self.buckets: dict[str, tuple[float, float]] = {}
 
+    def check(self, client: str) -> None:
+        """429 if ``client`` has no request left now (nothing is taken)."""
+        tokens, at = self.buckets.get(client, (self.burst, time.monotonic()))
+        if min(self.burst, tokens + (time.monotonic() - at) * self.rate) < 1:
+            raise TableError(429, "too many requests; wait a moment")
+
     def take(self, client: str) -> None:
         now = time.monotonic()
         tokens, at = self.buckets.get(client, (self.burst, now))
@@ -629,6 +708,8 @@ class Limiter:
                 del self.buckets[key]
 
 
-LIMITS = {"create": (0.2, 5), "move": (10.0, 20)}    # per client: a second, at once
+LIMITS = {"create": (0.2, 5), "move": (10.0, 20),    # per client: a second, at once
+          "join": (0.1, 6),                          # codes tried, per client (6, then 1 in 10 s)
+          "miss": (0.5, 30)}                         # codes not found, all clients together
 
 

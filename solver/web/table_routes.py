@@ -11,8 +11,10 @@ Routes (``table_routes``; bodies are JSON objects):
   (with that table's ``admin``) makes it the next game of that table (if it
   has one already, that one is answered, 200)
 * ``GET /api/table/{code}`` -> the state
-* ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/undo``,
-  ``/redo`` ``{"after", "token"?}`` -> the state, or 409 with it
+* ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/pad``
+  ``{"box", "points", "column"?, "after", "token"?}`` (score-pad mode:
+  ``solver.scorepad``); ``/undo``, ``/redo`` ``{"after", "token"?}`` -> the
+  state, or 409 with it
 * ``POST /api/table/{code}/claim`` ``{"seat", "token"?}`` -> ``{"seat", "token"}``;
   ``/release`` ``{"seat", "token"}``
 * ``POST /api/table/{code}/next`` ``{"players", "rules"?, "who_moves"?, "token"}``;
@@ -21,6 +23,10 @@ Routes (``table_routes``; bodies are JSON objects):
 * ``GET /api/table/{code}/history`` -> every change with its time
 * ``GET /api/table/{code}/qr.svg`` -> the table's link as a QR code (SVG)
 * ``DELETE /api/table/{code}`` ``{"admin"}``
+* ``GET /api/join/{short}`` -> ``{"code", "url"}``: the table of a short code
+  (6 letters a person can read aloud), rate-limited against guessing
+* ``POST /api/history`` ``{"game"}`` -> a finished page game recorded, and the
+  family's history (``solver.web.history``)
 """
 
 from __future__ import annotations
@@ -186,6 +192,8 @@ class Tables:
                  describe: Callable[[Game], dict], limits: dict = LIMITS):
         self.shared, self.solver_for, self.describe = shared, solver_for, describe
         self.creating, self.moving = Limiter(*limits["create"]), Limiter(*limits["move"])
+        self.joining = Limiter(*limits.get("join", LIMITS["join"]))
+        self.missing = Limiter(*limits.get("miss", LIMITS["miss"]))     # one bucket, all clients
         self.listeners: dict[str, set[asyncio.Event]] = {}
         self.solvers: dict[str, Any] = {}          # code -> the Solver of a table followed
         self.polling: list[asyncio.Task] = []
@@ -317,12 +325,31 @@ def play_step(move: str):
     return step
 
 
+def pad_step(box: str, points: int, column: int | None):
+    """The step of a score-pad write (``Session.write``)."""
+    def step(session: Session, by: Capability) -> str:
+        return " | ".join(m.text for m in session.write(box, points, column, by))
+    return step
+
+
+def pad_fields(obj: dict) -> tuple[str, int, int | None]:
+    """A score-pad write's box, points and column (400 if malformed)."""
+    box = text_field(obj, "box", 40)
+    points, column = obj.get("points"), obj.get("column")
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10_000:
+        raise TableError(400, "points must be a whole number 0..10000")
+    if column is not None and (isinstance(column, bool) or not isinstance(column, int)
+                               or not 1 <= column <= 99):
+        raise TableError(400, "column must be a column number")
+    return box, points, column
+
+
 def undo_step(session: Session, by: Capability) -> str:
-    return " | ".join(m.text for m in session.undo(by))
+    return " | ".join(m.text for m in session.undo_write(by))
 
 
 def redo_step(session: Session, by: Capability) -> str:
-    return " | ".join(m.text for m in session.redo(by))
+    return " | ".join(m.text for m in session.redo_write(by))
 
 
 async def change(kind: str, tables: Tables, request: Request) -> Response:
@@ -333,6 +360,7 @@ async def change(kind: str, tables: Tables, request: Request) -> Response:
     obj = await read_body(request)
     after = count_field(obj, "after")
     step = play_step(text_field(obj, "move")) if kind == "move" else \
+        pad_step(*pad_fields(obj)) if kind == "pad" else \
         undo_step if kind == "undo" else redo_step
     _, text = await tables.run(tables.shared.change_text, code, after, kind, step,
                                await tables.solver_of(code), tables.describe, token_field(obj))
@@ -392,6 +420,42 @@ async def cancel(tables: Tables, request: Request) -> Response:
     await tables.run(tables.shared.cancel, code, token_field(obj))
     tables.notify(code)
     return await tables.answer(request, code)
+
+
+async def join(tables: Tables, request: Request) -> Response:
+    """``GET /api/join/{short}``: the table of a short code typed by a
+    person.  Each client may try ``LIMITS["join"]`` codes (6 at once, then
+    one in 10 s) and all clients together miss at most ``LIMITS["miss"]``
+    (429 past either), so guessing one of 148 million codes takes years."""
+    tables.joining.take(client_of(request))
+    short = request.path_params["short"]
+    if len(short) > 32:
+        raise TableError(400, "a table's code is 6 letters")
+    tables.missing.check("*")
+    try:
+        code = await tables.run(tables.shared.by_short, short)
+    except TableError as e:
+        if e.status == 404:
+            tables.missing.take("*")
+        raise
+    return JSONResponse({"code": code, "url": table_url(request, code)})
+
+
+async def record_game(tables: Tables, request: Request) -> Response:
+    """``POST /api/history`` ``{"game"}``: a finished game played on one page
+    recorded (once; its family is its players' names), and the history
+    shown after it (``solver.web.history``)."""
+    tables.moving.take(client_of(request))
+    obj = await read_body(request, MAX_GAME_BODY)
+    doc = obj.get("game")
+    if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str):
+        raise TableError(400, "game must be a game document with its rules")
+    check_spec(doc["rules"])
+    game = Game.from_dict(doc, await tables.solver_for(doc["rules"]), where="game")
+    if not game.is_over:
+        raise TableError(409, "the game is not over")
+    got = await tables.run(tables.shared.record_page, game)
+    return JSONResponse(got)
 
 
 async def history(tables: Tables, request: Request) -> Response:
@@ -461,6 +525,7 @@ ROUTES = [("/api/table", create, "POST"), ("/api/table/{code}", read, "GET"),
           ("/api/table/{code}", delete, "DELETE"),
           ("/api/table/{code}/move", partial(change, "move"), "POST"),
           ("/api/table/{code}/undo", partial(change, "undo"), "POST"),
+          ("/api/table/{code}/pad", partial(change, "pad"), "POST"),
           ("/api/table/{code}/redo", partial(change, "redo"), "POST"),
           ("/api/table/{code}/claim", claim, "POST"),
           ("/api/table/{code}/release", release, "POST"),
@@ -469,7 +534,9 @@ ROUTES = [("/api/table", create, "POST"), ("/api/table/{code}", read, "GET"),
           ("/api/table/{code}/next/cancel", cancel, "POST"),
           ("/api/table/{code}/history", history, "GET"),
           ("/api/table/{code}/events", events, "GET"),
-          ("/api/table/{code}/qr.svg", qr_code, "GET")]
+          ("/api/table/{code}/qr.svg", qr_code, "GET"),
+          ("/api/join/{short}", join, "GET"),
+          ("/api/history", record_game, "POST")]
 
 
 def table_routes(shared: SharedGames, solver_for: Callable[[str], Awaitable[Any]],

@@ -21,7 +21,7 @@ STAGES = [
     {"solver.players"},
     {"solver.research"},
     {"solver.api"},
-    {"solver.game", "solver.session"},
+    {"solver.game", "solver.session", "solver.scorepad"},
     {"solver.cli", "solver.web", "solver.__main__"},
 ]
 NUMBA_ALLOWED = ("solver.kernels", "solver.tables.build")

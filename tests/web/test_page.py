@@ -66,6 +66,7 @@ class Page:
         # bypass_csp: Playwright's waiting conditions and axe are scripts of the test
         self.context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
         init = f"localStorage.setItem('yatzy.delay', '{delay}');"
+        init += "localStorage.setItem('yatzy.zero', 'write');"     # no 'cross out?' (confirm.js)
         if lang:
             init += f"if (!localStorage.getItem('yatzy.lang')) localStorage.setItem('yatzy.lang', '{lang}');"
         self.context.add_init_script(init)
@@ -385,7 +386,7 @@ def test_every_control_is_at_least_44_px_and_six_long_names_fit(make):
     p.tap("#more-menu summary")                      # the menu opens over the page
     menu = p.eval_on_selector_all("#more-menu .menu button", "els => els.map(e => "
                                   "[e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
-    assert len(menu) == 4 and min(min(wh) for wh in menu) >= 44      # with Practice
+    assert len(menu) == 6 and min(min(wh) for wh in menu) >= 44      # Practice, Score pad, Add to home screen
     p.tap("#more-menu summary")
     page.start(LONG_NAMES)
     check_targets(p, "rolling")

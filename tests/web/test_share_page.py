@@ -94,6 +94,7 @@ class Phone:
     def __init__(self, browser, server, lang="en"):
         self.context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
         self.context.add_init_script(f"localStorage.setItem('yatzy.delay', '0');"
+                                     "localStorage.setItem('yatzy.zero', 'write');"
                                      f"localStorage.setItem('yatzy.lang', '{lang}');")
         self.page = self.context.new_page()
         self.errors = []

@@ -14,6 +14,9 @@ import {DELAY, KEY, S, VIEW_KEY} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
 import {renderCard, renderTotals} from "./card.js";
 import {dropTable, mayMove, myTurn, renderTable, tableHint, tableSend} from "./share.js";
+import {renderFamily} from "./family.js";
+import {renderPad} from "./scorepad.js";
+import {renderReview} from "./review.js";
 
 export function playerName(seat) { return S.view.players[seat].name; }
 export function isHuman(seat) { return S.view.players[seat].kind === "human"; }
@@ -126,6 +129,7 @@ export function render() {
   for (const id of ["table", "card", "chart"]) $(id).hidden = !S.view;
   $("cancel-new").hidden = !S.view;
   renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals(); renderTable();
+  renderFamily(); renderPad();        // the score pad's lines and mode (family.js, scorepad.js)
   // for tests and for styles: what the page waits for now
   const b = document.body.dataset;
   b.state = !S.view ? "none" : busy ? "busy" : !S.live ? "offline" : S.view.is_over ? "over"
@@ -291,6 +295,7 @@ export function showEnd() {
   $("winner").textContent = winnerText();
   $("ranking").replaceChildren(...S.view.ranking.map((r) =>
     el("li", {text: t("place", {place: r.place, name: playerName(r.seat), score: int(r.score)})})));
+  renderReview();                     // the end review and the history (review.js)
   const d = $("end");
   if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }
 }

@@ -12,6 +12,8 @@ import {openPanel, renderNewGame, renderRulesNote, sameAgain, setupNewGame, star
 import {copyShare, exportGame, importGame, loadSaved, shareGame} from "./links.js";
 import {joinTable, setupTable, tableSend, tableUndo} from "./share.js";
 import {setupPractice} from "./practice.js";
+import {setupConfirm} from "./confirm.js";
+import {setupInstall} from "./install.js";
 
 function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";
@@ -66,6 +68,8 @@ async function start() {
     try { send("/api/game/state", {game: JSON.parse(e.newValue)}, {reset: true}); } catch (err) { /* not ours */ }
   });
   setupTable();
+  setupConfirm();          // a 0 in a box is confirmed first (confirm.js)
+  setupInstall();          // "Add to home screen" in the More menu (install.js)
   const cached = params.get("table") ? null : stored(VIEW_KEY, null);   // shown until the server answers
   if (cached) { try { S.view = JSON.parse(cached); if (!S.view.labels || !S.view.labels[lang]) S.view = null; } catch (e) { S.view = null; } }
   render();

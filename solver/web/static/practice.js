@@ -8,6 +8,7 @@ import {$, el, params, showError, store, stored} from "./dom.js";
 import {dieFace} from "./dice.js";
 import {S} from "./state.js";
 import {api, errorText} from "./api.js";
+import {showLevel} from "./level.js";
 
 const KINDS = ["first keep", "second keep", "box choice"];
 const KIND_KEY = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"};
@@ -233,6 +234,7 @@ function renderStats() {
     el("thead", {}, el("tr", {}, ...["pKind", "pCount", "pMean", "pInterval"].map((k) => el("th", {scope: "col", text: t(k)})))),
     el("tbody", {}, row(s.overall, "kind_all"), ...s.by_kind.map((r) => row(r, KIND_KEY[r.label]))));
   $("p-stats-note").textContent = onServer ? t("pThere", {name: P.serverStats.player}) : t("pHere");
+  showLevel(rules, s.overall, onServer ? s.level : null);      // the level in words (level.js)
 }
 function renderScale() {
   const sc = P.scale, ready = sc && sc.state === "ready";

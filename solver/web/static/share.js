@@ -47,7 +47,7 @@ export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.
 // ------------------------------------------------------------------ joining
 async function enterTable(state, mine = {}) {
   if (source) source.close();
-  S.table = {code: state.code, moves: -1, claimed: state.claimed, who: state.who_moves, url: state.url || null,
+  S.table = {code: state.code, short: state.short || null, moves: -1, claimed: state.claimed, who: state.who_moves, url: state.url || null,
            seat: mine.seat ?? null, tokens: mine.tokens || {}, admin: mine.admin || null};
   saveMine();
   const url = new URL(location.href);
@@ -97,7 +97,7 @@ function takeState(s) {
   if (typeof S.table.seat === "number" && !(S.table.seat in S.table.tokens)) S.table.seat = null;
   if (same) { render(); return; }
   S.table.moves = s.moves;
-  setView({...s.view, game: s.game, advice: null});
+  setView({...s.view, game: s.game, advice: null, family: s.family, history: s.history});
   askCoach();
 }
 
@@ -251,6 +251,10 @@ function showLink() {
   const qr = $("table-qr");
   if (qr.dataset.code !== S.table.code) { qr.src = tableUrl("qr.svg"); qr.dataset.code = S.table.code; }
   $("table-note").textContent = "";
+  let short = $("table-short");
+  if (!short) { short = el("p", {id: "table-short"}); $("table-qr").before(short); }
+  short.replaceChildren(...(S.table.short ? [t("shortCode") + " ", el("strong", {class: "short-code", text: S.table.short}),
+    el("br"), el("span", {class: "note", text: t("shortCodeHint")})] : []));
 }
 async function copyTableLink() {
   const input = $("table-url");
@@ -265,6 +269,7 @@ export function renderTable() {
   document.body.dataset.link = S.table ? (linkUp ? "up" : "down") : "";
   $("table-button").disabled = !S.view && !S.table;
   $("table-qr").alt = t("qrAlt");
+  renderJoin();
   bar.hidden = !S.table || !S.view;
   if (bar.hidden) return;
   renderNews();
@@ -320,7 +325,43 @@ export function tableHint() {
   return S.table.seat === "watch" ? t("watching") : t("waitPhone", {name: playerName(S.view.turn_player)});
 }
 
+// ------------------------------------------------------------------ joining by code
+// A table's short code (6 letters, read aloud and typed): the server answers
+// its long code (rate-limited, so a stranger cannot try codes for long).
+async function joinByCode() {
+  const typed = $("join-code").value.toUpperCase().replace(/[^A-Z]/g, "");
+  $("join-note").textContent = "";
+  if (typed.length !== 6) { $("join-note").textContent = t("joinBad"); return; }
+  let got;
+  try { got = await api(`/api/join/${typed}`); }
+  catch (e) {
+    $("join-note").textContent = e.status === 404 ? t("joinNone") : e.status === 429 ? t("joinSlow") : e.status === 400 ? t("joinBad") : errorText(e);
+    return;
+  }
+  openPanel("new-game", false);
+  $("join-code").value = "";
+  await joinTable(got.code);
+}
+function joinForm() {
+  const form = el("form", {id: "join", "aria-labelledby": "join-h"},
+    el("p", {id: "join-h"}),
+    el("div", {class: "row"}, el("label", {for: "join-code", id: "join-label", class: "sr"}),
+      el("input", {id: "join-code", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "9",
+                   inputmode: "text", size: "8"}),
+      el("button", {id: "join-ok", type: "submit"})),
+    el("p", {id: "join-note", role: "status"}));
+  form.addEventListener("submit", (e) => { e.preventDefault(); joinByCode(); });
+  $("new-game-h").after(form);           // first: a phone that came to join sees it at once
+}
+export function renderJoin() {
+  if (!$("join")) return;
+  $("join-h").textContent = t("joinTitle");
+  $("join-label").textContent = t("joinLabel");
+  $("join-ok").textContent = t("joinButton");
+}
+
 export function setupTable() {
+  joinForm();
   $("table-button").onclick = () => $("table-box").hidden ? openTableBox() : openPanel("table-box", false);
   $("table-make-ok").onclick = shareTable;
   $("table-make-cancel").onclick = () => openPanel("table-box", false);

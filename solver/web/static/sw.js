@@ -3,9 +3,11 @@
 // reload while the server is away still shows the page and the game saved
 // in the browser.  The API is never cached: advice always comes fresh.
 "use strict";
-const CACHE = "yatzy-page-4";
-const MODULES = ["main", "words", "dom", "dice", "state", "api", "game", "card", "chart", "newgame", "links", "share", "practice"];
-const SHELL = ["/", "/words.json", ...MODULES.map((m) => `/static/${m}.js`), "/static/style.css", "/static/icon.svg", "/manifest.webmanifest"];
+const CACHE = "yatzy-page-5";
+const MODULES = ["main", "words", "dom", "dice", "state", "api", "game", "card", "chart", "newgame", "links", "share", "practice",
+                 "family", "review", "scorepad", "confirm", "level", "install"];
+const SHELL = ["/", "/words.json", ...MODULES.map((m) => `/static/${m}.js`), "/static/style.css", "/static/icon.svg",
+               "/static/icon-192.png", "/static/icon-512.png", "/static/apple-touch-icon.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -1,0 +1,158 @@
+"""Score-pad mode: a box written with the points a person reads off real
+dice, no dice entered, the way a paper pad is used.
+
+A write is checked against the rules: the points must be ones the box can
+take now from some roll of the dice (a box already filled, a box the order
+does not allow, or points no roll gives there are refused, one line each).
+It is played as the game plays every turn, so undo, redo, saving and the
+end review need nothing new: a roll that scores those points in that box
+(``dice_for``: one with no yatzy where another will do, so that no yatzy
+bonus or joker is set off unasked), then the score.  Those dice are the
+pad's, not the table's, so a game written this way (``settings["scorepad"]``)
+has no loss ledger and its review shows the scores only.
+
+    >>> from solver.game import Game
+    >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
+    >>> sorted(pad_values(g)[1, g.rules.box_index("two_pairs")])[:4]
+    [0, 6, 8, 10]
+    >>> write_points(g, "two_pairs", 18)
+    ['roll 1 3 3 6 6', 'score two_pairs (18)']
+    >>> g.scores(), g.turn_player, g.settings["scorepad"]
+    ((18, 0), 1, True)
+    >>> write_points(g, "two_pairs", 19)
+    Traceback (most recent call last):
+      ...
+    solver.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.game import Game
+
+FLAG = "scorepad"          # the game's settings key: written from a score pad
+
+
+class PadError(InputError):
+    """A write the rules refuse: ``kind`` names it (``pad_not_now``,
+    ``pad_box``, ``pad_points``) and ``fields`` its particulars."""
+
+    def __init__(self, kind: str, line: str, /, **fields):
+        super().__init__(line)
+        self.kind, self.fields = kind, fields
+
+
+def is_pad(game: Game) -> bool:
+    """Whether the game was written (partly) from a score pad."""
+    return bool(game.settings.get(FLAG))
+
+
+def at_turn_start(game: Game) -> bool:
+    """Whether a pad write may be made now: a turn not yet rolled."""
+    return not game.is_over and game.needs_roll and not game.position.rolls
+
+
+def _options(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]:
+    """(column, box) -> points -> a roll that scores them there (the player
+    to move's card; a roll without a yatzy preferred), kept per card."""
+    rules, card = game.rules, game.card
+    key = (rules.spec, card)
+    found = _KEPT.get(key)
+    if found is None:
+        found = _KEPT[key] = _options_of(game)
+        if len(_KEPT) > 256:
+            _KEPT.pop(next(iter(_KEPT)))
+    return found
+
+
+_KEPT: dict = {}
+
+
+def _options_of(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]:
+    rules, card = game.rules, game.card
+    space = rules.dice_space
+    dice = [space.dice_of(space.first_roll + r) for r in range(space.n_rolls)]
+    yatzy = rules.yahtzee_face >= 0
+    out: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {}
+    if rules.columns > 1:                   # no jokers: each open box scores as the roll says
+        allowed, special = card.allowed(), []
+    else:                                   # a yatzy may be a joker: the game says where
+        allowed = [(1, b) for b in card.allowed_boxes()]
+        special = [r for r in range(space.n_rolls) if yatzy[r]]
+    plain = np.flatnonzero(~yatzy) if special else np.arange(space.n_rolls)
+    for column, box in allowed:
+        points = rules.scores[plain, box]
+        values, first = np.unique(points, return_index=True)
+        out[column, box] = {int(v): dice[plain[i]] for v, i in zip(values, first)}
+    for r in special:
+        for column, box, points in game.score_options(card, dice[r]):
+            out.setdefault((column, box), {}).setdefault(points, dice[r])
+    return out
+
+
+def pad_values(game: Game) -> dict[tuple[int, int], list[int]]:
+    """The points each open box of the player to move may take now,
+    ``(column, box) -> sorted points`` (column from 1); empty when no pad
+    write may be made (``at_turn_start``)."""
+    if not at_turn_start(game):
+        return {}
+    return {key: sorted(found) for key, found in _options(game).items()}
+
+
+def dice_for(game: Game, box: int, points: int, column: int = 1) -> tuple[int, ...]:
+    """A roll that scores ``points`` in ``box`` of ``column`` for the player
+    to move now; PadError where none does."""
+    rules = game.rules
+    name = rules.boxes[box].name
+    where = f"{name}@{column}" if rules.columns > 1 else name
+    found = _options(game).get((column, box))
+    if found is None:
+        raise PadError("pad_box", f"{where} cannot be written now (filled, or not allowed)",
+                       box=name, column=column)
+    if points not in found:
+        values = sorted(found)
+        shown = values if len(values) <= 4 else values[:3] + ["..."] + values[-1:]
+        raise PadError("pad_points", f"{where} cannot score {points} (it scores "
+                       f"{', '.join(map(str, shown))})", box=name, column=column,
+                       points=points, values=values)
+    return found[points]
+
+
+def write_points(game: Game, box: str | int, points: int, column: int | None = None
+                 ) -> list[str]:
+    """Write ``points`` in ``box`` (a name, an alias or an index) of
+    ``column`` for the player to move, at the start of a turn: a roll
+    scoring them there, then the score; the game is marked
+    (``settings["scorepad"]``).  The moves played, as text."""
+    if not at_turn_start(game):
+        raise PadError("pad_not_now", "a score pad writes at the start of a turn, before "
+                       "any dice are entered")
+    rules = game.rules
+    index = box if isinstance(box, int) else rules.box_index(box)
+    if not 0 <= index < rules.n_boxes:
+        raise PadError("pad_box", f"box {index} does not exist", box=str(index), column=0)
+    if column is None:
+        column = 1
+    if rules.columns == 1 and column != 1:
+        raise PadError("pad_box", f"rules {rules.spec} have one column", box=str(box),
+                       column=column)
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise PadError("pad_points", "points must be a whole number", box=str(box),
+                       column=column, points=points, values=[])
+    dice = dice_for(game, index, points, column)
+    where = rules.boxes[index].name + (f"@{column}" if rules.columns > 1 else "")
+    roll = game.play("roll " + "".join(map(str, dice)) if rules.faces < 10 else
+                     "roll " + " ".join(map(str, dice)))
+    try:
+        score = game.play(f"score {where}")
+    except InputError:
+        game.undo()
+        raise
+    game.settings[FLAG] = True
+    return [roll.text, score.text]
+
+
+__all__ = ["FLAG", "PadError", "at_turn_start", "dice_for", "is_pad", "pad_values",
+           "write_points"]

@@ -1,0 +1,56 @@
+// What a family's score pad shows, under the turn's line: who leads and by
+// how much, the bonus in words for the player to move (each column's with
+// several), the weighted totals of several columns, and (advice on) the
+// player's loss so far.  The numbers are the server's (the game's
+// "family": solver.web.family, the table's session); this module only
+// words them.  game.js's render() calls renderFamily().
+import {int, num, t} from "./words.js";
+import {$, el} from "./dom.js";
+import {S} from "./state.js";
+
+function names(seats) {
+  const n = seats.map((s) => S.view.players[s].name);
+  return n.length < 2 ? n.join("") : n.slice(0, -1).join(", ") + " " + t("and") + " " + n[n.length - 1];
+}
+
+// "Kari leads by 6", "Kari and Ola share the lead" (nothing before any points, or alone)
+export function leadText(f) {
+  if (!f || S.view.players.length < 2 || !S.view.scores.some((x) => x > 0)) return "";
+  const lead = f.lead;
+  if (lead.seats.length === S.view.players.length) return t("leadAll");
+  if (lead.seats.length > 1) return t("leadShared", {names: names(lead.seats), n: lead.by});
+  return t("leads", {name: names(lead.seats), n: lead.by});
+}
+
+// One column's bonus in words: "needs 12 more", "has the bonus (+50)", "cannot reach the bonus"
+export function bonusText(b, name, col) {
+  if (!b) return "";
+  const args = {name, n: b.need, points: int(b.points || 0), col};
+  const key = b.state === "made" ? "bonusMade" : b.state === "missed" ? "bonusMissed" : "bonusNeed";
+  return t(col ? key + "Col" : key, args);
+}
+
+export function renderFamily() {
+  let box = $("family");
+  if (!box) { box = el("div", {id: "family", "aria-live": "polite"}); $("sub").after(box); }
+  const f = S.view && S.view.family;
+  if (!f) { box.replaceChildren(); box.hidden = true; return; }
+  const lines = [];
+  const lead = leadText(f);
+  if (lead) lines.push(lead);
+  if (!S.view.is_over) {
+    const seat = S.view.turn_player, name = S.view.players[seat].name;
+    const cols = f.bonus[seat] || [];
+    // a column's bonus is news once an upper box is written (its pace known) or it is decided
+    const words = cols.map((b, c) => b && (b.state !== "need" || b.pace !== null) ? bonusText(b, name, cols.length > 1 ? c + 1 : 0) : "")
+      .filter(Boolean);
+    if (words.length) lines.push(cols.length > 1 ? t("bonusCols", {name, list: words.join(" · ")}) : words[0]);
+    if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
+        && S.view.turns_played[seat] > 0)
+      lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
+  }
+  if (f.weighted) lines.push(t("weighted", {list: f.weighted.map((w) =>
+    `${S.view.players[w.seat].name} ${int(w.total)}`).join(" · ")}));
+  box.hidden = !lines.length;
+  box.replaceChildren(...lines.map((text, i) => el("p", {class: "family-line", dataset: {i}, text})));
+}

@@ -1,0 +1,78 @@
+// The end review on the page, in the game-over dialog: for each person the
+// points their decisions lost against the best play and their costliest
+// moves ("Kari lost 38 points; worst move turn 7 …"), the same numbers as
+// the coach's review (the server's "family": solver.web.family); a game
+// written from a score pad shows the scores only (no dice, nothing to
+// review).  Under it the history of the table and each player's best
+// (solver.web.history): a shared table's state has it, a game of this page
+// alone is recorded once (POST /api/history) when it ends.  game.js's
+// showEnd() calls renderReview().
+import {int, lang, num, t} from "./words.js";
+import {$, el} from "./dom.js";
+import {S} from "./state.js";
+import {api} from "./api.js";
+
+const recorded = new Map();          // a page game's key -> its history (asked once)
+
+function boxName(box) { return (S.view.labels[lang].boxes[box]) || box; }
+export function decisionText(a) {
+  if (a.action === "score") {
+    const box = boxName(a.box) + (a.column ? " ×" + a.column : "");
+    return t("scoreBox", {box, points: a.points});
+  }
+  return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
+}
+
+const lower = (s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);     // mid-sentence
+function personLines(r) {
+  if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})})];
+  if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: t("reviewPerfect", {name: r.name, n: r.decisions})})];
+  const out = [el("p", {class: "review-loss", dataset: {seat: r.seat, loss: r.loss},
+    text: t("reviewLoss", {name: r.name, loss: num(r.loss, 1), n: r.decisions})})];
+  if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) =>
+    el("li", {text: t("reviewWorst", {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
+      best: lower(decisionText(w.best)), loss: num(w.loss, 1)})}))));
+  return out;
+}
+
+function historyLines(h) {
+  if (!h) return [];
+  const out = [el("h3", {text: t("historyTitle")}), el("p", {text: t("historyGames", {n: h.games})})];
+  if (h.top.length) out.push(el("p", {class: "history-top", text: t("historyTop", {list:
+    h.top.map((x) => `${x.name} ${int(x.score)}`).join(" · ")})}));
+  for (const p of h.players) {
+    const key = p.new && !p.first ? "bestNew" : p.first ? "bestFirst" : "bestOld";
+    out.push(el("p", {class: "history-best" + (p.new ? " new" : ""), text: t(key, {name: p.name, score: int(p.best), n: p.games})}));
+  }
+  return out;
+}
+
+function gameKey(g) { return `${g.rules}:${g.seed}:${g.moves.length}:${JSON.stringify(g.players)}`; }
+
+async function pageHistory() {
+  const g = S.view.game, key = gameKey(g);
+  if (recorded.has(key)) return recorded.get(key);
+  recorded.set(key, null);
+  try { recorded.set(key, await api("/api/history", {game: g})); } catch (e) { recorded.delete(key); }
+  return recorded.get(key);
+}
+
+export async function renderReview() {
+  let box = $("review");
+  if (!box) { box = el("div", {id: "review"}); $("ranking").after(box); }
+  const f = S.view && S.view.family;
+  if (!f || !S.view.is_over) { box.replaceChildren(); return; }
+  const people = (f.review || []);
+  const kids = [];
+  if (people.length) {
+    kids.push(el("h3", {text: t("reviewTitle")}));
+    if (f.scorepad) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
+    else if (S.mode === "off") kids.push(el("p", {class: "note", text: t("reviewOff")}));   // advice off means off
+    else for (const r of people) kids.push(...personLines(r));
+  }
+  box.replaceChildren(...kids);
+  const shown = S.view;
+  const h = S.table ? S.view.history : await pageHistory();
+  if (S.view !== shown || !h) return;
+  box.append(...historyLines(h));
+}

@@ -1,0 +1,147 @@
+"""What a family's score pad gives, in real browsers (Chromium with touch
+at 390 and 360 px, ``yatzy serve`` as its own process): score-pad mode
+(type the points and tap a box; tap a box and pick its points; a 0 asked
+about first; undo takes a written box back), a second phone joining by
+the table's short code, the last move and who leads on the other phone,
+and the end review and history in the game-over dialog; axe-core finds
+no violation on the pad and the review."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
+from .test_share_page import Phone, browser, server  # noqa: F401  (fixtures)
+
+from solver.game import Game  # noqa: E402
+
+
+def new_game(phone, players, seed, rules="nordic"):
+    """A game started by the API and loaded as this phone's own."""
+    doc = phone.page.evaluate("""async ([players, seed, rules]) => {
+        const r = await fetch('/api/game/new', {method: 'POST', headers: {'Content-Type':
+          'application/json'}, body: JSON.stringify({players, seed, rules})});
+        return (await r.json()).game; }""", [players, seed, rules])
+    return load(phone, doc)
+
+
+def load(phone, doc):
+    phone.page.evaluate("(g) => localStorage.setItem('yatzy.game', JSON.stringify(g))", doc)
+    phone.page.reload()
+    phone.page.wait_for_function("['roll', 'decide', 'over'].includes(document.body.dataset.state)")
+    phone.page.evaluate("localStorage.setItem('yatzy.zero', 'ask')")   # the phones' default: ask
+    return phone
+
+
+def pad_on(phone):
+    phone.page.click("#more-menu summary")
+    phone.page.click("#pad-toggle")
+    phone.page.wait_for_selector("#scorepad:not([hidden])")
+
+
+def write_first_box(phone, last=True):
+    """Tap the first open box and its highest (lowest) value; a 0 confirmed."""
+    before = phone.moves()
+    p = phone.page
+    p.click("#pad-boxes button >> nth=0")
+    p.click("#pad-values button >> nth=" + ("-1" if last else "0"))
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    phone.wait_moves(before + 2)
+
+
+def test_a_game_on_the_score_pad(browser, server):
+    phone = Phone(browser, server, "nb").open(server.url)
+    new_game(phone, ["Kari", "Ola"], 11)
+    pad_on(phone)
+    p = phone.page
+    assert p.is_hidden("#pad") and p.is_hidden("#dice")
+    axe(p, "score pad")
+    p.fill("#pad-points", "18")                          # typed, then one tap on the box
+    p.click("#pad-boxes [data-box='two_pairs@1']")
+    phone.wait_moves(2)
+    assert "Kari leder med 18 poeng" in p.inner_text("#family")
+    p.fill("#pad-points", "19")                          # points the box cannot take
+    p.click("#pad-boxes [data-box='two_pairs@1']")
+    assert "kan ikke få 19" in p.inner_text("#pad-note") and phone.moves() == 2
+    p.fill("#pad-points", "")
+    p.click("#pad-boxes [data-box='yatzy@1']")           # a box, then its points: 0 asks first
+    assert p.eval_on_selector_all("#pad-values button", "b => b.map((x) => +x.dataset.points)") == [0, 50]
+    p.click("#pad-values [data-points='0']")
+    p.wait_for_selector("#zero-confirm[open]")
+    assert p.inner_text("#zero-h") == "Stryke yatzy?"
+    p.click("#zero-no")
+    assert phone.moves() == 2
+    p.click("#pad-values [data-points='0']")
+    p.click("#zero-yes")
+    phone.wait_moves(4)
+    p.click("#undo")                                     # the whole write, back to Ola's turn start
+    p.wait_for_function("document.body.dataset.moves === '2' && document.body.dataset.state === 'roll'")
+    assert p.inner_text("#turn") == "Ola sin tur" and p.is_visible("#scorepad")
+    while phone.data("state") != "over":
+        write_first_box(phone)
+    p.wait_for_selector("#end[open] #review h3")
+    text = p.inner_text("#end")
+    assert "Ført som poengblokk" in text and "første spill registrert" in text
+    axe(p, "the end of a score-pad game")
+    assert phone.errors == []
+
+
+def test_the_end_review_names_each_persons_loss(browser, server):
+    g = Game("nordic", ["Kari", "Ola"], seed=21)
+    while not (not g.needs_roll and sum(p is None for c in g.cards for p in c.points) == 1):
+        if g.needs_roll:
+            g.play("roll")
+        else:
+            legal = [a for a in g.legal_actions() if str(a).startswith("score")]
+            g.play(str(legal[0]))                          # the first box: often a waste
+    phone = load(Phone(browser, server, "en").open(server.url), g.to_dict())
+    phone.page.click("#protokoll .cell-btn >> nth=0")
+    if phone.page.is_visible("#zero-confirm[open]"):
+        phone.page.click("#zero-yes")
+    phone.page.wait_for_selector("#end[open] .review-loss")
+    g = Game.from_dict(phone.page.evaluate(
+        "import('/static/state.js').then((m) => m.S.view.game)"), None)
+    assert g.is_over
+    losses = phone.page.eval_on_selector_all("#review .review-loss",
+                                             "els => els.map((e) => +e.dataset.loss)")
+    assert losses == [pytest.approx(g.review(s).total_loss, abs=1e-9) for s in (0, 1)]
+    assert "Kari lost" in phone.page.inner_text("#review") and "turn " in phone.page.inner_text(
+        "#review .review-worst")
+    assert phone.errors == []
+
+
+def test_a_phone_joins_by_the_short_code_and_sees_the_last_move(browser, server):
+    a = Phone(browser, server, "nb").open(server.url)
+    new_game(a, ["Kari", "Ola"], 5)
+    a.page.click("#table-button")
+    a.page.click("#table-make-ok")
+    a.page.wait_for_selector("#table-short .short-code")
+    short = a.page.inner_text("#table-short .short-code")
+    b = Phone(browser, server, "nb")
+    b.context.close()
+    b.context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 640}},
+                                    bypass_csp=True, service_workers="block")
+    b.page = b.context.new_page()
+    b.page.on("pageerror", lambda e: b.errors.append(str(e)))
+    b.open(server.url + "/?lang=nb")
+    assert b.page.is_visible("#join-code")               # first in the panel, at 360 x 640
+    b.page.fill("#join-code", "ZZZZZZ" if short != "ZZZZZZ" else "YYYYYY")
+    b.page.click("#join-ok")
+    b.page.wait_for_function("document.querySelector('#join-note').textContent !== ''")
+    assert b.page.inner_text("#join-note") == "Ingen bord har den koden."
+    b.page.fill("#join-code", short[:3].lower() + " " + short[3:])
+    b.page.click("#join-ok")
+    b.page.wait_for_function("document.body.dataset.table !== ''")
+    a.page.click("#table-close")
+    a.page.click("#seat-choices [data-seat='0']")
+    b.page.click("#seat-choices [data-seat='1']")
+    pad_on(a)
+    write_first_box(a)
+    b.page.wait_for_function("document.querySelector('.last-move') && "
+                             "document.querySelector('.last-move').textContent.includes('Kari')")
+    assert "Kari leder med" in b.page.inner_text("#family")
+    assert a.errors == [] and b.errors == []
+    assert json.loads(b.page.evaluate("JSON.stringify(document.body.dataset)"))["table"]
