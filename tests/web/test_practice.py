@@ -444,9 +444,10 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
         if held:
             break
         page.wait_for_timeout(50)
-    page.unroute("**/api/puzzles?*")
+    assert held, "the first set was asked for"
     for route in held:
         route.continue_()
+    page.unroute("**/api/puzzles?*")
     wait_practice(page, "puzzle")
     english = ("Practice", "Puzzle", "Keep my rating", "Your rating", "Back to the game")
     assert not any(w in page.inner_text("#practice") for w in english)

@@ -69,7 +69,9 @@ export function renderTotals() {
   const bar = $("totals");
   if (!S.view) { bar.replaceChildren(); return; }
   const now = S.view.is_over ? -1 : S.view.turn_player;
-  bar.classList.toggle("many", S.view.players.length > 4);
+  // the expected scores leave the chips where they would not fit (Trippel's are four digits)
+  const n = S.view.players.length;
+  bar.classList.toggle("many", n > 4 || (n === 4 && (S.view.columns || 1) > 1));
   bar.replaceChildren(el("ul", {}, ...S.view.players.map((p, i) => {
     const ev = S.view.expected_scores && S.view.expected_scores[i];
     const evText = ev === null || ev === undefined || S.view.is_over || S.mode === "off" ? ""   // advice off: no solver value
