@@ -379,8 +379,8 @@ def test_the_bonus_pace_is_said_in_words(make, tables_dir):
     for move in ("roll 11256", "score ones", "roll 66664", "score sixes"):
         game.play(move)
     link = game_link(game)
-    for lang, ann, bob in (("en", "1 short", "6 over"), ("nb", "1 igjen", "6 over"),
-                           ("sv", "1 kvar", "6 över")):
+    for lang, ann, bob in (("en", "1 short", "6 to spare"), ("nb", "1 igjen", "6 til gode"),
+                           ("sv", "1 kvar", "6 till godo")):
         page = make().open(f"?lang={lang}&game={link}")
         page.wait("roll")
         cells = page.page.eval_on_selector_all("#protokoll td.par", "els => els.map(e => "
