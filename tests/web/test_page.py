@@ -338,6 +338,7 @@ def test_a_keyboard_turn_needs_no_tab_and_the_keys_are_listed(make, tables_dir):
         page.wait("roll", "decide")
     assert presses <= 6 and page.view()["turns_played"] == [1, 0]
     assert p.evaluate("document.activeElement.id") == "roll"    # the next player's roll
+    axe(p, "a keyboard, the keys listed, nb")
     phone = make(lang="nb").open()
     phone.page.tap("#start")
     phone.wait("roll")
@@ -368,6 +369,7 @@ def test_advice_off_shows_no_value_of_the_solver(make):
             page.wait("roll")
         assert shown_values() == [], step
         assert p.is_hidden("#chart")
+    axe(p, "advice off")
     p.select_option("#mode", "full")
     assert shown_values() != [] and p.is_visible("#chart")
 
