@@ -62,9 +62,9 @@ class Page:
     """A phone-sized page with its errors collected; ``delay``: ms before a
     computer's move."""
 
-    def __init__(self, browser, server, delay=0, lang=None):
+    def __init__(self, browser, server, delay=0, lang=None, device=PHONE):
         # bypass_csp: Playwright's waiting conditions and axe are scripts of the test
-        self.context = browser.new_context(**PHONE, bypass_csp=True, service_workers="block")
+        self.context = browser.new_context(**device, bypass_csp=True, service_workers="block")
         init = f"localStorage.setItem('yatzy.delay', '{delay}');"
         init += "localStorage.setItem('yatzy.zero', 'write');"     # no 'cross out?' (confirm.js)
         if lang:
@@ -275,9 +275,14 @@ def test_check_mode_names_the_verdict_and_clears_it(make, tables_dir):
     p.tap("#roll")
     page.wait("decide")
     assert p.text_content("#verdict").startswith("Ann:")   # her own roll keeps it
-    p.tap("#protokoll button.cell-btn >> nth=0")
+    p.evaluate("scrollTo(0, document.body.scrollHeight)")     # a lower box, far down the page
+    p.tap("#protokoll button.cell-btn[data-box='chance']")
     page.wait("roll")
     assert p.text_content("#verdict").startswith("Ann:")
+    seen = p.eval_on_selector("#verdict", "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+    totals = p.eval_on_selector("#totals", "e => e.getBoundingClientRect().top")
+    assert seen[0] >= 0 and seen[1] <= totals, ("the verdict is in view", seen, totals)
+    assert p.evaluate("document.activeElement.id") == "roll"     # Bob's roll, next
     p.tap("#roll")                                   # Bob's first move clears it
     page.wait("decide")
     assert p.text_content("#verdict") == ""
@@ -310,6 +315,81 @@ def test_keyboard_play_and_a_server_that_went_away(make):
     p.keyboard.press("Control+z")                    # undo from the keyboard
     page.wait("decide")
     assert page.view()["dice"] == [1, 2, 3, 4, 6]
+
+
+DESKTOP = {"viewport": {"width": 1200, "height": 900}}
+
+
+def test_a_keyboard_turn_needs_no_tab_and_the_keys_are_listed(make, tables_dir):
+    """With a keyboard: after every action the focus is on the next useful
+    control (never the page), so Enter alone plays a turn; the keys are
+    listed in the page's language (not on a touch screen)."""
+    page = make(device=DESKTOP, lang="nb").open()
+    p = page.page
+    p.click("#start")                                # two people
+    page.wait("roll")
+    assert p.evaluate("document.activeElement.id") == "roll"
+    keys = p.inner_text("#keys")
+    assert "Ctrl+Z" in keys and "angrer" in keys and p.is_visible("#keys")
+    presses = 0
+    while page.view()["turn_player"] == 0:
+        assert p.evaluate("document.activeElement !== document.body"), presses
+        p.keyboard.press("Enter")
+        presses += 1
+        page.wait("roll", "decide")
+    assert presses <= 6 and page.view()["turns_played"] == [1, 0]
+    assert p.evaluate("document.activeElement.id") == "roll"    # the next player's roll
+    axe(p, "a keyboard, the keys listed, nb")
+    phone = make(lang="nb").open()
+    phone.page.tap("#start")
+    phone.wait("roll")
+    assert phone.page.is_hidden("#keys")
+
+
+def test_advice_off_shows_no_value_of_the_solver(make):
+    """With advice off: no expected score in the status line or the totals,
+    no distribution, no best box, through a computer's turn; on again: back."""
+    page = make(lang="en").open()
+    p = page.page
+    page.start(["Ann", "Max=optimal"])
+    p.select_option("#mode", "off")
+
+    def shown_values():
+        evs = [e for e in page.view()["expected_scores"] if e is not None]
+        values = {f"{e:,.1f}" for e in evs} | {f"{e:,.0f}" for e in evs}
+        words = texts(p)
+        return [w for w in words if "≈" in w or any(v in w for v in values)]
+
+    for step in ("roll", "decide", "after"):
+        if step == "decide":
+            p.tap("#roll")
+            page.wait("decide")
+            assert p.query_selector_all("#advice li, #protokoll .cell-btn.best") == []
+        if step == "after":
+            p.tap("#protokoll button.cell-btn >> nth=0")
+            page.wait("roll")
+        assert shown_values() == [], step
+        assert p.is_hidden("#chart")
+    axe(p, "advice off")
+    p.select_option("#mode", "full")
+    assert shown_values() != [] and p.is_visible("#chart")
+
+
+def test_the_bonus_pace_is_said_in_words(make, tables_dir):
+    """The bonus row before the bonus is decided: how far short of (or over)
+    the bonus the upper sum ends at par, in words, not a bare −1."""
+    game = Game(Solver("nordic", tables=tables_dir), ["Ann", "Bob"], seed=7)
+    for move in ("roll 11256", "score ones", "roll 66664", "score sixes"):
+        game.play(move)
+    link = game_link(game)
+    for lang, ann, bob in (("en", "1 short", "6 to spare"), ("nb", "1 igjen", "6 til gode"),
+                           ("sv", "1 kvar", "6 till godo")):
+        page = make().open(f"?lang={lang}&game={link}")
+        page.wait("roll")
+        cells = page.page.eval_on_selector_all("#protokoll td.par", "els => els.map(e => "
+                                               "[e.textContent, e.getAttribute('aria-label')])")
+        assert [c[0] for c in cells] == [ann, bob], lang
+        assert all("onus" in c[1] for c in cells)
 
 
 def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, nordic):
@@ -360,8 +440,12 @@ def test_two_tabs_follow_each_other(make):
 def visible_controls(p):
     return p.evaluate("""sel => [...document.querySelectorAll(sel)].filter(e => {
         const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+        // inside the card's own scroll box: only what is wholly in it now
+        const box = e.closest('.scroll') && e.closest('.scroll').getBoundingClientRect();
+        const inBox = !box || (r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left
+                               && r.right <= box.right);
         return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('[hidden]')
-               && e.checkVisibility({visibilityProperty: true}) && !e.classList.contains('skip');
+               && e.checkVisibility({visibilityProperty: true}) && !e.classList.contains('skip') && inBox;
     }).map(e => { const r = e.getBoundingClientRect();
         return {id: e.id || e.className || e.tagName, text: e.textContent.trim().slice(0, 30),
                 x: r.x, y: r.y, w: r.width, h: r.height}; })""", CONTROLS)
@@ -446,8 +530,7 @@ def texts(p):
 
 
 SAME_IN_EVERY_LANGUAGE = {"Yatzy", "yatzy", "Bonus", "Sum", "OK", "English", "Norsk",
-                          "Svenska", "Person", "Ann", "Bob", "Maxi", "nordic:rolls=4",
-                          "best"}                  # "best" is Norwegian too
+                          "Svenska", "Person", "Ann", "Bob", "Maxi", "best"}                  # "best" is Norwegian too
 
 
 def test_game_link_and_no_english_on_nb_and_sv_pages(make, tables_dir):
@@ -486,11 +569,11 @@ def axe(p, where):
     result = p.evaluate("""() => axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a',
         'wcag21aa', 'best-practice']})""")
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-           for v in result["violations"] if v["impact"] in ("critical", "serious")]
+           for v in result["violations"]]
     assert bad == [], (where, bad)
 
 
-def test_axe_finds_nothing_serious(make, tables_dir):
+def test_axe_finds_nothing(make, tables_dir):
     first = make(lang="en").open()
     axe(first.page, "first load")
     link = game_link(mid_game(tables_dir))

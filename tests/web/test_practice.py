@@ -434,7 +434,20 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, table
 @pytest.mark.parametrize("lang", ["nb", "sv"])
 def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     context, page, errors, answers = phone(browser, server, lang)
+    held = []                                           # the first set held back: what is said meanwhile
+    page.route("**/api/puzzles?*", lambda route: held.append(route))
     page.goto(f"{server}/?lang={lang}&seed=7#practice")
+    page.wait_for_function("() => document.body.dataset.practice === 'busy'")
+    preparing = page.evaluate("fetch('/words.json').then((r) => r.json())")[lang]["page"]["pPreparing"]
+    assert page.inner_text("#p-status") == preparing and "minut" in preparing
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the first set was asked for"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/puzzles?*")
     wait_practice(page, "puzzle")
     english = ("Practice", "Puzzle", "Keep my rating", "Your rating", "Back to the game")
     assert not any(w in page.inner_text("#practice") for w in english)

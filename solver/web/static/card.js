@@ -1,5 +1,5 @@
 // The scorecard ("protokoll") and the totals bar of the game view.
-import {int, lang, num, signed, t} from "./words.js";
+import {int, lang, num, plain, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S} from "./state.js";
 import {cellsOf, humanToMove, move} from "./game.js";
@@ -31,10 +31,14 @@ export function renderCard(busy) {
     row.cells.forEach((c, seat) => cellsOf(c).forEach((value, col) => {
       const cls = "seat" + (seat % 6) + (seat === now ? " now" : "");
       if (row.key === "bonus" && value === null && S.view.par) {
+        // the bonus pace in words: with par (three of each in Nordic) in the
+        // boxes left, the upper sum would end this far short of or over the bonus
         const par = cellsOf(S.view.par[seat])[col];
+        const known = par !== null && par !== undefined;
+        const key = !known ? "" : par < 0 ? "parShort" : par > 0 ? "parOver" : "parEven";
+        const n = known ? plain(Math.abs(par)) : "";
         cells.push(el("td", {class: cls + " par", dataset: {box: row.key, seat},
-          "aria-label": par === null || par === undefined ? undefined : t("parAria", {par: signed(par)})},
-          par === null || par === undefined ? "" : signed(par)));
+          "aria-label": known ? t(key + "Aria", {n}) : undefined}, known ? t(key, {n}) : ""));
         return;
       }
       const key = `${row.key}@${col + 1}`;
@@ -65,13 +69,17 @@ export function renderTotals() {
   const bar = $("totals");
   if (!S.view) { bar.replaceChildren(); return; }
   const now = S.view.is_over ? -1 : S.view.turn_player;
-  bar.classList.toggle("many", S.view.players.length > 4);
+  // the expected scores leave the chips where they would not fit (Trippel's are four digits)
+  const n = S.view.players.length;
+  bar.classList.toggle("many", n > 4 || (n === 4 && (S.view.columns || 1) > 1));
   bar.replaceChildren(el("ul", {}, ...S.view.players.map((p, i) => {
     const ev = S.view.expected_scores && S.view.expected_scores[i];
-    const evText = ev === null || ev === undefined || S.view.is_over ? "" : t("expectedAbout", {ev: num(ev, 0)});
+    const evText = ev === null || ev === undefined || S.view.is_over || S.mode === "off" ? ""   // advice off: no solver value
+      : t("expectedAbout", {ev: num(ev, 0)});
     return el("li", {class: "chip seat" + (i % 6) + (i === now ? " now" : ""),
       "aria-current": i === now ? "true" : undefined,
-      "aria-label": t("totalAria", {name: p.name, score: int(S.view.scores[i]), ev: evText || int(S.view.scores[i])})},
+      "aria-label": evText ? t("totalAria", {name: p.name, score: int(S.view.scores[i]), ev: evText})
+        : t("totalAriaPlain", {name: p.name, score: int(S.view.scores[i])})},
       el("span", {class: "nm", text: p.name}), el("strong", {text: int(S.view.scores[i])}),
       el("span", {class: "ev", text: evText}));
   })));

@@ -7,7 +7,7 @@
 // game shared at the table (share.js) is kept by the server instead.
 // Draws the turn, the dice, the advice and the end; the card and the
 // totals are card.js's.
-import {int, lang, num, t} from "./words.js";
+import {int, lang, locale, num, t} from "./words.js";
 import {$, el, showError, store} from "./dom.js";
 import {dieFace} from "./dice.js";
 import {DELAY, KEY, S, VIEW_KEY} from "./state.js";
@@ -64,6 +64,7 @@ export function move(text) {
   // decision or another person's move
   if (S.verdict && (S.verdict.seat !== S.view.turn_player || !text.startsWith("roll"))) S.verdict = null;
   const seat = S.view.turn_player;
+  if (text.startsWith("score")) S.follow = true;   // the next turn comes into view (followTurn)
   if (S.table) return tableSend("move", {move: text});
   return send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
 }
@@ -113,11 +114,14 @@ export function actionText(a) {
   return a.dice.length ? t("keepDice", {dice: a.dice.join(" ")}) : t("rerollAll");
 }
 
+function lowerFirst(text) { return text.charAt(0).toLocaleLowerCase(locale()) + text.slice(1); }
+
 export function render() {
   document.documentElement.lang = lang;
   document.title = t("title");
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
   for (const e of document.querySelectorAll("[data-t-aria]")) e.setAttribute("aria-label", t(e.dataset.tAria));
+  for (const e of document.querySelectorAll("[data-t-placeholder]")) e.placeholder = t(e.dataset.tPlaceholder);
   $("mode").replaceChildren(...["full", "check", "off"].map((m) =>
     el("option", {value: m, selected: m === S.mode, text: t("mode" + m[0].toUpperCase() + m.slice(1))})));
   $("lang").value = lang;
@@ -127,7 +131,10 @@ export function render() {
   $("share").disabled = $("export").disabled = !S.view;
   $("dist-button").disabled = !S.view || !S.live || S.view.is_over;
   for (const id of ["table", "card", "chart"]) $(id).hidden = !S.view;
+  if (S.mode === "off") $("chart").hidden = true;   // the distribution is the solver's
   $("cancel-new").hidden = !S.view;
+  // the control focused before a request stands until its answer is drawn
+  const had = S.focusWas !== undefined ? S.focusWas : focusKey(document.activeElement);
   renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals(); renderTable();
   renderFamily(); renderPad();        // the score pad's lines and mode (family.js, scorepad.js)
   // for tests and for styles: what the page waits for now
@@ -135,6 +142,53 @@ export function render() {
   b.state = !S.view ? "none" : busy ? "busy" : !S.live ? "offline" : S.view.is_over ? "over"
     : computerToMove() ? "computer" : !humanToMove() ? "wait" : S.view.needs_roll ? "roll" : "decide";
   b.moves = S.view ? S.view.game.played : 0;
+  if (busy) { S.focusWas = had; return; }       // the focus waits for the answer
+  S.focusWas = undefined;
+  if (S.follow && S.view) { S.follow = false; followTurn(); }
+  refocus(had);
+}
+
+// ------------------------------------------------------------------ focus
+// What the focused control of the game view stands for, so that the same
+// control is focused again once render has drawn it anew.
+function focusKey(e) {
+  if (!e || !e.closest || !e.closest("#table, #card") || e.id === "turn") return null;
+  if (e.id) return "#" + e.id;
+  if (e.classList.contains("die")) return `#dice .die[data-index="${e.dataset.index}"]`;
+  if (e.classList.contains("face")) return `#faces .face[data-face="${e.dataset.face}"]`;
+  if (e.classList.contains("option")) return `#advice .option[data-action="${CSS.escape(e.dataset.action)}"]`;
+  if (e.classList.contains("cell-btn")) return `#protokoll .cell-btn[data-box="${CSS.escape(e.dataset.box)}"]`;
+  return null;
+}
+function usable(e) { return e && !e.disabled && e.offsetParent !== null && getComputedStyle(e).visibility !== "hidden"; }
+// The control a person most likely wants next: roll, the best option,
+// the first die to keep, a box to write; the turn's banner otherwise.
+function nextControl() {
+  if (!S.view || S.view.is_over) return null;
+  const ids = humanToMove()
+    ? (S.view.needs_roll ? ["#roll", "#faces .face"] : ["#advice .option", "#keep", "#dice .die", "#protokoll .cell-btn.best", "#protokoll .cell-btn"])
+    : [];
+  for (const sel of ids) { const e = document.querySelector(sel); if (usable(e)) return e; }
+  return $("turn");
+}
+// After a render: focus stays where it was, or, where that control went
+// away (or the page had it), goes to the next useful one, never the page.
+function refocus(had) {
+  if (document.querySelector("dialog[open]") || document.body.classList.contains("practicing")) return;
+  const now = document.activeElement;
+  if (now && now !== document.body && now !== $("turn") && now.isConnected && usable(now)) return;
+  let e = had ? document.querySelector(had) : null;
+  if (!usable(e)) e = nextControl();
+  if (e && e !== now) e.focus({preventScroll: true});
+}
+// A panel closed with the focus in it: the focus goes back to the game.
+export function focusGame() { if (S.view) refocus(null); }
+// After a person wrote a box: the next turn's banner, dice and roll button
+// (and a check's verdict) come into view, wherever the card had been scrolled.
+function followTurn() {
+  const top = $("table").getBoundingClientRect().top;
+  const bottom = $("verdict").getBoundingClientRect().bottom;
+  if (top < 0 || bottom > innerHeight - $("totals").offsetHeight) $("table").scrollIntoView({block: "start"});
 }
 export function canUndo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && (hasHumans() ? S.view.can_undo_human : S.view.can_undo); }
 export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
@@ -156,7 +210,7 @@ function renderStatus() {
   turn.classList.add("seat" + (seat % 6));
   const bits = [t("turnN", {n: int(S.view.turns_played[seat] + 1), of: int(S.view.turns_each)})];
   if (!S.view.needs_roll) bits.push(t("rerollsLeft", {n: S.view.rerolls}));
-  if (S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedAbout", {ev: num(S.view.expected)}));
+  if (S.mode !== "off" && S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedAbout", {ev: num(S.view.expected)}));
   sub.textContent = bits.join(" · ");
 }
 
@@ -192,6 +246,7 @@ function renderDice(busy) {
   const rolling = human && S.view.needs_roll;
   const deciding = human && !S.view.needs_roll;
   const slots = diceSlots();
+  $("dice").dataset.n = slots.length;           // six dice (Maxi) stand closer
   $("dice").replaceChildren(...slots.map((s, i) => {
     const pressed = deciding && S.marked.has(i);
     let label;
@@ -268,7 +323,7 @@ function renderAdvice(busy) {
     const good = S.verdict.loss < 1e-9;
     v.className = good ? "good" : "bad";
     v.textContent = good ? t("verdictBest", {name: S.verdict.name})
-      : t("verdictCost", {name: S.verdict.name, loss: num(S.verdict.loss, 2), best: actionText(S.verdict.best)});
+      : t("verdictCost", {name: S.verdict.name, loss: num(S.verdict.loss, 2), best: lowerFirst(actionText(S.verdict.best))});
   }
   const list = $("advice");
   $("all-options").hidden = true;

@@ -3,7 +3,7 @@
 import {has, int, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S} from "./state.js";
-import {closeEnd, send} from "./game.js";
+import {closeEnd, focusGame, send} from "./game.js";
 import {newTable} from "./share.js";
 
 function presetLabel(p) {
@@ -46,8 +46,10 @@ export function setupNewGame() {
   renderNewGame();
 }
 export function openPanel(id, open, focus = true) {
+  const inside = [...document.querySelectorAll(".panel")].some((e) => e.contains(document.activeElement));
   for (const other of ["new-game", "import", "share-box", "table-box"]) if (other !== id) $(other).hidden = true;
   $(id).hidden = !open;
+  if (inside && !open) focusGame();
   $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
   $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
   if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }

@@ -108,8 +108,8 @@ function renderPractice() {
   const p = puzzle(), r = P.result;
   const status = $("p-status"), sub = $("p-sub");
   document.body.dataset.practice = P.busy ? "busy" : !p ? "none" : r ? "answered" : "puzzle";
-  if (!p) {
-    status.textContent = "\u00a0"; sub.textContent = "\u00a0";
+  if (!p) {                // the first set of a server can take a minute: say so
+    status.textContent = P.busy ? t("pPreparing") : "\u00a0"; sub.textContent = "\u00a0";
     $("p-dice").replaceChildren(); $("p-card").replaceChildren(); $("p-result").replaceChildren();
     $("p-keep").hidden = true; $("p-hint").textContent = ""; $("p-next").hidden = true;
     renderRunning(); renderStats();

@@ -15,6 +15,8 @@ export const S = {
   keptSlots: null,     // slots the kept dice stood in when kept
   verdict: null,       // {seat, name, loss, best} of a person's last decision (check mode)
   showAll: false,
+  follow: false,
+  focusWas: undefined, // the focused control's selector while a request is answered (focusKey)       // a box was written here: the next turn is brought into view once answered
   seq: 0,              // bumped by every request and every action; late answers are dropped
   inflight: 0,         // the seq of the request in flight (0: none)
   pending: null,       // the timer of the computer's next move

@@ -62,4 +62,6 @@ export function int(x) { return new Intl.NumberFormat(locale()).format(x); }
 export function signed(x) {
   return new Intl.NumberFormat(locale(), {signDisplay: "exceptZero", maximumFractionDigits: 1}).format(x);
 }
+// A number as it is, at most one decimal ("4", "2,5").
+export function plain(x) { return new Intl.NumberFormat(locale(), {maximumFractionDigits: 1}).format(x); }
 export function percent(p) { return new Intl.NumberFormat(locale(), {style: "percent"}).format(p); }
