@@ -75,8 +75,10 @@ def test_a_game_on_the_score_pad(browser, server):
     p.click("#zero-no")
     assert phone.moves() == 2
     p.click("#pad-values [data-points='0']")
+    p.check("#zero-never")                               # "Don't ask again on this phone"
     p.click("#zero-yes")
     phone.wait_moves(4)
+    assert p.evaluate("localStorage.getItem('yatzy.zero')") == "write"
     p.click("#undo")                                     # the whole write, back to Ola's turn start
     p.wait_for_function("document.body.dataset.moves === '2' && document.body.dataset.state === 'roll'")
     assert p.inner_text("#turn") == "Ola sin tur" and p.is_visible("#scorepad")
