@@ -105,6 +105,10 @@ class TripleTables(NamedTuple):
     * ``w[c]``            what column ``c``'s points count
     * ``coupling[b, P]``  the coupling term (``column_offsets``), empty
       (shape ``(0, 2 ** columns)``) for none
+    * ``slack[k, mask, u]``  a column's value with ``k`` turns to spare
+      (``players.triple.slack_values``), read in place of ``values`` where
+      ``plan[c, L]`` (column ``c``'s ``k`` with ``L`` turns left after the
+      turn, clamped to the turns left) is not empty (shape ``(0, 0)``)
     """
 
     box_cand: np.ndarray

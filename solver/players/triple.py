@@ -24,6 +24,15 @@ filling box ``b`` in column ``c`` by a constant of the turn,
 ``offsets(coupling, card)[c, b]``.  This step has no proof; it is kept
 because it measures better (docs/triple.md).
 
+Where a slack plan is stored (``SLACK``; ``triple``), the strategy values
+what follows a turn by ``S(s') = sum_c w_c W_{k_c}(s'_c)`` instead (no
+coupling term): ``W_k`` the exact value of one column that may let ``k``
+turns pass without writing (the upper bound's relaxed column with no
+prices, ``slack_values``), ``k_c = min(k(L), L - n_c)`` with ``L`` the
+turns left after the turn and ``k(L) = min(cap, round(rate L))``
+(``slack_plan``).  It measures best (docs/triple.md) and has no proof
+either.  A ``Strategy`` holds what a turn's end is valued by.
+
 Within a turn, with roll ``R``:
 
 * scoring ``R`` in open box ``b`` of column ``c``:

@@ -251,6 +251,15 @@ def test_slack_strategy_on_the_reduced_game(duo, cap, rate):
     assert abs(mean - slacked) < 4 * sd / math.sqrt(sim.games)
 
 
+def test_slack_values_are_saved_in_the_tables_folder(tmp_path, monkeypatch):
+    from solver.players.triple import stored_slack
+    monkeypatch.setenv("YATZY_TABLES", str(tmp_path))
+    first = stored_slack(DUO, 2)
+    saved = list(tmp_path.glob("duo-*-slack2.npy"))
+    assert len(saved) == 1 and np.array_equal(np.load(saved[0]), first, equal_nan=True)
+    assert np.array_equal(first, slack_values(DUO, 2), equal_nan=True)
+
+
 def test_triple_stores_a_slack_plan():
     plan = slack_plan(TRIPLE, 4, 0.25)
     assert plan.shape == (3, 46) and plan[:, 45].tolist() == [4, 4, 4] and plan[:, 0].sum() == 0
