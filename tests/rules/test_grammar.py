@@ -325,7 +325,7 @@ def test_game_play_reads_the_same_phrasings():
     with pytest.raises(GameError, match="not a move") as e:
         game.play("lagre g.json")                          # a session command is not a move
     assert e.value.__cause__.say("nb") == "ikke et trekk: 'lagre g.json' (skriv f.eks. " \
-                                          "'behold 5 6', 'kast alle' eller 'før BOKS')"
+                                          "'behold 5 6', 'kast alle' eller 'skriv BOKS')"
     triple = Game("triple", ["Ann"], seed=1)
     triple.play("roll 22345")
     assert triple.play("toere i kolonne 3").text == "score twos@3 (4)"
