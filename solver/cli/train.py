@@ -188,15 +188,18 @@ class Session:
                         total=number(total, 2, self.lang)))
 
 
+LABEL = 15                        # columns of a row's label in the rating
+
+
 def rating_row(r, label: str, lang: str) -> str:
     """One row of the rating: label, answers, mean loss and its 95 % interval
     (one answer: no interval), numbers as ``lang`` writes them."""
     if r.n == 0:
-        return f"  {label:<12} {0:>6}"
+        return f"  {label:<{LABEL}} {0:>6}"
     if r.n == 1:                              # one answer: no spread, no interval
-        return f"  {label:<12} {r.n:>6}  {number(r.mean, 3, lang):>7}"
+        return f"  {label:<{LABEL}} {r.n:>6}  {number(r.mean, 3, lang):>7}"
     lo, hi = r.ci95
-    return (f"  {label:<12} {r.n:>6}  {number(r.mean, 3, lang):>7}  "
+    return (f"  {label:<{LABEL}} {r.n:>6}  {number(r.mean, 3, lang):>7}  "
             f"({number(lo, 3, lang)} .. {number(hi, 3, lang)})")
 
 
@@ -204,7 +207,8 @@ def policy_name(policy: str, lang: str) -> str:
     """A policy of the scale in ``lang`` (``grådig``, ``med støy T=1``), as it
     is if it has no name there."""
     if policy.startswith("noisy "):
-        return fill(WORDS[lang]["policy_noisy"], t=policy.removeprefix("noisy "))
+        t = policy.removeprefix("noisy ")
+        return fill(WORDS[lang]["policy_noisy"], t=t if lang == "en" else t.replace(".", ","))
     try:
         return message("kind_" + policy, lang)
     except KeyError:
@@ -230,7 +234,7 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
         return
     kinds = {k: w[v] for k, v in KIND_KEYS.items()}
     click.echo(fill(w["stats_head"], rules=spec, path=db.path))
-    click.echo(f"  {'':<12} {w['stats_n']:>6}  {w['stats_mean']:>7}")
+    click.echo(f"  {'':<{LABEL}} {w['stats_n']:>6}  {w['stats_mean']:>7}")
     click.echo(rating_row(stats.overall, w["stats_all"], lang))
     for r in stats.by_kind:
         click.echo(rating_row(r, kinds.get(r.label, r.label), lang))
@@ -244,7 +248,7 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
         lo, hi = a.ci95
         final = number(a.final_mean, 2, lang) + (f" ({w['stats_exact']})" if a.final_exact
                                                  else "")
-        click.echo(f"  {policy_name(a.policy, lang):<12} {number(a.mean_loss, 3, lang):>7}  "
+        click.echo(f"  {policy_name(a.policy, lang):<{LABEL}} {number(a.mean_loss, 3, lang):>7}  "
                    f"({number(lo, 3, lang)} .. {number(hi, 3, lang)})  {final:>7}")
     if plot:
         click.echo(fill(w["stats_plot"], path=plot))

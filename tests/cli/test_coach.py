@@ -77,8 +77,8 @@ def test_the_bonus_in_words():
     triple = Game("triple", ["Kari"], seed=1)
     triple.play("roll 66612")
     triple.play("score sixes@2")
-    assert bonus_text(Session(triple), "nb") == "Kari trenger 45@2 til bonusene"
-    assert standing_line(Session(triple), "nb") == "Kari trenger 45@2 til bonusene"
+    assert bonus_text(Session(triple), "nb") == "Kari trenger til bonus: 45 i @2"
+    assert standing_line(Session(triple), "en") == "Kari needs for the bonus: 45 in @2"
 
 
 def test_each_open_box_points_for_the_dice():
@@ -96,6 +96,7 @@ def test_the_card_numbers_columns_as_a_move_names_them():
     game = Game("triple", ["Kari", "Ola"], seed=1)
     head = protokoll(game, "nb").splitlines()[1].split()
     assert head == ["@1", "@2", "@3", "@1", "@2", "@3"]
+    assert protokoll(game, "nb").splitlines()[-1].split() == ["Σ", "0", "0"]
     compact = protokoll(game, "nb", width=40).splitlines()
     assert compact[1].split() == ["@1", "@2", "@3", "Σ"] and compact[-1] == "Ola 0"
 

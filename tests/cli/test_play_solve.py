@@ -209,7 +209,8 @@ def test_the_trippel_card_fits_80_columns(nordic, tables_dir, players):
     if len(protokoll(game, "en").splitlines()[0]) > 53:          # shortened: Σ and the others
         assert compact[1].split() == ["@1", "@2", "@3", "Σ"]
         scores = game.scores()
-        rows = len(protokoll(game, "en").splitlines())
+        rows = len(protokoll(game, "en").splitlines()) - 1      # the Σ row: a column here
+        assert protokoll(game, "en").splitlines()[-1].split() == ["Σ", *map(str, scores)]
         assert compact[rows - 1].split()[-1] == str(scores[game.turn_player])
         others = " ".join(compact[rows:])                     # the lines under the card
         assert others.split()[1::2] == [str(scores[i]) for i in range(players)

@@ -59,7 +59,8 @@ def test_the_rating_in_norwegian_and_swedish(run, tmp_path, lang, words):
     assert all(w in text for w in words), text
     english = {"rating", "mean", "loss", "decision", "interval", "due", "review", "scale",
                "games", "each", "final", "score", "greedy", "noisy", "simple", "day", "all"}
-    assert not english & set(re.findall(r"[a-zåäöæø]+", text.lower())), text
+    words = re.findall(r"[a-zåäöæø]+", text.replace(str(db), "").lower())
+    assert not english & set(words), text
     assert "," in text.split("\n")[2]                    # a decimal comma
 
 

@@ -51,6 +51,9 @@ def sheet(game: Game, lang: str) -> Sheet:
         if written is not None and row["key"] == rules.boxes[written.box].name:
             last = (len(rows), written.player * cols + written.column - 1)
         rows.append((label, cells))
+    if cols > 1:                        # each player's weighted total, during the game too
+        rows.append(("Σ", [str(score) if c == cols - 1 else ""
+                           for score in game.scores() for c in range(cols)]))
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
     return Sheet(rows, names, mark, cols, last)
 
@@ -98,7 +101,9 @@ def render(card: Sheet, seats: list[int], highlight: bool) -> list[str]:
 
 
 def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
-    """The player to move's columns and their weighted sum Σ."""
+    """The player to move's columns and their weighted sum Σ (in a column
+    of its own: the card's Σ row is left out)."""
+    card = Sheet(card.rows[:-1], card.names, card.mark, card.cols, card.last)
     mark, cols, pad = card.mark, card.cols, " " * card.label
     own = list(range(mark * cols, mark * cols + cols))
     last = len(card.rows) - 1
@@ -121,8 +126,9 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     """The scorecard as the source texts print it: box rows in card order,
     Sum and Bonus after the upper boxes, Total last; one column per player
     (with several columns per player, a second header line numbers them
-    ``@1 @2 @3`` as a move names them, and a last row gives each column's
-    total times its weight), the player to move marked ``*``; ``-`` is an
+    ``@1 @2 @3`` as a move names them, a row gives each column's total
+    times its weight and a last row Σ the player's score), the player to
+    move marked ``*``; ``-`` is an
     open box (or a bonus not yet decided).  ``highlight``: the columns of
     the player to move in bold, the box just written reversed.
 

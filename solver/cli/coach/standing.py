@@ -38,7 +38,7 @@ def lead_text(session: Session, lang: str) -> str:
 def bonus_text(session: Session, lang: str) -> str:
     """What the player to move still needs for the bonus: ``Kari trenger
     42 til bonus (3 foran tre av hver)``; with several columns the need of
-    each open column (``42@1, 51@3``); "" when no bonus is open or
+    each open column (``trenger til bonus: 42 i @1, 51 i @3``); "" when no bonus is open or
     nothing is written towards it yet."""
     game = session.game
     if game.is_over:
@@ -47,7 +47,7 @@ def bonus_text(session: Session, lang: str) -> str:
     needs = session.bonus_needs()[seat]
     name = game.players[seat].name
     if len(needs) > 1:
-        open_ = [f"{n}@{c}" for c, n in enumerate(needs, 1)
+        open_ = [message("in_column", lang, n=n, c=c) for c, n in enumerate(needs, 1)
                  if n is not None and n < game.rules.bonus_threshold]
         return message("bonus_columns", lang, name=name, list=", ".join(open_)) if open_ else ""
     if needs[0] is None or needs[0] == game.rules.bonus_threshold:     # nothing written yet
