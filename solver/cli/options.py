@@ -159,7 +159,7 @@ class Group(click.Group):
             e.show()
             sys.exit(e.exit_code)
         except click.Abort:
-            click.echo("Aborted!", err=True)
+            click.echo(message("aborted", lang), err=True)
             sys.exit(1)
         finally:
             plan.set_confirm(before)

@@ -60,7 +60,8 @@ def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
             coach.sendline(text)
             t = shadow.turns[-1]
             if t.points == 0:                           # writing 0 is asked first
-                coach.expect_exact(f"{t.column}: cross it out? (y/n) ")
+                coach.expect_exact(f"@{t.column} takes 0 points")
+                coach.expect_exact("cross it out? (y/n) ")
                 coach.sendline("y")
             coach.expect(re.escape(f"scores {t.points} in "))
             coach.expect(re.escape(f"@{t.column}"))
