@@ -109,7 +109,7 @@ def _one_line(e: click.UsageError, lang: str = "en") -> str:
     """Click's usage error as one line in ``lang``: ``--games 0: must be at
     least 1``, ``ukjent valg: --frob``; an error click words itself that
     is not known here stays as click says it."""
-    if isinstance(e, click.BadParameter) and isinstance(e.param, click.Option) \
+    if type(e) in (click.BadParameter, Worded) and isinstance(e.param, click.Option) \
             and isinstance(e.param.type, (Whole, Choice, Theta)):
         said = e.say(lang) if isinstance(e, Worded) else e.message
         return f"{e.param.opts[0]} {said}"
