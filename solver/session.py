@@ -182,6 +182,24 @@ def bonus_pace(column: Scorecard) -> float | None:
                if column.points[i] is not None)
 
 
+def bonus_needed(column: Scorecard) -> int | None:
+    """The points a column's upper boxes still need for the bonus; None
+    where the rules have no bonus or it is decided (won, or out of reach
+    with every upper box filled).
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> bonus_needed(Scorecard.parse("ones=4,sixes=12", parse_rules("nordic")))
+    47
+    """
+    rules = column.rules
+    upper = [i for i, b in enumerate(rules.boxes) if b.is_upper]
+    if not rules.bonus_points or not upper or column.bonus:
+        return None
+    if all(column.points[i] is not None for i in upper):
+        return None
+    return max(rules.bonus_threshold - column.upper_total, 0)
+
+
 class Session:
     """A ``Game`` played under the session's rules (module docstring):
     every move, undo and redo checked against a ``Capability``; the loss
@@ -405,6 +423,18 @@ class Session:
         return [Standing(place, seat, self.game.players[seat].name, score, top - score)
                 for place, seat, score in ranking]
 
+    def lead(self) -> tuple[list[int], int]:
+        """Who leads now (several seats when level) and by how much over the
+        next score (0 when level or alone)."""
+        ranking = self.game.ranking()
+        top = [seat for place, seat, _ in ranking if place == 1]
+        rest = [score for place, _, score in ranking if place != 1]
+        return top, (ranking[0][2] - rest[0] if rest else 0)
+
+    def bonus_needs(self) -> list[list[int | None]]:
+        """``bonus_needed`` of every column of every seat's card."""
+        return [[bonus_needed(c) for c in card.columns] for card in self.game.cards]
+
     def last_move(self) -> LastMove | None:
         """The last move played (None before the first)."""
         game = self.game
@@ -438,4 +468,4 @@ class Session:
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",
-           "Session", "SessionError", "Standing", "bonus_pace", "check_right"]
+           "Session", "SessionError", "Standing", "bonus_needed", "bonus_pace", "check_right"]

@@ -74,12 +74,71 @@ def friendly_errors(lang: str = "en") -> Iterator[None]:
             fail(str(e), lang)
 
 
-def _one_line(e: click.UsageError) -> str:
-    """Click's usage error as one line: ``--games 0: must be at least 1``."""
-    if type(e) is click.BadParameter and isinstance(e.param, click.Option) \
+class Worded(click.BadParameter):
+    """A bad value of an option, with the catalogue's key and fields of its
+    message (``opt_choice``, ``opt_whole`` ...), so that it is said in the
+    command line's language; its text is the English one."""
+
+    def __init__(self, key: str, ctx, param, /, **fields):
+        super().__init__(message(key, "en", **fields), ctx, param)
+        self.key, self.fields = key, fields
+
+    def say(self, lang: str) -> str:
+        fields = dict(self.fields)
+        if "low" in fields or "high" in fields:
+            fields["range"] = worded_range(fields.get("low"), fields.get("high"), lang)
+        return message(self.key, lang, **fields)
+
+
+def worded_range(low: int | None, high: int | None, lang: str = "en") -> str:
+    """``bounds.whole_range`` in ``lang``: ``minst 1``, ``mellom 0 og 2**63-1``.
+
+    >>> worded_range(1, None, "nb"), worded_range(0, 2, "sv")
+    ('minst 1', 'mellan 0 och 2')
+    """
+    if high is None:
+        return message("range_least", lang, low=low)
+    top = ("2**63-1" if high == MAX_SEED else "10**12" if high == bounds.MAX_GAMES
+           else str(high))
+    if low is None:
+        return message("range_most", lang, high=top)
+    return message("range_between", lang, low=low, high=top)
+
+
+def _one_line(e: click.UsageError, lang: str = "en") -> str:
+    """Click's usage error as one line in ``lang``: ``--games 0: must be at
+    least 1``, ``ukjent valg: --frob``; an error click words itself that
+    is not known here stays as click says it."""
+    if type(e) in (click.BadParameter, Worded) and isinstance(e.param, click.Option) \
             and isinstance(e.param.type, (Whole, Choice, Theta)):
-        return f"{e.param.opts[0]} {e.message}"
-    return e.format_message()
+        said = e.say(lang) if isinstance(e, Worded) else e.message
+        return f"{e.param.opts[0]} {said}"
+    if lang == "en":
+        return e.format_message()
+    return click_words(e, lang) or e.format_message()
+
+
+def click_words(e: click.UsageError, lang: str) -> str | None:
+    """Click's own usage errors (an unknown option or command, an option
+    without its value, an extra argument, a missing one) in ``lang``; None
+    for the others."""
+    if isinstance(e, click.NoSuchOption):
+        text = message("opt_unknown", lang, option=e.option_name)
+        if e.possibilities:
+            text = message("opt_maybe", lang, text=text, options=", ".join(e.possibilities))
+        return text
+    if isinstance(e, click.BadOptionUsage):
+        return message("opt_needs_value", lang, option=e.option_name)
+    if isinstance(e, click.MissingParameter) and e.param is not None:
+        return message("opt_missing", lang, param=" / ".join(getattr(e.param, "opts", []))
+                       or e.param.name)
+    found = re.match(r"No such command '(.*)'", e.message)
+    if found:
+        return message("opt_no_command", lang, name=found.group(1))
+    found = re.match(r"Got unexpected extra arguments? \((.*)\)", e.message)
+    if found:
+        return message("opt_extra", lang, args=found.group(1))
+    return None
 
 
 class Group(click.Group):
@@ -95,12 +154,12 @@ class Group(click.Group):
                 code = super().main(args, prog_name, complete_var, standalone_mode=False,
                                     **extra)
         except click.UsageError as e:
-            fail(_one_line(e), lang)
+            fail(_one_line(e, lang), lang)
         except click.ClickException as e:
             e.show()
             sys.exit(e.exit_code)
         except click.Abort:
-            click.echo("Aborted!", err=True)
+            click.echo(message("aborted", lang), err=True)
             sys.exit(1)
         finally:
             plan.set_confirm(before)
@@ -122,14 +181,16 @@ class Whole(click.IntRange):
         else:
             text = str(value).strip()
             if not re.fullmatch(r"[+-]?[0-9]+", text):
-                self.fail(f"{bounds.shown(str(value))}: must be a whole number", param, ctx)
+                raise Worded("opt_whole", ctx, param, value=bounds.shown(str(value)))
             digits = len(text.lstrip("+-"))
             if digits > bounds.MAX_DIGITS:
-                self.fail(f"a number of {digits} digits: must be "
-                          f"{whole_range(self.min, self.max)}", param, ctx)
+                raise Worded("opt_digits", ctx, param, digits=digits,
+                             range=whole_range(self.min, self.max), low=self.min,
+                             high=self.max)
             number = int(text)
         if number < self.min or (self.max is not None and number > self.max):
-            self.fail(f"{number}: must be {whole_range(self.min, self.max)}", param, ctx)
+            raise Worded("opt_range", ctx, param, number=number,
+                         range=whole_range(self.min, self.max), low=self.min, high=self.max)
         return number
 
 
@@ -139,7 +200,7 @@ class Choice(click.Choice):
     def convert(self, value, param, ctx):
         if value in self.choices:
             return value
-        self.fail(f"{value!r}: expected one of {', '.join(self.choices)}", param, ctx)
+        raise Worded("opt_choice", ctx, param, value=repr(value), choices=", ".join(self.choices))
 
 
 class Theta(click.ParamType):
@@ -329,7 +390,8 @@ class BarProgress:
         if self.bar is None:
             self.start, self.before, self.done = time.perf_counter(), done, done
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
-                                         show_eta=False, item_show_func=lambda text: text)
+                                         show_eta=False, item_show_func=lambda text: text,
+                                         width=bar_width(self.label))
             self.bar.__enter__()
             self.bar.update(done, "")
         else:
@@ -348,6 +410,23 @@ class BarProgress:
             left = clock(spent * (total - done) / (done - self.before))
             return message("bar_left", self.lang, spent=clock(spent), left=left)
         return clock(spent)
+
+
+BAR_TEXT = 42           # columns kept for the brackets, percentage, time spent and time left
+
+
+def bar_width(label: str, columns: int | None = None) -> int:
+    """The bar's width so that the whole line (label, bar, percentage and
+    times) fits in the terminal's ``columns``: click's 36 where there is room,
+    down to 4.
+
+    >>> bar_width("solving nordic", 80), bar_width("regner ut triple", 100)
+    (21, 36)
+    """
+    import shutil
+    if columns is None:
+        columns = shutil.get_terminal_size().columns
+    return max(4, min(36, columns - 1 - len(label) - 2 - BAR_TEXT))
 
 
 def clock(seconds: float) -> str:

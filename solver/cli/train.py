@@ -148,7 +148,7 @@ class Session:
                                   str(chosen.action), str(chosen.best), chosen.action.loss,
                                   "review" if review else self.source, seconds))
         except InputError as e:
-            click.echo(click.style(f"error: {e}", fg="red"), err=True)
+            click.echo(click.style(message("error", self.lang, text=e), fg="red"), err=True)
         self.losses.append(chosen.action.loss)
         return True
 
@@ -188,22 +188,41 @@ class Session:
                         total=number(total, 2, self.lang)))
 
 
-def _fmt_rating(r) -> str:
+LABEL = 15                        # columns of a row's label in the rating
+
+
+def rating_row(r, label: str, lang: str) -> str:
+    """One row of the rating: label, answers, mean loss and its 95 % interval
+    (one answer: no interval), numbers as ``lang`` writes them."""
     if r.n == 0:
-        return f"  {r.label:<12} {0:>5}"
+        return f"  {label:<{LABEL}} {0:>6}"
     if r.n == 1:                              # one answer: no spread, no interval
-        return f"  {r.label:<12} {r.n:>5}  {r.mean:7.3f}"
+        return f"  {label:<{LABEL}} {r.n:>6}  {number(r.mean, 3, lang):>7}"
     lo, hi = r.ci95
-    return f"  {r.label:<12} {r.n:>5}  {r.mean:7.3f}  ({lo:.3f} .. {hi:.3f})"
+    return (f"  {label:<{LABEL}} {r.n:>6}  {number(r.mean, 3, lang):>7}  "
+            f"({number(lo, 3, lang)} .. {number(hi, 3, lang)})")
 
 
-def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool) -> None:
-    """The rating of the answers under these rules, and the scale's anchors."""
-    spec = solver.rules.spec
+def policy_name(policy: str, lang: str) -> str:
+    """A policy of the scale in ``lang`` (``grådig``, ``med støy T=1``), as it
+    is if it has no name there."""
+    if policy.startswith("noisy "):
+        t = policy.removeprefix("noisy ")
+        return fill(WORDS[lang]["policy_noisy"], t=t if lang == "en" else t.replace(".", ","))
+    try:
+        return message("kind_" + policy, lang)
+    except KeyError:
+        return policy
+
+
+def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
+               lang: str = "en") -> None:
+    """The rating of the answers under these rules, and the scale's anchors, in ``lang``."""
+    spec, w = solver.rules.spec, WORDS[lang]
     stats = db.stats(spec)
     anchors = db.anchors(spec, solver.rules.fingerprint, games, 0)
     if anchors is None:
-        click.echo(f"measuring the rating scale once ({games} games per policy) ...", err=True)
+        click.echo(fill(w["stats_measuring"], games=games), err=True)
         anchors = pz.calibrate(solver.table, games)
         db.store_anchors(spec, solver.rules.fingerprint, games, 0, anchors)
     if plot:
@@ -213,23 +232,26 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool)
         click.echo(json.dumps({**stats.as_dict(), "database": str(db.path),
                                "scale": [a.as_dict() for a in anchors]}))
         return
-    click.echo(f"rating, rules {spec} ({db.path}): mean loss per decision, 95% interval")
-    click.echo(f"  {'':<12} {'n':>5}  {'mean':>7}")
-    click.echo(_fmt_rating(stats.overall))
+    kinds = {k: w[v] for k, v in KIND_KEYS.items()}
+    click.echo(fill(w["stats_head"], rules=spec, path=db.path))
+    click.echo(f"  {'':<{LABEL}} {w['stats_n']:>6}  {w['stats_mean']:>7}")
+    click.echo(rating_row(stats.overall, w["stats_all"], lang))
     for r in stats.by_kind:
-        click.echo(_fmt_rating(r))
+        click.echo(rating_row(r, kinds.get(r.label, r.label), lang))
     if stats.by_day:
-        click.echo("by day (UTC)")
+        click.echo(w["stats_by_day"])
         for r in stats.by_day:
-            click.echo(_fmt_rating(r))
-    click.echo(f"due for review now: {stats.due}")
-    click.echo(f"the scale ({games} games each): mean loss per decision, mean final score")
+            click.echo(rating_row(r, r.label, lang))
+    click.echo(fill(w["stats_due"], n=stats.due))
+    click.echo(fill(w["stats_scale"], games=games))
     for a in anchors:
         lo, hi = a.ci95
-        final = f"{a.final_mean:7.2f}" + (" (exact)" if a.final_exact else "")
-        click.echo(f"  {a.policy:<12} {a.mean_loss:7.3f}  ({lo:.3f} .. {hi:.3f})  {final}")
+        final = number(a.final_mean, 2, lang) + (f" ({w['stats_exact']})" if a.final_exact
+                                                 else "")
+        click.echo(f"  {policy_name(a.policy, lang):<{LABEL}} {number(a.mean_loss, 3, lang):>7}  "
+                   f"({number(lo, 3, lang)} .. {number(hi, 3, lang)})  {final:>7}")
     if plot:
-        click.echo(f"plot written to {plot}")
+        click.echo(fill(w["stats_plot"], path=plot))
 
 
 @click.command()
@@ -263,7 +285,7 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
           stats: bool, plot: str | None, scale_games: int, as_json: bool) -> None:
     """Puzzles from real positions: answer, see the loss and why; --stats: your rating."""
     if plot and not stats:
-        raise InputError("--plot goes with --stats")
+        raise InputError(message("opt_goes_with", lang, a="--plot", b="--stats"))
     check_plot(plot)
     solver = open_solver(rules_spec, tables_dir, lang=lang)
     from solver.players.explain import check_explain_rules, parts_path
@@ -277,20 +299,20 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
         solver.parts()
     with Ratings(db_path) as db:
         if stats:
-            show_stats(solver, db, scale_games, plot, as_json)
+            show_stats(solver, db, scale_games, plot, as_json, lang)
             return
         if as_json:
-            raise InputError("--json goes with --stats")
+            raise InputError(message("opt_goes_with", lang, a="--json", b="--stats"))
         table = solver.table
         reviews: list[pz.Puzzle] = []
         if log:
             if daily or date_text:
-                raise InputError("--from and --daily do not go together")
+                raise InputError(message("opt_not_together", lang, a="--from", b="--daily"))
             seed = 0 if seed is None else seed
             found, source, what = (pz.from_log(table, log, count, seed, level), "log",
                                    fill(WORDS[lang]["log"], path=log))
         elif daily or date_text:
-            date = _date(date_text)
+            date = _date(date_text, lang)
             seed = pz.daily_seed(date, solver.rules)
             found, source = pz.draw(table, count, seed, level), "daily"
             what = fill(WORDS[lang]["daily"], date=date.isoformat())
@@ -320,13 +342,13 @@ def _reviews(table, keys: list[str]) -> list[pz.Puzzle]:
     return out
 
 
-def _date(text: str | None) -> dt.date:
+def _date(text: str | None, lang: str = "en") -> dt.date:
     if text is None:
         return dt.datetime.now(dt.timezone.utc).date()
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"--date {text!r}: expected YYYY-MM-DD") from None
+        raise InputError(message("bad_date", lang, text=repr(text))) from None
 
 
 COMMANDS = (train,)

@@ -14,6 +14,8 @@ trainer, the page and ``Game.play``.
     'score yatzy (0)'
     >>> parse("toere i kolonne 3", parse_rules("triple"), "nb").text
     'score twos@3'
+    >>> parse("toere 3", parse_rules("triple"), "nb").text, parse("sjanse 23", nordic, "nb").text
+    ('score twos@3', 'score chance (23)')
     >>> parse("spara spelet kväll.json", nordic, "sv").text
     'save kväll.json'
     >>> parse("t", nordic, "en")
@@ -45,7 +47,8 @@ The forms (every language's words are listed in ``VERBS`` and ``BOX_WORDS``):
   score; a strike is for a box the dice do not fit.
 * session commands, whole words only: ``help``/``?``/``hjelp``/``hjälp``,
   ``card``/``kort``/``protokoll``, ``status``, ``hint [MOVE]``/``tips``
-  (``why``, ``hvorfor``, ``varför`` the same), ``undo [N]``/``angre``/
+  (``why``, ``hvorfor``, ``varför`` the same), ``points``/``poeng``/
+  ``poäng`` (what each open box takes for the dice), ``undo [N]``/``angre``/
   ``ångra``, ``redo``/``omgjør``/``gjør om``/``gör om``, ``save FILE``/
   ``lagre``/``spara spelet``, ``quit``/``exit``/``avslutt``/``avsluta``,
   ``skip``/``hopp over``/``hoppa över`` (the trainer's).
@@ -86,24 +89,26 @@ VERBS: dict[str, dict[str, str]] = {
            "reroll": "reroll", "roll all": "reroll", "roll": "roll", "score": "score",
            "write": "score", "strike": "strike", "cross out": "strike", "scratch": "strike",
            "help": "help", "?": "help", "card": "card", "status": "status", "hint": "hint",
-           "why": "hint", "undo": "undo", "redo": "redo", "save": "save", "quit": "quit",
-           "exit": "quit", "skip": "skip"},
+           "why": "hint", "points": "points", "undo": "undo", "redo": "redo", "save": "save",
+           "quit": "quit", "exit": "quit", "skip": "skip"},
     "nb": {"behold": "keep", "hold": "keep", "behold ingen": "reroll", "kast alle": "reroll",
            "kast om alle": "reroll", "kast alle på nytt": "reroll", "kast om": "reroll",
            "kast på nytt": "reroll", "slå om alle": "reroll", "slå om": "reroll",
            "kast": "roll", "slå": "roll", "før": "score", "skriv": "score", "sett": "score",
            "stryk": "strike", "hjelp": "help", "kort": "card", "status": "status",
-           "tips": "hint", "hvorfor": "hint", "angre": "undo", "omgjør": "redo",
-           "gjør om": "redo", "lagre": "save", "avslutt": "quit", "hopp over": "skip"},
+           "tips": "hint", "hvorfor": "hint", "poeng": "points", "angre": "undo",
+           "omgjør": "redo", "gjør om": "redo", "lagre": "save", "avslutt": "quit",
+           "hopp over": "skip"},
     "sv": {"behåll": "keep", "håll": "keep", "spara": "keep_or_save", "behåll inga": "reroll",
            "spara inga": "reroll", "slå om alla": "reroll", "slå om": "reroll",
            "kasta om alla": "reroll", "kasta om": "reroll", "slå": "roll", "kasta": "roll",
            "skriv": "score", "sätt": "score", "stryk": "strike", "stryka": "strike",
            "hjälp": "help", "protokoll": "card", "status": "status", "tips": "hint",
-           "varför": "hint", "ångra": "undo", "gör om": "redo", "spara spelet": "save",
-           "spara som": "save", "lagra": "save", "avsluta": "quit", "hoppa över": "skip"},
+           "varför": "hint", "poäng": "points", "ångra": "undo", "gör om": "redo",
+           "spara spelet": "save", "spara som": "save", "lagra": "save", "avsluta": "quit",
+           "hoppa över": "skip"},
 }
-COMMANDS = ("help", "card", "status", "hint", "undo", "redo", "save", "quit", "skip")
+COMMANDS = ("help", "card", "status", "hint", "points", "undo", "redo", "save", "quit", "skip")
 MOVES = ("roll", "keep", "score")
 ALL_WORDS = {"en": ("all",), "nb": ("alle",), "sv": ("alla",)}       # keep all: stopping
 AND_WORDS = ("and", "og", "och", "&")                                # keep 5 and sixes
@@ -215,14 +220,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "digits": "'{text}': skriv tall med sifrene 0-9",
         "unknown_command": "ukjent kommando '{word}' (skriv hjelp)",
         "not_move": "ikke et trekk: '{text}' (skriv f.eks. 'behold 5 6', 'kast alle' "
-                    "eller 'før BOKS')",
+                    "eller 'skriv BOKS')",
         "unknown_box": "ukjent boks '{name}'",
         "ambiguous": "'{word}' kan være: {candidates}",
         "keep_what": "behold hvilke terninger? f.eks. behold 5 6 (eller kast alle)",
         "keep_or_save": "'{word}' med terninger beholder dem (spara 6 6); "
                         "lagre FIL lagrer spillet",
         "keep_all": "behold høyst {most} terninger: å beholde alle {n} er å stoppe, "
-                    "før dem på en boks",
+                    "skriv dem på en boks",
         "no_face": "ingen {face} blant {roll}",
         "no_dice": "terningene er ikke kastet ennå",
         "bad_dice": "'{text}': ikke terninger (f.eks. 1 3 5)",
@@ -235,11 +240,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "save_name": "lagre FIL: oppgi filen",
         "save_dice": "'{text}' er terninger, ikke et filnavn: behold {text} beholder dem, "
                      "lagre FIL lagrer spillet",
-        "score_what": "'{word}' hvilken boks? f.eks. før sjanse",
+        "score_what": "'{word}' hvilken boks? f.eks. skriv sjanse",
         "bad_column": "kolonnen etter @ er 1..{n}",
         "no_column": "kolonne {column} finnes ikke (kolonnene 1..{n})",
         "one_column": "reglene {spec} har én kolonne",
-        "strike_points": "'{text}': å stryke fører 0 poeng",
+        "strike_points": "'{text}': å stryke skriver 0 poeng",
         "or": "eller",
     },
     "sv": {
@@ -422,7 +427,7 @@ class _Reader:
 
     def verb(self, meaning: str, said: str, rest: str) -> Typed:
         low = rest.lower()
-        if meaning in ("help", "card", "status", "redo", "quit", "skip"):
+        if meaning in ("help", "card", "status", "points", "redo", "quit", "skip"):
             self.no_more(said, rest)
             return Typed(meaning)
         if meaning == "reroll":
@@ -543,7 +548,9 @@ class _Reader:
 
     # ---------------------------------------------------------------- boxes
     def score(self, text: str, bare: bool = False) -> Typed:
-        """``BOX``, ``BOX@C``, ``BOX x3``, ``BOX i kolonne 3``, ``BOX (23)``."""
+        """``BOX``, ``BOX@C``, ``BOX x3``, ``BOX i kolonne 3``, ``BOX (23)``; with
+        several columns a bare number that is a column's is the column
+        (``toere 3``), else a bare number is the points said (``chance 23``)."""
         rules = self.rules
         rest = text.strip()
         points = None
@@ -566,7 +573,12 @@ class _Reader:
             rest = rest[:m.start()]
         m = _BARE_POINTS.search(rest)
         if m and m.start() > 0 and points is None:
-            points, rest = int(m.group(1)[-6:]), rest[:m.start()]
+            n = int(m.group(1)[-6:])
+            if rules.columns > 1 and not column and 1 <= n <= rules.columns:
+                column = n                      # "toere 3": a column must be named anyway
+            else:
+                points = n
+            rest = rest[:m.start()]
         box = self.box(rest.strip(), bare and points is None and not column)
         return Typed("score", box=rules.boxes[box].name, column=column, points=points)
 

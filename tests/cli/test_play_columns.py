@@ -8,6 +8,7 @@ same rolls, and the test picks random legal moves from its own game."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
@@ -19,6 +20,7 @@ from solver.game import Game
 
 pexpect = pytest.importorskip("pexpect")
 
+PYTHONPATH = os.environ.get("PYTHONPATH", "")       # where the yatzy script finds solver
 YATZY = Path(sys.executable).with_name("yatzy")
 PROMPT = "Player> "
 
@@ -30,7 +32,7 @@ def coach(nordic, tables_dir, tmp_path):
                                        "--tables", str(tables_dir),
                                        "--autosave", str(tmp_path / "auto.json")],
                           encoding="utf-8", timeout=60, dimensions=(60, 160),
-                          env={"TERM": "dumb", "PATH": str(YATZY.parent),
+                          env={"TERM": "dumb", "PATH": str(YATZY.parent), "PYTHONPATH": PYTHONPATH,
                                "YATZY_DATA": str(tmp_path / "data")})
     yield child
     child.close(force=True)
@@ -39,7 +41,7 @@ def coach(nordic, tables_dir, tmp_path):
 def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
     shadow = Game("triple", ["Player"], seed=11, tables=tables_dir)
     rng = random.Random(11)
-    coach.expect("x1 +x2 +x3")                         # three columns on the card
+    coach.expect("@1 +@2 +@3")                         # three columns on the card
     coach.expect(r"\(1 of 45\)")
     coach.expect_exact(PROMPT)
     coach.sendline("score chance")                      # no column named: one line, no move
@@ -57,6 +59,10 @@ def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
             shadow.play("score " + text)
             coach.sendline(text)
             t = shadow.turns[-1]
+            if t.points == 0:                           # writing 0 is asked first
+                coach.expect_exact(f"@{t.column} takes 0 points")
+                coach.expect_exact("cross it out? (y/n) ")
+                coach.sendline("y")
             coach.expect(re.escape(f"scores {t.points} in "))
             coach.expect(re.escape(f"@{t.column}"))
         else:

@@ -5,6 +5,7 @@ and the end-of-game review recorded in the ratings database."""
 
 from __future__ import annotations
 
+import os
 import io
 import random
 import re
@@ -23,6 +24,7 @@ from solver.rules.words import message
 from .test_play import BOXES, english_words
 
 pexpect = pytest.importorskip("pexpect")
+PYTHONPATH = os.environ.get("PYTHONPATH", "")       # where the yatzy script finds solver
 YATZY = Path(sys.executable).with_name("yatzy")
 SLOW = "nordic:rolls=9"        # a value table of some seconds (about 10 s on 2 busy cores)
 
@@ -36,7 +38,7 @@ def spawn(tmp_path, *args):
     child = pexpect.spawn(str(YATZY), ["play", "--screen", "plain", *args], cwd=str(tmp_path),
                           encoding="utf-8", timeout=60, dimensions=(40, 100),
                           env={"TERM": "xterm", "PATH": str(YATZY.parent), "NO_COLOR": "1",
-                               "YATZY_DATA": str(tmp_path / "data")})
+                               "PYTHONPATH": PYTHONPATH, "YATZY_DATA": str(tmp_path / "data")})
     child.logfile_read = io.StringIO()
     return child
 
@@ -80,7 +82,7 @@ def test_a_big_solve_names_the_faster_rules_and_is_not_started_unasked(tmp_path)
     done = subprocess.run([str(YATZY), "play", "--rules", "maxi", "--player", "Cid=optimal",
                            "--tables", str(tmp_path / "t"), "--autosave", "m.json"],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          cwd=tmp_path, env={"PATH": str(YATZY.parent),
+                          cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": PYTHONPATH,
                                              "YATZY_DATA": str(tmp_path / "data")})
     out = done.stdout
     assert re.search(r"solving the optimal strategy for maxi once \(about [\d.]+ min, "
@@ -202,12 +204,13 @@ def test_the_trippel_card_fits_80_columns(nordic, tables_dir, players):
         assert max(len(line) for line in card) <= width, "\n".join(card)
         mover = game.players[game.turn_player].name
         assert "*" + mover in card[0].split()
-        assert card[1].split()[:3] == ["x1", "x2", "x3"]
+        assert card[1].split()[:3] == ["@1", "@2", "@3"]
     compact = protokoll(game, "en", width=53).splitlines()
     if len(protokoll(game, "en").splitlines()[0]) > 53:          # shortened: Σ and the others
-        assert compact[1].split() == ["x1", "x2", "x3", "Σ"]
+        assert compact[1].split() == ["@1", "@2", "@3", "Σ"]
         scores = game.scores()
-        rows = len(protokoll(game, "en").splitlines())
+        rows = len(protokoll(game, "en").splitlines()) - 1      # the Σ row: a column here
+        assert protokoll(game, "en").splitlines()[-1].split() == ["Σ", *map(str, scores)]
         assert compact[rows - 1].split()[-1] == str(scores[game.turn_player])
         others = " ".join(compact[rows:])                     # the lines under the card
         assert others.split()[1::2] == [str(scores[i]) for i in range(players)

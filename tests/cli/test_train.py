@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -47,6 +48,20 @@ def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
     assert [a["policy"] for a in stats["scale"]][:3] == ["optimal", "greedy", "simple"]
     text = run("train", "--stats", "--db", str(db), "--scale-games", "2").output
     assert "mean loss per decision" in text and "greedy" in text and "noisy T=1" in text
+
+
+@pytest.mark.parametrize("lang, words", [("nb", ["vurdering", "snitt", "grådig", "med støy"]),
+                                         ("sv", ["betyg", "snitt", "girig", "med brus"])])
+def test_the_rating_in_norwegian_and_swedish(run, tmp_path, lang, words):
+    db = tmp_path / "r.sqlite"
+    run("train", "--count", "1", "--seed", "4", "--db", str(db), input="kast alle\nsjanse\n")
+    text = run("train", "--stats", "--db", str(db), "--scale-games", "2", "--lang", lang).output
+    assert all(w in text for w in words), text
+    english = {"rating", "mean", "loss", "decision", "interval", "due", "review", "scale",
+               "games", "each", "final", "score", "greedy", "noisy", "simple", "day", "all"}
+    words = re.findall(r"[a-zåäöæø]+", text.replace(str(db), "").lower())
+    assert not english & set(words), text
+    assert re.search(r"\d,\d{3}", text) and not re.search(r"\d\.\d", text)   # decimal commas
 
 
 def test_one_answer_has_a_mean_but_no_interval(run, tmp_path):

@@ -99,6 +99,9 @@ PHRASINGS = [
     ("en", TRIPLE, "score chance in column 2", "score chance@2"),
     ("en", TRIPLE, "score chance@3 (23)", "score chance@3 (23)"),
     ("nb", TRIPLE, "toere i kolonne 3", "score twos@3"),
+    ("nb", TRIPLE, "toere 3", "score twos@3"), ("nb", TRIPLE, "skriv toere 2", "score twos@2"),
+    ("sv", TRIPLE, "tvåor 3", "score twos@3"), ("en", TRIPLE, "chance 23", "score chance (23)"),
+    ("nb", NORDIC, "poeng", "points"), ("sv", NORDIC, "poäng", "points"),
     ("nb", TRIPLE, "før hus i kolonne 1", "score full_house@1"),
     ("nb", TRIPLE, "stryk yatzy x2", "score yatzy@2 (0)"),
     ("sv", TRIPLE, "tvåor i kolumn 2", "score twos@2"),
@@ -325,7 +328,7 @@ def test_game_play_reads_the_same_phrasings():
     with pytest.raises(GameError, match="not a move") as e:
         game.play("lagre g.json")                          # a session command is not a move
     assert e.value.__cause__.say("nb") == "ikke et trekk: 'lagre g.json' (skriv f.eks. " \
-                                          "'behold 5 6', 'kast alle' eller 'før BOKS')"
+                                          "'behold 5 6', 'kast alle' eller 'skriv BOKS')"
     triple = Game("triple", ["Ann"], seed=1)
     triple.play("roll 22345")
     assert triple.play("toere i kolonne 3").text == "score twos@3 (4)"

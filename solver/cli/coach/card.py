@@ -1,0 +1,164 @@
+"""The scorecard ("protokoll") as text, as wide as the terminal allows."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+import click
+
+from solver.cli.coach.texts import cut
+from solver.game import Game
+from solver.rules.ruleset import Order
+from solver.rules.words import box_name, message
+
+MIN_NAME = 4                     # a name is cut to no fewer characters to make a card fit
+
+
+@dataclass
+class Sheet:
+    """What a card shows: the row labels and their cells (one per column of
+    every player), the players' names, the seat to move (None at game over),
+    the columns per player and the cell last written (row, column) if any."""
+
+    rows: list[tuple[str, list[str]]]
+    names: list[str]
+    mark: int | None
+    cols: int
+    last: tuple[int, int] | None = None
+
+    @property
+    def label(self) -> int:
+        return max(len(r[0]) for r in self.rows) + 2
+
+
+def sheet(game: Game, lang: str) -> Sheet:
+    """The card's rows in ``lang``: ``-`` an open box (or an undecided bonus);
+    under forced order the box due is marked ``>``."""
+    mark = None if game.is_over else game.turn_player
+    rules, cols = game.rules, game.rules.columns
+    due = None
+    if mark is not None and rules.order == Order.FORCED and cols == 1:
+        allowed = game.card.allowed_boxes()
+        due = rules.boxes[allowed[0]].name if len(allowed) == 1 else None
+    rows, last, written = [], None, game.turns[-1] if game.turns else None
+    for row in game.protokoll():
+        cells = ["-" if v is None else str(v) for v in row["cells"]]
+        label = (box_name(row["key"], lang) if row["kind"] == "box"
+                 else message(row["key"], lang))
+        if due is not None and row["key"] == due:
+            label = "> " + label
+        if written is not None and row["key"] == rules.boxes[written.box].name:
+            last = (len(rows), written.player * cols + written.column - 1)
+        rows.append((label, cells))
+    if cols > 1:                        # each player's weighted total, during the game too
+        rows.append(("Σ", [str(score) if c == cols - 1 else ""
+                           for score in game.scores() for c in range(cols)]))
+    names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
+    return Sheet(rows, names, mark, cols, last)
+
+
+def cell_text(v: str, w: int, hot: bool, last: bool) -> str:
+    """A cell right-aligned in ``w``; the player to move's in bold cyan, the
+    box just written reversed (``hot``, ``last``: only when highlighting)."""
+    text = f"{v:>{w}}"
+    if last:
+        return click.style(text, reverse=True, bold=hot, fg="cyan" if hot else None)
+    return click.style(text, bold=True, fg="cyan") if hot else text
+
+
+def body(card: Sheet, columns: list[list[str]], widths: list[int], hot: list[bool],
+         index: list[int | None], highlight: bool) -> list[str]:
+    """The card's rows: each label, then the cells ``columns[row]``;
+    ``index`` gives each shown cell's column on the whole card (to find the
+    one just written), ``hot`` which are highlighted."""
+    out = []
+    for r, ((name, _), row) in enumerate(zip(card.rows, columns)):
+        cells = "".join(cell_text(v, w, h, highlight and card.last == (r, j))
+                        for v, w, h, j in zip(row, widths, hot, index))
+        out.append((f"{name:<{card.label}}" + cells).rstrip())
+    return out
+
+
+def render(card: Sheet, seats: list[int], highlight: bool) -> list[str]:
+    """The columns of ``seats``, a name over each (several columns: a second
+    header line numbers them ``@1 @2 @3``, as a move names them)."""
+    pad, cols, names = " " * card.label, card.cols, card.names
+    if cols == 1:
+        widths = [max(len(names[i]), 3) + 2 for i in seats]
+        head = [pad + "".join(f"{names[i]:>{w}}" for i, w in zip(seats, widths))]
+        idx: list[int | None] = list(seats)
+    else:
+        idx = [i * cols + c for i in seats for c in range(cols)]
+        cell = max(max(len(cells[j]) for _, cells in card.rows for j in idx), 3) + 2
+        group = [max(cell * cols, len(names[i]) + 2) // cols for i in seats]
+        widths = [w for w in group for _ in range(cols)]
+        head = [pad + "".join(f"{names[i]:>{w * cols}}" for i, w in zip(seats, group)),
+                pad + "".join(f"{'@' + str(c + 1):>{w}}" for w in group for c in range(cols))]
+    hot = [highlight and i == card.mark for i in seats for _ in range(cols)]
+    columns = [[cells[j] for j in idx] for _, cells in card.rows]
+    return [line.rstrip() for line in head] + body(card, columns, widths, hot, idx, highlight)
+
+
+def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
+    """The player to move's columns and their weighted sum Σ (in a column
+    of its own: the card's Σ row is left out)."""
+    card = Sheet(card.rows[:-1], card.names, card.mark, card.cols, card.last)
+    mark, cols, pad = card.mark, card.cols, " " * card.label
+    own = list(range(mark * cols, mark * cols + cols))
+    last = len(card.rows) - 1
+    columns = [[cells[j] for j in own] + ([str(game.scores()[mark])] if r == last else [""])
+               for r, (_, cells) in enumerate(card.rows)]
+    cell = max(max(len(v) for row in columns for v in row), 3) + 2
+    w = max(cell, -(-(len(card.names[mark]) + 2) // (cols + 1)))
+    head = [pad + f"{card.names[mark]:>{w * (cols + 1)}}",
+            pad + "".join(f"{'@' + str(c + 1):>{w}}" for c in range(cols)) + f"{'Σ':>{w}}"]
+    return head + body(card, columns, [w] * (cols + 1), [highlight] * (cols + 1),
+                       [*own, None], highlight)
+
+
+def wide(lines: list[str]) -> int:
+    return max(len(click.unstyle(line)) for line in lines)
+
+
+def protokoll(game: Game, lang: str = "en", highlight: bool = False,
+              width: int | None = None) -> str:
+    """The scorecard as the source texts print it: box rows in card order,
+    Sum and Bonus after the upper boxes, Total last; one column per player
+    (with several columns per player, a second header line numbers them
+    ``@1 @2 @3`` as a move names them, a row gives each column's total
+    times its weight and a last row Σ the player's score), the player to
+    move marked ``*``; ``-`` is an
+    open box (or a bonus not yet decided).  ``highlight``: the columns of
+    the player to move in bold, the box just written reversed.
+
+    ``width``: the most characters a line may have.  A card wider than that
+    shows, with several columns, only the player to move's columns and
+    their weighted sum Σ, the other players' scores in a line under them;
+    otherwise the names are cut (to ``MIN_NAME`` characters at least), and
+    if it is still too wide the players come in groups that fit, one under
+    another."""
+    card = sheet(game, lang)
+    everyone = list(range(len(game.players)))
+    lines = render(card, everyone, highlight)
+    if width is None or wide(lines) <= width:
+        return "\n".join(lines)
+    if card.cols > 1 and card.mark is not None:
+        scores = game.scores()
+        others = "  ".join(f"{cut(game.players[i].name, 12)} {scores[i]}"
+                           for i in everyone if i != card.mark)
+        return "\n".join(render_mover(card, game, highlight)
+                         + textwrap.wrap(others, max(width, 20)))
+    for n in range(max(map(len, card.names)) - 1, MIN_NAME - 1, -1):
+        card.names = [cut(name, n) for name in card.names]
+        lines = render(card, everyone, highlight)
+        if wide(lines) <= width:
+            return "\n".join(lines)
+    parts, group = [], []                      # players in groups that fit, one under another
+    for i in everyone:
+        if group and wide(render(card, group + [i], highlight)) > width:
+            parts.append("\n".join(render(card, group, highlight)))
+            group = []
+        group.append(i)
+    parts.append("\n".join(render(card, group, highlight)))
+    return "\n\n".join(parts)

@@ -1,0 +1,84 @@
+"""Game over: the standings, the review, the ratings database."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+
+from solver.errors import InputError
+
+
+class Ending:
+    """Mixin of the coach: the end of the game."""
+
+    # ------------------------------------------------------------- the end
+    def finish(self) -> None:
+        game = self.game
+        reviewing = any(p.is_human for p in game.players)
+        if reviewing:
+            try:
+                self.need_table()              # for the review
+            except InputError as e:            # not solved: no review
+                self.error(str(e))
+                reviewing = False
+        self.say("over")
+        standings = self.session.standings()
+        for s in standings:
+            self.say("place", place=s.place, name=s.name, score=s.score)
+        top = [s.name for s in standings if s.place == 1]
+        if len(game.players) > 1:
+            if len(top) > 1:
+                self.say("tie", names=", ".join(top))
+            else:
+                self.say("winner", name=top[0])
+        if game.settings.get("free_undo_used"):
+            self.say("free_undo")
+        reviews = self.session.reviews() if reviewing else {}
+        for seat, review in reviews.items():
+            player = game.players[seat]
+            if review is None:
+                continue
+            self.say("review", name=player.name, total=self.num(review.total_loss, 2),
+                     mean=self.num(review.mean_loss, 3), n=len(review.decisions))
+            for d in review.costliest():
+                if d.loss > 0:
+                    text = self.words("costly", turn=d.turn, roll=d.roll,
+                                      dice=" ".join(map(str, d.dice)),
+                                      chosen=self.action_text(d.chosen),
+                                      best=self.action_text(d.best), loss=self.num(d.loss, 2))
+                    if sys.stdout.isatty():           # wrapped to the terminal, indented
+                        text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+                                             initial_indent="  ", subsequent_indent="    ")
+                    self.echo(text)
+        if self.db is not None and reviews and not game.settings.get("recorded"):
+            self.record(reviews)
+
+    def record(self, reviews: dict) -> None:
+        """Every reviewed decision of the people at the table in the ratings
+        database (``solver.research.ratings``): its position as a puzzle key
+        (so a wrong one comes back in ``yatzy train``), kind, choice, best
+        action, loss and the player's name; once per game."""
+        from solver.research.puzzles import KINDS
+        from solver.research.ratings import Answer, Ratings
+        game = self.game
+        answers = []
+        for seat, review in reviews.items():
+            if review is None:
+                continue
+            cards = game.turn_cards(seat)
+            for d in review.decisions:
+                kind = KINDS[2] if d.rerolls == 0 else KINDS[0] if d.roll == 1 else KINDS[1]
+                key = f"{cards[d.turn - 1]}|{''.join(map(str, d.dice))}|{d.rerolls}"
+                answers.append(Answer(game.rules.spec, key, kind, d.chosen, d.best, d.loss,
+                                      "game", player=game.players[seat].name))
+        try:
+            with Ratings(self.db) as db:
+                for a in answers:
+                    db.record(a)
+        except InputError:
+            self.error(self.words("cannot_record", path=self.db))
+            return
+        game.settings["recorded"] = True
+        self.say("recorded", n=len(answers), path=self.db)
+

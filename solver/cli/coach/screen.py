@@ -1,0 +1,171 @@
+"""What the coach prints: lines, the steady screen, the card."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import click
+
+from solver.cli.coach.card import protokoll
+from solver.cli.coach.standing import standing_line
+from solver.cli.coach.steady import fit
+from solver.errors import InputError
+from solver.game import Move
+from solver.position.actions import Action
+from solver.rules.words import box_name, message, number
+
+EVENTS = 40                            # recent events kept for beside the card
+EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
+GAP = 3                                # columns between the card and the events
+PIPS = "⚀⚁⚂⚃⚄⚅"
+
+
+class Screen:
+    """Mixin of the coach: its output."""
+
+    # ---------------------------------------------------------- output
+    def echo(self, text: str = "", tag: str = "event") -> None:
+        """Print a line (on the steady screen: keep it, tagged turn, hint or
+        event, for the next drawing, ``steady.fit``)."""
+        if self.steady:
+            self.events.extend((tag, line) for line in (text.splitlines() or [""]))
+            return
+        try:
+            click.echo(text, color=self.color)
+        except OSError:                   # the terminal is gone (hang-up): keep playing safe
+            pass
+
+    def beside(self) -> list[tuple[str, str]]:
+        """The events beside the card, the line of who leads and the bonus
+        after the latest turn's line."""
+        events = list(self.events)
+        standing = standing_line(self.session, self.lang)
+        turns = [i for i, (k, _) in enumerate(events) if k == "turn"]
+        if standing and turns:
+            events.insert(turns[-1] + 1, ("turn", standing))
+        return events
+
+    def draw(self) -> None:
+        """The steady screen: the card (the player to move in colour) beside
+        the last events that fit (``steady.fit``), the dice drawn under them."""
+        if not self.steady:
+            return
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+        console = Console(highlight=False)
+        card = self.card(highlight=True)
+        width, room = self.widths(card, console.width)
+        lines = fit(self.beside(), len(card.splitlines()), room)
+        grid = Table.grid(padding=0)
+        grid.add_column(no_wrap=True, width=width)
+        grid.add_column(no_wrap=True, width=GAP)
+        grid.add_column(no_wrap=True, overflow="crop", width=room)
+        grid.add_row(Text.from_ansi(card), Text(" " * GAP), Text.from_ansi("\n".join(lines)))
+        try:
+            console.clear()
+            console.print(grid)
+            dice = self.dice_line()
+            if dice:
+                console.print(Text(dice, style="bold"), crop=True, overflow="ellipsis")
+        except OSError:
+            pass
+
+    def dice_line(self) -> str:
+        """The dice under the card: the roll's (as pips and digits) and the
+        rerolls left, or the dice kept and how many are to be rolled."""
+        game = self.game
+        if game.dice is None or game.is_over:
+            return ""
+        kept = game.kept
+        shown = game.dice if kept is None else kept
+        pips = " ".join(PIPS[d - 1] if d <= len(PIPS) else str(d) for d in shown)
+        if kept is not None:
+            return f"{pips}   " + self.words("status_kept", dice=" ".join(map(str, kept)) or "-",
+                                             n=game.rules.dice - len(kept))
+        return (f"{pips}   {' '.join(map(str, game.dice))} · "
+                + message("left", self.lang, n=game.rerolls))
+
+    @staticmethod
+    def widths(card: str, columns: int) -> tuple[int, int]:
+        """The steady screen's columns: the card's width and the events' room."""
+        width = max(len(click.unstyle(line)) for line in card.splitlines())
+        return width, max(columns - width - GAP, EVENTS_ROOM)
+
+    def events_room(self) -> int:
+        """Characters an event line has beside the card on the steady screen."""
+        return self.widths(self.card(), shutil.get_terminal_size().columns)[1]
+
+    def card(self, highlight: bool = False) -> str:
+        """The card for the screen: as wide as the terminal allows (the
+        steady screen keeps ``EVENTS_ROOM`` beside it); any width when piped."""
+        width = None
+        if sys.stdout.isatty():
+            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + GAP if self.steady else 0)
+        return protokoll(self.game, self.lang, highlight, width)
+
+    def say(self, key: str, tag: str = "event", **kw) -> None:
+        self.echo(message(key, self.lang, **kw), tag)
+
+    def words(self, key: str, **kw) -> str:
+        return message(key, self.lang, **kw)
+
+    def say_compile(self, kind: str) -> None:
+        """Say, in the language, that a computer seat's policy compiles its
+        kernels first (once, when Numba's cache does not hold them)."""
+        from solver.api import COMPILE_SECONDS
+        from solver.kernels.cache import compiled
+        from solver.kernels.policy import batch
+        if kind in ("greedy", "simple") and not compiled(batch):
+            self.say("compiling", what=self.words("compiled_player"), seconds=COMPILE_SECONDS)
+
+    def num(self, x: float, digits: int) -> str:
+        return number(x, digits, self.lang)
+
+    def fail(self, key: str, **kw) -> InputError:
+        return InputError(self.words(key, **kw))
+
+    def action_text(self, action: Action | str) -> str:
+        """An action in the game's language (``behold 5 6``, ``skriv kåk (25)``)."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except InputError:
+                return action
+        if action.kind == "score":
+            column = f"@{action.column}" if action.column else ""
+            points = "" if action.points is None else f" ({action.points})"
+            return f"{self.words('score')} {box_name(action.box, self.lang)}{column}{points}"
+        if not action.dice:
+            return self.words("reroll_all")
+        return f"{self.words('keep')} {' '.join(map(str, action.dice))}"
+
+    def say_turn(self) -> None:
+        """Whose turn it is; Swedish names ending in s, x or z take no
+        genitive s ("Nils tur")."""
+        game = self.game
+        name = game.player.name
+        genitive = name if name[-1:].lower() in ("s", "x", "z") else name + "s"
+        self.say("turn", "turn", name=click.style(name, bold=True),
+                 genitive=click.style(genitive, bold=True),
+                 n=game.card.turn + 1, of=game.turns_per_player)
+        standing = standing_line(self.session, self.lang)
+        if standing and not self.steady:          # the steady screen draws it beside the card
+            self.echo(standing)
+
+    def show_roll(self, move: Move) -> None:
+        game = self.game
+        self.say("rolled", name=game.players[move.player].name,
+                 dice=" ".join(map(str, game.dice)),
+                 left=message("left", self.lang, n=game.rerolls))
+
+    def error(self, text: str) -> None:
+        self.echo(click.style(self.words("error", text=text), fg="red"))
+
+    def move_text(self, move: Move) -> str:
+        """A move for a message: its dice for a roll, else the action."""
+        if move.is_roll:
+            return move.text[len("roll "):]
+        return self.action_text(move.text)
+

@@ -1,0 +1,240 @@
+"""Solving a table the game needs, in a child process the signals can stop."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import click
+
+from solver.errors import InputError, TableError
+from solver.rules.ruleset import Rules, parse_rules
+from solver.rules.words import message
+
+STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
+FASTER = 2.0                 # other rules are suggested when they solve this many times faster
+
+
+class Stopped(Exception):
+    """A signal asked the program to stop (hang-up, SIGTERM, Ctrl-C)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def faster_rules(rules: Rules) -> Rules | None:
+    """The rules without saved rolls where ``rules`` have them (a much
+    smaller table: ``maxi`` → ``maxi:saved_rolls=false``), else None.
+
+    >>> faster_rules(parse_rules("maxi")).spec, faster_rules(parse_rules("nordic"))
+    ('maxi:saved_rolls=false', None)
+    """
+    if not rules.saved_rolls:
+        return None
+    preset, _, rest = rules.spec.partition(":")
+    keep = [item for item in rest.split(",")
+            if item and not item.startswith(("saved_rolls=", "bank_cap="))]
+    return parse_rules(f"{preset}:{','.join([*keep, 'saved_rolls=false'])}")
+
+
+
+CHILD = ("import sys; from solver.cli.coach.solving import solve_child; "
+         "sys.exit(solve_child(sys.argv[1]))")
+
+
+def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None,
+                   compiling: str = "", lang: str = "en") -> int:
+    """Solve and store the value table of ``spec`` (and with ``parts`` its
+    explanations' table) in a child process, and wait for it; its exit
+    status.  Numba's kernels do not look at signals, so the solve runs
+    apart: this process waits in short sleeps, in which a signal's handler
+    (``stop``) raises, and then the child is killed at once.  Tables are
+    written atomically (temporary files of a killed write are removed on
+    the next open), so killing is safe.  The child has its own session (a
+    Ctrl-C at the terminal reaches only this process) and dies with this
+    process (``PR_SET_PDEATHSIG``).  ``bar``: the progress bar's label
+    (None: no bar); ``lang``: the language of its time left and errors."""
+    import solver
+    root = str(Path(solver.__file__).resolve().parents[1])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
+                      "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid(),
+                      "compiling": compiling, "lang": lang})
+    child = subprocess.Popen([sys.executable, "-c", CHILD, job], stdin=subprocess.DEVNULL,
+                             start_new_session=True, env=env)
+    try:
+        while child.poll() is None:
+            time.sleep(0.05)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return child.returncode
+
+
+def solve_child(job: str) -> int:
+    """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
+    ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
+    from solver.api import Solver
+    from solver.cli.options import BarProgress
+    from solver.tables.store import TableWarning
+    args = json.loads(job)
+    try:                                    # die with the parent (Linux)
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != args["parent"]:      # the parent is gone already
+        return 1
+
+    def show(text, category, filename, lineno, file=None, line=None):
+        if str(text).startswith("compiling") and args.get("compiling"):
+            click.echo(args["compiling"], err=True)      # in the game's language
+        else:
+            click.echo(message("warning", args.get("lang", "en"), text=text), err=True)
+
+    warnings.showwarning = show
+    warnings.filterwarnings("ignore", message="building the", category=TableWarning)
+    try:
+        rules = parse_rules(args["rules"])
+        bar = BarProgress(args["bar"], args.get("lang", "en")) if args["bar"] else None
+        solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
+        solver.solve()
+        if args["parts"]:
+            solver.parts()
+    except (InputError, TableError) as e:
+        click.echo(message("error", args.get("lang", "en"), text=e), err=True)
+        return 2
+    return 0
+
+
+def stop(signum, frame) -> None:
+    raise Stopped(signum)
+
+
+
+class Tables:
+    """Mixin of the coach: the tables the strategy needs, solved when first used."""
+
+    def say_compile(self, kind: str) -> None:
+        """Say, in the language, that a computer seat's policy compiles its
+        kernels first (once, when Numba's cache does not hold them)."""
+        from solver.api import COMPILE_SECONDS
+        from solver.kernels.cache import compiled
+        from solver.kernels.policy import batch
+        if kind in ("greedy", "simple") and not compiled(batch):
+            self.say("compiling", what=self.words("compiled_player"), seconds=COMPILE_SECONDS)
+
+    def need_table(self, parts: bool = False) -> None:
+        """Before the strategy's table (and with ``parts`` the explanations'
+        table) is first used: if it must be solved, say what, how big and
+        about how long (and the faster rules where there are any), ask for a
+        big one as ``--yes`` would, then solve it in a child process
+        (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
+        and the other signals stop within a moment, the game saved."""
+        from solver.players.explain import parts_path
+        from solver.tables.plan import calibrated_seconds, parts_plan, value_plan
+        solver = self.game.solver
+        rules = solver.rules
+        values = getattr(solver, "_table", None) is None and not solver.path.exists()
+        explain = parts and getattr(solver, "_parts", None) is None \
+            and not parts_path(rules, solver.tables).exists()
+        if not (values or explain):
+            return
+        plan = value_plan(rules.column_rules, solver.path, solver.theta)
+        parts_seconds = calibrated_seconds(parts_plan(rules).seconds) if explain else 0.0
+        seconds = parts_seconds
+        if values:
+            build = calibrated_seconds(plan.seconds)        # on this machine, as busy as it is now
+            seconds += build
+            self.say("solving", rules=rules.spec, about=self.about(build),
+                     size=self.size(plan.file_size))
+            faster = faster_rules(rules)
+            if faster is not None:
+                quick = value_plan(faster).seconds
+                if quick * FASTER < plan.seconds:
+                    self.say("faster", rules=faster.spec, about=self.about(quick))
+        if explain:
+            self.say("solving_parts", rules=rules.spec, about=self.about(parts_seconds))
+        if seconds > STOP_NOTE_SECONDS:
+            self.say("stoppable")
+        self.draw()
+        if values:
+            self.confirm_build(plan)
+        bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
+        compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
+        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling,
+                              self.lang)
+        if code:
+            raise self.fail("solve_failed", rules=rules.spec)
+
+    def confirm_build(self, plan) -> None:
+        """``tables.plan.check`` of the build, before the child starts: it
+        fits, and a big build is confirmed (``--yes``, or a question in the
+        language on a terminal), else one InputError in the language."""
+        from solver.cli.options import ask_to_build
+        from solver.tables import plan as plans
+        from solver.tables.store import TableWarning
+        before = plans.set_confirm(None)
+        declined = []
+
+        def ask(p) -> bool:
+            if before is not ask_to_build:          # --yes, or the library's default
+                return True if before is None else before(p)
+            ok = sys.stdin.isatty() and sys.stderr.isatty() and click.prompt(
+                self.words("build_question", about=self.about(p.seconds)), default="",
+                show_default=False, prompt_suffix="", err=True
+            ).strip().lower() in (self.words("yes"), "y", "yes")
+            if not ok:
+                declined.append(p)
+            return ok
+
+        if plan.path is not None and plan.disk_bytes > plans.free_disk(plan.path.parent):
+            raise self.fail("no_disk", rules=self.game.rules.spec,
+                            size=self.size(plan.disk_bytes),
+                            free=self.size(plans.free_disk(plan.path.parent)))
+        if plan.memory_bytes > plans.free_memory():
+            raise self.fail("no_memory", rules=self.game.rules.spec,
+                            size=self.size(plan.memory_bytes),
+                            free=self.size(plans.free_memory()))
+        plans.set_confirm(ask)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TableWarning)    # announced above
+                plans.check(plan)
+        except InputError:
+            if declined:
+                raise self.fail("not_built", rules=self.game.rules.spec,
+                                about=self.about(plan.seconds)) from None
+            raise
+        finally:
+            plans.set_confirm(before)
+
+    def size(self, n: int) -> str:
+        """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
+        from solver.tables.plan import describe_bytes
+        return describe_bytes(n) if self.lang == "en" else describe_bytes(n).replace(".", ",")
+
+    def about(self, seconds: float) -> str:
+        """About how long ``seconds`` are, in the language."""
+        if seconds < 90:
+            t = f"{max(seconds, 1):.0f} s"
+        elif seconds < 5400:
+            t = f"{self.num(seconds / 60, 1)} min"
+        else:
+            t = f"{self.num(seconds / 3600, 1)} {self.words('hours')}"
+        return self.words("about", t=t)
+
+    def advice(self):
+        """The advice now (solving the table first if need be)."""
+        self.need_table()
+        return self.game.advice()
+

@@ -1,0 +1,74 @@
+"""Which of the last events fit beside the card on the steady screen.
+
+Each event is ``(kind, text)``: ``turn`` (whose turn it is, and the line
+of who leads), ``hint`` (the rows of the last hint list) or ``event``.
+When not all fit, the latest turn's lines come first, then the top of the
+last hint list (its header and moves 1-3), then what came after that list
+(the answer to ``tips MOVE``), then the rest of the list from the top,
+then the other events newest first; what is shown keeps its order.
+
+    >>> events = [("event", "old"), ("turn", "Kari's turn"), ("hint", "   move  loss"),
+    ...           ("hint", " 1 keep 6 6  best"), ("hint", " 2 keep 6  -0.4"),
+    ...           ("event", "keep 6: best choice")]
+    >>> fit(events, 5, 30)
+    ["Kari's turn", '   move  loss', ' 1 keep 6 6  best', ' 2 keep 6  -0.4', 'keep 6: best choice']
+    >>> fit(events, 3, 30)
+    ["Kari's turn", '   move  loss', ' 1 keep 6 6  best']
+    >>> fit(events, 10, 30)[0]
+    'old'
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import click
+
+HINT_ROWS = 4                    # the hint list's header and moves 1-3 come before the rest
+
+
+def rows_of(text: str, room: int) -> list[str]:
+    """An event as the rows it takes in ``room`` columns (wrapped without
+    colour when too long)."""
+    plain = click.unstyle(text)
+    return [text] if len(plain) <= room else textwrap.wrap(plain, room) or [""]
+
+
+def order(events: list[tuple[str, str]]) -> list[int]:
+    """The events' indices in the order they are given room."""
+    turn = max((i for i, (k, _) in enumerate(events) if k == "turn"), default=-1)
+    first = turn
+    while first > 0 and events[first - 1][0] == "turn":
+        first -= 1
+    pinned = list(range(first, turn + 1)) if turn >= 0 else []
+    hints = [i for i, (k, _) in enumerate(events) if k == "hint" and i > turn]
+    if hints:                                   # the last hint list only
+        start = hints[-1]
+        while start - 1 in hints:
+            start -= 1
+        hints = [i for i in hints if i >= start]
+    rest = [i for i in range(len(events) - 1, -1, -1) if i not in pinned and i not in hints]
+    last = hints[-1] if hints else turn
+    answer = [i for i in rest if i > last]                 # what came after the hint list
+    between = [i for i in rest if turn < i < last]
+    ranked = (pinned + hints[:HINT_ROWS] + answer + hints[HINT_ROWS:] + between
+              + [i for i in rest if i < turn])
+    return list(dict.fromkeys(ranked))
+
+
+def fit(events: list[tuple[str, str]], height: int, room: int) -> list[str]:
+    """The rows of the events that fit in ``height`` rows of ``room``
+    columns (the module's order of room), in their own order."""
+    chosen: set[int] = set()
+    used, full = 0, set()                  # kinds that stopped fitting: no gaps in them
+    for i in order(events):
+        kind = events[i][0]
+        n = len(rows_of(events[i][1], room))
+        if kind in full:
+            continue
+        if used + n <= height:
+            chosen.add(i)
+            used += n
+        else:
+            full.add(kind)
+    return [row for i in sorted(chosen) for row in rows_of(events[i][1], room)]
