@@ -76,7 +76,7 @@ def _options_of(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]
     dice = [space.dice_of(space.first_roll + r) for r in range(space.n_rolls)]
     yatzy = rules.yahtzee_face >= 0
     out: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {}
-    if rules.columns > 1:                   # no jokers: each open box scores as the roll says
+    if rules.play.names_columns:           # no jokers: each open box scores as the roll says
         allowed, special = card.allowed(), []
     else:                                   # a yatzy may be a joker: the game says where
         allowed = [(1, b) for b in card.allowed_boxes()]
@@ -106,7 +106,7 @@ def dice_for(game: Game, box: int, points: int, column: int = 1) -> tuple[int, .
     to move now; PadError where none does."""
     rules = game.rules
     name = rules.boxes[box].name
-    where = f"{name}@{column}" if rules.columns > 1 else name
+    where = name + rules.play.tag(column)
     found = _options(game).get((column, box))
     if found is None:
         raise PadError("pad_box", f"{where} cannot be written now (filled, or not allowed)",
@@ -135,14 +135,14 @@ def write_points(game: Game, box: str | int, points: int, column: int | None = N
         raise PadError("pad_box", f"box {index} does not exist", box=str(index), column=0)
     if column is None:
         column = 1
-    if rules.columns == 1 and column != 1:
+    if not rules.play.names_columns and column != 1:
         raise PadError("pad_box", f"rules {rules.spec} have one column", box=str(box),
                        column=column)
     if isinstance(points, bool) or not isinstance(points, int):
         raise PadError("pad_points", "points must be a whole number", box=str(box),
                        column=column, points=points, values=[])
     dice = dice_for(game, index, points, column)
-    where = rules.boxes[index].name + (f"@{column}" if rules.columns > 1 else "")
+    where = rules.boxes[index].name + rules.play.tag(column)
     roll = game.play("roll " + "".join(map(str, dice)) if rules.faces < 10 else
                      "roll " + " ".join(map(str, dice)))
     try:

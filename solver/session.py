@@ -401,7 +401,7 @@ class Session:
         card = before.cards[move.player]
         if len(after.turns) > len(before.turns):            # a score
             t = after.turns[-1]
-            choice = Written(t.box, t.column if game.rules.columns > 1 else 0)
+            choice = Written(t.box, game.rules.play.label(t.column))
         else:
             choice = after.kept[-1]
         if self._turn is None or self._turn[0] != card:

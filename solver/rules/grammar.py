@@ -564,7 +564,7 @@ class _Reader:
             if not (col.isascii() and col.isdigit() and len(col) <= 6):
                 raise self.fail("bad_column", n=rules.columns)
             column = int(col)
-            if rules.columns == 1:
+            if not rules.play.names_columns:
                 if column != 1:
                     raise self.fail("one_column", spec=rules.spec)
                 column = 0
@@ -574,7 +574,7 @@ class _Reader:
         m = _BARE_POINTS.search(rest)
         if m and m.start() > 0 and points is None:
             n = int(m.group(1)[-6:])
-            if rules.columns > 1 and not column and 1 <= n <= rules.columns:
+            if rules.play.names_columns and not column and 1 <= n <= rules.columns:
                 column = n                      # "toere 3": a column must be named anyway
             else:
                 points = n

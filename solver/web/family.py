@@ -128,7 +128,7 @@ def family(session: Session, review: bool = True) -> dict:
         if not game.is_over and game.player.is_human else {},
         "review": None,
     }
-    if rules.columns > 1:
+    if rules.play.names_columns:
         out["weighted"] = [{"seat": seat, "columns": [c.score for c in card.columns],
                             "weights": list(rules.column_weights), "total": card.score}
                            for seat, card in enumerate(game.cards)]

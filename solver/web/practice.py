@@ -157,7 +157,7 @@ class Practice:
         if len(spec) > MAX_TEXT:
             raise ApiError(400, f"rules is longer than {MAX_TEXT} characters")
         rules = parse_rules(spec)
-        if rules.columns > 1 or rules.saved_rolls:     # before any table is opened
+        if rules.play.refuse("puzzles") or rules.saved_rolls:     # before any table is opened
             raise ApiError(400, f"rules {rules.spec}: puzzles need one column and no saved "
                                 "rolls", "practice_rules")
         solver = await self.solver_for(spec)

@@ -152,7 +152,7 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
             t = game.turns[-1]
             box = box_name(game.rules.boxes[t.box].name, self.lang)
             self.say("scored", name=last.name, points=last.points,
-                     box=box + (f"@{t.column}" if game.rules.columns > 1 else ""))
+                     box=box + game.rules.play.tag(t.column))
 
     def ask(self) -> None:
         game = self.game
@@ -187,7 +187,7 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
         word = typed.kind
         if word == "help":
             self.say("help")
-            if game.rules.columns > 1:
+            if game.rules.play.names_columns:
                 self.say("help_columns")
         elif word == "points":
             if game.dice is None or game.needs_roll:

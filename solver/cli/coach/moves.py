@@ -95,14 +95,14 @@ class Moves:
         game, rules = self.game, self.game.rules
         box = rules.box_index(typed.box)
         shown = box_name(rules.boxes[box].name, self.lang)
-        if rules.columns > 1:
+        if rules.play.names_columns:
             if not typed.column:
                 raise self.fail("name_column", box=shown, n=rules.columns)
             column = typed.column
         else:
             column = 1
         options = {(c, b): p for c, b, p in game.score_options(game.card, game.dice)}
-        where = shown + (f"@{column}" if rules.columns > 1 else "")
+        where = shown + rules.play.tag(column)
         if (column, box) not in options:
             if game.card.column(column).points[box] is not None:
                 raise self.fail("box_filled", box=where)
@@ -113,5 +113,5 @@ class Moves:
         points = options[column, box]
         if typed.points is not None and typed.points != points:
             raise self.fail("game_wrong_points", box=where, points=points, said=typed.points)
-        return Action.score(rules.boxes[box].name, points, column if rules.columns > 1 else 0)
+        return Action.score(rules.boxes[box].name, points, rules.play.label(column))
 
