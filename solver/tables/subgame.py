@@ -202,7 +202,8 @@ def sample(rules: Rules, todo: tuple[np.ndarray, ...], share: float) -> tuple[np
     return tuple(picked[filled == p] for p in range(len(todo) - 1)) + (todo[-1][:0],)
 
 
-PROBE_SECONDS = 0.3   # the sample a build's time is measured on: this long on the reference machine
+PROBE_SECONDS = 0.45  # the sample a build's time is measured on: this long on the reference machine
+PROBES = 3            # ... in this many parts, timed one by one (the median rate counts)
 
 
 def timed(run) -> float:
@@ -217,20 +218,26 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
             reference: float) -> float:
     """The seconds ``solve(todo, lo, values, None)`` takes on this machine
     as busy as it is now, measured: a sample of its masks (about
-    ``PROBE_SECONDS`` of the ``reference`` seconds, ``sample``) solved into
-    a scratch table of ``size`` values, timed on the wall clock and scaled
-    by ``count`` (values) to the whole; the kernels are loaded first by
-    solving one mask untimed."""
+    ``PROBE_SECONDS`` of the ``reference`` seconds, ``sample``), cut in
+    ``PROBES`` interleaved parts, each solved into a scratch table of
+    ``size`` values and timed on the wall clock; the median rate (seconds
+    per value, ``count``) times the values of ``todo``.  The kernels are
+    loaded first by solving one mask untimed.  The median keeps a moment
+    when other work took the cores from deciding the figure."""
     part = sample(rules, todo, min(1.0, PROBE_SECONDS / max(reference, 1e-9)))
-    k = count(part, lo)
-    if not k:
+    if not count(part, lo):
         return reference
     scratch = lazy_zeros(size)
     first = next(p for p in range(len(part) - 2, -1, -1) if len(part[p]))
     solve(tuple(x[:1] if p == first else x[:0] for p, x in enumerate(part)), lo, scratch, None)
-    return timed(lambda: solve(part, lo, scratch, None)) * count(todo, lo) / k
+    rates = []
+    for i in range(PROBES):
+        piece = tuple(x[i::PROBES] for x in part)
+        k = count(piece, lo)
+        if k:
+            rates.append(timed(lambda: solve(piece, lo, scratch, None)) / k)
+    return float(np.median(rates)) * count(todo, lo)
 
 
-__all__ = ["Cover", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros", "measure",
-           "sample",
-           "timed"]
+__all__ = ["Cover", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros",
+           "measure", "sample", "timed"]
