@@ -224,7 +224,9 @@ class Solver:
     # ------------------------------------------------------------ targets
     def target(self) -> TargetTable:
         """The target table (``solver.tables.target``): the largest chance of
-        reaching every score from every state, solved and stored on first use."""
+        reaching every score from every state: the stored whole table, else
+        each position's sub-game solved in memory when a question first needs
+        it (the whole table solved and stored for a position that needs most of it)."""
         if self._target is None:
             from solver.tables.target import open_target
             self._target = open_target(self.rules, self.tables, progress=self.progress)
@@ -240,7 +242,8 @@ class Solver:
     def futures(self) -> FuturesTable:
         """The opponents' futures table (``solver.players.futures``): the
         distribution of the points still to come under expected-score play
-        from every state, solved and stored on first use."""
+        from every state: the stored whole table, else each position's
+        sub-game when first needed (as ``target``)."""
         if self._futures is None:
             from solver.players.futures import open_futures
             self._futures = open_futures(self.rules, self.tables, progress=self.progress)
@@ -250,8 +253,9 @@ class Solver:
     def parts(self, progress: Progress | None = None) -> PartsTable:
         """The parts table (``solver.players.explain``): each box's expected
         points, the chance of the upper bonus and the yahtzee bonuses to
-        come under optimal play from every state, solved and stored on first
-        use (its build followed by ``progress``, else by the solver's)."""
+        come under optimal play from every state: the stored whole table, else
+        each position's sub-game when first needed (as ``target``; a build
+        followed by ``progress``, else by the solver's)."""
         if self._parts is None:
             from solver.players.explain import check_explain_rules, open_parts
             check_explain_rules(self.rules)

@@ -296,6 +296,7 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
                                 category=TableWarning)
         if not parts_path(solver.rules, tables_dir).exists():
             click.echo(WORDS[lang]["building"], err=True)
+            solver.parts().need(0)      # puzzles come from every stage: the whole table, stored
         solver.parts()
     with Ratings(db_path) as db:
         if stats:

@@ -125,6 +125,10 @@ class PartsTable:
     header: dict | None = None
     pieces: object = None
 
+    def builds_whole(self, mask: int) -> bool:
+        """Whether ``need(mask)`` would solve and store the whole table."""
+        return self.pieces is not None and self.pieces.builds_whole(int(mask))
+
     def need(self, mask: int) -> None:
         """Make the parts of ``mask``'s sub-game ready (every upper total)."""
         if self.pieces is None:

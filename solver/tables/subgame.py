@@ -158,6 +158,14 @@ class Pieces:
     def holds(self, mask: int, upper: int = 0) -> bool:
         return self.cover.holds(mask, upper if self.uppers else 0)
 
+    def builds_whole(self, mask: int, upper: int = 0) -> bool:
+        """Whether ``need(mask, upper)`` would solve and store the whole
+        table (no whole table stored, and the sub-game over ``WHOLE_SHARE``)."""
+        lo = upper if self.uppers else 0
+        if self.cover.holds(mask, lo) or (self.path is not None and self.path.exists()):
+            return False
+        return self.count(self.cover.missing(mask, lo), lo) > WHOLE_SHARE * self.size
+
     def need(self, mask: int, upper: int = 0):
         """Solve the sub-game of ``(mask, upper)`` where it is missing;
         returns the whole table instead when one is stored already or the

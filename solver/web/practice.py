@@ -194,7 +194,9 @@ class Practice:
         in the value table's status, which the solver's own callback keeps)."""
         clock: dict = {}
         try:
-            solver.parts(progress=lambda done, total: status.update(build_times(clock, done, total)))
+            parts = solver.parts(progress=lambda done, total: status.update(
+                build_times(clock, done, total)))
+            parts.need(0)       # puzzles come from every stage: the whole table, stored
             status.update(state="ready")
         except (InputError, OSError, MemoryError, RuntimeError) as e:   # RuntimeError: at exit
             status.update(state="failed", error=str(e))

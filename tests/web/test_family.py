@@ -21,15 +21,23 @@ from solver.game import Game  # noqa: E402
 from solver.scorepad import PadError, is_pad, pad_values, write_points  # noqa: E402
 from solver.session import Session  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
-from solver.web.shared import MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
+from solver.web.shared import LIMITS, MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client(nordic, tables_dir, tmp_path_factory):
+    """The app with the per-client limits on creating and moving lifted (its
+    tests play whole games faster than a person; the join limits stay)."""
     db = tmp_path_factory.mktemp("family") / "tables.sqlite"
-    with TestClient(create_app("nordic", tables_dir, db), raise_server_exceptions=False) as c:
-        assert c.get("/api/ev").status_code == 200
-        yield c
+    before = dict(LIMITS)
+    LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))
+    try:
+        with TestClient(create_app("nordic", tables_dir, db), raise_server_exceptions=False) as c:
+            assert c.get("/api/ev").status_code == 200
+            yield c
+    finally:
+        LIMITS.clear()
+        LIMITS.update(before)
 
 
 def post(client, path, **body):

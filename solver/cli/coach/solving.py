@@ -109,7 +109,7 @@ def solve_child(job: str) -> int:
         solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
         solver.solve()
         if args["parts"]:
-            solver.parts()
+            solver.parts().need(0)          # the empty card's sub-game: the whole table, stored
     except (InputError, TableError) as e:
         click.echo(message("error", args.get("lang", "en"), text=e), err=True)
         return 2
@@ -145,8 +145,9 @@ class Tables:
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
-        explain = parts and getattr(solver, "_parts", None) is None \
-            and not parts_path(rules, solver.tables).exists()
+        explain = (parts and not parts_path(rules, solver.tables).exists()
+                   and (values or solver.parts().builds_whole(self.game.card.mask)))
+        # (a late position's explanations come from its sub-game, quickly)
         if not (values or explain):
             return
         plan = value_plan(rules.column_rules, solver.path, solver.theta)
