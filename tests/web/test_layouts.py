@@ -88,7 +88,8 @@ class Phone:
             device_scale_factor=1, bypass_csp=True, service_workers="block")
         # a computer seat waits a minute: the pictures show a person's turn
         self.context.add_init_script("localStorage.setItem('yatzy.delay', '60000');"
-                                     "localStorage.setItem('yatzy.lang', 'nb');")
+                                     "localStorage.setItem('yatzy.lang', 'nb');"
+                                     "localStorage.setItem('yatzy.zero', 'write');")   # no 'cross out?' (confirm.js)
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))

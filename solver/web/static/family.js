@@ -49,7 +49,8 @@ export function renderFamily() {
         && S.view.turns_played[seat] > 0)
       lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
   }
-  if (f.weighted) lines.push(t("weighted", {list: f.weighted.map((w) =>
+  if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points
+    t("weighted", {list: f.weighted.map((w) =>
     `${S.view.players[w.seat].name} ${int(w.total)}`).join(" · ")}));
   box.hidden = !lines.length;
   box.replaceChildren(...lines.map((text, i) => el("p", {class: "family-line", dataset: {i}, text})));
