@@ -261,7 +261,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     first_game, seed, tol, start = run.first, run.seed, run.tol, run.start
     score, bonuses, box_points = played
     log_rolls, log_keeps, log_box, log_col = log
-    values, w = tt.values, tt.w
+    w = tt.w
     nb = len(d.is_upper)
     C = len(w)
     n_dice = pt.size[-1]

@@ -70,7 +70,7 @@ from solver.rules.ties import keep_ranks, tolerance
 from solver.rules.words import EXPLAIN as WORDS
 from solver.rules.words import GROUP_WORDS, LANGS, box_name, number
 from solver.space import state_space
-from solver.tables.subgame import measure
+from solver.tables.subgame import Pieced, measure
 from solver.tables.store import (
     Table,
     load_array,
@@ -113,7 +113,7 @@ def part_values(rules: Rules, todo) -> int:
 
 
 @dataclass
-class PartsTable:
+class PartsTable(Pieced):
     """The parts table of ``rules``: ``parts(mask, u)`` and ``lookup``.
     ``pieces``: None for the whole table (stored), else each state's
     sub-game is solved when first asked (``need``; ``lookup`` calls it), in
@@ -124,21 +124,6 @@ class PartsTable:
     path: Path | None = None
     header: dict | None = None
     pieces: object = None
-
-    def builds_whole(self, mask: int) -> bool:
-        """Whether ``need(mask)`` would solve and store the whole table."""
-        return self.pieces is not None and self.pieces.builds_whole(int(mask))
-
-    def need(self, mask: int) -> None:
-        """Make the parts of ``mask``'s sub-game ready (every upper total)."""
-        if self.pieces is None:
-            return
-        whole = self.pieces.need(int(mask))
-        if whole is not None:
-            self.values, self.path, self.header = whole.values, whole.path, whole.header
-            self.pieces = None
-        else:
-            self.values = self.pieces.values
 
     def lookup(self, masks, uppers) -> np.ndarray:
         """``out[..., k]``: the parts (``kernels.explain.PartLayout``) of the

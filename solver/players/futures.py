@@ -42,7 +42,7 @@ from solver.tables.store import (
     Progress,
     store_derived,
 )
-from solver.tables.subgame import measure
+from solver.tables.subgame import Pieced, measure
 from solver.tables.target import check_target_rules, target_path
 
 
@@ -68,7 +68,7 @@ def solve_part(rules: Rules, values: np.ndarray, todo, out: np.ndarray,
 
 
 @dataclass
-class FuturesTable:
+class FuturesTable(Pieced):
     """The futures table of ``rules``: ``remaining(mask, u)`` and
     ``final(card)`` (the final-score pmf from a card).  ``pieces``: None for
     the whole table, else each state's sub-game is solved when first asked
@@ -79,17 +79,6 @@ class FuturesTable:
     path: Path | None = None
     header: dict | None = None
     pieces: object = None
-
-    def need(self, mask: int, upper: int = 0) -> None:
-        """Make the futures of ``(mask, upper)``'s sub-game ready."""
-        if self.pieces is None:
-            return
-        whole = self.pieces.need(int(mask), int(upper))
-        if whole is not None:
-            self.values, self.path, self.header = whole.values, whole.path, whole.header
-            self.pieces = None
-        else:
-            self.values = self.pieces.values
 
     def remaining(self, mask: int, upper: int) -> np.ndarray:
         """``F(mask, upper)``: ``pmf[k]`` of the points still to come."""

@@ -194,6 +194,28 @@ class Pieces:
         return None
 
 
+class Pieced:
+    """What a table built by ``Pieces`` answers (a mixin of the target,
+    futures and parts tables, whose fields ``values``, ``path``, ``header``
+    and ``pieces`` it reads; ``pieces`` None: the whole table)."""
+
+    def need(self, mask: int, upper: int = 0) -> None:
+        """Make the sub-game of the turn-start state ``(mask, upper)`` ready
+        (or, where it takes most of the table, open the whole one)."""
+        if self.pieces is None:
+            return
+        whole = self.pieces.need(int(mask), int(upper))
+        if whole is not None:
+            self.values, self.path, self.header = whole.values, whole.path, whole.header
+            self.pieces = None
+        else:
+            self.values = self.pieces.values
+
+    def builds_whole(self, mask: int, upper: int = 0) -> bool:
+        """Whether ``need(mask, upper)`` would solve and store the whole table."""
+        return self.pieces is not None and self.pieces.builds_whole(int(mask), int(upper))
+
+
 def sample(rules: Rules, todo: tuple[np.ndarray, ...], share: float) -> tuple[np.ndarray, ...]:
     """About ``share`` of the masks of ``todo`` (every k-th of them all, the
     full cards left out), by layer: what a build's estimate is measured on.
@@ -247,5 +269,5 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
     return float(np.median(rates)) * count(todo, lo)
 
 
-__all__ = ["Cover", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros",
+__all__ = ["Cover", "Pieced", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros",
            "measure", "sample", "timed"]

@@ -46,7 +46,7 @@ from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
 from solver.rules.ruleset import Rules
 from solver.space import state_space
-from solver.tables.subgame import lane_counts, measure
+from solver.tables.subgame import Pieced, lane_counts, measure
 from solver.tables.store import (
     Progress,
     TableError,
@@ -144,7 +144,7 @@ def solve(rules: Rules, progress=None, *, out: np.ndarray | None = None, resume:
 
 # ------------------------------------------------------------------ the table
 @dataclass
-class TargetTable:
+class TargetTable(Pieced):
     """The target table of ``rules``: ``probability(card, target)``.
 
     ``pieces``: None for the whole table (stored, or solved whole); else a
@@ -158,17 +158,6 @@ class TargetTable:
     path: Path | None = None
     header: dict | None = None
     pieces: object = None
-
-    def need(self, mask: int, upper: int) -> None:
-        """Make the sub-game of the turn-start state ``(mask, upper)`` ready."""
-        if self.pieces is None:
-            return
-        whole = self.pieces.need(int(mask), int(upper))
-        if whole is not None:
-            self.values, self.path, self.header = whole.values, whole.path, whole.header
-            self.pieces = None
-        else:
-            self.values = self.pieces.values
 
     def state(self, mask: int, upper: int, need: int) -> float:
         """``P(mask, upper, need)`` (1 for needs met, 0 beyond reach)."""
