@@ -206,7 +206,7 @@ def open_parts(rules: Rules, directory: Path | str | None = None, *,
                 lambda: open_whole(rules, directory, progress=progress),
                 lambda n, measure: subgame_plan(rules, "parts", n, measure))
     pieces = Pieces(rules, part_table_size(rules), work, path, uppers=False, progress=progress)
-    return PartsTable(rules, pieces.values, None, None, pieces)
+    return PartsTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved
 
 
 # ------------------------------------------------------------- explanations

@@ -164,4 +164,4 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
                 lambda: open_whole(rules, directory, progress=progress),
                 lambda n, measure: subgame_plan(rules, "futures", n, measure))
     pieces = Pieces(rules, table_size(rules), work, path, uppers=False, progress=progress)
-    return FuturesTable(rules, pieces.values, None, None, pieces)
+    return FuturesTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved

@@ -70,7 +70,6 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.files import atomic_bytes
-from solver.kernels.turn import turn_data
 from solver.players.advice import Scoring
 from solver.position.actions import LOWER_BOUND, Action, Advice
 from solver.position.scorecard import Scorecard
@@ -78,7 +77,6 @@ from solver.rules.ruleset import Rules
 from solver.position.scoring import upper_after
 from solver.rules.ties import keep_ranks, ranking, tolerance
 from solver.space import state_space
-from solver.tables.store import table_path
 from solver.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
@@ -157,6 +155,7 @@ def slack_values(rules: Rules, K: int) -> np.ndarray:
     ``solver.kernels.relaxed.slack_tables``).  Small rule sets only take a
     moment; ``triple`` about ``K + 1`` solves of the one-column table."""
     from solver.kernels.relaxed import slack_tables
+    from solver.kernels.turn import turn_data
     one = rules.column_rules
     sp = state_space(one)
     return slack_tables(turn_data(one), tuple(np.asarray(x, dtype=np.int64) for x in sp.layers),
@@ -169,6 +168,7 @@ _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
 def stored_slack(rules: Rules, K: int) -> np.ndarray:
     """``slack_values(rules, K)``, kept in memory and saved beside the
     tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
+    from solver.tables.store import table_path       # (Numba only once the tables are used)
     path = table_path(rules)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))

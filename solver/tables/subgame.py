@@ -153,7 +153,20 @@ class Pieces:
         self.count, self.solve, self.whole, self.plan = work
         self.progress = progress
         self.cover = Cover(rules)
-        self.values = lazy_zeros(size)
+        self._values: np.ndarray | None = None
+
+    @property
+    def values(self) -> np.ndarray:
+        """The table so far, laid out as the whole table: mapped when the
+        first piece is solved (after its plan is checked), not before."""
+        if self._values is None:
+            from solver.errors import InputError
+            try:
+                self._values = lazy_zeros(self.size)
+            except (OSError, MemoryError) as e:
+                raise InputError(f"cannot map {self.size * 8 / 2 ** 30:.1f} GiB for the "
+                                 f"sub-games of rules {self.rules.spec}: {e}") from None
+        return self._values
 
     def holds(self, mask: int, upper: int = 0) -> bool:
         return self.cover.holds(mask, upper if self.uppers else 0)

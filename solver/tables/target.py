@@ -273,4 +273,4 @@ def open_target(rules: Rules, directory: Path | str | None = None, *,
                 lambda: open_whole(rules, directory, progress=progress),
                 lambda n, measure: subgame_plan(rules, "target", n, measure))
     pieces = Pieces(rules, table_size(rules), work, path, progress=progress)
-    return TargetTable(rules, pieces.values, None, None, pieces)
+    return TargetTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved
