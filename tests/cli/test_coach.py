@@ -131,6 +131,9 @@ def test_the_first_screen_says_how_to_type_a_move_and_points_lists_the_boxes(run
     assert "poeng for " in out and "sjanse " in out
     table = run("--lang", "sv", "--dice-from-table", "--no-record", input="").output
     assert message("how_to_type_table", "sv") in table
+    assert message("how_to_type_columns", "sv") not in table
+    triple = run("--rules", "triple", "--lang", "sv", "--no-record", input="").output
+    assert triple.splitlines()[1] == message("how_to_type_columns", "sv")   # a column named
 
 
 def test_keep_errors_say_what_is_wrong(run):

@@ -62,6 +62,8 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
             self.status()
         elif any(p.is_human for p in game.players):
             self.say("how_to_type_table" if self.table_mode else "how_to_type")
+            if game.rules.play.names_columns:
+                self.say("how_to_type_columns")
         while True:
             self.save()
             if game.is_over:
