@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
+from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401  (skips as test_page does)
 from .test_share_page import Phone, browser, server  # noqa: F401  (fixtures)
 
 from solver.game import Game  # noqa: E402
@@ -99,7 +99,7 @@ def test_the_end_review_names_each_persons_loss(browser, server):
         else:
             legal = [a for a in g.legal_actions() if str(a).startswith("score")]
             g.play(str(legal[0]))                          # the first box: often a waste
-    phone = load(Phone(browser, server, "en").open(server.url), g.to_dict())
+    phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
     phone.page.click("#protokoll .cell-btn >> nth=0")
     if phone.page.is_visible("#zero-confirm[open]"):
         phone.page.click("#zero-yes")
@@ -110,8 +110,10 @@ def test_the_end_review_names_each_persons_loss(browser, server):
     losses = phone.page.eval_on_selector_all("#review .review-loss",
                                              "els => els.map((e) => +e.dataset.loss)")
     assert losses == [pytest.approx(g.review(s).total_loss, abs=1e-9) for s in (0, 1)]
-    assert "Kari lost" in phone.page.inner_text("#review") and "turn " in phone.page.inner_text(
-        "#review .review-worst")
+    review = phone.page.inner_text("#review")
+    assert "Kari tapte" in review and "tur " in phone.page.inner_text("#review .review-worst")
+    assert "Før" not in review and "Behold" not in review     # nb's verb, lower case mid-sentence
+    phone.page.screenshot(path=str(SHOTS / "end-review-nb.png"))
     assert phone.errors == []
 
 
