@@ -206,8 +206,10 @@ def _positions(rules, n, open_boxes, seed):
 @pytest.mark.parametrize("open_boxes", [0, 1, 2])
 def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):
     solver = Solver(rules, tables=tables_dir)
-    wt = win_tables(rules, solver.target().values, solver.futures().values,
-                      solver.table.values)
+    target, futures = solver.target(), solver.futures()
+    target.need(0, 0)                          # every state: the whole tables
+    futures.need(0, 0)
+    wt = win_tables(rules, target.values, futures.values, solver.table.values)
     wd = WinData(turn_data(rules), play_tables(rules), wt)
     positions, states = _positions(rules, 40, open_boxes, 3)
     bad, skipped = _compare(wd, positions, states, tolerance(solver.table), open_boxes == 2)
