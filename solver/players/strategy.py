@@ -3,9 +3,9 @@
 
 * ``OneCard``: the exact single-card game, read from the solved table
   (``solver.players.advice``): values exact.
-* ``Columns``: several columns (Trippel-Yatzy), the policy-improvement
-  strategy over the exact one-column table (``solver.players.triple``):
-  the order and the losses the strategy's, the values lower bounds.
+* ``Columns``: several columns (Trippel-Yatzy), the strategy of
+  ``solver.players.triple`` over the exact one-column table: the order and
+  the losses the strategy's, the values lower bounds.
 
 Each owns what differs between the two: whether a position has something
 to decide (``check_position``), the values of a turn, kept while the
