@@ -70,7 +70,7 @@ from solver.rules.ties import keep_ranks, tolerance
 from solver.rules.words import EXPLAIN as WORDS
 from solver.rules.words import GROUP_WORDS, LANGS, box_name, number
 from solver.space import state_space
-from solver.tables.subgame import Pieced, measure
+from solver.tables.subgame import Pieced, measure, open_pieces
 from solver.tables.store import (
     Table,
     load_array,
@@ -199,14 +199,11 @@ def open_parts(rules: Rules, directory: Path | str | None = None, *,
     path = parts_path(rules, directory)
     if force or path.exists():
         return open_whole(rules, directory, force=force, progress=progress)
-    from solver.tables.plan import subgame_plan
-    from solver.tables.subgame import Pieces, Work
-
-    work = Work(lambda todo, lo: part_values(rules, todo), piece_solver(rules, directory, progress),
-                lambda: open_whole(rules, directory, progress=progress),
-                lambda n, measure: subgame_plan(rules, "parts", n, measure))
-    pieces = Pieces(rules, part_table_size(rules), work, path, uppers=False, progress=progress)
-    return PartsTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved
+    return open_pieces(PartsTable, rules, "parts", part_table_size(rules), path, (
+                           lambda todo, lo: part_values(rules, todo),
+                           piece_solver(rules, directory, progress),
+                           lambda: open_whole(rules, directory, progress=progress)),
+                       uppers=False, progress=progress)
 
 
 # ------------------------------------------------------------- explanations

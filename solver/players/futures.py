@@ -42,7 +42,7 @@ from solver.tables.store import (
     Progress,
     store_derived,
 )
-from solver.tables.subgame import Pieced, measure
+from solver.tables.subgame import Pieced, measure, open_pieces
 from solver.tables.target import check_target_rules, target_path
 
 
@@ -158,10 +158,8 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
     path = futures_path(rules, directory)
     if force or path.exists():
         return open_whole(rules, directory, force=force, progress=progress)
-    from solver.tables.plan import subgame_plan
-    from solver.tables.subgame import Pieces, Work
-    work = Work(lambda todo, lo: part_values(rules, todo), piece_solver(rules, directory, progress),
-                lambda: open_whole(rules, directory, progress=progress),
-                lambda n, measure: subgame_plan(rules, "futures", n, measure))
-    pieces = Pieces(rules, table_size(rules), work, path, uppers=False, progress=progress)
-    return FuturesTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved
+    return open_pieces(FuturesTable, rules, "futures", table_size(rules), path, (
+                           lambda todo, lo: part_values(rules, todo),
+                           piece_solver(rules, directory, progress),
+                           lambda: open_whole(rules, directory, progress=progress)),
+                       uppers=False, progress=progress)

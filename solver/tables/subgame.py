@@ -229,6 +229,18 @@ class Pieced:
         return self.pieces is not None and self.pieces.builds_whole(int(mask), int(upper))
 
 
+def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
+                made: tuple[Callable, Callable, Callable], *, uppers: bool = True, progress=None):
+    """``make(rules, values, path, header, pieces)``: the ``kind`` table
+    (``target``, ``futures``, ``parts``) of ``rules`` built piece by piece
+    (``Pieces``; ``made``: ``count``, ``solve``, ``whole`` as in ``Work``),
+    holding no values until its first piece is solved."""
+    from solver.tables.plan import subgame_plan
+    work = Work(*made, lambda n, measure: subgame_plan(rules, kind, n, measure))
+    pieces = Pieces(rules, size, work, path, uppers=uppers, progress=progress)
+    return make(rules, np.zeros(0), None, None, pieces)
+
+
 def sample(rules: Rules, todo: tuple[np.ndarray, ...], share: float) -> tuple[np.ndarray, ...]:
     """About ``share`` of the masks of ``todo`` (every k-th of them all, the
     full cards left out), by layer: what a build's estimate is measured on.
@@ -282,5 +294,5 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
     return float(np.median(rates)) * count(todo, lo)
 
 
-__all__ = ["Cover", "Pieced", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "layers", "lazy_zeros",
+__all__ = ["Cover", "Pieced", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "open_pieces", "layers", "lazy_zeros",
            "measure", "sample", "timed"]

@@ -46,7 +46,7 @@ from solver.kernels.threads import run_pieces
 from solver.kernels.turn import turn_data
 from solver.rules.ruleset import Rules
 from solver.space import state_space
-from solver.tables.subgame import Pieced, lane_counts, measure
+from solver.tables.subgame import Pieced, lane_counts, measure, open_pieces
 from solver.tables.store import (
     Progress,
     TableError,
@@ -265,12 +265,8 @@ def open_target(rules: Rules, directory: Path | str | None = None, *,
     path = target_path(rules, directory)
     if force or path.exists():
         return open_whole(rules, directory, progress=progress, force=force)
-    from solver.tables.plan import subgame_plan
-    from solver.tables.subgame import Pieces, Work
-
-    work = Work(lambda todo, lo: part_values(rules, todo, lo),
-                lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),
-                lambda: open_whole(rules, directory, progress=progress),
-                lambda n, measure: subgame_plan(rules, "target", n, measure))
-    pieces = Pieces(rules, table_size(rules), work, path, progress=progress)
-    return TargetTable(rules, np.zeros(0), None, None, pieces)     # values: once a piece is solved
+    return open_pieces(TargetTable, rules, "target", table_size(rules), path, (
+                           lambda todo, lo: part_values(rules, todo, lo),
+                           lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),
+                           lambda: open_whole(rules, directory, progress=progress)),
+                       progress=progress)
