@@ -35,9 +35,9 @@ pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)"
 from solver import Solver  # noqa: E402
 from solver.errors import TableError  # noqa: E402
 from solver.game import Game  # noqa: E402
-from solver.web.app import create_app, game_json  # noqa: E402
+from solver.web.app import game_json  # noqa: E402
 
-from .servers import chromium, served  # noqa: E402
+from .test_page import browser, server  # noqa: E402,F401  (the page tests' fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -45,18 +45,6 @@ AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" 
                           / "axe.min.js"))
 SIZES = {360: 640, 390: 844}
 NAMES = ["Kari", "Ola", "Ingrid", "Magnus", "Sofie", "Henrik"]
-
-
-@pytest.fixture(scope="module")
-def server(nordic, tables_dir):
-    with served(create_app("nordic", tables_dir)) as running:
-        yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(CHROMIUM) as b:
-        yield b
 
 
 def maxi_answers(folder):
