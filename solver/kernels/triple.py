@@ -109,6 +109,13 @@ class TripleTables(NamedTuple):
       (``players.triple.slack_values``), read in place of ``values`` where
       ``plan[c, L]`` (column ``c``'s ``k`` with ``L`` turns left after the
       turn, clamped to the turns left) is not empty (shape ``(0, 0)``)
+    * ``per``             slack layers per spare turn (2: half steps, the
+      layer ``2k + 1`` the mean of ``2k`` and ``2k + 2``); ``plan`` counts
+      layers, clamped to ``per`` times the spare turns
+    * ``look = (m, delta)``  the look-ahead at the write (``look_ahead``): the
+      ``m`` best (column, box) within ``delta`` of the best re-valued by
+      their points plus the value of the next turn played with ``S`` after
+      it; ``m < 2`` for none
     """
 
     box_cand: np.ndarray
@@ -117,6 +124,8 @@ class TripleTables(NamedTuple):
     coupling: np.ndarray
     slack: np.ndarray
     plan: np.ndarray
+    look: np.ndarray
+    per: int
 
 
 class Lanes(NamedTuple):
@@ -198,8 +207,8 @@ def scoring_layer(d, tt, lanes, work, j):
             n_c = 0
             for b in range(len(d.is_upper)):
                 n_c += 1 - ((masks[c] >> b) & 1)
-            tw = min(plan[c, left - 1], left - n_c)          # filled now: n_c - 1 open
-            tn = min(plan[c, left - 1], left - 1 - n_c)      # left as it is
+            tw = min(plan[c, left - 1], tt.per * (left - n_c))       # filled now: n_c - 1 open
+            tn = min(plan[c, left - 1], tt.per * (left - 1 - n_c))   # left as it is
             if tw != taus[c]:
                 fresh[c] = True
                 taus[c] = tw
@@ -236,6 +245,89 @@ def scoring_layer(d, tt, lanes, work, j):
 
 
 @njit(cache=True, nogil=True)
+def turn_values(d, tt, lanes, work, n):
+    """The turn-start value of lanes ``j < n`` of ``lanes`` (every column
+    recomputed): the expected best of a whole turn played with ``S`` after
+    it, excluding the points written before; 0 for a full card."""
+    for j in range(n):
+        lanes.fresh[j, :] = True
+        lanes.taus[j, :] = -1
+        scoring_layer(d, tt, lanes, work, j)
+    for t in range(d.rolls):
+        if t > 0:
+            best_keeps(d, n, work)
+        average_keeps(d, n, work)
+    out = np.empty(n)
+    nb = len(d.is_upper)
+    for j in range(n):
+        full = True
+        for c in range(lanes.masks.shape[1]):
+            if lanes.masks[j, c] != (1 << nb) - 1:
+                full = False
+        out[j] = 0.0 if full else work[0, j]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def look_ahead(d, tt, masks, us, r, vals, code, tol, ahead, work, look):
+    """The write chosen by the look-ahead at roll ``r`` of a turn at the
+    columns ``(masks[c], us[c])``: among the ``m`` (column, box) of largest
+    ``vals[c * nb + b]`` (the strategy's values; not allowed: ``NEG``)
+    within ``delta`` of the best (``look = (m, delta)``), the one of largest
+    weighted points plus ``turn_values`` of the position it leads to (the
+    tie rule's ``pick``); ``code``: the strategy's own choice; ``ahead``: a
+    ``Lanes`` of scratch, ``work`` its keep values."""
+    nb = len(d.is_upper)
+    C = len(masks)
+    m, delta = int(look[0]), look[1]
+    n_codes = len(vals)
+    chosen = np.full(m, -1, dtype=np.int64)
+    used = np.zeros(n_codes, dtype=np.bool_)
+    n = 0
+    top = vals[code]
+    for i in range(min(m, ahead.masks.shape[0])):
+        best, bc = NEG, n_codes
+        for q in range(n_codes):
+            if not used[q] and vals[q] > NEG and vals[q] >= top - delta:
+                bc = pick(vals[q], best, q, bc, tol)
+                best = max(best, vals[q])
+        if bc == n_codes:
+            break
+        used[bc] = True
+        chosen[n] = bc
+        n += 1
+    if n < 2:
+        return code
+    pts = np.empty(n)
+    for i in range(n):
+        c, b = chosen[i] // nb, chosen[i] % nb
+        for c2 in range(C):
+            ahead.masks[i, c2], ahead.us[i, c2] = masks[c2], us[c2]
+        e = end_turn(d, masks[c], us[c], b, r, 0, 0)
+        ahead.masks[i, c], ahead.us[i, c] = e.mask, e.upper
+        pts[i] = tt.w[c] * (e.points + e.upper_bonus + e.yahtzee_bonus)
+    after = turn_values(d, tt, ahead, work, n)
+    best, out = NEG, n_codes
+    for i in range(n):
+        v = pts[i] + after[i]
+        out = pick(v, best, chosen[i], out, tol)
+        best = max(best, v)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _lanes(d, C, nb, coupled):
+    n_rolls = len(d.roll_prob)
+    return Lanes(np.zeros((LANES, C), dtype=np.int64), np.zeros((LANES, C), dtype=np.int64),
+                 np.ones((LANES, C), dtype=np.bool_), np.empty((LANES, C, len(d.cand_box), 1)),
+                 np.empty((LANES, C, 1)), np.empty((LANES, C, nb)),
+                 np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
+                 np.empty((LANES, C, 1) if coupled else (1, 1, 1)), np.zeros((LANES, C, nb)),
+                 np.zeros((LANES, C), dtype=np.bool_), np.empty((LANES, C, n_rolls, 1)),
+                 np.empty((LANES, C)), np.full((LANES, C), -1, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
 def keep_levels(d, L, rerolls, work, out):
     """``out[t - 1, m, j]`` = :math:`W_t(m)` for ``t = 1 .. rerolls`` of the
     games in lanes ``j < L``, from :math:`X_0` in ``work`` (overwritten)."""
@@ -269,13 +361,11 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     n_rolls = len(d.roll_prob)
     logging = log_rolls.shape[0] > 0
     coupled = tt.coupling.shape[0] > 0
-    lanes = Lanes(np.zeros((LANES, C), dtype=np.int64), np.zeros((LANES, C), dtype=np.int64),
-                  np.ones((LANES, C), dtype=np.bool_), np.empty((LANES, C, len(d.cand_box), 1)),
-                  np.empty((LANES, C, 1)), np.empty((LANES, C, nb)),
-                  np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
-                  np.empty((LANES, C, 1) if coupled else (1, 1, 1)), np.zeros((LANES, C, nb)),
-                  np.zeros((LANES, C), dtype=np.bool_), np.empty((LANES, C, n_rolls, 1)),
-                  np.empty((LANES, C)), np.full((LANES, C), -1, dtype=np.int64))
+    lanes = _lanes(d, C, nb, coupled)
+    looking = tt.look.shape[0] > 0 and tt.look[0] >= 2
+    ahead = _lanes(d, C, nb, False)
+    work2 = np.zeros((M + 1, LANES))
+    vals = np.empty(C * nb)
     masks, us, fresh, shift = lanes.masks, lanes.us, lanes.fresh, lanes.shift
     scratch, now = lanes.scratch, lanes.now
     src = lanes.shifted if coupled else lanes.cand
@@ -313,6 +403,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                         log_rolls[i, turn, n] = r
                     stop = NEG
                     code = C * nb + M
+                    vals[:] = NEG
                     for c in range(C):
                         allowed = d.allowed[masks[j, c]]
                         off = h[j] - w[c] * now[j, c]
@@ -322,6 +413,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                                 v = (src[j, c, k, 0] if k >= 0
                                      else scratch[j, c, b] + shift[j, c, b])
                                 v = w[c] * v + off
+                                vals[c * nb + b] = v
                                 code = pick(v, stop, c * nb + b, code, tol)
                                 stop = max(stop, v)
                     if rerolls:
@@ -334,6 +426,9 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                             best = max(best, v)
                         code = pick(best, stop, kcode, code, tol)     # scoring wins ties
                     if code < C * nb:
+                        if looking:
+                            code = look_ahead(d, tt, masks[j], us[j], r, vals, code, tol,
+                                              ahead, work2, tt.look)
                         break
                     m = pt.by_code[code - C * nb]
                     if logging:

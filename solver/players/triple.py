@@ -114,6 +114,12 @@ SLACK: dict[str, tuple[int, float]] = {
     "e06e4b40edc31e63": (4, 0.25),      # triple: chosen on 10,000 paired games (seed 6)
 }
 
+# The look-ahead at the write (``Strategy.look = (m, delta)``) of the rule
+# sets it was measured for, on top of their slack plan (docs/triple.md).
+LOOK: dict[str, tuple[int, float]] = {
+    "e06e4b40edc31e63": (3, 20.0),      # triple: measured on paired games (seeds 5, 9)
+}
+
 
 class Strategy(NamedTuple):
     """What the strategy values the position after a turn by:
@@ -123,27 +129,38 @@ class Strategy(NamedTuple):
       after the turn (empty ``(0, 0)``: none, the one-column table)
     * ``slack[k, mask, u]``  the column's value with ``k`` turns to spare
       (``slack_values``; ``slack[0]`` is the one-column table)
+    * ``look = (m, delta)``  the look-ahead at the write: the ``m`` best
+      (column, box) within ``delta`` of the best are re-valued by their
+      weighted points plus the next turn's value (``next_turn``); ``m < 2``
+      for none
+    * ``per``  slack layers per spare turn (2: half steps, ``half_steps``);
+      ``plan`` counts layers
     """
 
     coupling: np.ndarray
     plan: np.ndarray
     slack: np.ndarray
+    look: tuple[int, float] = (0, 0.0)
+    per: int = 1
 
 
 NO_PLAN = np.zeros((0, 0), dtype=np.int64)
 NO_SLACK = np.zeros((0, 1, 1))
 
 
-def slack_plan(rules: Rules, cap: int, rate: float) -> np.ndarray:
+def slack_plan(rules: Rules, cap: float, rate: float, per: int = 1) -> np.ndarray:
     """``plan[c, L] = min(cap, round(rate * L))`` for every column and
-    ``L = 0 .. T`` turns left (halves round up).
+    ``L = 0 .. T`` turns left (halves round up), in steps of ``1 / per``
+    turn, counted in layers (``per`` layers a turn).
 
     >>> from solver.rules.ruleset import parse_rules
     >>> slack_plan(parse_rules("triple"), 4, 0.25)[0, :10].tolist()
     [0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    >>> slack_plan(parse_rules("triple"), 4, 0.25, per=2)[0, :10].tolist()
+    [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
     """
     T = rules.columns * rules.column_rules.n_boxes
-    k = np.minimum(cap, np.floor(rate * np.arange(T + 1) + 0.5)).astype(np.int64)
+    k = np.minimum(round(per * cap), np.floor(per * rate * np.arange(T + 1) + 0.5)).astype(np.int64)
     return np.repeat(k[None, :], rules.columns, axis=0)
 
 
@@ -160,6 +177,19 @@ def slack_values(rules: Rules, K: int) -> np.ndarray:
     sp = state_space(one)
     return slack_tables(turn_data(one), tuple(np.asarray(x, dtype=np.int64) for x in sp.layers),
                         one.n_boxes, sp.full_mask, one.cap + 1, K)
+
+
+def half_steps(slack: np.ndarray) -> np.ndarray:
+    """The layers ``slack[k]`` with the mean of each two neighbours between
+    them: layer ``2k`` is ``slack[k]``, ``2k + 1`` half way to ``slack[k + 1]``.
+
+    >>> half_steps(np.array([[[0.0]], [[1.0]], [[3.0]]])).ravel().tolist()
+    [0.0, 0.5, 1.0, 2.0, 3.0]
+    """
+    out = np.empty((2 * len(slack) - 1,) + slack.shape[1:])
+    out[0::2] = slack
+    out[1::2] = 0.5 * (slack[:-1] + slack[1:])
+    return out
 
 
 _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
@@ -199,7 +229,8 @@ def strategy_of(rules: Rules) -> Strategy:
         return Strategy(coupling_of(rules), NO_PLAN, NO_SLACK)
     cap, rate = SLACK[rules.fingerprint]
     plan = slack_plan(rules, cap, rate)
-    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max())))
+    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max())),
+                    LOOK.get(rules.fingerprint, (0, 0.0)))
 
 
 def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None) -> Strategy:
@@ -210,7 +241,8 @@ def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None) -> Strateg
         return strategy_of(rules)
     if isinstance(coupling, Strategy):
         return Strategy(np.asarray(coupling.coupling, dtype=np.float64),
-                        np.asarray(coupling.plan, dtype=np.int64), coupling.slack)
+                        np.asarray(coupling.plan, dtype=np.int64), coupling.slack, coupling.look,
+                        coupling.per)
     return Strategy(np.asarray(coupling, dtype=np.float64), NO_PLAN, NO_SLACK)
 
 
@@ -225,8 +257,8 @@ def slack_index(strategy: Strategy, card: Scorecard) -> tuple[np.ndarray, np.nda
     the turns that will be left."""
     n_open = np.array([sc.rules.n_boxes - bin(sc.mask).count("1") for sc in card.columns])
     after = int(n_open.sum()) - 1
-    k = strategy.plan[:, after]
-    return np.minimum(k, after - (n_open - 1)), np.minimum(k, after - n_open)
+    k, per = strategy.plan[:, after], strategy.per
+    return np.minimum(k, per * (after - (n_open - 1))), np.minimum(k, per * (after - n_open))
 
 
 # ------------------------------------------------------------------ values
@@ -286,7 +318,7 @@ class TripleTurn:
     def __init__(self, table: StateValues, card: Scorecard,
                  coupling: np.ndarray | Strategy | None = None):
         self.table, self.card = table, card
-        strategy = as_strategy(card.rules, coupling)
+        strategy = self.strategy = as_strategy(card.rules, coupling)
         delta = offsets(strategy.coupling, card)
         total, now = _future(table, card)
         slacked = len(strategy.plan) > 0
@@ -355,6 +387,50 @@ def _after(values: np.ndarray, sc: Scorecard, scoring: Scoring) -> np.ndarray:
     return values[sc.mask | 1 << cols, reached]
 
 
+def next_turn(table: StateValues, card: Scorecard, strategy: Strategy) -> float:
+    """The value of the next turn from ``card``, played with the strategy's
+    values after it (``TripleTurn``; excluding the card's score): the mean
+    over the first roll of its best play; 0 for a full card."""
+    if card.is_full:
+        return 0.0
+    ds = table.rules.dice_space
+    turn = TripleTurn(table, card, strategy._replace(look=(0, 0.0)))
+    return float(ds.roll_prob @ turn.rolls(table.rules.rolls - 1))
+
+
+def look_ahead(table: StateValues, card: Scorecard, turn: TripleTurn, values: list[float],
+               codes: list[int], actions: list[Action], n_boxes: int, tol: float) -> list[float]:
+    """``values`` of the actions (preference ``codes``; boxes below
+    ``n_boxes``) as the look-ahead at the write ranks them
+    (``Strategy.look = (m, delta)``): where the best action scores, the
+    ``m`` best scoring actions within ``delta`` of it are re-valued by their
+    weighted points plus ``next_turn`` of the card they leave; the best of
+    those keeps the best value, the others lose their shortfall to it, and
+    the scoring actions not looked at fall below them (the compiled
+    player's ``kernels.triple.look_ahead``, the same choice)."""
+    m, delta = turn.strategy.look
+    order = ranking(values, codes, tol)
+    if m < 2 or codes[order[0]] >= n_boxes:
+        return values
+    top = values[order[0]]
+    looked = [i for i in order if codes[i] < n_boxes and values[i] >= top - delta][:int(m)]
+    if len(looked) < 2:
+        return values
+    ahead = []
+    for i in looked:
+        nb = table.rules.n_boxes
+        after = card.fill(codes[i] % nb, actions[i].points, column=codes[i] // nb + 1)
+        ahead.append(after.score - card.score + next_turn(table, after, turn.strategy))
+    pick = ranking(ahead, [codes[i] for i in looked], tol)
+    out = list(values)
+    for i in range(len(values)):
+        if codes[i] < n_boxes and i not in looked:
+            out[i] = min(values[i], top - 2 * tol)
+    for i, v in zip(looked, ahead):
+        out[i] = top - (ahead[pick[0]] - v)
+    return out
+
+
 def check_position(rules: Rules, card: Scorecard, rerolls: int) -> None:
     if card.is_full:
         raise InputError("the card is full: there is nothing left to decide")
@@ -386,6 +462,9 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
                  for m, v, x in zip(keeps.tolist(), turn.keeps(rerolls, keeps).tolist(),
                                     turn.bound_keeps(rerolls, keeps).tolist())]
     tol = tolerance(table)
+    values = look_ahead(table, card, turn, [a[2] for a in acts], [a[1] for a in acts],
+                        [a[0] for a in acts], rules.columns * nb, tol)
+    acts = [a[:2] + (v,) + a[3:] for a, v in zip(acts, values)]
     order = ranking([a[2] for a in acts], [a[1] for a in acts], tol)
     best = acts[order[0]][2]
     ranked = tuple(acts[i][0].with_value(base + acts[i][3], 0.0 if best - acts[i][2] <= tol

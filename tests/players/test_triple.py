@@ -228,23 +228,28 @@ def test_slack_values_are_the_relaxed_column_with_spare_turns(duo):
     assert np.all(np.diff(slack[:, 0, 0]) > 0)       # a spare turn is worth something
 
 
-@pytest.mark.parametrize("cap, rate", [(1, 0.5), (2, 1.0)])
-def test_slack_strategy_on_the_reduced_game(duo, cap, rate):
-    """The slack strategy valued exactly over the whole game tree lies
-    below the exact optimum, which lies below the proven upper bound; the
-    compiled player plays that strategy (its mean agrees)."""
+@pytest.mark.parametrize("cap, rate, look", [(1, 0.5, (0, 0.0)), (2, 1.0, (0, 0.0)),
+                                             (1, 0.5, (3, 20.0)), (1, 0.5, (6, 100.0))])
+def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look):
+    """The slack strategy (with the look-ahead at the write ``look``)
+    valued exactly over the whole game tree lies below the exact optimum,
+    which lies below the proven upper bound; the compiled player plays that
+    strategy (its mean agrees)."""
     plan = slack_plan(DUO, cap, rate)
-    strategy = Strategy(no_coupling(DUO), plan, slack_values(DUO, cap))
+    strategy = Strategy(no_coupling(DUO), plan, slack_values(DUO, cap), look)
     bound = duo.ev()
     step = _policy_value(duo, DUO, np.zeros((0, 4)))
     slacked = _policy_value(duo, DUO, strategy)
     optimum = _exact_optimum(DUO)
     ub = upper_bound(DUO, np.zeros(6))
     print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
-          f"slack (cap {cap}, rate {rate}) {slacked:.4f}, optimum {optimum:.4f}, "
+          f"slack (cap {cap}, rate {rate}, look {look}) {slacked:.4f}, optimum {optimum:.4f}, "
           f"upper bound {ub:.4f}")
     assert bound - 1e-9 <= slacked <= optimum + 1e-9 <= ub + 2e-9
     assert slacked != step                           # the plan changes the play
+    if look[0]:
+        plain = _policy_value(duo, DUO, strategy._replace(look=(0, 0.0)))
+        assert slacked != plain                      # the look-ahead changes the play
     sim = run_games(duo.table, DUO, 20_000, 3, coupling=strategy)
     mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
     sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
