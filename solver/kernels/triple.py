@@ -269,17 +269,19 @@ def turn_values(d, tt, lanes, work, n):
 
 
 @njit(cache=True, nogil=True)
-def look_ahead(d, tt, masks, us, r, vals, code, tol, ahead, work, look):
+def look_ahead(d, tt, state, r, vals, code, tol, scratch):
     """The write chosen by the look-ahead at roll ``r`` of a turn at the
-    columns ``(masks[c], us[c])``: among the ``m`` (column, box) of largest
+    columns ``state = (masks, us)``: among the ``m`` (column, box) of largest
     ``vals[c * nb + b]`` (the strategy's values; not allowed: ``NEG``)
-    within ``delta`` of the best (``look = (m, delta)``), the one of largest
-    weighted points plus ``turn_values`` of the position it leads to (the
-    tie rule's ``pick``); ``code``: the strategy's own choice; ``ahead``: a
-    ``Lanes`` of scratch, ``work`` its keep values."""
+    within ``delta`` of the best (``tt.look = (m, delta)``), the one of
+    largest weighted points plus ``turn_values`` of the position it leads
+    to (the tie rule's ``pick``); ``code``: the strategy's own choice;
+    ``scratch = (ahead, work)``: a ``Lanes`` and its keep values."""
+    masks, us = state
+    ahead, work = scratch
     nb = len(d.is_upper)
     C = len(masks)
-    m, delta = int(look[0]), look[1]
+    m, delta = int(tt.look[0]), tt.look[1]
     n_codes = len(vals)
     chosen = np.full(m, -1, dtype=np.int64)
     used = np.zeros(n_codes, dtype=np.bool_)
@@ -358,7 +360,6 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     C = len(w)
     n_dice = pt.size[-1]
     M = d.adds.shape[0]
-    n_rolls = len(d.roll_prob)
     logging = log_rolls.shape[0] > 0
     coupled = tt.coupling.shape[0] > 0
     lanes = _lanes(d, C, nb, coupled)
@@ -427,8 +428,8 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                         code = pick(best, stop, kcode, code, tol)     # scoring wins ties
                     if code < C * nb:
                         if looking:
-                            code = look_ahead(d, tt, masks[j], us[j], r, vals, code, tol,
-                                              ahead, work2, tt.look)
+                            code = look_ahead(d, tt, (masks[j], us[j]), r, vals, code, tol,
+                                              (ahead, work2))
                         break
                     m = pt.by_code[code - C * nb]
                     if logging:
