@@ -269,25 +269,25 @@ def turn_values(d, tt, lanes, work, n):
 
 
 @njit(cache=True, nogil=True)
-def look_ahead(d, tt, state, r, vals, code, tol, scratch):
-    """The write chosen by the look-ahead at roll ``r`` of a turn at the
-    columns ``state = (masks, us)``: among the ``m`` (column, box) of largest
+def look_candidates(d, tt, state, r, vals, code, tol, into):
+    """The writes the look-ahead weighs at roll ``r`` of a turn at the
+    columns ``state = (masks, us)``: the ``m`` (column, box) of largest
     ``vals[c * nb + b]`` (the strategy's values; not allowed: ``NEG``)
-    within ``delta`` of the best (``tt.look = (m, delta)``), the one of
-    largest weighted points plus ``turn_values`` of the position it leads
-    to (the tie rule's ``pick``); ``code``: the strategy's own choice;
-    ``scratch = (ahead, work)``: a ``Lanes`` and its keep values."""
+    within ``delta`` of the best (``tt.look = (m, delta)``; ties by the tie
+    rule's ``pick``), ``code`` the strategy's own choice.  Written into
+    ``into = (ahead, chosen, pts, at)`` from lane ``at`` on: the position
+    each leads to (``ahead``, a ``Lanes``), its code and its weighted points;
+    returns how many (0 where fewer than two)."""
     masks, us = state
-    ahead, work = scratch
+    ahead, chosen, pts, at = into
     nb = len(d.is_upper)
     C = len(masks)
     m, delta = int(tt.look[0]), tt.look[1]
     n_codes = len(vals)
-    chosen = np.full(m, -1, dtype=np.int64)
     used = np.zeros(n_codes, dtype=np.bool_)
     n = 0
     top = vals[code]
-    for i in range(min(m, ahead.masks.shape[0])):
+    for _ in range(m):
         best, bc = NEG, n_codes
         for q in range(n_codes):
             if not used[q] and vals[q] > NEG and vals[q] >= top - delta:
@@ -296,37 +296,42 @@ def look_ahead(d, tt, state, r, vals, code, tol, scratch):
         if bc == n_codes:
             break
         used[bc] = True
-        chosen[n] = bc
+        chosen[at + n] = bc
         n += 1
     if n < 2:
-        return code
-    pts = np.empty(n)
-    for i in range(n):
+        return 0
+    for i in range(at, at + n):
         c, b = chosen[i] // nb, chosen[i] % nb
         for c2 in range(C):
             ahead.masks[i, c2], ahead.us[i, c2] = masks[c2], us[c2]
         e = end_turn(d, masks[c], us[c], b, r, 0, 0)
         ahead.masks[i, c], ahead.us[i, c] = e.mask, e.upper
         pts[i] = tt.w[c] * (e.points + e.upper_bonus + e.yahtzee_bonus)
-    after = turn_values(d, tt, ahead, work, n)
-    best, out = NEG, n_codes
-    for i in range(n):
-        v = pts[i] + after[i]
-        out = pick(v, best, chosen[i], out, tol)
-        best = max(best, v)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def look_choice(chosen, value, first, n, tol):
+    """The look-ahead's write among lanes ``first .. first + n - 1``: the
+    code ``chosen[i]`` of the largest ``value[i]`` (weighted points plus
+    ``turn_values``), ties by the tie rule's ``pick`` in the order weighed."""
+    best, out = NEG, 1 << 62
+    for i in range(first, first + n):
+        out = pick(value[i], best, chosen[i], out, tol)
+        best = max(best, value[i])
     return out
 
 
 @njit(cache=True, nogil=True)
-def _lanes(d, C, nb, coupled):
+def _lanes(d, C, nb, coupled, K=LANES):
     n_rolls = len(d.roll_prob)
-    return Lanes(np.zeros((LANES, C), dtype=np.int64), np.zeros((LANES, C), dtype=np.int64),
-                 np.ones((LANES, C), dtype=np.bool_), np.empty((LANES, C, len(d.cand_box), 1)),
-                 np.empty((LANES, C, 1)), np.empty((LANES, C, nb)),
-                 np.empty((LANES, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
-                 np.empty((LANES, C, 1) if coupled else (1, 1, 1)), np.zeros((LANES, C, nb)),
-                 np.zeros((LANES, C), dtype=np.bool_), np.empty((LANES, C, n_rolls, 1)),
-                 np.empty((LANES, C)), np.full((LANES, C), -1, dtype=np.int64))
+    return Lanes(np.zeros((K, C), dtype=np.int64), np.zeros((K, C), dtype=np.int64),
+                 np.ones((K, C), dtype=np.bool_), np.empty((K, C, len(d.cand_box), 1)),
+                 np.empty((K, C, 1)), np.empty((K, C, nb)),
+                 np.empty((K, C, len(d.cand_box), 1) if coupled else (1, 1, 1, 1)),
+                 np.empty((K, C, 1) if coupled else (1, 1, 1)), np.zeros((K, C, nb)),
+                 np.zeros((K, C), dtype=np.bool_), np.empty((K, C, n_rolls, 1)),
+                 np.empty((K, C)), np.full((K, C), -1, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -364,9 +369,13 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     coupled = tt.coupling.shape[0] > 0
     lanes = _lanes(d, C, nb, coupled)
     looking = tt.look.shape[0] > 0 and tt.look[0] >= 2
-    ahead = _lanes(d, C, nb, False)
-    work2 = np.zeros((M + 1, LANES))
+    wide = LANES * max(int(tt.look[0]), 1) if looking else 1     # the look-ahead's lanes
+    ahead = _lanes(d, C, nb, False, wide)
+    work2 = np.zeros((M + 1, wide))
+    chosen, pts, value = np.zeros(wide, dtype=np.int64), np.zeros(wide), np.zeros(wide)
     vals = np.empty(C * nb)
+    rs, codes = np.zeros(LANES, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
+    firsts, counts = np.zeros(LANES, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
     masks, us, fresh, shift = lanes.masks, lanes.us, lanes.fresh, lanes.shift
     scratch, now = lanes.scratch, lanes.now
     src = lanes.shifted if coupled else lanes.cand
@@ -393,6 +402,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
             for j in range(L):
                 h[j] = scoring_layer(d, tt, lanes, work, j)
             keep_levels(d, L, d.rolls - 1, work, out)
+            n_look = 0
             for j in range(L):
                 i = i0 + j
                 st = states[j]
@@ -427,9 +437,6 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                             best = max(best, v)
                         code = pick(best, stop, kcode, code, tol)     # scoring wins ties
                     if code < C * nb:
-                        if looking:
-                            code = look_ahead(d, tt, (masks[j], us[j]), r, vals, code, tol,
-                                              (ahead, work2))
                         break
                     m = pt.by_code[code - C * nb]
                     if logging:
@@ -438,6 +445,18 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                     rerolls -= 1
                     n += 1
                 states[j] = st
+                rs[j], codes[j], firsts[j], counts[j] = r, code, n_look, 0
+                if looking:
+                    counts[j] = look_candidates(d, tt, (masks[j], us[j]), r, vals, code, tol,
+                                                (ahead, chosen, pts, n_look))
+                    n_look += counts[j]
+            if n_look:                  # every game's look-ahead in one solve, side by side
+                value[:n_look] = turn_values(d, tt, ahead, work2, n_look) + pts[:n_look]
+            for j in range(L):
+                i = i0 + j
+                r, code = rs[j], codes[j]
+                if counts[j]:
+                    code = look_choice(chosen, value, firsts[j], counts[j], tol)
                 c, b = code // nb, code % nb
                 fresh[j, :] = False
                 fresh[j, c] = True
