@@ -7,7 +7,10 @@ coupling term those whose offsets ``column_offsets`` moved), then
 ``keep_levels`` the keep values of every reroll level for ``LANES`` games
 side by side; at each roll every (column, box) and every keep is valued and
 chosen by ``kernels.turn.pick``, so the choices are the advice's
-(``solver.players.triple``).  ``play_games`` plays whole games;
+(``solver.players.triple``).  With a look-ahead (``TripleTables.look``),
+each game's write is chosen again among its best few by their points plus
+the next turn's value (``turn_values``), the positions of all the games
+of a turn solved side by side.  ``play_games`` plays whole games;
 ``solver.research.triple_games`` drives it.
 """
 
@@ -112,7 +115,7 @@ class TripleTables(NamedTuple):
     * ``per``             slack layers per spare turn (2: half steps, the
       layer ``2k + 1`` the mean of ``2k`` and ``2k + 2``); ``plan`` counts
       layers, clamped to ``per`` times the spare turns
-    * ``look = (m, delta)``  the look-ahead at the write (``look_ahead``): the
+    * ``look = (m, delta)``  the look-ahead at the write (``look_candidates``): the
       ``m`` best (column, box) within ``delta`` of the best re-valued by
       their points plus the value of the next turn played with ``S`` after
       it; ``m < 2`` for none

@@ -30,8 +30,11 @@ coupling term): ``W_k`` the exact value of one column that may let ``k``
 turns pass without writing (the upper bound's relaxed column with no
 prices, ``slack_values``), ``k_c = min(k(L), L - n_c)`` with ``L`` the
 turns left after the turn and ``k(L) = min(cap, round(rate L))``
-(``slack_plan``).  It measures best (docs/triple.md) and has no proof
-either.  A ``Strategy`` holds what a turn's end is valued by.
+(``slack_plan``).  Where a look-ahead is stored too (``LOOK``;
+``triple``), the write is chosen again among the best few by their
+weighted points plus the value of the next turn played with ``S`` after
+it (``look_ahead``, ``next_turn``).  It measures best (docs/triple.md) and
+has no proof either.  A ``Strategy`` holds what a turn's end is valued by.
 
 Within a turn, with roll ``R``:
 
@@ -407,7 +410,8 @@ def look_ahead(table: StateValues, card: Scorecard, turn: TripleTurn, values: li
     weighted points plus ``next_turn`` of the card they leave; the best of
     those keeps the best value, the others lose their shortfall to it, and
     the scoring actions not looked at fall below them (the compiled
-    player's ``kernels.triple.look_ahead``, the same choice)."""
+    player's ``kernels.triple.look_candidates`` and ``look_choice``, the
+    same choice)."""
     m, delta = turn.strategy.look
     order = ranking(values, codes, tol)
     if m < 2 or codes[order[0]] >= n_boxes:
