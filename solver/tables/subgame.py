@@ -224,6 +224,12 @@ class Pieced:
         else:
             self.values = self.pieces.values
 
+    def take_whole(self) -> None:
+        """Open the whole table (solved and stored first if missing, announced)."""
+        whole = self.pieces.whole()
+        self.values, self.path, self.header = whole.values, whole.path, whole.header
+        self.pieces = None
+
     def builds_whole(self, mask: int, upper: int = 0) -> bool:
         """Whether ``need(mask, upper)`` would solve and store the whole table."""
         return self.pieces is not None and self.pieces.builds_whole(int(mask), int(upper))
@@ -238,8 +244,9 @@ def need_together(asks) -> None:
     two positions, e.g. two opponents, solved once), then announced as one
     build: one figure for the question's whole wait, each table's part
     measured by its own kernels.  A table whose missing part is over
-    ``WHOLE_SHARE`` of it (or whose whole table is stored) opens its whole
-    table instead, as ``Pieced.need`` does.  The values are those of
+    ``WHOLE_SHARE`` of it, the positions' sub-games together (or whose
+    whole table is stored), opens its whole table instead, as
+    ``Pieced.need`` does for one position.  The values are those of
     ``need`` one state after another, bit for bit."""
     from solver.tables.plan import Plan, check, estimate
 
@@ -256,9 +263,12 @@ def need_together(asks) -> None:
         wanted = [pieces.cover.missing(m, u if pieces.uppers else 0) for m, u in states]
         todo = tuple(np.unique(np.concatenate(x)).astype(np.int64) for x in zip(*wanted))
         n = pieces.count(todo, lo)
-        if n > WHOLE_SHARE * pieces.size or (pieces.path is not None and pieces.path.exists()):
-            for m, u in states:             # the whole table, opened or built (announced)
+        if pieces.path is not None and pieces.path.exists():
+            for m, u in states:             # the whole table, opened
                 table.need(m, u)
+            continue
+        if n > WHOLE_SHARE * pieces.size:   # together most of it: the whole one (announced)
+            table.take_whole()
             continue
         plan = pieces.plan(n, lambda reference, p=pieces, t=todo, lo=lo: measure(
             p.rules, p.size, p.count, p.solve, t, lo, reference))

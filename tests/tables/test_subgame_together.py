@@ -62,9 +62,16 @@ def test_a_win_questions_sub_games_are_one_announced_build_with_the_whole_values
     assert not building(seen)
 
 
-def test_a_question_that_needs_most_of_a_table_opens_the_whole_one(tmp_path):
+def test_sub_games_that_together_need_most_of_a_table_open_the_whole_one(tmp_path):
+    """Two opponents whose sub-games are each just under half of the futures
+    table (one upper box filled each) but together three quarters of it:
+    the whole table, stored, as for one early position."""
     lazy_target, lazy_futures = open_target(REDUCED, tmp_path), open_futures(REDUCED, tmp_path)
+    cover, size = subgame.Cover(REDUCED), target.table_size(REDUCED)
+    assert all(target.part_values(REDUCED, cover.missing(m, 0), 0) < subgame.WHOLE_SHARE * size
+               for m in (1, 2))
     (late, late_u), = positions(REDUCED, 20)[-1:]
-    subgame.need_together([(lazy_target, late, late_u), (lazy_futures, 0, 0)])
+    subgame.need_together([(lazy_target, late, late_u), (lazy_futures, 1, 0),
+                           (lazy_futures, 2, 0)])
     assert lazy_futures.pieces is None and lazy_futures.path.exists()
     assert lazy_target.pieces is not None and lazy_target.pieces.holds(late, late_u)
