@@ -21,7 +21,7 @@ from solver.cli.options import (
 )
 from solver.errors import InputError
 from solver.players.advice import bank_after
-from solver.players.objectives import Objective, Score, Target, Win
+from solver.players.objectives import Objective, Score, Win
 from solver.rules.ruleset import KEYS, PRESETS, parse_rules
 
 
@@ -64,21 +64,18 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, objective: Objective,
     """Expected final score at the start of the next turn (with --theta: the
     certainty equivalent of the final score under that risk; with --target:
     also the largest chance to reach the target)."""
-    points = objective if isinstance(objective, Score) else Score()   # Score or Risk
-    theta = points.theta
+    theta = objective.ev_basis.theta         # Score or Risk: the value table it reads
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     sc = solver.card(card)
-    target = objective.points if isinstance(objective, Target) else None
-    chance = None if target is None else solver.ev(sc, objective)
+    fields = objective.ev_fields(solver, sc)
     if not rules.play.exact:               # the strategy's value is measured from games
         _ev_columns(solver, sc, as_json)
         return
     value = solver.ev(sc)
     if as_json:
         key = "certainty_equivalent" if theta else "expected_final_score"
-        extra = {} if target is None else {"target": target, "p_at_least": chance}
-        click.echo(json.dumps({key: value, **extra, "current_score": sc.score,
+        click.echo(json.dumps({key: value, **fields, "current_score": sc.score,
                                "expected_remaining": value - sc.score,
                                "upper_total": sc.upper_total, "card": str(sc),
                                "rules": rules.spec, **({"theta": theta} if theta else {}),
@@ -91,8 +88,8 @@ def ev(rules_spec: str, tables_dir: str | None, card: str, objective: Objective,
     if theta:
         click.echo(f"theta                 {theta:g}")
     click.echo(f"{value_name(theta):<22}{value:.4f}")
-    if target is not None:
-        click.echo(f"{f'P(final >= {target})':<22}{chance:.6f}" + objective.note(sc, chance))
+    for line in objective.ev_lines(sc, fields):
+        click.echo(line)
 
 
 def _outlook(solver, card) -> dict:

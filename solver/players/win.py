@@ -52,6 +52,7 @@ from solver.kernels.win.turns import position_chances
 from solver.players.advice import TurnValues, advise
 from solver.position.actions import Action, ActionKind, loss_cells
 from solver.position.scorecard import Scorecard
+from solver.tables.subgame import need_together
 from solver.tables.target import TargetTable
 from solver.tables.values import StateValues
 
@@ -87,12 +88,14 @@ def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     return odds.less, odds.eq
 
 
-def need_futures(futures, opponents) -> None:
+def need_futures(futures, opponents, target=None, card=None) -> None:
     """Make the futures of the opponents still playing ready (their
-    sub-games, where the table is built piece by piece)."""
-    for o in opponents:
-        if not o.finished:
-            futures.need(o.card.mask, o.card.upper_state)
+    sub-games, where the table is built piece by piece), and with
+    ``target`` and ``card`` the target table's sub-game of ``card`` too:
+    all of them announced as one build (``tables.subgame.need_together``)."""
+    asks = [] if target is None else [(target, card.mask, card.upper_state)]
+    asks += [(futures, o.card.mask, o.card.upper_state) for o in opponents if not o.finished]
+    need_together(asks)
 
 
 def opponent_states(opponents) -> np.ndarray:
@@ -169,8 +172,7 @@ class WinTurn:
                  opponents):
         rules = table.rules
         self.table, self.card, self.opponents = table, card, opponents
-        target.need(card.mask, card.upper_state)        # the sub-games the turn reads
-        need_futures(futures, opponents)
+        need_futures(futures, opponents, target, card)  # the sub-games the turn reads
         tables = win_tables(rules, target.values, futures.values, table.values)
         less, eq, s, self.start = position_chances(
             WinData(turn_data(rules), play_tables(rules), tables),

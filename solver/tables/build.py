@@ -143,6 +143,34 @@ def work_units(rules: Rules, filled: int) -> int:
     return len(state_space(rules).layers[filled]) * (state_space(rules).bank_limit(filled) + rules.rolls)
 
 
+def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
+    """The seconds the whole solve of ``rules`` (for ``theta``, no saved
+    rolls: their layered solve's sample, spread over layers of gigabytes,
+    measured 16 times its real rate) takes on this
+    machine as busy as it is now, measured as the sub-games' builds are
+    (``solver.tables.subgame.measure``): a sample of every layer's masks,
+    about ``PROBE_SECONDS`` of the ``reference`` seconds, solved by these
+    kernels on as many threads into scratch tables (pages never written take
+    no memory), the median rate of three parts times the whole solve's
+    ``work_units``.  (The kernels load, or compile, at the first sample.)"""
+    from solver.tables.subgame import measure
+
+    sp = state_space(rules)
+    d = turn_data(rules, theta)
+
+    def units(todo, lo) -> int:
+        return sum(len(x) * (sp.bank_limit(p) + rules.rolls) for p, x in enumerate(todo[:-1]))
+
+    def solve_sample(todo, lo, out, progress) -> None:
+        values = out.reshape(1, sp.n_masks, rules.cap + 1)
+        for layer in todo[:-1]:
+            if len(layer):
+                run_layer(d, layer, values, values)
+
+    size = sp.n_masks * (rules.cap + 1)
+    return measure(rules, size, units, solve_sample, sp.layers, 0, reference)
+
+
 def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,
                  resume: tuple[int, np.ndarray] | None = None, theta: float = 0.0
                  ) -> Iterator[tuple[int, np.ndarray]]:

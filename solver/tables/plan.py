@@ -143,8 +143,13 @@ def _turn_cost(rules: Rules) -> int:
     return rules.dice_space.n_multisets * rules.rolls
 
 
-def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Plan:
-    """The build of the value table of ``rules`` (for ``theta``)."""
+def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
+               measure=None) -> Plan:
+    """The build of the value table of ``rules`` (for ``theta``); ``measure``:
+    its time measured on this machine (``Plan.measure``), used without
+    saved rolls for builds
+    over ``CALIBRATE_SECONDS`` on the reference machine (the five-dice
+    presets' 1.5 s are not timed first: their bar shows how they go)."""
     from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 
     what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
@@ -154,7 +159,8 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Pl
         disk = 8 * values + 4096
         memory = 8 * values if 8 * values <= CHECKPOINT_BYTES else min(8 * values, 1 << 30)
         seconds = values * _turn_cost(rules) * RATES["value"]
-        return Plan(what, path, values, disk, memory, seconds)
+        return Plan(what, path, values, disk, memory, seconds,
+                    measure=measure if seconds > CALIBRATE_SECONDS else None)
     cells = [prod(sp.layer_shape(p)) for p in range(rules.n_boxes + 1)]
     values = sum(cells)
     item = 4 if 8 * values > FLOAT32_BYTES else 8
@@ -164,6 +170,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0) -> Pl
     # two layers in float64, one bank of a layer being converted, the process itself
     memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
     seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
+    # not timed on a sample (``build.measure_solve``): the reference time over the core's share
     return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values)
 
 

@@ -390,7 +390,18 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     return open_or_solve(path, lambda: load(rules, path, theta=theta),
                          lambda: solve_and_store(rules, path, progress, theta),
                          force=force, solve_missing=solve_missing,
-                         plan=lambda: value_plan(rules, path, theta))
+                         plan=lambda: value_plan(rules, path, theta,
+                                                 measure=value_measure(rules, theta)))
+
+
+def value_measure(rules: Rules, theta: float = 0.0):
+    """``measure(reference seconds)`` of the value table's build
+    (``Plan.measure``): timed on a sample of its own work
+    (``solver.tables.build.measure_solve``)."""
+    def measure(reference: float) -> float:
+        from solver.tables import build as engine   # Numba only when something is solved
+        return engine.measure_solve(rules, reference, theta)
+    return measure
 
 
 def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object], *,

@@ -224,9 +224,73 @@ class Pieced:
         else:
             self.values = self.pieces.values
 
+    def take_whole(self) -> None:
+        """Open the whole table (solved and stored first if missing, announced)."""
+        whole = self.pieces.whole()
+        self.values, self.path, self.header = whole.values, whole.path, whole.header
+        self.pieces = None
+
     def builds_whole(self, mask: int, upper: int = 0) -> bool:
         """Whether ``need(mask, upper)`` would solve and store the whole table."""
         return self.pieces is not None and self.pieces.builds_whole(int(mask), int(upper))
+
+
+def need_together(asks) -> None:
+    """Make the sub-games of several turn-start states ready at once, in
+    one or more of the tables built piece by piece (``asks``: ``(table,
+    mask, upper)``, ``table`` a ``Pieced``; a win question asks the target
+    table for its own position and the futures table for each opponent's).
+    What is missing of each table is gathered first (the states shared by
+    two positions, e.g. two opponents, solved once), then announced as one
+    build: one figure for the question's whole wait, each table's part
+    measured by its own kernels.  A table whose missing part is over
+    ``WHOLE_SHARE`` of it, the positions' sub-games together (or whose
+    whole table is stored), opens its whole table instead, as
+    ``Pieced.need`` does for one position.  The values are those of
+    ``need`` one state after another, bit for bit."""
+    from solver.tables.plan import Plan, check, estimate
+
+    groups: dict[int, tuple] = {}
+    for table, mask, upper in asks:
+        pieces = table.pieces
+        if pieces is None or pieces.holds(int(mask), int(upper)):
+            continue
+        groups.setdefault(id(pieces), (table, []))[1].append((int(mask), int(upper)))
+    work = []
+    for table, states in groups.values():
+        pieces = table.pieces
+        lo = min(u for _, u in states) if pieces.uppers else 0
+        wanted = [pieces.cover.missing(m, u if pieces.uppers else 0) for m, u in states]
+        todo = tuple(np.unique(np.concatenate(x)).astype(np.int64) for x in zip(*wanted))
+        n = pieces.count(todo, lo)
+        if pieces.path is not None and pieces.path.exists():
+            for m, u in states:             # the whole table, opened
+                table.need(m, u)
+            continue
+        if n > WHOLE_SHARE * pieces.size:   # together most of it: the whole one (announced)
+            table.take_whole()
+            continue
+        plan = pieces.plan(n, lambda reference, p=pieces, t=todo, lo=lo: measure(
+            p.rules, p.size, p.count, p.solve, t, lo, reference))
+        work.append((table, todo, lo, plan))
+    if not work:
+        return
+    if len(work) == 1:
+        check(work[0][3])
+    else:
+        plans = [w[3] for w in work]
+        rules = work[0][0].pieces.rules
+        parts = ", ".join(f"{p.what.split(' values of')[0]} {p.values:,}" for p in plans)
+        check(Plan(f"values of this question's sub-games of {rules.spec} ({parts})", None,
+                   sum(p.values for p in plans), 0, sum(p.memory_bytes for p in plans),
+                   sum(p.seconds for p in plans),
+                   measure=lambda reference: sum(estimate(p) for p in plans)))
+    for table, todo, lo, plan in work:
+        pieces = table.pieces
+        shown = pieces.progress if plan.seconds > SHOWN_SECONDS else None
+        pieces.solve(todo, lo, pieces.values, shown)
+        pieces.cover.mark(todo, lo)
+        table.values = pieces.values
 
 
 def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
@@ -295,4 +359,4 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
 
 
 __all__ = ["Cover", "Pieced", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "open_pieces", "layers", "lazy_zeros",
-           "measure", "sample", "timed"]
+           "measure", "need_together", "sample", "timed"]

@@ -69,3 +69,44 @@ def test_the_share_falls_when_other_processes_compete_for_the_core():
             p.kill()
             p.wait()
     assert share < 0.6                       # about 1/4 on a core of four spinners
+
+
+def test_the_value_tables_time_is_measured_on_a_sample_of_its_own_solve(tmp_path, monkeypatch):
+    """One estimate for every build: the value table's is timed on its own
+    masks as the sub-games' are (``build.measure_solve``), not guessed from
+    the share of a core."""
+    from solver.tables import build
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
+    monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
+    measured = []
+
+    def spy(rules, reference, theta=0.0):
+        measured.append(real(rules, reference, theta))
+        return measured[-1]
+    real = build.measure_solve
+    monkeypatch.setattr(build, "measure_solve", spy)
+    open_table(SMALL, tmp_path / "warm", progress=False)      # the kernels compiled first
+    measured.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        open_table(SMALL, tmp_path, progress=False)
+    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+            and "building" in str(w.message)]
+    assert len(measured) == 1 and measured[0] > 0
+    assert said and f"about {plan.describe_seconds(measured[0])}" in said[0]
+
+
+def test_a_measured_value_solve_is_near_the_real_one():
+    """The measured estimate of a whole solve against the solve itself (the
+    kernels loaded; a loose bound: the machine may be shared)."""
+    import time
+    from solver.tables import build
+    rules = parse_rules("nordic:rolls=6")
+    build.solve(rules)                                     # the kernels loaded
+    estimate = build.measure_solve(rules, plan.value_plan(rules).seconds)
+    start = time.perf_counter()
+    build.solve(rules)
+    real = time.perf_counter() - start
+    assert real / 3 < estimate < 3 * real

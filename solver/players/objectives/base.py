@@ -48,6 +48,10 @@ class Objective(ABC):
     * ``value(tables, card)``: its value from the start of the next turn
     * ``describe()``: the words after the advice's position line;
       ``as_dict()``: what a JSON answer says of it
+    * how ``yatzy ev`` reports it: ``ev_basis`` (the expected-score objective
+      whose value it prints: itself for ``Score`` and ``Risk``, else
+      ``Score()``), ``ev_fields(tables, card)`` (what it adds to the JSON
+      answer) and ``ev_lines(card, fields)`` (to the text)
     """
 
     name: ClassVar[str]
@@ -77,3 +81,18 @@ class Objective(ABC):
 
     def as_dict(self) -> dict:
         return {}
+
+    @property
+    def ev_basis(self) -> Objective:
+        """The expected-score objective ``yatzy ev`` reports beside this one."""
+        from solver.players.objectives.score import Score
+        return Score()
+
+    def ev_fields(self, tables: Tables, card: Scorecard) -> dict:
+        """What ``yatzy ev`` adds to its JSON answer for this objective."""
+        return {}
+
+    def ev_lines(self, card: Scorecard, fields: dict) -> list[str]:
+        """What ``yatzy ev`` adds to its text for this objective
+        (``fields``: ``ev_fields``'s answer)."""
+        return []

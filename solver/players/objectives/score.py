@@ -41,6 +41,12 @@ class Score(Objective):
         return strategy_for(card.rules).advise(tables.value_table(self.theta), card, dice,
                                                rerolls)
 
+    @property
+    def ev_basis(self) -> Score:
+        """``yatzy ev`` reports this objective's own value (``Risk``: its
+        certainty equivalent)."""
+        return self
+
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The expected final score (with several columns: the value of
         playing them one after another, a lower bound of the strategy's;

@@ -89,6 +89,16 @@ class Target(Objective):
     def as_dict(self) -> dict:
         return {"target": self.points}
 
+    def ev_fields(self, tables: Tables, card: Scorecard) -> dict:
+        """The target and the largest chance to reach it from ``card``
+        (the target checked for the rules first)."""
+        goal = self.check(tables.rules)
+        return {"target": goal.points, "p_at_least": goal.value(tables, card)}
+
+    def ev_lines(self, card: Scorecard, fields: dict) -> list[str]:
+        goal, chance = Target(fields["target"]), fields["p_at_least"]
+        return [f"{f'P(final >= {goal.points})':<22}{chance:.6f}" + goal.note(card, chance)]
+
 
 def advise_target(table: StateValues, target: TargetTable, card: Scorecard,
                   dice: tuple[int, ...], rerolls: int, goal: int) -> Advice:

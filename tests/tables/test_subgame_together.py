@@ -1,0 +1,77 @@
+"""Several sub-games asked together (``subgame.need_together``, a win
+question: the target table for the position, the futures table for each
+opponent): the values of each table are those of the whole table bit for
+bit, states shared by two positions are solved once, and the wait is
+announced once, for all of it."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from tables.test_subgame import REDUCED, bits, positions, target_states
+
+from solver.kernels.target import layout
+from solver.players import futures as futures_mod
+from solver.players.futures import open_futures
+from solver.space import state_space
+from solver.tables import plan, subgame, target
+from solver.tables.store import TableWarning, open_table
+from solver.tables.target import open_target
+
+
+def building(seen) -> list[str]:
+    return [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+            and "building" in str(w.message)]
+
+
+def test_a_win_questions_sub_games_are_one_announced_build_with_the_whole_values(
+        tmp_path, monkeypatch):
+    values = open_table(REDUCED, tmp_path, progress=False).values
+    whole_target, whole_futures = target.solve(REDUCED), futures_mod.solve(REDUCED, values)
+    lazy_target, lazy_futures = open_target(REDUCED, tmp_path), open_futures(REDUCED, tmp_path)
+    late = positions(REDUCED, 20)[-4:]
+    (mine, mine_u), them = late[0], late[1:]
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    solved = []
+    solve = lazy_futures.pieces.solve
+    lazy_futures.pieces.solve = lambda todo, *a: (solved.append(todo), solve(todo, *a))[1]
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        subgame.need_together([(lazy_target, mine, mine_u)]
+                              + [(lazy_futures, m, u) for m, u in them + them])
+    said = building(seen)
+    assert len(said) == 1 and "target" in said[0] and "futures" in said[0], said
+    assert lazy_target.pieces is not None and lazy_futures.pieces is not None
+    assert len(solved) == 1                               # the opponents' sub-games at once
+    masks = np.concatenate(solved[0])
+    assert len(masks) == len(np.unique(masks))            # shared states solved once
+    for m, u, at in target_states(REDUCED, mine, mine_u):
+        assert np.array_equal(bits(lazy_target.values[at]), bits(whole_target[at])), (m, u)
+    lay, sp = layout(REDUCED), state_space(REDUCED)
+    for mask, _ in them:
+        assert lazy_futures.pieces.holds(mask, 0)
+        for x in subgame.layers(REDUCED, mask):
+            for m in x:
+                size = (int(sp.upper_lanes[m]) - int(lay.start[m])) * int(lay.width[m])
+                at = slice(int(lay.off[m]), int(lay.off[m]) + size)
+                assert np.array_equal(bits(lazy_futures.values[at]), bits(whole_futures[at]))
+    with warnings.catch_warnings(record=True) as seen:    # asked again: nothing to build
+        warnings.simplefilter("always")
+        subgame.need_together([(lazy_target, mine, mine_u), (lazy_futures, *them[0])])
+    assert not building(seen)
+
+
+def test_sub_games_that_together_need_most_of_a_table_open_the_whole_one(tmp_path):
+    """Two opponents whose sub-games are each just under half of the futures
+    table (one upper box filled each) but together three quarters of it:
+    the whole table, stored, as for one early position."""
+    lazy_target, lazy_futures = open_target(REDUCED, tmp_path), open_futures(REDUCED, tmp_path)
+    cover, size = subgame.Cover(REDUCED), target.table_size(REDUCED)
+    assert all(target.part_values(REDUCED, cover.missing(m, 0), 0) < subgame.WHOLE_SHARE * size
+               for m in (1, 2))
+    (late, late_u), = positions(REDUCED, 20)[-1:]
+    subgame.need_together([(lazy_target, late, late_u), (lazy_futures, 1, 0),
+                           (lazy_futures, 2, 0)])
+    assert lazy_futures.pieces is None and lazy_futures.path.exists()
+    assert lazy_target.pieces is not None and lazy_target.pieces.holds(late, late_u)
