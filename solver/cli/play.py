@@ -136,9 +136,10 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     game = open_game(rules_spec, tables_dir, players, seed, resume, lang)
     s = game.settings
     people = sum(p.is_human for p in game.players)
-    s["pad"] = bool(pad if pad is not None else s.get("pad", False))
-    s["table_mode"] = s["pad"] or bool(table_mode if table_mode is not None
-                                       else s.get("table_mode", False))
+    if pad is not None or s.get("pad"):
+        s["pad"] = bool(pad if pad is not None else s.get("pad"))
+    s["table_mode"] = bool(s.get("pad")) or bool(table_mode if table_mode is not None
+                                                  else s.get("table_mode", False))
     s["hints"] = hints or (s.get("hints") if s.get("hints") in HINTS else "off")
     s["lang"] = lang or (s.get("lang") if s.get("lang") in LANGS else "en")
     s["undo"] = undo_rule or (s.get("undo") if s.get("undo") in UNDO else

@@ -52,8 +52,10 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
 
     def save(self) -> None:
         """Write the game and the coach's settings to the game's file."""
-        self.game.settings.update(table_mode=self.table_mode, pad=self.pad, hints=self.hints,
-                                  lang=self.lang, undo=self.undo_rule)
+        s = self.game.settings
+        s.update(table_mode=self.table_mode, hints=self.hints, lang=self.lang, undo=self.undo_rule)
+        if self.pad:                          # kept only when on: other games' files unchanged
+            s["pad"] = True
         self.game.save(self.path)
 
     def typed(self, move: Move) -> bool:

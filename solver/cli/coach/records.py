@@ -6,6 +6,10 @@ the game is saved all the same."""
 
 from __future__ import annotations
 
+import shutil
+import sys
+import textwrap
+
 from solver.database import reporting, transaction
 from solver.errors import InputError
 
@@ -41,10 +45,15 @@ class Records:
         self.say_history(found, spec)
 
     def say_history(self, found: dict, spec: str) -> None:
-        """The lines of ``solver.history.history``'s answer."""
+        """The lines of ``solver.history.history``'s answer (on a terminal
+        the best scores wrapped to its width)."""
         top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
         if top:
-            self.say("history_top", rules=spec, list=top)
+            text = self.words("history_top", rules=spec, list=top)
+            if sys.stdout.isatty():
+                text = textwrap.fill(text, shutil.get_terminal_size().columns,
+                                     subsequent_indent="  ")
+            self.echo(text)
         for p in found["players"]:
             if p["first"]:
                 self.say("history_first", name=p["name"], best=p["best"])
