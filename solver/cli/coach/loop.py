@@ -202,6 +202,8 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 self.say("help_columns")
             if self.table_mode:
                 self.say("help_pad")
+                if game.rules.play.names_columns:
+                    self.say("how_to_type_pad_columns")
         elif word == "points":
             if game.dice is None or game.needs_roll:
                 raise self.fail("roll_first")
