@@ -99,3 +99,29 @@ def test_a_whole_pad_game_at_80_by_24(tables_dir, tmp_path):
     assert "beste ved dette bordet (nordic): Kari 303, Ola 5" in final
     assert "Kari: første spill i historikken, 303" in final
     assert json.loads(game.read_text())["settings"]["pad"] is True
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_six_trippel_players_at_80_by_24_keep_the_header_when_a_line_is_entered(tables_dir,
+                                                                               tmp_path):
+    """The player to move's columns, the others' totals on one line (names
+    cut), the dice beside the card: the prompt and the line its Enter
+    adds fit, so the header never scrolls away."""
+    root = Path(solver.__file__).parents[1]
+    names = ["Alexander", "Bernadette", "Christoffer", "Dorothea", "Evangeline", "Fredrik"]
+    term = Terminal(f"yatzy-six-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"--rules triple --lang sv --seed 3 --autosave g.json "
+                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    try:
+        first = term.wait_for("Alexander>")
+        term.type("ettor 3")
+        second = term.wait_for("Bernadette>", "Bernadettes tur")
+    finally:
+        term.close()
+    for shown, name in ((first, "*Alexander"), (second, "*Bernadette")):
+        lines = shown.rstrip("\n").splitlines()
+        assert name in lines[0]                              # the header on the top row
+        assert len(lines) <= 23                              # a row left for the Enter
+        assert "Christ… 0" in lines[-2] and " · 2 slag" in lines[-2]   # others; the dice

@@ -117,6 +117,25 @@ def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
                        [*own, None], highlight)
 
 
+def others_line(game: Game, mark: int, width: int) -> list[str]:
+    """The other players' weighted totals under the player to move's
+    columns: one line, the names cut (to ``MIN_NAME`` at least) until it
+    fits ``width``, else wrapped.
+
+    >>> g = Game("triple", ["Kari", "Alexander", "Bernadette", "Christoffer", "Dorothea",
+    ...                     "Evangeline"])
+    >>> others_line(g, 0, 53)
+    ['Alexan… 0  Bernad… 0  Christ… 0  Doroth… 0  Evange… 0']
+    """
+    scores = game.scores()
+    for n in range(12, MIN_NAME - 1, -1):
+        line = "  ".join(f"{cut(game.players[i].name, n)} {scores[i]}"
+                         for i in range(len(game.players)) if i != mark)
+        if len(line) <= width:
+            return [line]
+    return textwrap.wrap(line, max(width, 20))
+
+
 def wide(lines: list[str]) -> int:
     return max(len(click.unstyle(line)) for line in lines)
 
@@ -144,11 +163,8 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     if width is None or wide(lines) <= width:
         return "\n".join(lines)
     if card.cols > 1 and card.mark is not None:
-        scores = game.scores()
-        others = "  ".join(f"{cut(game.players[i].name, 12)} {scores[i]}"
-                           for i in everyone if i != card.mark)
-        return "\n".join(render_mover(card, game, highlight)
-                         + textwrap.wrap(others, max(width, 20)))
+        return "\n".join(render_mover(card, game, highlight) + others_line(game, card.mark,
+                                                                          width))
     for n in range(max(map(len, card.names)) - 1, MIN_NAME - 1, -1):
         card.names = [cut(name, n) for name in card.names]
         lines = render(card, everyone, highlight)
