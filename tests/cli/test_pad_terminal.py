@@ -125,3 +125,29 @@ def test_six_trippel_players_at_80_by_24_keep_the_header_when_a_line_is_entered(
         assert name in lines[0]                              # the header on the top row
         assert len(lines) <= 23                              # a row left for the Enter
         assert "Christ… 0" in lines[-2] and " · 2 slag" in lines[-2]   # others; the dice
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_a_maxi_card_at_80_by_24_gives_up_derived_rows_to_keep_its_header(tables_dir,
+                                                                         tmp_path):
+    """Maxi Yatzy's card is 25 lines: at 24 rows it leaves out the sum, the
+    bonus and the bank (said in words and in the dice line) so that the
+    names stay on the top row with six players."""
+    root = Path(solver.__file__).parents[1]
+    names = ["Kari", "Ola", "Per", "Siri", "Nils", "Anne"]
+    term = Terminal(f"yatzy-maxi-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    "--rules maxi --lang nb --pad --autosave g.json "
+                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    try:
+        term.wait_for("Kari, poeng eller terninger>")
+        term.type("seksere 24")
+        term.wait_for("Ola, poeng eller terninger>")
+        term.type("123456")
+        shown = term.wait_for("Ola>", "1 2 3 4 5 6 · 3 kast")
+    finally:
+        term.close()
+    lines = shown.rstrip("\n").splitlines()
+    assert "*Ola" in lines[0] and "Anne" in lines[0] and len(lines) <= 23
+    assert lines[6].split()[:2] == ["seksere", "24"] and "Totalt" in lines[-2]

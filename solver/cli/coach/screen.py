@@ -107,11 +107,15 @@ class Screen:
 
     def card(self, highlight: bool = False) -> str:
         """The card for the screen: as wide as the terminal allows (the
-        steady screen keeps ``EVENTS_ROOM`` beside it); any width when piped."""
-        width = None
+        steady screen keeps ``EVENTS_ROOM`` beside it, and rows for the
+        prompt and an Enter under it); any size when piped."""
+        width = height = None
         if sys.stdout.isatty():
-            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + GAP if self.steady else 0)
-        return protokoll(self.game, self.lang, highlight, width)
+            size = shutil.get_terminal_size()
+            width = size.columns - (EVENTS_ROOM + GAP if self.steady else 0)
+            if self.steady:                 # the prompt, and the line an Enter adds
+                height = size.lines - 2
+        return protokoll(self.game, self.lang, highlight, width, height)
 
     def say(self, key: str, tag: str = "event", **kw) -> None:
         self.echo(message(key, self.lang, **kw), tag)
