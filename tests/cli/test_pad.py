@@ -111,3 +111,12 @@ def test_points_mid_turn_are_refused_and_table_mode_takes_points_at_a_turns_star
 def test_the_words_of_the_pad():
     assert values_text([0, 6, 8, 10, 12, 14, 16, 18, 20, 22]) == "0, 6, 8, …, 22"
     assert struck("stryk hus") and struck("scratch yatzy") and not struck("hus 0")
+
+
+def test_a_computers_turn_at_a_pad_takes_the_dice_it_plays_with(play, tmp_path, nordic):
+    out = play("--pad", "--lang", "nb", "--player", "Kari", "--player", "Data=optimal",
+               input="hus 18\nsjanse 20\n13566\n").output
+    assert "Data, skriv terningene>" in out
+    assert "feil: Data spiller med terninger: skriv terningene" in out   # no points for it
+    doc = saved(tmp_path)
+    assert doc["moves"][2] == "roll 1 3 5 6 6" and len(doc["moves"]) > 3

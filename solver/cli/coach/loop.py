@@ -171,7 +171,8 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
             kept = game.kept
             prompt = (message("reroll_prompt", self.lang, name=name,
                               n=game.rules.dice - len(kept)) if kept is not None
-                      else message("pad_prompt", self.lang, name=name) + " " if self.pad
+                      else message("pad_prompt", self.lang, name=name) + " "
+                      if self.pad and self.may_write()
                       else message("dice_prompt", self.lang, name=name))
         else:
             prompt = message("decide", self.lang, name=name)

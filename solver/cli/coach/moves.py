@@ -24,6 +24,8 @@ class Moves:
         game = self.game
         if game.needs_roll:
             if typed.kind == "score" and self.table_mode:
+                if not game.player.is_human:
+                    raise self.fail("pad_computer", name=game.player.name)
                 if not self.may_write():
                     raise self.fail("pad_not_now")
                 self.write(typed, line)             # points off a score pad (``pad``)

@@ -40,8 +40,9 @@ class Pad:
 
     def may_write(self) -> bool:
         """Whether a line of points is taken now: the dice come from the
-        table (pad mode or table mode) and the turn is not yet rolled."""
-        return self.table_mode and at_turn_start(self.game)
+        table (pad mode or table mode), the turn is a person's and not yet
+        rolled (a computer's turn takes the dice it plays with)."""
+        return self.table_mode and at_turn_start(self.game) and self.game.player.is_human
 
     def write(self, typed: Typed, line: str) -> None:
         """Write the points of ``typed`` (``hus 18``, ``toere 3 6``) in its box
