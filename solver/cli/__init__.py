@@ -6,7 +6,7 @@ line, option types, progress on stderr); ``core`` the commands solve, ev,
 advise and rules; ``research`` distribution, compare, simulate, review,
 export, strategy and bounds; ``play`` the coach for a game at the table;
 ``train`` puzzles and the rating; ``tables`` the stored tables; ``where``
-every place the program writes.
+every place the program writes; ``history`` the finished games' best scores.
 
 A command's module is imported when that command runs (or the help lists
 it), so ``yatzy solve`` does not load the coach, the trainer or the server.
@@ -26,7 +26,7 @@ COMMAND_MODULES = {
                      "bounds"),
                     "research"),
     "play": "play", "train": "train", "serve": "serve", "match": "match",
-    "tables": "tables", "where": "where",
+    "tables": "tables", "where": "where", "history": "history",
 }
 """Each command's module in ``solver.cli`` (its ``COMMANDS``)."""
 

@@ -55,6 +55,19 @@ def open_game(rules_spec: str, tables_dir: str | None, players: tuple[str, ...],
         raise InputError(game_error(e, lang or "en")) from None
 
 
+def history_path(path: str | None, no_record: bool, lang: str) -> str | None:
+    """The file of finished games (``solver.history``: the shared tables'
+    file ``yatzy serve`` keeps) the game goes to; None with ``--no-record``.
+    It is opened at the game's end: a file that cannot be used then is one
+    line, and the game is saved all the same."""
+    if no_record:
+        if path:
+            raise InputError(message("opt_not_together", lang, a="--history", b="--no-record"))
+        return None
+    from solver.history import default_path
+    return path or str(default_path())
+
+
 def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
     """The ratings database the review goes to (None with ``--no-record``),
     opened once now so that a bad one stops the game before it starts."""
@@ -83,6 +96,9 @@ def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
               help="Seed of the dice the program rolls [default: random].")
 @click.option("--dice-from-table", "table_mode", is_flag=True, default=None,
               help="Roll real dice and type them (else the program rolls).")
+@click.option("--pad", is_flag=True, default=None,
+              help="Score-pad mode: roll real dice and type only the points, as on a paper "
+                   "pad (full house 18, two pairs 18); dice may still be typed for advice.")
 @click.option("--hints", type=Choice(HINTS), default=None, metavar="MODE",
               help="off | check (after each choice: its cost) | top3 (the three best, "
                    "unranked) | full (the ranked list) [default: off].")
@@ -104,17 +120,26 @@ def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
                    "train's (every decision's loss, by kind, with the player's name) "
                    "[default: ratings.sqlite in $YATZY_DATA, else $XDG_DATA_HOME/yatzy, else "
                    "~/.local/share/yatzy].")
+@click.option("--history", "history", metavar="FILE",
+              help="The file the finished game is kept in, with the table's best scores and "
+                   "each player's personal best (yatzy history) [default: tables.sqlite in "
+                   "the data folder, the file yatzy serve keeps: yatzy where].")
 @click.option("--no-record", "no_record", is_flag=True,
-              help="Do not record the review in the ratings database.")
+              help="Record nothing: neither the review in the ratings database nor the game "
+                   "in the history.")
 def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed: int | None,
-         table_mode: bool | None, hints: str | None, lang: str | None, undo_rule: str | None,
-         screen: str | None, resume: str | None, autosave: str | None, db_path: str | None,
-         no_record: bool) -> None:
-    """Play a game at the table, with a coach: yatzy play --player Ann --player Bob=optimal."""
+         table_mode: bool | None, pad: bool | None, hints: str | None, lang: str | None,
+         undo_rule: str | None, screen: str | None, resume: str | None, autosave: str | None,
+         db_path: str | None, history: str | None, no_record: bool) -> None:
+    """Play a game at the table, with a coach: yatzy play --player Ann --player Bob=optimal
+    (with real dice and a paper pad's habit: yatzy play --pad --player Kari --player Ola)."""
     game = open_game(rules_spec, tables_dir, players, seed, resume, lang)
     s = game.settings
     people = sum(p.is_human for p in game.players)
-    s["table_mode"] = bool(table_mode if table_mode is not None else s.get("table_mode", False))
+    if pad is not None or s.get("pad"):
+        s["pad"] = bool(pad if pad is not None else s.get("pad"))
+    s["table_mode"] = bool(s.get("pad")) or bool(table_mode if table_mode is not None
+                                                  else s.get("table_mode", False))
     s["hints"] = hints or (s.get("hints") if s.get("hints") in HINTS else "off")
     s["lang"] = lang or (s.get("lang") if s.get("lang") in LANGS else "en")
     s["undo"] = undo_rule or (s.get("undo") if s.get("undo") in UNDO else
@@ -122,8 +147,9 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     path = check_path(autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json"),
                       s["lang"])
     db = ratings_path(db_path, no_record, s["lang"])
+    kept = history_path(history, no_record, s["lang"])
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    coach = Coach(game, path, color, steady=color and screen != "plain", db=db)
+    coach = Coach(game, path, color, steady=color and screen != "plain", db=db, history=kept)
     if color and sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for the prompt)

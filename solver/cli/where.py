@@ -3,7 +3,8 @@ whether it exists yet, and its size.
 
     tables        the solved tables (``solver.tables.store.default_directory``)
     data          the folder of lasting state (``solver.database.data_folder``):
-                  ratings.sqlite (``yatzy train``), tables.sqlite and
+                  ratings.sqlite (``yatzy train``), tables.sqlite (the history of
+                  finished games too: ``yatzy play``, ``yatzy history``) and
                   tables-ratings/ (``yatzy serve``'s shared tables and their
                   players' ratings), web-ratings/ (the page's Practice)
     autosaves     ``yatzy-game-*.json`` of ``yatzy play`` in the current folder
@@ -29,7 +30,7 @@ from solver.tables.store import default_directory
 
 AUTOSAVES = "yatzy-game-*.json"
 DATA_FILES = (("ratings.sqlite", "the ratings of yatzy train"),
-              ("tables.sqlite", "yatzy serve's shared tables"),
+              ("tables.sqlite", "yatzy serve's shared tables; the history of finished games"),
               ("tables-ratings", "the ratings of the shared tables' players"),
               ("web-ratings", "the ratings of the page's Practice"))
 

@@ -16,6 +16,8 @@ trainer, the page and ``Game.play``.
     'score twos@3'
     >>> parse("toere 3", parse_rules("triple"), "nb").text, parse("sjanse 23", nordic, "nb").text
     ('score twos@3', 'score chance (23)')
+    >>> [parse(t, parse_rules("triple"), "nb").text for t in ("toere 3 2", "toere@3 2")]
+    ['score twos@3 (2)', 'score twos@3 (2)']
     >>> parse("spara spelet kväll.json", nordic, "sv").text
     'save kväll.json'
     >>> parse("t", nordic, "en")
@@ -39,7 +41,10 @@ The forms (every language's words are listed in ``VERBS`` and ``BOX_WORDS``):
   ``kasta``.
 * score: ``score BOX``, ``write``, ``skriv``, ``før``, ``sett``, ``sätt``,
   or the box alone; a column as ``@3``, ``x3``, ``in column 3``, ``i
-  kolonne 3``, ``i kolumn 3``; points may be said, ``chance (23)``.
+  kolonne 3``, ``i kolumn 3``; points may be said, ``chance (23)``, ``chance
+  23``; with several columns a number alone after the box is its column
+  (``toere 3``), and two are the column, then the points (``toere 3 6``,
+  like ``toere@3 6`` and ``toere i kolonne 3 (6)``: a score pad's line).
 * strike: ``strike BOX``, ``cross out``, ``scratch``, ``stryk``, ``stryka``:
   the box is written with 0 points, the text ``score BOX (0)``.  Decision:
   a strike is refused (``Game``'s "takes N points, not 0") where the dice
@@ -557,30 +562,45 @@ class _Reader:
         m = _SAID.search(rest)
         if m and m.start() > 0:
             points, rest = int(m.group(1)[-6:]), rest[:m.start()]
-        column = 0
-        m = _COLUMN.search(rest)
-        if m and m.start() > 0:
-            col = next(g for g in m.groups() if g is not None)
-            if not (col.isascii() and col.isdigit() and len(col) <= 6):
-                raise self.fail("bad_column", n=rules.columns)
-            column = int(col)
-            if not rules.play.names_columns:
-                if column != 1:
-                    raise self.fail("one_column", spec=rules.spec)
-                column = 0
-            elif not 1 <= column <= rules.columns:
-                raise self.fail("no_column", column=column, n=rules.columns)
-            rest = rest[:m.start()]
+        column, rest = self.column_of(rest)
         m = _BARE_POINTS.search(rest)
         if m and m.start() > 0 and points is None:
             n = int(m.group(1)[-6:])
-            if rules.play.names_columns and not column and 1 <= n <= rules.columns:
+            before = rest[:m.start()]
+            named = any(f.search(before) and f.search(before).start() > 0
+                        for f in (_BARE_POINTS, _COLUMN))      # "toere 3 6", "toere@3 6"
+            if rules.play.names_columns and not column and 1 <= n <= rules.columns \
+                    and not named:
                 column = n                      # "toere 3": a column must be named anyway
             else:
                 points = n
-            rest = rest[:m.start()]
+            rest = before
+        if points is not None and not column:     # a column before the points: "toere 3 6"
+            column, rest = self.column_of(rest, rules.play.names_columns)
         box = self.box(rest.strip(), bare and points is None and not column)
         return Typed("score", box=rules.boxes[box].name, column=column, points=points)
+
+    def column_of(self, rest: str, bare: bool = False) -> tuple[int, str]:
+        """The column named at the end of ``rest`` (``@3``, ``x3``, ``i
+        kolonne 3``; with ``bare`` a number alone too), 0 when none or the
+        rules have one column, and what is before it."""
+        rules = self.rules
+        m = _COLUMN.search(rest)
+        if not (m and m.start() > 0) and bare:
+            m = _BARE_POINTS.search(rest)
+        if not (m and m.start() > 0):
+            return 0, rest
+        col = next(g for g in m.groups() if g is not None)
+        if not (col.isascii() and col.isdigit() and len(col) <= 6):
+            raise self.fail("bad_column", n=rules.columns)
+        column = int(col)
+        if not rules.play.names_columns:
+            if column != 1:
+                raise self.fail("one_column", spec=rules.spec)
+            return 0, rest[:m.start()]
+        if not 1 <= column <= rules.columns:
+            raise self.fail("no_column", column=column, n=rules.columns)
+        return column, rest[:m.start()]
 
     def command_starts(self, key: str) -> list[str]:
         """The first words of the phrases that start with ``key``, in the

@@ -67,36 +67,8 @@ from solver.errors import InputError
 from solver.game import Game
 from solver.session import ANY_SEAT, NOBODY, Capability, Session, SessionError, check_right
 from solver.web.family import family
-from solver.web.history import SCHEMA, game_key, history, page_family, record
+from solver.history import MIGRATIONS, game_key, history, page_family, record
 
-MIGRATIONS = (
-    # 1: tables and their changes
-    """CREATE TABLE games (
-           code TEXT PRIMARY KEY, rules TEXT NOT NULL, created REAL NOT NULL,
-           updated REAL NOT NULL, finished INTEGER NOT NULL DEFAULT 0,
-           moves INTEGER NOT NULL, doc TEXT NOT NULL, admin TEXT NOT NULL);
-       CREATE TABLE changes (
-           code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
-           n INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL,
-           PRIMARY KEY (code, n))""",
-    # 2: who may move, and the seats phones have claimed
-    """ALTER TABLE games ADD COLUMN who_moves TEXT NOT NULL DEFAULT 'any';
-       CREATE TABLE seats (
-           code TEXT NOT NULL REFERENCES games(code) ON DELETE CASCADE,
-           seat INTEGER NOT NULL, token TEXT NOT NULL, PRIMARY KEY (code, seat))""",
-    # 3: the table of the next game, started at this one ("new game" at the table)
-    """ALTER TABLE games ADD COLUMN next TEXT""",
-    # 4: the next game proposed, not yet accepted; a count of claims, releases, proposals
-    """ALTER TABLE games ADD COLUMN proposal TEXT;
-       ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
-       CREATE INDEX games_expiry ON games (finished, updated)""",
-    # 5: a short code to join by, the family of tables played one after another,
-    #    and the results of finished games (solver.web.history)
-    """ALTER TABLE games ADD COLUMN short TEXT;
-       ALTER TABLE games ADD COLUMN family TEXT;
-       CREATE UNIQUE INDEX games_short ON games (short);
-       """ + SCHEMA,
-)
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
 SHORT_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"     # no I, L, O: none read as 1 or 0

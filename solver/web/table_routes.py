@@ -26,7 +26,7 @@ Routes (``table_routes``; bodies are JSON objects):
 * ``GET /api/join/{short}`` -> ``{"code", "url"}``: the table of a short code
   (6 letters a person can read aloud), rate-limited against guessing
 * ``POST /api/history`` ``{"game"}`` -> a finished page game recorded, and the
-  family's history (``solver.web.history``)
+  family's history (``solver.history``)
 """
 
 from __future__ import annotations
@@ -444,7 +444,7 @@ async def join(tables: Tables, request: Request) -> Response:
 async def record_game(tables: Tables, request: Request) -> Response:
     """``POST /api/history`` ``{"game"}``: a finished game played on one page
     recorded (once; its family is its players' names), and the history
-    shown after it (``solver.web.history``)."""
+    shown after it (``solver.history``)."""
     tables.moving.take(client_of(request))
     obj = await read_body(request, MAX_GAME_BODY)
     doc = obj.get("game")

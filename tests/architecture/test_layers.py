@@ -12,7 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "solver"
 
 # the order data flows in; a module may import its own stage and earlier ones
 STAGES = [
-    {"solver.errors", "solver.version", "solver.files", "solver.bounds", "solver.database"},
+    {"solver.errors", "solver.version", "solver.files", "solver.bounds", "solver.database",
+     "solver.history"},
     {"solver.rules"},
     {"solver.space"},
     {"solver.position"},

@@ -172,3 +172,30 @@ def test_option_errors_are_one_line_in_the_users_language(tmp_path, monkeypatch,
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["play", *args], input="")
     assert result.exit_code == 2 and result.output.strip() == line, result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "sv"])
+def test_the_trippel_help_lines_give_forms_the_grammar_reads(lang):
+    """Every example of Trippel's help (a column named) and of the pad's
+    (a column, then the points) is read as that column, and those points."""
+    import re
+
+    from solver.rules.grammar import parse
+    from solver.rules.ruleset import parse_rules
+    triple = parse_rules("triple")
+    text = message("help_columns", lang)
+    shown = re.split(r"e\.g\.|f\.eks\.|t\.ex\.", text)[1]
+    forms = [f.strip() for f in re.split(r"\s(?:or|eller)\s", shown)]
+    assert len(forms) == 2
+    assert [parse(f, triple, lang).column for f in forms] == [3, 3]
+    pad = re.findall(r"\w+ 3 6|\w+@3 6", message("how_to_type_pad_columns", lang))
+    assert len(pad) == 2
+    assert {(parse(f, triple, lang).column, parse(f, triple, lang).points) for f in pad} == \
+        {(3, 6)}
+
+
+def test_help_in_trippel_pad_mode_says_the_columns_and_the_pad(run):
+    out = run("--rules", "triple", "--lang", "sv", "--pad", "--no-record",
+              input="hjälp\n").output
+    for key in ("help", "help_columns", "help_pad", "how_to_type_pad_columns"):
+        assert message(key, "sv") in out

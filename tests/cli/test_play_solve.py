@@ -248,4 +248,4 @@ def test_a_played_game_is_recorded_and_train_stats_shows_it(nordic, tables_dir, 
                                      "--no-record", "--autosave", "h.json"],
                               input="\n".join(BOXES) + "\n\n")
     assert none.exit_code == 0 and "recorded" not in none.output
-    assert not (tmp_path / "data").exists()
+    assert not (tmp_path / "data" / "ratings.sqlite").exists()      # the ratings went to --db

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import click
 
@@ -13,6 +13,7 @@ from solver.rules.ruleset import Order
 from solver.rules.words import box_name, message
 
 MIN_NAME = 4                     # a name is cut to no fewer characters to make a card fit
+FOLDS = ("sum_bonus", "bank", "sum")   # what a card too tall for the screen gives up, in order
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Sheet:
     mark: int | None
     cols: int
     last: tuple[int, int] | None = None
+    keys: list[str] = field(default_factory=list)      # each row's key (``Game.protokoll``)
 
     @property
     def label(self) -> int:
@@ -42,6 +44,7 @@ def sheet(game: Game, lang: str) -> Sheet:
         allowed = game.card.allowed_boxes()
         due = rules.boxes[allowed[0]].name if len(allowed) == 1 else None
     rows, last, written = [], None, game.turns[-1] if game.turns else None
+    keys = [row["key"] for row in game.protokoll()] + (["weighted_sum"] if cols > 1 else [])
     for row in game.protokoll():
         cells = ["-" if v is None else str(v) for v in row["cells"]]
         label = (box_name(row["key"], lang) if row["kind"] == "box"
@@ -55,7 +58,29 @@ def sheet(game: Game, lang: str) -> Sheet:
         rows.append(("Σ", [str(score) if c == cols - 1 else ""
                            for score in game.scores() for c in range(cols)]))
     names = [("*" if i == mark else "") + p.name for i, p in enumerate(game.players)]
-    return Sheet(rows, names, mark, cols, last)
+    return Sheet(rows, names, mark, cols, last, keys)
+
+
+def folded(card: Sheet, step: str) -> Sheet:
+    """``card`` a row shorter where ``step`` (``FOLDS``) applies: the bonus
+    written beside the upper sum (``63+50``), the bank of saved rerolls
+    left out (the dice line says the rerolls of the player to move), or
+    the upper sum left out (the bonus is said in words)."""
+    keys, rows = list(card.keys), list(card.rows)
+    if step == "sum_bonus" and "sum" in keys and "bonus" in keys:
+        i, j = keys.index("sum"), keys.index("bonus")
+        cells = [s if b in ("-", "") else f"{s}+{b}" for s, b in zip(rows[i][1], rows[j][1])]
+        rows[i] = (f"{rows[i][0]}+{rows[j][0].lower()}", cells)
+        gone = j
+    elif step in ("bank", "sum") and step in keys:
+        gone = keys.index(step)
+    else:
+        return card
+    del rows[gone], keys[gone]
+    last = card.last
+    if last is not None and last[0] > gone:
+        last = (last[0] - 1, last[1])
+    return replace(card, rows=rows, keys=keys, last=last)
 
 
 def cell_text(v: str, w: int, hot: bool, last: bool) -> str:
@@ -117,12 +142,31 @@ def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
                        [*own, None], highlight)
 
 
+def others_line(game: Game, mark: int, width: int) -> list[str]:
+    """The other players' weighted totals under the player to move's
+    columns: one line, the names cut (to ``MIN_NAME`` at least) until it
+    fits ``width``, else wrapped.
+
+    >>> g = Game("triple", ["Kari", "Alexander", "Bernadette", "Christoffer", "Dorothea",
+    ...                     "Evangeline"])
+    >>> others_line(g, 0, 53)
+    ['Alexan… 0  Bernad… 0  Christ… 0  Doroth… 0  Evange… 0']
+    """
+    scores = game.scores()
+    for n in range(12, MIN_NAME - 1, -1):
+        line = "  ".join(f"{cut(game.players[i].name, n)} {scores[i]}"
+                         for i in range(len(game.players)) if i != mark)
+        if len(line) <= width:
+            return [line]
+    return textwrap.wrap(line, max(width, 20))
+
+
 def wide(lines: list[str]) -> int:
     return max(len(click.unstyle(line)) for line in lines)
 
 
 def protokoll(game: Game, lang: str = "en", highlight: bool = False,
-              width: int | None = None) -> str:
+              width: int | None = None, height: int | None = None) -> str:
     """The scorecard as the source texts print it: box rows in card order,
     Sum and Bonus after the upper boxes, Total last; one column per player
     (with several columns per player, a second header line numbers them
@@ -137,18 +181,35 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     their weighted sum Σ, the other players' scores in a line under them;
     otherwise the names are cut (to ``MIN_NAME`` characters at least), and
     if it is still too wide the players come in groups that fit, one under
-    another."""
+    another.  ``height``: the most lines; a card taller gives up rows
+    (``folded``) until it fits or nothing more can go (Maxi Yatzy at 24
+    rows).
+
+    >>> len(protokoll(Game("maxi", ["Kari"]), "nb").splitlines())
+    25
+    >>> short = protokoll(Game("maxi", ["Kari"]), "nb", height=22).splitlines()
+    >>> len(short), [line.split()[0] for line in short[6:9]]
+    (22, ['seksere', 'ett', 'to'])
+    """
     card = sheet(game, lang)
+    text = fitted(card, game, highlight, width)
+    for step in FOLDS:
+        if height is None or len(text.splitlines()) <= height:
+            break
+        card = folded(card, step)
+        text = fitted(card, game, highlight, width)
+    return text
+
+
+def fitted(card: Sheet, game: Game, highlight: bool, width: int | None) -> str:
+    """The card's text no wider than ``width`` (``protokoll``)."""
     everyone = list(range(len(game.players)))
     lines = render(card, everyone, highlight)
     if width is None or wide(lines) <= width:
         return "\n".join(lines)
     if card.cols > 1 and card.mark is not None:
-        scores = game.scores()
-        others = "  ".join(f"{cut(game.players[i].name, 12)} {scores[i]}"
-                           for i in everyone if i != card.mark)
-        return "\n".join(render_mover(card, game, highlight)
-                         + textwrap.wrap(others, max(width, 20)))
+        return "\n".join(render_mover(card, game, highlight) + others_line(game, card.mark,
+                                                                          width))
     for n in range(max(map(len, card.names)) - 1, MIN_NAME - 1, -1):
         card.names = [cut(name, n) for name in card.names]
         lines = render(card, everyone, highlight)

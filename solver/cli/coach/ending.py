@@ -1,4 +1,4 @@
-"""Game over: the standings, the review, the ratings database."""
+"""Game over: the standings, the review, the ratings database, the history."""
 
 from __future__ import annotations
 
@@ -6,16 +6,19 @@ import shutil
 import sys
 import textwrap
 
+from solver.cli.coach.records import Records
 from solver.errors import InputError
+from solver.scorepad import is_pad
 
 
-class Ending:
+class Ending(Records):
     """Mixin of the coach: the end of the game."""
 
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
         game = self.game
-        reviewing = any(p.is_human for p in game.players)
+        people = any(p.is_human for p in game.players)
+        reviewing = people and not is_pad(game)         # a pad's points have no dice
         if reviewing:
             try:
                 self.need_table()              # for the review
@@ -34,6 +37,8 @@ class Ending:
                 self.say("winner", name=top[0])
         if game.settings.get("free_undo_used"):
             self.say("free_undo")
+        if people and not reviewing and is_pad(game):
+            self.say("pad_not_rated")
         reviews = self.session.reviews() if reviewing else {}
         for seat, review in reviews.items():
             player = game.players[seat]
@@ -53,6 +58,7 @@ class Ending:
                     self.echo(text)
         if self.db is not None and reviews and not game.settings.get("recorded"):
             self.record(reviews)
+        self.keep_history({seat: r.total_loss for seat, r in reviews.items() if r is not None})
 
     def record(self, reviews: dict) -> None:
         """Every reviewed decision of the people at the table in the ratings

@@ -10,6 +10,7 @@ import click
 from solver.cli.coach.ending import Ending
 from solver.cli.coach.hints import FULL_HINT, Hints
 from solver.cli.coach.moves import Moves
+from solver.cli.coach.pad import Pad
 from solver.cli.coach.prompt import read_line
 from solver.cli.coach.screen import EVENTS, Screen
 from solver.cli.coach.solving import Tables
@@ -20,6 +21,7 @@ from solver.files import check_name, check_writable
 from solver.game import Game, Move
 from solver.rules.grammar import Typed, parse
 from solver.rules.words import box_name, message
+from solver.scorepad import is_pad
 from solver.session import EVERYONE, Session, SessionError
 
 
@@ -27,18 +29,21 @@ class Quit(Exception):
     """The player asked to stop."""
 
 
-class Coach(Screen, Tables, Hints, Moves, Ending):
+class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
     """One game at the prompt: reads moves and commands, prints the game,
     writes it to ``path`` after every move.  The settings (``table_mode``,
-    ``hints``, ``lang``, ``undo``) are ``game.settings``."""
+    ``pad``, ``hints``, ``lang``, ``undo``) are ``game.settings``; ``history``
+    is the file of finished games (``solver.history``; None: none)."""
 
     def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False,
-                 db: str | None = None):
+                 db: str | None = None, history: str | None = None):
         self.game, self.path, self.color, self.steady = game, path, color, steady
         self.db = db                      # the ratings database the review goes to (None: none)
+        self.history = history            # the file of finished games (None: none)
         self.events: deque[tuple[str, str]] = deque(maxlen=EVENTS)   # (tag, line) to draw
         s = game.settings
-        self.table_mode, self.hints = bool(s["table_mode"]), s["hints"]
+        self.pad = bool(s.get("pad"))     # points typed off a score pad: the dice are real
+        self.table_mode, self.hints = bool(s["table_mode"]) or self.pad, s["hints"]
         self.lang, self.undo_rule = s["lang"], s["undo"]
         self.announced: tuple[int, int] | None = None     # (finished turns, seat) last shown
         self.shown_hint: int | None = None                # moves played when hints were shown
@@ -47,8 +52,10 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
 
     def save(self) -> None:
         """Write the game and the coach's settings to the game's file."""
-        self.game.settings.update(table_mode=self.table_mode, hints=self.hints,
-                                  lang=self.lang, undo=self.undo_rule)
+        s = self.game.settings
+        s.update(table_mode=self.table_mode, hints=self.hints, lang=self.lang, undo=self.undo_rule)
+        if self.pad:                          # kept only when on: other games' files unchanged
+            s["pad"] = True
         self.game.save(self.path)
 
     def typed(self, move: Move) -> bool:
@@ -61,9 +68,10 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
         if resumed and game.moves:
             self.status()
         elif any(p.is_human for p in game.players):
-            self.say("how_to_type_table" if self.table_mode else "how_to_type")
+            self.say("how_to_type_pad" if self.pad else
+                     "how_to_type_table" if self.table_mode else "how_to_type")
             if game.rules.play.names_columns:
-                self.say("how_to_type_columns")
+                self.say("how_to_type_pad_columns" if self.pad else "how_to_type_columns")
         while True:
             self.save()
             if game.is_over:
@@ -163,6 +171,8 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
             kept = game.kept
             prompt = (message("reroll_prompt", self.lang, name=name,
                               n=game.rules.dice - len(kept)) if kept is not None
+                      else message("pad_prompt", self.lang, name=name) + " "
+                      if self.pad and self.may_write()
                       else message("dice_prompt", self.lang, name=name))
         else:
             prompt = message("decide", self.lang, name=name)
@@ -191,6 +201,10 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
             self.say("help")
             if game.rules.play.names_columns:
                 self.say("help_columns")
+            if self.table_mode:
+                self.say("help_pad")
+                if game.rules.play.names_columns:
+                    self.say("how_to_type_pad_columns")
         elif word == "points":
             if game.dice is None or game.needs_roll:
                 raise self.fail("roll_first")
@@ -230,25 +244,35 @@ class Coach(Screen, Tables, Hints, Moves, Ending):
 
     def undo(self, n: int) -> None:
         """Take back ``n`` times the last move a person typed (the session's
-        rule: the terminal holds every seat; the undo rule is the game's)."""
+        rule: the terminal holds every seat; the undo rule is the game's);
+        a box written from a score pad goes back to its turn's start."""
+        pad = is_pad(self.game)
         for _ in range(n):
             try:
-                move = self.session.undo(EVERYONE)[-1]
+                moves = (self.session.undo_write if pad else self.session.undo)(EVERYONE)
             except SessionError as e:
                 raise self.fail(e.kind) from None
-            self.say("undone", move=self.move_text(move))
+            self.say("undone", move=self.move_text(self.chosen(moves)))
         self.announced = None
         self.confirmed = False
         self.show_position()
 
     def redo(self) -> None:
         """Play again what the last undo took back."""
+        pad = is_pad(self.game)
         try:
-            move = self.session.redo(EVERYONE)[0]
+            moves = (self.session.redo_write if pad else self.session.redo)(EVERYONE)
         except SessionError as e:
             raise self.fail(e.kind) from None
-        self.say("redone", move=self.move_text(move))
+        self.say("redone", move=self.move_text(self.chosen(moves)))
         self.show_position()
+
+    def chosen(self, moves: list[Move]) -> Move:
+        """The move an undo or redo names: a person's choice among ``moves``
+        (a pad's score rather than the roll written for it), else the first
+        person's move, else the first."""
+        typed = [m for m in moves if self.typed(m)]
+        return next((m for m in typed if not m.is_roll), (typed or moves)[0])
 
 
 def check_path(path: str, lang: str) -> str:

@@ -23,6 +23,13 @@ class Moves:
         """Play the move ``typed`` (``solver.rules.grammar``), as typed in ``line``."""
         game = self.game
         if game.needs_roll:
+            if typed.kind == "score" and self.table_mode:
+                if not game.player.is_human:
+                    raise self.fail("pad_computer", name=game.player.name)
+                if not self.may_write():
+                    raise self.fail("pad_not_now")
+                self.write(typed, line)             # points off a score pad (``pad``)
+                return
             n = game.rules.dice - len(game.kept or ())
             if typed.kind == "keep" and game.kept:
                 raise self.fail("already_kept", kept=" ".join(map(str, game.kept)), n=n)
@@ -49,16 +56,19 @@ class Moves:
 
     def strike_confirmed(self, action: Action) -> bool:
         """Before a box is written with 0 points without ``stryk``: a
-        question on a terminal (yes: ``y``, ``j``, ``ja``, ``yes``); piped
-        input is not asked."""
+        question on a terminal (``asked_yes``)."""
+        box = box_name(action.box, self.lang) + (f"@{action.column}" if action.column else "")
+        return self.asked_yes(self.words("zero_confirm", box=box,
+                                         dice=" ".join(map(str, self.game.dice))))
+
+    def asked_yes(self, question: str) -> bool:
+        """The answer to a yes/no ``question`` on a terminal (yes: ``y``,
+        ``j``, ``ja``, ``yes``); piped input is not asked (yes)."""
         if not sys.stdin.isatty():
             return True
-        game = self.game
-        box = box_name(action.box, self.lang) + (f"@{action.column}" if action.column else "")
         self.draw()
         try:
-            answer = read_line(self.words("zero_confirm", box=box,
-                                          dice=" ".join(map(str, game.dice))) + " ")
+            answer = read_line(question + " ")
         except (click.Abort, EOFError):
             return False
         return answer.strip().lower() in (self.words("yes"), "y", "j", "ja", "yes")

@@ -57,7 +57,14 @@ class Screen:
         console = Console(highlight=False)
         card = self.card(highlight=True)
         width, room = self.widths(card, console.width)
-        lines = fit(self.beside(), len(card.splitlines()), room)
+        height = len(card.splitlines())
+        dice = self.dice_line()
+        # no row left under the card, the dice and the prompt for the line an
+        # Enter adds: the dice go beside the card, so that its header stays
+        side = bool(dice) and height + 2 >= console.height
+        lines = fit(self.beside(), height - side, room)
+        if side:
+            lines += [""] * (height - 1 - len(lines)) + [self.dice_line(pips=False)]
         grid = Table.grid(padding=0)
         grid.add_column(no_wrap=True, width=width)
         grid.add_column(no_wrap=True, width=GAP)
@@ -66,25 +73,26 @@ class Screen:
         try:
             console.clear()
             console.print(grid)
-            dice = self.dice_line()
-            if dice:
+            if dice and not side:
                 console.print(Text(dice, style="bold"), crop=True, overflow="ellipsis")
         except OSError:
             pass
 
-    def dice_line(self) -> str:
+    def dice_line(self, pips: bool = True) -> str:
         """The dice under the card: the roll's (as pips and digits) and the
-        rerolls left, or the dice kept and how many are to be rolled."""
+        rerolls left, or the dice kept and how many are to be rolled
+        (``pips`` False: digits only, for beside the card)."""
         game = self.game
         if game.dice is None or game.is_over:
             return ""
         kept = game.kept
         shown = game.dice if kept is None else kept
-        pips = " ".join(PIPS[d - 1] if d <= len(PIPS) else str(d) for d in shown)
+        lead = " ".join(PIPS[d - 1] if d <= len(PIPS) else str(d) for d in shown) + "   " \
+            if pips else ""
         if kept is not None:
-            return f"{pips}   " + self.words("status_kept", dice=" ".join(map(str, kept)) or "-",
-                                             n=game.rules.dice - len(kept))
-        return (f"{pips}   {' '.join(map(str, game.dice))} · "
+            return lead + self.words("status_kept", dice=" ".join(map(str, kept)) or "-",
+                                     n=game.rules.dice - len(kept))
+        return (f"{lead}{' '.join(map(str, game.dice))} · "
                 + message("left", self.lang, n=game.rerolls))
 
     @staticmethod
@@ -99,11 +107,15 @@ class Screen:
 
     def card(self, highlight: bool = False) -> str:
         """The card for the screen: as wide as the terminal allows (the
-        steady screen keeps ``EVENTS_ROOM`` beside it); any width when piped."""
-        width = None
+        steady screen keeps ``EVENTS_ROOM`` beside it, and rows for the
+        prompt and an Enter under it); any size when piped."""
+        width = height = None
         if sys.stdout.isatty():
-            width = shutil.get_terminal_size().columns - (EVENTS_ROOM + GAP if self.steady else 0)
-        return protokoll(self.game, self.lang, highlight, width)
+            size = shutil.get_terminal_size()
+            width = size.columns - (EVENTS_ROOM + GAP if self.steady else 0)
+            if self.steady:                 # the prompt, and the line an Enter adds
+                height = size.lines - 2
+        return protokoll(self.game, self.lang, highlight, width, height)
 
     def say(self, key: str, tag: str = "event", **kw) -> None:
         self.echo(message(key, self.lang, **kw), tag)

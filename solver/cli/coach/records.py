@@ -1,0 +1,63 @@
+"""The history of finished games at the end of a game: the game kept in
+the shared tables' file (``solver.history``, the file ``yatzy serve``
+keeps), then the table's best scores and each player's personal best.
+A file that cannot be used (not a database, locked, newer) is one line;
+the game is saved all the same."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+
+from solver.database import reporting, transaction
+from solver.errors import InputError
+
+
+class Records:
+    """Mixin of the coach: the history of finished games."""
+
+    def keep_history(self, losses: dict[int, float]) -> None:
+        """Record the finished game (each seat's name, score, place and, where
+        rated, loss) in ``self.history`` and say the table's best scores and
+        each player's best; once per game (``solver.history.game_key``)."""
+        if self.history is None:
+            return
+        from solver.history import game_key, history, open_history, page_family, record
+        game = self.game
+        names = [p.name for p in game.players]
+        places = {s.seat: s.place for s in self.session.standings()}
+        seats = [(p.name, game.cards[i].score, places[i], losses.get(i))
+                 for i, p in enumerate(game.players)]
+        key, family, spec = game_key(game.to_dict()), page_family(names), game.rules.spec
+        try:
+            db = open_history(self.history)
+            try:
+                with reporting(self.history):
+                    with transaction(db):
+                        record(db, key, family, spec, seats)
+                    found = history(db, family, spec, names, key)
+            finally:
+                db.close()
+        except InputError:
+            self.error(self.words("history_failed", path=self.history))
+            return
+        self.say_history(found, spec)
+
+    def say_history(self, found: dict, spec: str) -> None:
+        """The lines of ``solver.history.history``'s answer (on a terminal
+        the best scores wrapped to its width)."""
+        top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
+        if top:
+            text = self.words("history_top", rules=spec, list=top)
+            if sys.stdout.isatty():
+                text = textwrap.fill(text, shutil.get_terminal_size().columns,
+                                     subsequent_indent="  ")
+            self.echo(text)
+        for p in found["players"]:
+            if p["first"]:
+                self.say("history_first", name=p["name"], best=p["best"])
+            elif p["new"]:
+                self.say("history_new", name=p["name"], best=p["best"])
+            else:
+                self.say("history_best", name=p["name"], best=p["best"], n=p["games"])

@@ -1,0 +1,153 @@
+"""A whole score-pad game through a real terminal (tmux, 80×24, the steady
+screen), as a family plays it: two people type only points; the card's
+header, whose turn it is and the prompt stay on screen, no line is wider
+than the terminal, a 0 without `stryk` is asked first, and the final
+screen has the totals, the places and the history's lines."""
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import solver
+
+NB = ["enere 3", "toere 6", "treere 9", "firere 12", "femmere 15", "seksere 18",
+      "ett par 12", "to par 18", "tre like 15", "fire like 20", "liten straight 15",
+      "stor straight 20", "hus 18", "sjanse 22", "yatzy 50"]
+WIDTH, HEIGHT = 80, 24
+
+
+class Terminal:
+    """`yatzy play` in a tmux session of its own."""
+
+    def __init__(self, name: str, command: str):
+        self.name = name
+        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(WIDTH),
+                        "-y", str(HEIGHT), command], check=True)
+
+    def screen(self, joined: bool = False) -> str:
+        return subprocess.run(["tmux", "capture-pane", "-p", *(["-J"] if joined else []),
+                               "-t", self.name], capture_output=True, text=True).stdout
+
+    def type(self, line: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", line], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
+
+    def wait_for(self, *texts: str, seconds: float = 20) -> str:
+        """The screen once it shows every one of ``texts``."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            shown = self.screen()
+            if all(text in shown for text in texts):
+                return shown
+            time.sleep(0.05)
+        raise AssertionError(f"{texts!r} not on the screen:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def moves(path: Path) -> int:
+    try:
+        return json.loads(path.read_text())["played"]
+    except (OSError, ValueError, KeyError):
+        return -1
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_a_whole_pad_game_at_80_by_24(tables_dir, tmp_path):
+    root = Path(solver.__file__).parents[1]
+    game = tmp_path / "g.json"
+    term = Terminal(f"yatzy-pad-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    "--pad --lang nb --player Kari --player Ola --autosave g.json; sleep 60")
+    strikes = [f"stryk {line.rsplit(' ', 1)[0]}" for line in NB]
+    strikes[NB.index("sjanse 22")] = "sjanse 5"
+    try:
+        term.wait_for("Kari, poeng eller terninger>")
+        term.type("hus 0")                                  # a 0 without stryk: asked first
+        term.wait_for("skrive 0 på hus (stryke den)? (j/n)")
+        term.type("n")
+        term.wait_for("ikke skrevet")
+        for turn, (kari, ola) in enumerate(zip(NB, strikes)):
+            for line in (kari, ola):
+                before = moves(game)
+                term.type(line)
+                end = time.monotonic() + 20
+                while moves(game) < before + 2 and time.monotonic() < end:
+                    time.sleep(0.05)
+                assert moves(game) == before + 2, term.screen()
+            if turn in (3, 9):                              # mid-game: the screen as it stands
+                shown = term.wait_for(f"Kari sin tur ({turn + 2} av 15)",
+                                      "Kari, poeng eller terninger>")
+                lines = shown.splitlines()
+                assert "Kari" in lines[0] and "Ola" in lines[0]     # the card's header on top
+                assert "Kari leder med" in shown                    # who leads, beside the card
+                assert all(len(line) <= WIDTH for line in term.screen(joined=True).splitlines())
+        term.wait_for("er spillet slutt?")
+        term.type("")
+        final = term.wait_for("spillet er lagret i g.json")
+    finally:
+        term.close()
+    assert "1. Kari 303" in final and "2. Ola 5" in final and "Kari vinner" in final
+    assert "trekkene blir ikke vurdert" in final
+    assert "beste ved dette bordet (nordic): Kari 303, Ola 5" in final
+    assert "Kari: første spill i historikken, 303" in final
+    assert json.loads(game.read_text())["settings"]["pad"] is True
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_six_trippel_players_at_80_by_24_keep_the_header_when_a_line_is_entered(tables_dir,
+                                                                               tmp_path):
+    """The player to move's columns, the others' totals on one line (names
+    cut), the dice beside the card: the prompt and the line its Enter
+    adds fit, so the header never scrolls away."""
+    root = Path(solver.__file__).parents[1]
+    names = ["Alexander", "Bernadette", "Christoffer", "Dorothea", "Evangeline", "Fredrik"]
+    term = Terminal(f"yatzy-six-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"--rules triple --lang sv --seed 3 --autosave g.json "
+                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    try:
+        first = term.wait_for("Alexander>")
+        term.type("ettor 3")
+        second = term.wait_for("Bernadette>", "Bernadettes tur")
+    finally:
+        term.close()
+    for shown, name in ((first, "*Alexander"), (second, "*Bernadette")):
+        lines = shown.rstrip("\n").splitlines()
+        assert name in lines[0]                              # the header on the top row
+        assert len(lines) <= 23                              # a row left for the Enter
+        assert "Christ… 0" in lines[-2] and " · 2 slag" in lines[-2]   # others; the dice
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_a_maxi_card_at_80_by_24_gives_up_derived_rows_to_keep_its_header(tables_dir,
+                                                                         tmp_path):
+    """Maxi Yatzy's card is 25 lines: at 24 rows it leaves out the sum, the
+    bonus and the bank (said in words and in the dice line) so that the
+    names stay on the top row with six players."""
+    root = Path(solver.__file__).parents[1]
+    names = ["Kari", "Ola", "Per", "Siri", "Nils", "Anne"]
+    term = Terminal(f"yatzy-maxi-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    "--rules maxi --lang nb --pad --autosave g.json "
+                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    try:
+        term.wait_for("Kari, poeng eller terninger>")
+        term.type("seksere 24")
+        term.wait_for("Ola, poeng eller terninger>")
+        term.type("123456")
+        shown = term.wait_for("Ola>", "1 2 3 4 5 6 · 3 kast")
+    finally:
+        term.close()
+    lines = shown.rstrip("\n").splitlines()
+    assert "*Ola" in lines[0] and "Anne" in lines[0] and len(lines) <= 23
+    assert lines[6].split()[:2] == ["seksere", "24"] and "Totalt" in lines[-2]
