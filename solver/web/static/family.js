@@ -47,7 +47,8 @@ export function renderFamily() {
     if (words.length) lines.push(cols.length > 1 ? t("bonusCols", {name, list: words.join(" · ")}) : words[0]);
     if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
         && S.view.turns_played[seat] > 0)
-      lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
+      lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)})
+        + (f.unrated && f.unrated[seat] ? " · " + t("padUnrated", {n: f.unrated[seat]}) : ""));
   }
   if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points
     t("weighted", {list: f.weighted.map((w) =>
