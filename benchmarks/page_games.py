@@ -69,7 +69,7 @@ def main() -> int:
     cases = args.case or list(CASES)
     widths = args.width or [360, 390]
     found = 0
-    with served(create_app("nordic", args.tables)) as server, chromium(exe) as browser:
+    with served(create_app("nordic", args.tables, allow_rules=True)) as server, chromium(exe) as browser:
         for case in cases:
             rules, players, lang, mode = CASES[case]
             rules = args.maxi if rules == "maxi" else rules

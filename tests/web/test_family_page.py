@@ -151,6 +151,12 @@ def test_a_phone_joins_by_the_short_code_and_sees_the_last_move(browser, server)
     assert json.loads(b.page.evaluate("JSON.stringify(document.body.dataset)"))["table"]
 
 
+def write_chance(p):
+    """Write Kari's or Ola's chance ×1 from the card (a click on the button:
+    the layout of the card is tests/web/test_layouts.py's)."""
+    p.eval_on_selector("#protokoll .cell-btn[data-box='chance@1']", "e => e.click()")
+
+
 def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server):
     """Trippel's 45 boxes on the pad are three groups, one per column, at
     360 px with no sideways scroll; after pad writes a turn played with
@@ -167,22 +173,31 @@ def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(
     assert p.get_attribute("#pad-boxes [data-box='chance@2']", "aria-label") == "sjanse ×2"
     assert p.evaluate("document.documentElement.scrollWidth") <= 360
     axe(p, "Trippel's score pad")
+    p.eval_on_selector("#scorepad", "e => e.scrollIntoView()")
+    p.screenshot(path=str(SHOTS / "score-pad-triple-360-nb.png"))
     for points, moves in ((22, 2), (18, 4)):             # Kari, then Ola, from the pad
         p.fill("#pad-points", str(points))
         p.click("#pad-boxes [data-box='chance@2']")
         phone.wait_moves(moves)
-    assert "Kari har tapt 0 poeng" in p.inner_text("#family")
-    assert "1 tur ført fra poengblokka er ikke vurdert" in p.inner_text("#family")
+    family = p.inner_text("#family")
+    assert "1 tur ført fra poengblokka er ikke vurdert" in family and "har tapt" not in family
     p.click("#pad-off")                                  # Kari's next turn with dice
     p.click("#roll")
     p.wait_for_function("document.body.dataset.state === 'decide'")
-    p.click("#protokoll .cell-btn[data-box='chance@1']")
+    write_chance(p)
     phone.wait_moves(6)
+    assert "Ola" in p.inner_text("#turn")
+    p.click("#roll")                                     # Ola with dice too: then Kari's line
+    p.wait_for_function("document.body.dataset.state === 'decide'")
+    write_chance(p)
+    phone.wait_moves(8)
+    family = p.inner_text("#family")
+    assert "Kari har tapt" in family and "· 1 tur ført fra poengblokka er ikke vurdert" in family
     view = p.evaluate("import('/static/state.js').then((m) => m.S.view)")
     g = Game.from_dict(view["game"], None)
     from solver.session import Session
     s = Session(g)
-    assert s.losses()[:4] == (None,) * 4 and s.losses()[-1] is not None
-    assert view["family"]["ledger"] == {"0": s.loss(0), "1": 0}
+    assert s.losses()[:4] == (None,) * 4 and s.losses()[5] is not None
+    assert view["family"]["ledger"] == {"0": s.loss(0), "1": s.loss(1)}
     assert view["family"]["unrated"] == {"0": 1, "1": 1}
     assert phone.errors == []

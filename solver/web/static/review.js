@@ -62,7 +62,8 @@ async function pageHistory() {
 
 export async function renderReview() {
   let box = $("review");
-  if (!box) { box = el("div", {id: "review"}); $("ranking").after(box); }
+  // under the buttons: the dialog opens on the winner, the ranking and "New game" (focused)
+  if (!box) { box = el("div", {id: "review"}); $("end").querySelector(".col").after(box); }
   const f = S.view && S.view.family;
   if (!f || !S.view.is_over) { box.replaceChildren(); return; }
   const people = (f.review || []);
