@@ -21,13 +21,13 @@ with dice and leave the pad's unrated (``unrated``).
     ['roll 1 3 3 6 6', 'score two_pairs (18)']
     >>> g.scores(), g.turn_player, g.settings["scorepad"], sorted(pad_moves(g))
     ((18, 0), 1, True, [0, 1])
-    >>> _ = g.play("roll 11256"); _ = g.play("score chance")
-    >>> sorted(pad_moves(g)), unrated(g)
-    ([0, 1], {0: 1, 1: 0})
     >>> write_points(g, "two_pairs", 19)
     Traceback (most recent call last):
       ...
     solver.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
+    >>> _ = g.play("roll 11256"); _ = g.play("score chance")
+    >>> sorted(pad_moves(g)), unrated(g)
+    ([0, 1], {0: 1, 1: 0})
 """
 
 from __future__ import annotations
