@@ -8,8 +8,10 @@ It is played as the game plays every turn, so undo, redo, saving and the
 end review need nothing new: a roll that scores those points in that box
 (``dice_for``: one with no yatzy where another will do, so that no yatzy
 bonus or joker is set off unasked), then the score.  Those dice are the
-pad's, not the table's, so a game written this way (``settings["scorepad"]``)
-has no loss ledger and its review shows the scores only.
+pad's, not the table's: a game written this way is marked
+(``settings["scorepad"]``) and so is each write (``settings["pad_writes"]``,
+``pad_moves``), so that the loss ledger and the review rate the moves made
+with dice and leave the pad's unrated (``unrated``).
 
     >>> from solver.game import Game
     >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
@@ -17,12 +19,15 @@ has no loss ledger and its review shows the scores only.
     [0, 6, 8, 10]
     >>> write_points(g, "two_pairs", 18)
     ['roll 1 3 3 6 6', 'score two_pairs (18)']
-    >>> g.scores(), g.turn_player, g.settings["scorepad"]
-    ((18, 0), 1, True)
+    >>> g.scores(), g.turn_player, g.settings["scorepad"], sorted(pad_moves(g))
+    ((18, 0), 1, True, [0, 1])
     >>> write_points(g, "two_pairs", 19)
     Traceback (most recent call last):
       ...
     solver.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
+    >>> _ = g.play("roll 11256"); _ = g.play("score chance")
+    >>> sorted(pad_moves(g)), unrated(g)
+    ([0, 1], {0: 1, 1: 0})
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from solver.errors import InputError
 from solver.game import Game
 
 FLAG = "scorepad"          # the game's settings key: written from a score pad
+WRITES = "pad_writes"      # the settings key of each write: [move number, roll, score]
 
 
 class PadError(InputError):
@@ -47,6 +53,39 @@ class PadError(InputError):
 def is_pad(game: Game) -> bool:
     """Whether the game was written (partly) from a score pad."""
     return bool(game.settings.get(FLAG))
+
+
+def pad_moves(game: Game) -> frozenset[int]:
+    """The numbers (in ``game.moves``) of the moves a score pad wrote: the
+    roll and the score of each write still played.  A write is known by
+    its number and its two moves' texts, so one undone and replaced by
+    other moves no longer counts, and one redone counts again.  A game
+    marked a pad game without the writes' record (saved before it was
+    kept) counts every move as the pad's."""
+    if not is_pad(game):
+        return frozenset()
+    writes = game.settings.get(WRITES)
+    moves = game.moves
+    if not isinstance(writes, list):
+        return frozenset(range(len(moves)))
+    out: set[int] = set()
+    for w in writes:
+        if isinstance(w, list) and len(w) == 3 and type(w[0]) is int \
+                and 0 <= w[0] < len(moves) - 1 \
+                and [moves[w[0]].text, moves[w[0] + 1].text] == w[1:]:
+            out.update((w[0], w[0] + 1))
+    return frozenset(out)
+
+
+def unrated(game: Game) -> dict[int, int]:
+    """Each seat's turns written from the pad (``pad_moves``), which no
+    ledger or review rates."""
+    marked = pad_moves(game)
+    out = dict.fromkeys(range(len(game.players)), 0)
+    for i, move in enumerate(game.moves):
+        if i in marked and move.text.startswith("score"):
+            out[move.player] += 1
+    return out
 
 
 def at_turn_start(game: Game) -> bool:
@@ -142,6 +181,7 @@ def write_points(game: Game, box: str | int, points: int, column: int | None = N
         raise PadError("pad_points", "points must be a whole number", box=str(box),
                        column=column, points=points, values=[])
     dice = dice_for(game, index, points, column)
+    start = len(game.moves)
     where = rules.boxes[index].name + rules.play.tag(column)
     roll = game.play("roll " + "".join(map(str, dice)) if rules.faces < 10 else
                      "roll " + " ".join(map(str, dice)))
@@ -150,9 +190,14 @@ def write_points(game: Game, box: str | int, points: int, column: int | None = N
     except InputError:
         game.undo()
         raise
+    writes = game.settings.get(WRITES)
+    if isinstance(writes, list) or not is_pad(game):    # (a pad game saved before the record
+        game.settings[WRITES] = [                       # stays all the pad's: ``pad_moves``)
+            w for w in writes or [] if isinstance(w, list) and w and type(w[0]) is int
+            and w[0] < start] + [[start, roll.text, score.text]]
     game.settings[FLAG] = True
     return [roll.text, score.text]
 
 
-__all__ = ["FLAG", "PadError", "at_turn_start", "dice_for", "is_pad", "pad_values",
-           "write_points"]
+__all__ = ["FLAG", "WRITES", "PadError", "at_turn_start", "dice_for", "is_pad", "pad_moves",
+           "pad_values", "unrated", "write_points"]

@@ -51,7 +51,7 @@ the front end to draw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.errors import InputError
 from solver.game import MAX_PLAYERS, Game, Move, Position
@@ -59,7 +59,7 @@ from solver.players.advice import turn_values
 from solver.position.scorecard import Scorecard
 from solver.research.review import Review, Written, judge
 from solver.rules.ties import tolerance
-from solver.scorepad import is_pad, write_points
+from solver.scorepad import is_pad, pad_moves, unrated, write_points
 
 UNDO_RULES = ("fair", "free")
 RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
@@ -213,7 +213,8 @@ class Session:
         people = sum(p.is_human for p in game.players)
         rule = undo or game.settings.get("undo")
         self.undo_rule = rule if rule in UNDO_RULES else ("fair" if people > 1 else "free")
-        self._ledger: list[tuple[Move, Position, float | None]] = []
+        # each move, its position, its loss, whether a score pad wrote it
+        self._ledger: list[tuple[Move, Position, float | None, bool]] = []
         # the losses valued before, by (move, position): ``known`` shares them
         # between sessions of the same rules (a stateless page's requests)
         self._known: dict[tuple[Move, Position], float | None] = {} if known is None else known
@@ -362,9 +363,11 @@ class Session:
     def losses(self) -> tuple[float | None, ...]:
         """Each move's loss, as the moves are (``Game.moves``): a person's
         keep or score its loss against the best choice (0 within the
-        tolerance), None for a roll or a computer's move."""
+        tolerance), None for a roll, a computer's move or a box written
+        from a score pad (``solver.scorepad.pad_moves``: its dice are the
+        pad's, not the table's)."""
         self._sync()
-        return tuple(loss for _, _, loss in self._ledger)
+        return tuple(loss for _, _, loss, _ in self._ledger)
 
     def loss(self, seat: int) -> float:
         """The seat's running loss: the sum of its decisions' losses, in order."""
@@ -376,23 +379,34 @@ class Session:
         """Each person's running loss, by seat."""
         return {seat: self.loss(seat) for seat, p in enumerate(self.game.players) if p.is_human}
 
+    def unrated(self) -> dict[int, int]:
+        """Each person's turns written from a score pad, which the ledger
+        and the review leave unrated, by seat."""
+        counts = unrated(self.game)
+        return {seat: counts[seat] for seat, p in enumerate(self.game.players) if p.is_human}
+
     def _sync(self) -> None:
         """The ledger brought to the game's moves: kept where they are the
-        same, valued again (or taken from the moves valued before) after."""
+        same (and the pad's as before), valued again (or taken from the
+        moves valued before) after; the pad's moves are not valued."""
         history = self.game.history()
         n = 0
+        pad = pad_moves(self.game)
         while n < min(len(history), len(self._ledger)) and \
-                history[n] == self._ledger[n][:2]:
+                history[n] == self._ledger[n][:2] and (n in pad) == self._ledger[n][3]:
             n += 1
         del self._ledger[n:]
         afters = [pos for _, pos in history[1:]] + [self.game.position]
-        for (move, before), after in zip(history[n:], afters[n:]):
+        for i, ((move, before), after) in enumerate(zip(history[n:], afters[n:]), n):
+            if i in pad:                    # not valued: its dice are the pad's
+                self._ledger.append((move, before, None, True))
+                continue
             key = (move, before)
             if key not in self._known:
                 if len(self._known) > 4096:
                     self._known.clear()
                 self._known[key] = self._value(move, before, after)
-            self._ledger.append((move, before, self._known[key]))
+            self._ledger.append((move, before, self._known[key], False))
 
     def _value(self, move: Move, before: Position, after: Position) -> float | None:
         game = self.game
@@ -447,9 +461,20 @@ class Session:
         return LastMove(move.player, game.players[move.player].name, move.text, points)
 
     def review(self, seat: int) -> Review | None:
-        """The end review of a seat (``Game.review``): its total is ``loss(seat)``
-        once the seat's turn is written."""
-        return self.game.review(seat)
+        """The end review of a seat (``Game.review``) without the turns
+        written from a score pad: its total is ``loss(seat)`` once the
+        seat's turn is written (None before, or where every turn is the
+        pad's)."""
+        game = self.game
+        review = game.review(seat)
+        pad = pad_moves(game)
+        if review is None or not pad:
+            return review
+        scored = [i for i, m in enumerate(game.moves)
+                  if m.player == seat and m.text.startswith("score")]
+        padded = {t for t, i in enumerate(scored, 1) if i in pad}
+        kept = tuple(d for d in review.decisions if d.turn not in padded)
+        return replace(review, decisions=kept) if kept else None
 
     def reviews(self) -> dict[int, Review | None]:
         """The review of every person, by seat."""

@@ -12,6 +12,7 @@ import pytest
 
 from solver import Solver
 from solver.game import Game
+from solver.scorepad import pad_values
 from solver.session import (
     ANY_SEAT,
     EVERYONE,
@@ -86,6 +87,52 @@ def test_the_ledger_is_the_review_through_undo_redo_and_resume(solvers, spec, pl
         assert game.is_over
     humans = [s for s, p in enumerate(game.players) if p.is_human]
     assert sorted(session.ledger()) == humans
+
+
+@pytest.mark.parametrize("spec, players, turns", [
+    ("nordic", ["Kari", "Ola"], None),
+    ("triple", ["Kari", "Ola=optimal"], 8),
+])
+def test_pad_writes_are_left_unrated_and_the_dice_moves_rated_as_the_review(
+        solvers, spec, players, turns, tmp_path):
+    """A game partly written from a score pad: each pad turn unrated (no
+    loss, counted in ``unrated``), the turns played with dice rated, the
+    ledger equal bit for bit to the review less the pad's turns, through
+    undo, redo and a resume."""
+    rng = random.Random(f"{spec}-pad")
+    session = Session(Game(solvers[spec], players, seed=9), undo="free")
+    game = session.game
+    count = pads = 0
+    while not game.is_over and (turns is None or count < turns * len(players)):
+        if game.player.is_human and rng.random() < 0.4:
+            (column, box), values = rng.choice(sorted(pad_values(game).items()))
+            moves = session.write(game.rules.boxes[box].name, rng.choice(values), column)
+            pads += 1
+            assert session.losses()[-2:] == (None, None) and [m.text[:4] for m in moves] == [
+                "roll", "scor"]
+        else:
+            play_turn(session, rng)
+        count += 1
+        assert session.ledger() == reviewed(session)          # bit for bit
+        assert sum(session.unrated().values()) == pads
+        if count % 5 == 3:                                    # undo a write or a turn, redo it
+            before, losses, unrated = session.ledger(), session.losses(), session.unrated()
+            session.undo_write()
+            session.redo_write()
+            assert (session.ledger(), session.losses(), session.unrated()) == (
+                before, losses, unrated)
+        if count % 4 == 1:                                    # save, load, resume
+            game.save(tmp_path / "g.json")
+            again = Session(Game.load(tmp_path / "g.json", solvers[spec]))
+            assert again.losses() == session.losses() and again.unrated() == session.unrated()
+    assert 0 < pads < count and any(v > 0 for v in session.ledger().values())
+    for seat, review in session.reviews().items():            # the pad's turns left out
+        full = game.review(seat)
+        if review is not None:
+            assert len(review.decisions) <= len(full.decisions)
+            assert set(review.decisions) <= set(full.decisions)
+    game.settings.pop("pad_writes")                          # a pad game saved before the record:
+    assert all(x is None for x in session.losses())          # every move the pad's
 
 
 def test_a_keep_counts_at_once_and_the_turn_then_equals_the_review(solvers):

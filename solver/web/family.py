@@ -2,7 +2,7 @@
 table's ``Session`` (``solver.session``): who leads and by how much, each
 column's bonus in words (made, missed, or the points still needed), the
 weighted totals of several columns, each person's running loss (the
-ledger), the boxes a score pad may write now, and once the game is over
+ledger; the turns written from a score pad unrated), the boxes a score pad may write now, and once the game is over
 the end review of each person (the loss, the costliest decisions).
 
 The single game's routes (``solver.web.app``) and the shared tables'
@@ -79,26 +79,29 @@ def review_of(session: Session, seat: int) -> dict | None:
     """A person's end review: the loss (the ledger's, the review's total),
     the decisions valued and the costliest ones (turn, dice, chosen, best,
     loss); None before their first turn; in a score-pad game only the score
-    (``scores_only``: the dice on the pad are not the table's)."""
+    (``scores_only``: the dice on the pad are not the table's) where every
+    turn was written from the pad; ``unrated``: the turns written from the
+    pad, which the review leaves out."""
     game = session.game
     name, score = game.players[seat].name, game.cards[seat].score
-    if is_pad(game):
-        return {"seat": seat, "name": name, "score": score, "scores_only": True}
+    unrated = session.unrated().get(seat, 0)
     review = session.review(seat)
     if review is None:
+        if unrated:
+            return {"seat": seat, "name": name, "score": score, "scores_only": True,
+                    "unrated": unrated}
         return None
     worst = [{"turn": d.turn, "roll": d.roll, "dice": list(d.dice), "loss": d.loss,
               "chosen": action_of(d.chosen), "best": action_of(d.best)}
              for d in review.costliest(WORST) if d.loss > 0]
     return {"seat": seat, "name": name, "score": score, "scores_only": False,
-            "loss": review.total_loss, "decisions": len(review.decisions), "worst": worst}
+            "loss": review.total_loss, "decisions": len(review.decisions), "worst": worst,
+            "unrated": unrated}
 
 
 def ledger_of(session: Session) -> dict[str, float] | None:
-    """Each person's running loss by seat (None in a score-pad game, or
-    where the table cannot value the moves)."""
-    if is_pad(session.game):
-        return None
+    """Each person's running loss by seat, the turns written from a score
+    pad left out (None where the table cannot value the moves)."""
     try:
         return {str(seat): loss for seat, loss in session.ledger().items()}
     except (InputError, AttributeError, TypeError):
@@ -110,6 +113,7 @@ def family(session: Session, review: bool = True) -> dict:
     seats and the points the next one is behind), ``standings``,
     ``bonus`` (per seat, per column), ``weighted`` (several columns: each
     seat's column totals, weights and weighted total), ``ledger``,
+    ``unrated`` (each person's turns written from the pad, by seat),
     ``pad`` (the player to move's boxes and the points each may take, as
     ``"box@column": [points]``), ``scorepad`` (whether the game is written
     from a pad), and ``review`` once the game is over (``review``)."""
@@ -123,6 +127,7 @@ def family(session: Session, review: bool = True) -> dict:
         "lead": {"seats": leaders, "by": min(behind) if behind else 0},
         "bonus": [[bonus_state(c) for c in card.columns] for card in game.cards],
         "ledger": ledger_of(session),
+        "unrated": {str(seat): n for seat, n in session.unrated().items()},
         "scorepad": is_pad(game),
         "pad": {f"{rules.boxes[b].name}@{c}": v for (c, b), v in pad_values(game).items()}
         if not game.is_over and game.player.is_human else {},

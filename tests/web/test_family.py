@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from solver.game import Game  # noqa: E402
-from solver.scorepad import PadError, is_pad, pad_values, write_points  # noqa: E402
+from solver.scorepad import PadError, is_pad, pad_moves, pad_values, write_points  # noqa: E402
 from solver.session import Session  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 from solver.web.shared import LIMITS, MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
@@ -157,7 +157,8 @@ def test_the_page_writes_from_a_pad_and_undo_takes_it_back_whole(client):
         got = client.post("/api/game/pad", json={"game": r["game"], **body})
         assert 400 <= got.status_code < 500 and "\n" not in got.json()["error"], body
     w = post(client, "/api/game/pad", game=r["game"], box="two_pairs", points=18)
-    assert w["scores"] == [18, 0] and w["turn_player"] == 1 and w["family"]["ledger"] is None
+    assert w["scores"] == [18, 0] and w["turn_player"] == 1
+    assert w["family"]["ledger"] == {"0": 0, "1": 0} and w["family"]["unrated"] == {"0": 1, "1": 0}
     undone = post(client, "/api/game/undo", game=w["game"], to="human")
     assert undone["game"]["played"] == 0 and undone["needs_roll"] and undone["family"]["pad"]
     redone = post(client, "/api/game/redo", game=undone["game"], to="human")
@@ -168,7 +169,69 @@ def test_the_page_writes_from_a_pad_and_undo_takes_it_back_whole(client):
         write_points(g, g.rules.boxes[key[1]].name, values[-1])
     end = post(client, "/api/game/state", game=g.to_dict())
     assert end["family"]["review"] == [{"seat": 0, "name": "Kari", "score": g.scores()[0],
-                                        "scores_only": True}]
+                                        "scores_only": True, "unrated": 15}]
+
+
+def mixed_game(seed: int, until: int = 99) -> tuple[Game, int]:
+    """Kari writes about 4 turns in 10 from a pad and plays the others with
+    dice, Ola plays with dice, both with mistakes; ``until`` turns at most.
+    The game and the number of Kari's pad writes."""
+    rng = random.Random(seed)
+    g = Game("nordic", ["Kari", "Ola"], seed=seed)
+    pads = 0
+    while not g.is_over and len(g.turns) < until:
+        if g.turn_player == 0 and not g.position.rolls and rng.random() < 0.4:
+            key, values = next(iter(pad_values(g).items()))
+            write_points(g, g.rules.boxes[key[1]].name, values[-1])
+            pads += 1
+        elif g.needs_roll:
+            g.play("roll")
+        else:
+            legal = [str(a) for a in g.legal_actions()]
+            g.play(rng.choice(legal) if rng.random() < 0.3 else g.computer_move())
+    return g, pads
+
+
+def test_a_pad_write_leaves_the_moves_made_with_dice_rated(client):
+    """A mixed game: the ledger rates the moves made with dice and leaves the
+    pad's turns unrated, equal bit for bit to the review without those turns
+    (the full review's decisions less the pad's turns), through a resume."""
+    g, pads = mixed_game(5)
+    assert g.is_over and 0 < pads < 15
+    s = Session(g)
+    scored = [i for i, m in enumerate(g.moves) if m.player == 0 and m.text.startswith("score")]
+    pad_turns = {t for t, i in enumerate(scored, 1) if i in pad_moves(g)}
+    assert len(pad_turns) == pads == s.unrated()[0] and s.unrated()[1] == 0
+    assert s.review(0).decisions == tuple(d for d in g.review(0).decisions
+                                          if d.turn not in pad_turns)
+    assert s.review(1).decisions == g.review(1).decisions
+    end = post(client, "/api/game/state", game=g.to_dict())
+    f = end["family"]
+    assert f["unrated"] == {"0": pads, "1": 0} and f["scorepad"]
+    people = {r["seat"]: r for r in f["review"]}
+    for seat in (0, 1):
+        assert f["ledger"][str(seat)] == s.loss(seat) == s.review(seat).total_loss > 0
+        assert people[seat]["loss"] == s.review(seat).total_loss
+        assert people[seat]["unrated"] == (pads if seat == 0 else 0)
+        assert not people[seat]["scores_only"]
+    resumed = post(client, "/api/game/state", game=end["game"])
+    assert resumed["family"]["ledger"] == f["ledger"]
+
+
+def test_a_pad_write_undone_and_played_with_dice_is_rated():
+    g, pads = mixed_game(7, until=12)
+    while not (g.turn_player == 0 and not g.position.rolls):
+        g.play("roll") if g.needs_roll else g.play(g.computer_move())
+    write_points(g, "chance", 20)
+    s = Session(g)
+    before = s.unrated()[0]
+    assert before == pads + 1 and s.losses()[-1] is None
+    s.undo_write()
+    assert s.unrated()[0] == pads
+    for m in ("roll 12345", "score chance"):
+        s.play(m)
+    assert s.unrated()[0] == pads and s.losses()[-1] is not None
+    assert s.loss(0) == s.review(0).total_loss
 
 
 # ------------------------------------------------------------------ shared tables

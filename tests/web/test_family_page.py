@@ -84,7 +84,7 @@ def test_a_game_on_the_score_pad(browser, server):
     assert p.inner_text("#turn") == "Ola sin tur" and p.is_visible("#scorepad")
     while phone.data("state") != "over":
         write_first_box(phone)
-    p.wait_for_selector("#end[open] #review h3")
+    p.wait_for_selector("#end[open] #review .history-best")      # the history comes after
     text = p.inner_text("#end")
     assert "Ført som poengblokk" in text and "første spill registrert" in text
     axe(p, "the end of a score-pad game")
@@ -149,3 +149,55 @@ def test_a_phone_joins_by_the_short_code_and_sees_the_last_move(browser, server)
     assert "Kari leder med" in b.page.inner_text("#family")
     assert a.errors == [] and b.errors == []
     assert json.loads(b.page.evaluate("JSON.stringify(document.body.dataset)"))["table"]
+
+
+def write_chance(p):
+    """Write Kari's or Ola's chance ×1 from the card (a click on the button:
+    the layout of the card is tests/web/test_layouts.py's)."""
+    p.eval_on_selector("#protokoll .cell-btn[data-box='chance@1']", "e => e.click()")
+
+
+def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server):
+    """Trippel's 45 boxes on the pad are three groups, one per column, at
+    360 px with no sideways scroll; after pad writes a turn played with
+    dice is rated, and the pad's turns are said to be unrated."""
+    phone = new_game(Phone(browser, server, "nb").open(server.url), ["Kari", "Ola"], 4, "triple")
+    p = phone.page
+    p.set_viewport_size({"width": 360, "height": 640})
+    pad_on(phone)
+    groups = p.eval_on_selector_all("#pad-boxes .pad-col", """gs => gs.map((g) => [
+        g.querySelector('.pad-col-h').textContent,
+        [...g.querySelectorAll('button')].map((b) => b.dataset.box.split('@')[1])])""")
+    assert [g[0] for g in groups] == ["Kolonne ×1", "Kolonne ×2", "Kolonne ×3"]
+    assert [g[1] for g in groups] == [[str(c)] * 15 for c in (1, 2, 3)]
+    assert p.get_attribute("#pad-boxes [data-box='chance@2']", "aria-label") == "sjanse ×2"
+    assert p.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(p, "Trippel's score pad")
+    p.eval_on_selector("#scorepad", "e => e.scrollIntoView()")
+    p.screenshot(path=str(SHOTS / "score-pad-triple-360-nb.png"))
+    for points, moves in ((22, 2), (18, 4)):             # Kari, then Ola, from the pad
+        p.fill("#pad-points", str(points))
+        p.click("#pad-boxes [data-box='chance@2']")
+        phone.wait_moves(moves)
+    family = p.inner_text("#family")
+    assert "1 tur ført fra poengblokka er ikke vurdert" in family and "har tapt" not in family
+    p.click("#pad-off")                                  # Kari's next turn with dice
+    p.click("#roll")
+    p.wait_for_function("document.body.dataset.state === 'decide'")
+    write_chance(p)
+    phone.wait_moves(6)
+    assert "Ola" in p.inner_text("#turn")
+    p.click("#roll")                                     # Ola with dice too: then Kari's line
+    p.wait_for_function("document.body.dataset.state === 'decide'")
+    write_chance(p)
+    phone.wait_moves(8)
+    family = p.inner_text("#family")
+    assert "Kari har tapt" in family and "· 1 tur ført fra poengblokka er ikke vurdert" in family
+    view = p.evaluate("import('/static/state.js').then((m) => m.S.view)")
+    g = Game.from_dict(view["game"], None)
+    from solver.session import Session
+    s = Session(g)
+    assert s.losses()[:4] == (None,) * 4 and s.losses()[5] is not None
+    assert view["family"]["ledger"] == {"0": s.loss(0), "1": s.loss(1)}
+    assert view["family"]["unrated"] == {"0": 1, "1": 1}
+    assert phone.errors == []

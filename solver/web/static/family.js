@@ -47,7 +47,12 @@ export function renderFamily() {
     if (words.length) lines.push(cols.length > 1 ? t("bonusCols", {name, list: words.join(" · ")}) : words[0]);
     if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
         && S.view.turns_played[seat] > 0)
-      lines.push(t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}));
+    {
+      // the turns written from the score pad are not rated: said, and no loss where none was rated
+      const unrated = (f.unrated && f.unrated[seat]) || 0, padText = unrated ? t("padUnrated", {n: unrated}) : "";
+      lines.push(unrated >= S.view.turns_played[seat] ? padText
+        : t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}) + (padText ? " · " + padText : ""));
+    }
   }
   if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points
     t("weighted", {list: f.weighted.map((w) =>

@@ -1,9 +1,10 @@
 // The end review on the page, in the game-over dialog: for each person the
 // points their decisions lost against the best play and their costliest
 // moves ("Kari lost 38 points; worst move turn 7 …"), the same numbers as
-// the coach's review (the server's "family": solver.web.family); a game
-// written from a score pad shows the scores only (no dice, nothing to
-// review).  Under it the history of the table and each player's best
+// the coach's review (the server's "family": solver.web.family); the turns
+// written from a score pad are left out and counted ("3 turns written from
+// the score pad are not rated"), a game written wholly from one shows the
+// scores only (no dice, nothing to review).  Under it the history of the table and each player's best
 // (solver.web.history): a shared table's state has it, a game of this page
 // alone is recorded once (POST /api/history) when it ends.  game.js's
 // showEnd() calls renderReview().
@@ -25,10 +26,12 @@ export function decisionText(a) {
 
 const lower = (s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);     // mid-sentence
 function personLines(r) {
-  if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})})];
-  if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: t("reviewPerfect", {name: r.name, n: r.decisions})})];
+  // the turns written from the score pad are not rated (solver.scorepad.pad_moves)
+  const unrated = r.unrated ? [el("p", {class: "review-unrated note", text: t("padUnrated", {n: r.unrated})})] : [];
+  if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})}), ...unrated];
+  if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: t("reviewPerfect", {name: r.name, n: r.decisions})}), ...unrated];
   const out = [el("p", {class: "review-loss", dataset: {seat: r.seat, loss: r.loss},
-    text: t("reviewLoss", {name: r.name, loss: num(r.loss, 1), n: r.decisions})})];
+    text: t("reviewLoss", {name: r.name, loss: num(r.loss, 1), n: r.decisions})}), ...unrated];
   if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) =>
     el("li", {text: t("reviewWorst", {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
       best: lower(decisionText(w.best)), loss: num(w.loss, 1)})}))));
@@ -59,14 +62,15 @@ async function pageHistory() {
 
 export async function renderReview() {
   let box = $("review");
-  if (!box) { box = el("div", {id: "review"}); $("ranking").after(box); }
+  // under the buttons: the dialog opens on the winner, the ranking and "New game" (focused)
+  if (!box) { box = el("div", {id: "review"}); $("end").querySelector(".col").after(box); }
   const f = S.view && S.view.family;
   if (!f || !S.view.is_over) { box.replaceChildren(); return; }
   const people = (f.review || []);
   const kids = [];
   if (people.length) {
     kids.push(el("h3", {text: t("reviewTitle")}));
-    if (f.scorepad) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
+    if (people.every((r) => r.scores_only)) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
     else if (S.mode === "off") kids.push(el("p", {class: "note", text: t("reviewOff")}));   // advice off means off
     else for (const r of people) kids.push(...personLines(r));
   }

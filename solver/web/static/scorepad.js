@@ -100,8 +100,17 @@ export function renderPad() {
   $("pad-points-label").textContent = t("padPoints");
   $("pad-off").textContent = t("padOff");
   if (chosen && !boxes.includes(chosen)) chosen = null;
-  $("pad-boxes").replaceChildren(...boxes.map((key) => el("button", {class: "pad-box" + (key === chosen ? " chosen" : ""),
-    dataset: {box: key}, "aria-pressed": String(key === chosen), disabled: !active, onclick: () => tapBox(key)}, boxLabel(key))));
+  const boxButton = (key, text) => el("button", {class: "pad-box" + (key === chosen ? " chosen" : ""),
+    dataset: {box: key}, "aria-pressed": String(key === chosen), disabled: !active, onclick: () => tapBox(key),
+    ...(text === boxLabel(key) ? {} : {"aria-label": boxLabel(key)})}, text);
+  $("pad-boxes").classList.toggle("columns", S.view.columns > 1);
+  if (S.view.columns > 1) {          // Trippel: the open boxes grouped by column (×1, ×2, ×3), as on a paper pad
+    const cols = [...new Set(boxes.map((key) => key.split("@")[1]))];
+    $("pad-boxes").replaceChildren(...cols.map((c) => el("div", {class: "pad-col", role: "group", "aria-labelledby": "pad-col-h" + c},
+      el("p", {class: "pad-col-h", id: "pad-col-h" + c, text: `${t("column")} ×${c}`}),
+      el("div", {class: "pad-col-boxes"}, ...boxes.filter((key) => key.split("@")[1] === c)
+        .map((key) => boxButton(key, S.view.labels[lang].boxes[key.split("@")[0]] || key))))));
+  } else $("pad-boxes").replaceChildren(...boxes.map((key) => boxButton(key, boxLabel(key))));
   const values = chosen ? S.view.family.pad[chosen] : [];
   $("pad-values-h").hidden = !chosen;
   $("pad-values-h").textContent = chosen ? t("padPick", {box: boxLabel(chosen)}) : "";

@@ -1,0 +1,98 @@
+"""Whole games on the page, every rule set, on phones: Playwright driving
+Debian's chromium with touch at 360 x 640 and 390 x 844 plays each game to
+its end (``tests/web/whole_game.py``: every person's move tapped, computer
+seats left to the page) and checks after every move that the page does not
+scroll sideways, the next turn's banner and roll button are in view, the
+verdict is in view in check mode, no English word shows on an nb or sv
+page, and axe-core finds no violation at the start and the end.  The
+end of each game is pictured in ``docs/screenshots/CASE-WIDTH-end.png``.
+
+    python benchmarks/page_games.py                    # every case, both widths
+    python benchmarks/page_games.py --case nordic-nb --width 360
+    python benchmarks/page_games.py --maxi maxi:saved_rolls=false
+
+The server runs in this process with the tables of ``$YATZY_TABLES`` (or
+``--tables``); Maxi is played against its real table, which must be stored
+there (``yatzy solve --rules maxi``; ``--maxi`` names another Maxi rule
+set, e.g. without saved rolls).  It prints one line per game (moves,
+seconds, problems) and each problem found; the exit status is 1 when
+any was found.  Under ten minutes on two quiet cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.web.app import create_app  # noqa: E402
+from tests.web.servers import chromium, served  # noqa: E402
+from tests.web.whole_game import WholeGame  # noqa: E402
+
+SHOTS = ROOT / "docs" / "screenshots"
+NAMES = ["Kari", "Ola", "Ingrid", "Magnus", "Sofie", "Henrik"]
+# case: rules, players, language, advice mode
+CASES = {
+    "nordic-nb": ("nordic", ["Kari", "Ola"], "nb", "check"),
+    "nordic-sv": ("nordic", ["Karin", "Olle=optimal"], "sv", "full"),
+    "yahtzee-en": ("yahtzee", ["Kari", "Ola=optimal"], "en", "check"),
+    "forced": ("nordic:order=forced", ["Kari", "Ola=optimal"], "nb", "full"),
+    "triple-1": ("triple", ["Kari"], "nb", "full"),
+    "triple-3": ("triple", ["Kari", "Ola=optimal", "Ingrid=optimal"], "nb", "check"),
+    "triple-6": ("triple", ["Kari"] + [f"{n}=optimal" for n in NAMES[1:]], "sv", "full"),
+    "maxi": ("maxi", ["Kari", "Ola=optimal"], "nb", "full"),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--case", action="append", choices=sorted(CASES),
+                    help="a case to play (several allowed; default: all)")
+    ap.add_argument("--width", action="append", type=int, choices=[360, 390],
+                    help="a phone width (default: both)")
+    ap.add_argument("--tables", default=os.environ.get("YATZY_TABLES"),
+                    help="the tables folder [env YATZY_TABLES]")
+    ap.add_argument("--maxi", default="maxi", help="the Maxi rule set played (default: maxi)")
+    ap.add_argument("--no-shots", action="store_true", help="save no pictures")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        print("Debian's chromium is not installed (apt-get install chromium)", file=sys.stderr)
+        return 2
+    cases = args.case or list(CASES)
+    widths = args.width or [360, 390]
+    found = 0
+    with served(create_app("nordic", args.tables, allow_rules=True)) as server, chromium(exe) as browser:
+        for case in cases:
+            rules, players, lang, mode = CASES[case]
+            rules = args.maxi if rules == "maxi" else rules
+            for width in widths:
+                began = time.time()
+                game = WholeGame(browser, server.url, width, rules, players, lang, mode,
+                                 seed=args.seed)
+                try:
+                    moves = game.play()
+                    if not args.no_shots:
+                        game.shot(SHOTS / f"{case}-{width}-end.png")
+                except Exception as e:              # a game that did not reach its end
+                    game.problems.append(f"{case} {width}px: stopped: {str(e).splitlines()[0]}")
+                    moves = game.played()
+                finally:
+                    game.close()
+                print(f"{case:11} {width}px  {moves:4} moves  {time.time() - began:6.1f} s  "
+                      f"{len(game.problems)} problems", flush=True)
+                for line in game.problems:
+                    print("   ", line, flush=True)
+                found += len(game.problems)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
