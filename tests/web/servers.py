@@ -12,6 +12,7 @@ from typing import Iterator
 
 CHROMIUM_ARGS = ["--no-proxy-server", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+STARTUP_SECONDS = 120          # a generous bound for a loaded machine; quiet, it takes < 1 s
 
 
 class Served:
@@ -27,24 +28,32 @@ class Served:
 
 @contextlib.contextmanager
 def served(app, log_level: str = "warning", **config) -> Iterator[Served]:
-    """Serve ``app`` until the block ends (``config``: more uvicorn settings)."""
+    """Serve ``app`` until the block ends (``config``: more uvicorn settings).
+
+    The listening socket is bound and listening before uvicorn starts, so a
+    connection made while a loaded machine is still starting the server
+    waits in the socket's queue instead of being refused; the block begins
+    once uvicorn reports it started (or its thread ended: then it fails)."""
     import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level=log_level, **config))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    for _ in range(400):
-        if server.started:
-            break
-        time.sleep(0.05)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
     running = Served(server, thread, port)
     try:
+        if not server.started:
+            raise RuntimeError(f"uvicorn did not start within {STARTUP_SECONDS} s")
         yield running
     finally:
         running.stop()
+        sock.close()
 
 
 @contextlib.contextmanager

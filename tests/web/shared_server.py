@@ -34,5 +34,8 @@ if __name__ == "__main__":
     db, tables, port = sys.argv[1:4]
     # every test client is 127.0.0.1: the load test lifts the per-client limits
     limits = {"create": (1e6, 1e6), "move": (1e6, 1e6)} if "--no-limits" in sys.argv else LIMITS
+    # idle kept-alive connections are held a minute (uvicorn's default, 5 s):
+    # on a loaded machine a test's client may pause longer between two
+    # requests, and a connection closed just as it is reused reads as a reset
     uvicorn.run(make_app(db, tables, limits), host="127.0.0.1", port=int(port),
-                log_level="warning")
+                log_level="warning", timeout_keep_alive=60)

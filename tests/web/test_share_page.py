@@ -75,9 +75,12 @@ class Server:
             self.proc.wait(10)
 
 
-@pytest.fixture
-def server(nordic, tables_dir, tmp_path):
-    s = Server(tables_dir, tmp_path / "tables.sqlite")
+@pytest.fixture(scope="module")
+def server(nordic, tables_dir, tmp_path_factory):
+    """One ``yatzy serve`` for the module's tests (each starts its own
+    table; a process per test cost seconds each); ``phones`` starts it
+    again if a test killed it."""
+    s = Server(tables_dir, tmp_path_factory.mktemp("share") / "tables.sqlite")
     yield s
     s.stop()
 
@@ -144,6 +147,8 @@ class Phone:
 
 @pytest.fixture
 def phones(browser, server):
+    if server.proc.poll() is not None:            # killed by an earlier test that failed
+        server.start()
     made = []
 
     def make(lang="en"):
