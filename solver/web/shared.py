@@ -65,9 +65,9 @@ from typing import Any, Callable
 from solver.database import data_folder, open_database, transaction
 from solver.errors import InputError
 from solver.game import Game
+from solver.history import MIGRATIONS, game_key, history, page_family, record
 from solver.session import ANY_SEAT, NOBODY, Capability, Session, SessionError, check_right
 from solver.web.family import family
-from solver.history import MIGRATIONS, game_key, history, page_family, record
 
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")

@@ -31,7 +31,8 @@ class Terminal:
 
     def screen(self, joined: bool = False) -> str:
         return subprocess.run(["tmux", "capture-pane", "-p", *(["-J"] if joined else []),
-                               "-t", self.name], capture_output=True, text=True).stdout
+                               "-t", self.name], capture_output=True, text=True,
+                              check=False).stdout
 
     def type(self, line: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", line], check=True)
@@ -48,7 +49,8 @@ class Terminal:
         raise AssertionError(f"{texts!r} not on the screen:\n{self.screen()}")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True,
+                       check=False)
 
 
 def moves(path: Path) -> int:
