@@ -31,7 +31,7 @@ json_value = st.recursive(st.none() | st.booleans() | st.integers() | finite | t
 
 
 @pytest.fixture(scope="module")
-def client(nordic, tables_dir):
+def client(nordic, tables_dir, explained):      # explained: the explanations are built once
     with TestClient(create_app("nordic", tables_dir), raise_server_exceptions=False) as c:
         assert c.get("/api/ev").status_code == 200
         yield c

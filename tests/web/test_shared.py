@@ -18,6 +18,7 @@ pytest.importorskip("starlette")
 httpx = pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
+from solver.tables.plan import cpu_share  # noqa: E402
 from solver.web.shared import MIGRATIONS, SharedGames  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -207,6 +208,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def within(seconds: float, share: float) -> float:
+    """A bound of ``seconds`` on a quiet machine, on this one now: over the
+    share of a core this process got (``cpu_share``; 1 when quiet), so that a
+    loaded machine does not fail a test that a quiet one passes."""
+    return seconds / share
+
+
 def start(db, tables, port):
     log = open(Path(db).with_suffix(".log"), "ab")
     proc = subprocess.Popen([sys.executable, str(HERE / "shared_server.py"), str(db),
@@ -313,7 +321,6 @@ def test_load_50_tables_4_phones_each_bounded(server):
     error, each move answered quickly."""
     from solver.api import Solver
     from solver.game import Game
-    from solver.tables.plan import cpu_share
     url = server["url"]
     shared = SharedGames(server["db"])             # tables made beside the server (no rate limit)
     solver = Solver("nordic", tables=server["tables"])
@@ -351,7 +358,7 @@ def test_load_50_tables_4_phones_each_bounded(server):
     # 1 s on a quiet machine (the figure: benchmarks/web_load.py); where other
     # processes keep the cores busy, that second over the share of a core
     # this process got (the lower of before and after)
-    bound = 1.0 / min(share, cpu_share(0.5))
+    bound = within(1.0, min(share, cpu_share(0.5)))
     assert p99 < bound, (p99, bound)
 
 
@@ -493,11 +500,12 @@ def test_a_change_by_another_process_reaches_the_stream(server):
     while not ids and time.monotonic() < deadline:
         time.sleep(0.01)
     other = SharedGames(server["db"])
+    share = cpu_share(0.3)
     start = time.monotonic()
     other.change(code, 0, "move", lambda s, by: s.play("roll", by).text,
                  Solver("nordic", tables=server["tables"]), describe)
     thread.join(5)
-    assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < 0.5
+    assert [i for i, _ in ids] == [0, 1] and ids[1][1] - start < within(0.5, share)
 
 
 def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
@@ -566,7 +574,7 @@ def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
     threads = [threading.Thread(target=listen, args=(t["code"],), daemon=True) for t in made]
     for t in threads:
         t.start()
-    time.sleep(0.3)
+    share = cpu_share(0.3)                 # also the time the streams take to open
     start = time.monotonic()
     here, there = made
     assert httpx.request("DELETE", f"{url}/api/table/{here['code']}",
@@ -575,7 +583,7 @@ def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
     for t in threads:
         t.join(5)
     assert sorted(ends) == sorted(t["code"] for t in made)
-    assert max(ends.values()) - start < 0.5
+    assert max(ends.values()) - start < within(0.5, share)
 
 
 # ------------------------------------------------------------ strangers at the table
