@@ -126,10 +126,7 @@ class Guard:
         client = scope["client"][0] if scope.get("client") else "?"
         problem = self.check(scope["method"], headers, scope.get("path", ""))
         if problem is not None:
-            status, text, code = problem
-            if status == 413:
-                return await self.too_large(headers, receive, send, text)
-            return await refusal(status, text, code)(send)
+            return await self.refuse(headers, receive, send, *problem)
         CLIENT.set(client)
         if scope["method"] == "GET" and STREAM_PATH.fullmatch(scope.get("path", "")):
             return await self.stream(client, scope, receive, send)
@@ -163,12 +160,19 @@ class Guard:
             return 403, "a request from another site's page is refused", "origin"
         return None
 
-    async def too_large(self, headers: dict, receive, send, text: str) -> None:
-        """413 for an announced oversized body, after reading (and dropping)
-        it where it is not huge, so the client reads the answer."""
-        size = int(headers["content-length"])
+    async def refuse(self, headers: dict, receive, send, status: int, text: str,
+                     code: str) -> None:
+        """The refusal, after reading (and dropping) the request's body where
+        it is not huge: a server that closes with unread bytes makes the
+        client's kernel reset the connection, and the client can lose the
+        answer."""
+        size = headers.get("content-length", "0").strip()
+        size = int(size) if size.isascii() and size.isdigit() and len(size) <= 15 else None
         close = True
-        if "100-continue" not in headers.get("expect", "").lower() and size <= DRAIN_MOST:
+        if size == 0:
+            close = False
+        elif (size is not None and size <= DRAIN_MOST
+                and "100-continue" not in headers.get("expect", "").lower()):
             try:
                 with anyio_deadline(DRAIN_SECONDS):
                     while True:
@@ -178,7 +182,7 @@ class Guard:
                 close = False
             except TimeoutError:
                 pass
-        await refusal(413, text, "body", close=close)(send)
+        await refusal(status, text, code, close=close)(send)
 
     async def stream(self, client: str, scope, receive, send) -> None:
         """An event stream, counted; told the client left once ``closing``."""

@@ -279,3 +279,27 @@ def test_streams_in_all_are_limited_and_closing_ends_them():
     for messages in sent.values():
         assert messages[-1]["type"] == "http.response.body" and not messages[-1].get("more_body")
     assert left == {}
+
+
+def test_a_refused_body_sent_in_pieces_gets_its_answer_not_a_reset(server):
+    """A refusal (foreign host, no JSON) reads the body before it answers:
+    closing with unread bytes would make the client's kernel reset the
+    connection and lose the answer."""
+    code = server.codes[1]
+    piece = b"x" * 10_000
+    for path, extra, status in ((f"/api/table/{code}/move", "Host: evil.example\r\n", 421),
+                                ("/api/game/move", "Content-Type: text/plain\r\n", 415)):
+        head = (f"POST {path} HTTP/1.1\r\n" + ("" if extra.startswith("Host")
+                                                 else f"Host: 127.0.0.1:{server.port}\r\n")
+                + extra + f"Content-Length: {6 * len(piece)}\r\nConnection: close\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as s:
+            s.sendall(head.encode())
+            time.sleep(0.2)                    # the answer is ready before the body is sent
+            for _ in range(6):
+                s.sendall(piece)
+                time.sleep(0.02)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        assert data.startswith(f"HTTP/1.1 {status}".encode()), data[:100]
+        one_line(status, data.partition(b"\r\n\r\n")[2])
