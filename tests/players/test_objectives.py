@@ -136,3 +136,18 @@ def test_a_bad_objective_is_one_line(five, objective, match):
     with pytest.raises(InputError, match=match) as e:
         five.advise("", "11256", 2, objective)
     assert "\n" not in str(e.value)
+
+
+def test_each_objective_says_how_ev_reports_it(five):
+    """``yatzy ev`` asks the objective (no type checks in the command): the
+    expected-score objective whose value it prints, and what it adds."""
+    card = five.card("")
+    assert Score().ev_basis == Score() and Risk(0.05).ev_basis == Risk(0.05)
+    assert Target(100).ev_basis == Score()
+    assert Score().ev_fields(five, card) == {} and Score().ev_lines(card, {}) == []
+    fields = Target(100).ev_fields(five, card)
+    assert fields == {"target": 100, "p_at_least": five.ev(card, Target(100))}
+    line, = Target(100).ev_lines(card, fields)
+    assert line.startswith("P(final >= 100)") and f"{fields['p_at_least']:.6f}" in line
+    with pytest.raises(InputError):
+        Target(10 ** 6).ev_fields(five, card)           # checked for the rules first
