@@ -64,7 +64,8 @@ export function move(text) {
   // decision or another person's move
   if (S.verdict && (S.verdict.seat !== S.view.turn_player || !text.startsWith("roll"))) S.verdict = null;
   const seat = S.view.turn_player;
-  if (text.startsWith("score")) S.follow = true;   // the next turn comes into view (followTurn)
+  // the next turn comes into view (followTurn); in check mode the verdict on a keep too
+  if (text.startsWith("score") || (S.mode === "check" && !text.startsWith("roll"))) S.follow = true;
   if (S.table) return tableSend("move", {move: text});
   return send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
 }
