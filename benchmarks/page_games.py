@@ -5,7 +5,7 @@ seats left to the page) and checks after every move that the page does not
 scroll sideways, the next turn's banner and roll button are in view, the
 verdict is in view in check mode, no English word shows on an nb or sv
 page, and axe-core finds no violation at the start and the end.  The
-end of each game is pictured in ``docs/screenshots/CASE-WIDTH-end.png``.
+end of each game is pictured in docs/screenshots/ (``nordic-nb-360-end.png``).
 
     python benchmarks/page_games.py                    # every case, both widths
     python benchmarks/page_games.py --case nordic-nb --width 360
@@ -25,6 +25,7 @@ import argparse
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -69,7 +70,10 @@ def main() -> int:
     cases = args.case or list(CASES)
     widths = args.width or [360, 390]
     found = 0
-    with served(create_app("nordic", args.tables, allow_rules=True)) as server, chromium(exe) as browser:
+    # a database of its own: the games' history stays out of the user's
+    with tempfile.TemporaryDirectory() as db, \
+            served(create_app("nordic", args.tables, Path(db) / "tables.sqlite",
+                              allow_rules=True)) as server, chromium(exe) as browser:
         for case in cases:
             rules, players, lang, mode = CASES[case]
             rules = args.maxi if rules == "maxi" else rules
