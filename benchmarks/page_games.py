@@ -14,8 +14,8 @@ end of each game is pictured in docs/screenshots/ (``nordic-nb-360-end.png``).
 The server runs in this process with the tables of ``$YATZY_TABLES`` (or
 ``--tables``); Maxi is played against its real table, which must be stored
 there (``yatzy solve --rules maxi``; ``--maxi`` names another Maxi rule
-set, e.g. without saved rolls).  It prints one line per game (moves,
-seconds, problems) and each problem found; the exit status is 1 when
+set, e.g. without saved rolls).  It prints each problem when found and
+one line per game (moves, seconds, problems); the exit status is 1 when
 any was found.  Under ten minutes on two quiet cores.
 """
 
@@ -79,21 +79,20 @@ def main() -> int:
             rules = args.maxi if rules == "maxi" else rules
             for width in widths:
                 began = time.time()
+                print(f"{case} {width}px ...", flush=True)
                 game = WholeGame(browser, server.url, width, rules, players, lang, mode,
-                                 seed=args.seed)
+                                 seed=args.seed, echo=True)
                 try:
                     moves = game.play()
                     if not args.no_shots:
                         game.shot(SHOTS / f"{case}-{width}-end.png")
                 except Exception as e:              # a game that did not reach its end
-                    game.problems.append(f"{case} {width}px: stopped: {str(e).splitlines()[0]}")
+                    game.problem("stopped", str(e).splitlines()[0])
                     moves = game.played()
                 finally:
                     game.close()
                 print(f"{case:11} {width}px  {moves:4} moves  {time.time() - began:6.1f} s  "
                       f"{len(game.problems)} problems", flush=True)
-                for line in game.problems:
-                    print("   ", line, flush=True)
                 found += len(game.problems)
     return 1 if found else 0
 
