@@ -466,14 +466,14 @@ class Session:
         seat's turn is written (None before, or where every turn is the
         pad's)."""
         game = self.game
-        review = game.review(seat)
         pad = pad_moves(game)
-        if review is None or not pad:
-            return review
+        if not pad:
+            return game.review(seat)
         scored = [i for i, m in enumerate(game.moves)
                   if m.player == seat and m.text.startswith("score")]
         padded = {t for t, i in enumerate(scored, 1) if i in pad}
-        kept = tuple(d for d in review.decisions if d.turn not in padded)
+        review = game.review(seat) if len(padded) < len(scored) else None
+        kept = review and tuple(d for d in review.decisions if d.turn not in padded)
         return replace(review, decisions=kept) if kept else None
 
     def reviews(self) -> dict[int, Review | None]:

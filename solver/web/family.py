@@ -2,8 +2,9 @@
 table's ``Session`` (``solver.session``): who leads and by how much, each
 column's bonus in words (made, missed, or the points still needed), the
 weighted totals of several columns, each person's running loss (the
-ledger; the turns written from a score pad unrated), the boxes a score pad may write now, and once the game is over
-the end review of each person (the loss, the costliest decisions).
+ledger; the turns written from a score pad unrated), the boxes a score
+pad may write now, and once the game is over the end review of each
+person (the loss, the costliest decisions).
 
 The single game's routes (``solver.web.app``) and the shared tables'
 states (``solver.web.shared``) both answer ``family(session)``, so every

@@ -19,7 +19,8 @@ def test_english_words_are_those_only_the_english_catalogue_has():
 
 
 def test_a_whole_game_on_a_phone_in_norwegian(browser, server):
-    game = WholeGame(browser, server, 360, "nordic", ["Kari"], lang="nb", mode="check", seed=3)
+    game = WholeGame(browser, server, 360, "nordic", ["Kari"], lang="nb", mode="check", seed=3,
+                     keeps=0.2)                     # mostly a roll and a box: a short game
     try:
         moves = game.play()
         assert game.page.evaluate("document.body.dataset.state") == "over"

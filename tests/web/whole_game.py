@@ -10,7 +10,8 @@ bar; in check mode the verdict on the decision in view; on an nb or sv page
 no word that only the English catalogue has (``english_words``), in the
 visible text, the accessible names or the placeholders; axe-core with no
 violation at the start and at the end.  Its findings are collected in
-``problems`` (one line each); ``play()`` returns the number of moves.
+``problems`` (one line each; ``echo``: printed when found too); ``play()``
+returns the number of moves.
 
 The CI test (tests/web/test_whole_game.py) plays one short game with it;
 ``benchmarks/page_games.py`` plays every rule set at 360 and 390 px.
@@ -74,14 +75,17 @@ class WholeGame:
     """One phone (``browser``: Playwright's) at ``width`` px playing a game
     of ``rules`` for ``players`` (``Name`` or ``Name=optimal``) on
     ``server`` in ``lang``, advice ``mode`` (full, check, off); ``seed``
-    drives which moves are tapped."""
+    drives which moves are tapped, ``keeps`` how often a person keeps dice
+    (where the advice is not followed) rather than writes a box."""
 
     def __init__(self, browser, server: str, width: int, rules: str, players: list[str],
-                 lang: str = "nb", mode: str = "full", seed: int = 1, axe: Path = AXE):
+                 lang: str = "nb", mode: str = "full", seed: int = 1, axe: Path = AXE,
+                 echo: bool = False, keeps: float = 0.5):
         self.width, self.height = width, SIZES.get(width, 800)
         self.rules, self.players, self.lang, self.mode = rules, players, lang, mode
         self.rng = random.Random(seed)
-        self.axe_path = axe
+        self.axe_path, self.echo = axe, echo       # echo: print each problem when found
+        self.keeps = keeps                          # how often a person keeps rather than writes
         self.english = english_words(lang) if lang != "en" else set()
         self.problems: list[str] = []
         self.moves = 0
@@ -123,6 +127,8 @@ class WholeGame:
         line = f"{self.rules} {self.lang} {self.width}px, {where}: {what}"
         if line not in self.problems:
             self.problems.append(line)
+            if self.echo:
+                print("   ", line, flush=True)
 
     def fold(self) -> float:
         return self.height - self.page.evaluate(
@@ -218,7 +224,7 @@ class WholeGame:
         if p.is_visible("#advice button.option.top") and self.rng.random() < 0.75:
             p.tap("#advice button.option.top")
             return "advice"
-        if p.is_visible("#keep") and self.rng.random() < 0.5:
+        if p.is_visible("#keep") and self.rng.random() < self.keeps:
             dice = p.eval_on_selector_all("#dice .die:not([disabled])", "ds => ds.map((d) => d.dataset.index)")
             for i in self.rng.sample(dice, min(len(dice), self.rng.choice([1, 2, 3]))):
                 p.tap(f"#dice .die[data-index='{i}']")

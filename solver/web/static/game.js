@@ -64,7 +64,9 @@ export function move(text) {
   // decision or another person's move
   if (S.verdict && (S.verdict.seat !== S.view.turn_player || !text.startsWith("roll"))) S.verdict = null;
   const seat = S.view.turn_player;
-  if (text.startsWith("score")) S.follow = true;   // the next turn comes into view (followTurn)
+  // the next turn comes into view (followTurn); in check mode the verdict on a keep too
+  if (text.startsWith("score")) S.follow = "turn";
+  else if (S.mode === "check" && !text.startsWith("roll")) S.follow = "verdict";
   if (S.table) return tableSend("move", {move: text});
   return send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
 }
@@ -144,7 +146,7 @@ export function render() {
   b.moves = S.view ? S.view.game.played : 0;
   if (busy) { S.focusWas = had; return; }       // the focus waits for the answer
   S.focusWas = undefined;
-  if (S.follow && S.view) { S.follow = false; followTurn(); }
+  if (S.follow && S.view) { const kind = S.follow; S.follow = false; followTurn(kind); }
   refocus(had);
 }
 
@@ -185,10 +187,15 @@ function refocus(had) {
 export function focusGame() { if (S.view) refocus(null); }
 // After a person wrote a box: the next turn's banner, dice and roll button
 // (and a check's verdict) come into view, wherever the card had been scrolled.
-function followTurn() {
+function followTurn(kind) {
+  const fold = () => innerHeight - $("totals").offsetHeight;
   const top = $("table").getBoundingClientRect().top;
-  const bottom = $("verdict").getBoundingClientRect().bottom;
-  if (top < 0 || bottom > innerHeight - $("totals").offsetHeight) $("table").scrollIntoView({block: "start"});
+  if (top < 0 || $("verdict").getBoundingClientRect().bottom > fold()) $("table").scrollIntoView({block: "start"});
+  // the table taller than the screen (many lines above the dice, a phone): the verdict on
+  // a keep is brought up above the totals bar, the same person's banner scrolling away
+  // (after a score the next turn's banner and roll button come first)
+  const short = $("verdict").getBoundingClientRect().bottom - fold();
+  if (kind === "verdict" && short > 0 && S.verdict && S.view.turn_player === S.verdict.seat) scrollBy(0, short + 4);
 }
 export function canUndo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && (hasHumans() ? S.view.can_undo_human : S.view.can_undo); }
 export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
