@@ -120,3 +120,15 @@ def test_a_computers_turn_at_a_pad_takes_the_dice_it_plays_with(play, tmp_path, 
     assert "feil: Data spiller med terninger: skriv terningene" in out   # no points for it
     doc = saved(tmp_path)
     assert doc["moves"][2] == "roll 1 3 5 6 6" and len(doc["moves"]) > 3
+
+
+def test_a_game_partly_from_the_pad_reviews_the_turns_played_with_dice(play, tmp_path):
+    """Turns typed as dice at the pad prompt are rated; the pad's are named
+    as not rated, and the review counts only the dice's decisions."""
+    lines = NB[:14] + ["66666", "skriv yatzy"]
+    out = play("--pad", "--lang", "nb", "--player", "Kari", "--no-record",
+               input="\n".join(lines) + "\n").output
+    assert "1. Kari 303" in out
+    assert "Kari: 14 turer ført fra blokka er ikke vurdert" in out
+    assert "gjennomgang for Kari: tap 0,00, 0,000 per valg (1 valg)" in out
+    assert message("pad_not_rated", "nb") not in out

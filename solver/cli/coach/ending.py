@@ -8,7 +8,7 @@ import textwrap
 
 from solver.cli.coach.records import Records
 from solver.errors import InputError
-from solver.scorepad import is_pad
+from solver.scorepad import is_pad, pad_moves
 
 
 class Ending(Records):
@@ -18,7 +18,9 @@ class Ending(Records):
     def finish(self) -> None:
         game = self.game
         people = any(p.is_human for p in game.players)
-        reviewing = people and not is_pad(game)         # a pad's points have no dice
+        pad = pad_moves(game)                          # a pad's points have no dice
+        reviewing = people and any(i not in pad for i, m in enumerate(game.moves)
+                                   if game.players[m.player].is_human and m.text.startswith("score"))
         if reviewing:
             try:
                 self.need_table()              # for the review
@@ -56,6 +58,10 @@ class Ending(Records):
                         text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
                                              initial_indent="  ", subsequent_indent="    ")
                     self.echo(text)
+        if reviewing and pad:                         # some turns from the pad, some with dice
+            for seat, n in self.session.unrated().items():
+                if n:
+                    self.say("pad_unrated_turns", name=game.players[seat].name, n=n)
         if self.db is not None and reviews and not game.settings.get("recorded"):
             self.record(reviews)
         self.keep_history({seat: r.total_loss for seat, r in reviews.items() if r is not None})
