@@ -153,3 +153,35 @@ def test_a_maxi_card_at_80_by_24_gives_up_derived_rows_to_keep_its_header(tables
     lines = shown.rstrip("\n").splitlines()
     assert "*Ola" in lines[0] and "Anne" in lines[0] and len(lines) <= 23
     assert lines[6].split()[:2] == ["seksere", "24"] and "Totalt" in lines[-2]
+
+
+HINT_ROW = r"^\s*(\d{1,2}) (\S.*?)\s+(beste|likt|-\d+,\d\d)$"
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_six_players_hint_rows_fit_beside_the_card_at_80_by_24(tables_dir, tmp_path):
+    """Beside six players' cards a hint row does not wrap: its moves are
+    written shorter, as they may be typed (``behold 2255``, ``hus (18)``),
+    each row with its loss on its own line."""
+    import re
+    root = Path(solver.__file__).parents[1]
+    seats = " ".join(["--player Kari"] + [f"--player {n}=optimal"
+                                          for n in ("Ola", "Ingrid", "Magnus", "Sofie", "Henrik")])
+    term = Terminal(f"yatzy-hints-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"--lang nb --hints full --seed 5 {seats} --no-record; sleep 60")
+    try:
+        term.wait_for("Kari>", "trekk", seconds=60)
+        for _ in range(2):                  # no rerolls left: every move writes a box
+            term.type("kast alle")
+            time.sleep(1.0)
+        shown = term.wait_for("0 kast", "Kari>", seconds=30)
+        right = [line[line.index("  ", 50):] if "  " in line[50:] else "" for line in
+                 shown.splitlines()]
+        rows = [m for line in right if (m := re.match(HINT_ROW, line))]
+        numbered = [line for line in right if re.match(r"^\s*\d{1,2} \S", line)]
+        assert len(rows) >= 5 and len(rows) == len(numbered), shown
+        assert all(len(line) <= WIDTH for line in shown.splitlines())
+    finally:
+        term.close()

@@ -86,19 +86,28 @@ class Hints:
             self.say("top3", choices=", ".join(best))
             return
         shown = advice.actions[:top]
-        wide = max(len(self.words("col_action")), *(len(self.action_text(a)) for a in shown))
+        losses = [self.words("word_best") if i == 0 else self.words("word_tie") if a.loss == 0
+                  else "-" + self.num(a.loss, 2) for i, a in enumerate(shown)]
+        texts = [self.action_text(a) for a in shown]
+        room = self.events_room() if self.steady else None
+        lost = 7                                         # the loss column's width
+        if room is not None and max(map(len, texts)) + 4 + lost > room:   # narrow: no wrap
+            lost = max(len(self.words("col_loss")), *map(len, losses))
+            for compact in (1, 2):                       # shorter, as they may be typed
+                texts = [self.action_text(a, compact) for a in shown]
+                if max(map(len, texts)) + 4 + lost <= room:
+                    break
+        wide = max(len(self.words("col_action")), *map(len, texts))
         # a bound (several columns) is not the ranking's value: only the losses are shown
-        values = not bound and (not self.steady or wide + 21 <= self.events_room())
+        values = not bound and (room is None or wide + 14 + lost <= room)
         head = f" {self.words('col_expected'):>9}" if values else ""
         self.echo(f"{'':>2} {self.words('col_action'):<{wide}}{head}"
-                  f" {self.words('col_loss'):>7}", "hint")
-        for i, a in enumerate(shown, 1):
-            loss = (self.words("word_best") if i == 1 else
-                    self.words("word_tie") if a.loss == 0 else "-" + self.num(a.loss, 2))
-            cost = click.style(f"{loss:>7}", fg="red" if a.loss >= 5 else
+                  f" {self.words('col_loss'):>{lost}}", "hint")
+        for i, (a, text, loss) in enumerate(zip(shown, texts, losses), 1):
+            cost = click.style(f"{loss:>{lost}}", fg="red" if a.loss >= 5 else
                                "yellow" if a.loss >= 1 else None)
             value = f" {self.num(a.expected_final_score, 2):>9}" if values else ""
-            self.echo(f"{i:>2} {self.action_text(a):<{wide}}{value} {cost}", "hint")
+            self.echo(f"{i:>2} {text:<{wide}}{value} {cost}", "hint")
         if bound:
             self.say("bound_note", "hint")
 

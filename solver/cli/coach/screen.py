@@ -138,8 +138,11 @@ class Screen:
     def fail(self, key: str, **kw) -> InputError:
         return InputError(self.words(key, **kw))
 
-    def action_text(self, action: Action | str) -> str:
-        """An action in the game's language (``behold 5 6``, ``skriv kåk (25)``)."""
+    def action_text(self, action: Action | str, compact: int = 0) -> str:
+        """An action in the game's language (``behold 5 6``, ``skriv kåk (25)``),
+        shorter as ``compact`` grows, each as it may be typed: 1, a keep's dice
+        without spaces and a box without the verb (``behold 56``, ``kåk (25)``);
+        2, a box without its points too."""
         if isinstance(action, str):
             try:
                 action = Action.parse(action)
@@ -147,11 +150,12 @@ class Screen:
                 return action
         if action.kind == "score":
             column = f"@{action.column}" if action.column else ""
-            points = "" if action.points is None else f" ({action.points})"
-            return f"{self.words('score')} {box_name(action.box, self.lang)}{column}{points}"
+            points = "" if action.points is None or compact > 1 else f" ({action.points})"
+            verb = "" if compact else f"{self.words('score')} "
+            return f"{verb}{box_name(action.box, self.lang)}{column}{points}"
         if not action.dice:
             return self.words("reroll_all")
-        return f"{self.words('keep')} {' '.join(map(str, action.dice))}"
+        return f"{self.words('keep')} {('' if compact else ' ').join(map(str, action.dice))}"
 
     def say_turn(self) -> None:
         """Whose turn it is; Swedish names ending in s, x or z take no
