@@ -35,6 +35,60 @@ from solver.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
+# Seconds per unit of the exact distribution's forward pass on the reference
+# machine (2 cores, quiet): a unit is a turn-start state times dice multisets
+# times rolls, as for the value table; measured on nordic from the start
+# (2.5-3.3 s, benchmarks/research.py: 2,097,152 states x 462 x 3).
+DISTRIBUTION_RATE = 1.03e-9
+DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
+                                # as a command, the process's own 320 MiB aside)
+
+
+def distribution_plan(solver, card):
+    """The exact distribution's forward pass from ``card`` as a build
+    (``tables.plan.Plan``): the states of the boxes still open, nothing
+    stored, its memory and its time on the reference machine.
+
+    >>> from solver import Solver
+    >>> p = distribution_plan(Solver("nordic"), Solver("nordic").card(""))
+    >>> p.values, p.path, round(p.seconds, 1)
+    (2097152, None, 3.0)
+    """
+    from solver.space import state_space
+    from solver.tables.plan import Plan
+
+    rules = solver.rules
+    sp = state_space(rules)
+    filled = int(sp.filled_count(card.mask))
+    values = (sp.n_masks >> filled) * (rules.cap + 1)
+    units = values * rules.dice_space.n_multisets * rules.rolls
+    what = (f"exact distribution of {rules.spec} "
+            + ("over the whole game" if not filled else f"over the {rules.n_boxes - filled} "
+               "open boxes' game"))
+    return Plan(what, None, values, 0, DISTRIBUTION_BYTES * values, units * DISTRIBUTION_RATE)
+
+
+def announce_distribution(solver, card, policy: str, games: int | None) -> None:
+    """Say (one line ``warning: computing the ...`` on stderr) what the exact
+    distribution computes, in how much memory and about how long on this
+    machine now, when that is over ``tables.plan.ANNOUNCE_SECONDS``."""
+    from dataclasses import replace
+
+    from solver.rules.words import message
+    from solver.tables.plan import ANNOUNCE_SECONDS, estimate
+
+    if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
+        return
+    card = solver.card(card)
+    if card.is_full:
+        return
+    plan = distribution_plan(solver, card)
+    seconds = estimate(plan)
+    if seconds > ANNOUNCE_SECONDS:
+        click.echo(message("warning", "en", text=f"computing the "
+                           f"{replace(plan, seconds=seconds)}"), err=True)
+
+
 @click.command()
 @rules_option
 @tables_option
@@ -59,6 +113,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     rules = solver.rules
     solver.is_exact(policy)                  # the rules and policy go together
     check_plot(plot)
+    announce_distribution(solver, card, policy, games)
     dist = solver.distribution(card, policy, games, seed)
     if plot:
         from solver.research.plots import plot_distribution
