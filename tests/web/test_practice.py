@@ -511,3 +511,54 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
         page.screenshot(path=str(SHOTS / "practice-sv.png"), full_page=True)
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Building the explanation table for nordic (139.9 MiB, about 40 s); it is stored "
+           "for later sets …"),
+    ("nb", "Bygger forklaringstabellen for nordic (139,9 MiB, omtrent 40 s); den lagres til "
+           "senere oppgavesett …")])
+def test_the_page_shows_the_announced_build_and_its_bar(browser, server, lang, words):
+    """While the server builds the explanation table (its 503 with
+    ``progress.build``: here the plan's size and a time of 40.4 s, as the
+    server answers them), the Practice view says what, how big and about how
+    long, in the page's language, with the build's bar; then the puzzles."""
+    import json as json_module
+
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.plan import parts_plan
+    size = parts_plan(parse_rules("nordic")).file_size
+    progress = {"state": "solving", "done": 37, "total": 100, "seconds": 3.0, "seconds_left": None,
+                "build": {"what": "explanations", "rules": "nordic", "bytes": size,
+                          "seconds": 40.4}}
+    answered, held = [], []
+
+    def building(route):
+        if answered:                                   # the next ask: held while the test looks
+            held.append(route)
+            return
+        answered.append(route)
+        route.fulfill(status=503, content_type="application/json", body=json_module.dumps(
+            {"error": "rules nordic: building the explanation table", "code": "solving",
+             "progress": progress}))
+
+    context, page, errors, answers = phone(browser, server, lang)
+    page.route("**/api/puzzles?*", building)
+    page.goto(f"{server}/?lang={lang}&seed=7#practice")
+    page.wait_for_function("() => document.querySelector('#p-progress') && "
+                           "!document.querySelector('#p-progress').hidden", timeout=30000)
+    assert page.inner_text("#p-status") == words
+    assert page.evaluate("document.querySelector('#p-progress').value") == 37
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the puzzles were asked for again"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/puzzles?*")
+    wait_practice(page, "puzzle")
+    assert page.is_hidden("#p-progress")
+    axe(page, f"puzzle after the build, {lang}")
+    assert errors == []
+    context.close()
