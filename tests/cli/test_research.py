@@ -45,7 +45,7 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
                                                                         monkeypatch):
     """The exact distribution's forward pass is announced (what, its memory,
     about how long on this machine now: the reference time over the share of
-    a core, here 0.5) when that is over 10 s, and not when it is shorter;
+    a core, here 0.5, or of the machine's cores, here all) when that is over 10 s, and not when it is shorter;
     the distribution itself is the same either way."""
     from solver import Solver
     from solver.cli import research
@@ -53,6 +53,7 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
     from solver.tables.plan import describe_bytes, describe_seconds
 
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
+    monkeypatch.setattr(research, "busy_share", lambda: 1.0)
     args = ["distribution", "--card", LATE, "--json", "--tables", str(tables_dir)]
     quick = CliRunner().invoke(main, args)
     assert quick.exit_code == 0 and "computing" not in quick.output, quick.output
