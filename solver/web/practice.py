@@ -87,6 +87,8 @@ RATINGS_BYTES = 1 << 30        # all players' files: no new player past this (50
 MAX_SEED = (1 << 53) - 1       # seeds the page's JavaScript holds exactly
 MAX_SECONDS = 24 * 3600.0
 PARTS_WAIT = 60.0              # seconds a request waits for the explanation table (then 503)
+ANNOUNCED_WAIT = 1.0           # ... once its whole build is announced: the 503 says what, how
+                               # big and how long, and the page shows it with the bar
 SCALE_GAMES = 100              # games per policy measuring the scale, as yatzy train --stats
 SOURCES = ("train", "daily", "review")
 RECORDS = (2.0, 30.0)          # answers recorded per client: per second, at once
@@ -163,7 +165,8 @@ class Practice:
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the
         parts table built in a thread on first use, seconds: a request waits
-        for it up to ``PARTS_WAIT``, then gets 503 ``solving``)."""
+        for it up to ``PARTS_WAIT``, then gets 503 ``solving``; a whole
+        build, once announced (``progress.build``), up to ``ANNOUNCED_WAIT``)."""
         if len(spec) > MAX_TEXT:
             raise ApiError(400, f"rules is longer than {MAX_TEXT} characters")
         rules = parse_rules(spec)
@@ -187,7 +190,8 @@ class Practice:
                 threading.Thread(target=self._build, args=(solver, status), daemon=True).start()
             status = self.building[rules.spec][1]
         waited = 0.0
-        while status["state"] == "solving" and waited < PARTS_WAIT:
+        while status["state"] == "solving" and waited < (ANNOUNCED_WAIT if "build" in status
+                                                         else PARTS_WAIT):
             await anyio.sleep(0.05)
             waited += 0.05
         if status["state"] == "ready":
