@@ -49,6 +49,19 @@ WORDS = section("train")
 KIND_KEYS = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"}
 
 
+def build_notice(solver, lang: str) -> str:
+    """The announcement of the whole explanations table's build, in
+    ``lang``: what, its size on disk and about how long, the time measured
+    on this machine now (``players.explain.whole_plan``, ``tables.plan.estimate``)."""
+    from solver.players.explain import whole_plan
+    from solver.tables.plan import describe_bytes, describe_seconds, estimate
+    plan = whole_plan(solver.rules, solver.tables)
+    size, about = describe_bytes(plan.file_size), describe_seconds(estimate(plan))
+    if lang != "en":
+        size, about = size.replace(".", ","), about.replace(".", ",")
+    return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec, size=size, about=about)
+
+
 def card_text(card, lang: str) -> str:
     """The card as rows: each box with its points (``-``: open), Sum and
     Bonus after the upper boxes, Total last."""
@@ -295,7 +308,7 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
         warnings.filterwarnings("ignore", message="(building|compiling) the",
                                 category=TableWarning)
         if not parts_path(solver.rules, tables_dir).exists():
-            click.echo(WORDS[lang]["building"], err=True)
+            click.echo(build_notice(solver, lang), err=True)
             solver.parts().need(0)      # puzzles come from every stage: the whole table, stored
         solver.parts()
     with Ratings(db_path) as db:

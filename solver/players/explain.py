@@ -182,11 +182,36 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
         values, header = load_array(rules, path, "explain", (part_table_size(rules),))
         return PartsTable(rules, values, path, header)
 
-    from solver.tables.plan import parts_plan
     return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory, progress),
-                         force=force, plan=lambda: parts_plan(rules, path, measure=lambda r: measure(
-                             rules, part_table_size(rules), lambda todo, lo: part_values(rules, todo),
-                             piece_solver(rules, directory), state_space(rules).layers, 0, r)))
+                         force=force, plan=lambda: whole_plan(rules, directory))
+
+
+MEASURE_KEPT = 120.0     # seconds a measured time of a whole build is used again
+
+
+_measured: dict[tuple[str, str], tuple[float, float]] = {}
+
+
+def whole_plan(rules: Rules, directory: Path | str | None = None):
+    """The build of the whole parts table of ``rules`` (``tables.plan.parts_plan``),
+    its time measured on a sample of its own work (``subgame.measure``); a
+    time measured in the last ``MEASURE_KEPT`` seconds is used again (an
+    announcement before the build, then the build's own check)."""
+    import time
+
+    from solver.tables.plan import parts_plan
+    path = parts_path(rules, directory)
+    key = (rules.spec, str(path))
+
+    def timed(reference: float) -> float:
+        found = _measured.get(key)
+        if found is not None and time.monotonic() - found[0] < MEASURE_KEPT:
+            return found[1]
+        seconds = measure(rules, part_table_size(rules), lambda todo, lo: part_values(rules, todo),
+                          piece_solver(rules, directory), state_space(rules).layers, 0, reference)
+        _measured[key] = (time.monotonic(), seconds)
+        return seconds
+    return parts_plan(rules, path, measure=timed)
 
 
 def open_parts(rules: Rules, directory: Path | str | None = None, *,

@@ -54,13 +54,13 @@ from starlette.routing import Route
 from solver.api import Solver
 from solver.database import data_folder
 from solver.errors import InputError
-from solver.players.explain import Explanation, parts_path
+from solver.players.explain import Explanation, parts_path, whole_plan
 from solver.position.actions import Action
 from solver.research import puzzles as pz
 from solver.research.ratings import Answer, Rating, Ratings, Stats
 from solver.rules.ruleset import parse_rules
 from solver.rules.words import LANGS, box_name
-from solver.tables.plan import parts_plan
+from solver.tables.plan import describe_bytes, describe_seconds, estimate, parts_plan
 from solver.web.app import (
     MAX_TEXT,
     ApiError,
@@ -87,6 +87,8 @@ RATINGS_BYTES = 1 << 30        # all players' files: no new player past this (50
 MAX_SEED = (1 << 53) - 1       # seeds the page's JavaScript holds exactly
 MAX_SECONDS = 24 * 3600.0
 PARTS_WAIT = 60.0              # seconds a request waits for the explanation table (then 503)
+ANNOUNCED_WAIT = 1.0           # ... once its whole build is announced: the 503 says what, how
+                               # big and how long, and the page shows it with the bar
 SCALE_GAMES = 100              # games per policy measuring the scale, as yatzy train --stats
 SOURCES = ("train", "daily", "review")
 RECORDS = (2.0, 30.0)          # answers recorded per client: per second, at once
@@ -128,6 +130,16 @@ def player_file(folder: Path, name: str) -> Path:
     return folder / f"{digest}.sqlite"
 
 
+def whole_build(solver: Solver) -> dict:
+    """The announcement of the whole explanations table's build (the
+    practice's 503 ``progress.build``): ``what``, ``rules``, its ``bytes``
+    on disk and about how many ``seconds`` it takes, measured on this
+    machine now (``players.explain.whole_plan``, ``tables.plan.estimate``)."""
+    plan = whole_plan(solver.rules, solver.tables)
+    return {"what": "explanations", "rules": solver.rules.spec, "bytes": plan.file_size,
+            "seconds": round(estimate(plan), 1)}
+
+
 class Practice:
     """What the routes share: the players' folder, the default rules, the
     solvers (``solver_for``) and the parts tables being built."""
@@ -153,7 +165,8 @@ class Practice:
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the
         parts table built in a thread on first use, seconds: a request waits
-        for it up to ``PARTS_WAIT``, then gets 503 ``solving``)."""
+        for it up to ``PARTS_WAIT``, then gets 503 ``solving``; a whole
+        build, once announced (``progress.build``), up to ``ANNOUNCED_WAIT``)."""
         if len(spec) > MAX_TEXT:
             raise ApiError(400, f"rules is longer than {MAX_TEXT} characters")
         rules = parse_rules(spec)
@@ -177,7 +190,8 @@ class Practice:
                 threading.Thread(target=self._build, args=(solver, status), daemon=True).start()
             status = self.building[rules.spec][1]
         waited = 0.0
-        while status["state"] == "solving" and waited < PARTS_WAIT:
+        while status["state"] == "solving" and waited < (ANNOUNCED_WAIT if "build" in status
+                                                         else PARTS_WAIT):
             await anyio.sleep(0.05)
             waited += 0.05
         if status["state"] == "ready":
@@ -185,8 +199,12 @@ class Practice:
         if status["state"] == "failed":
             raise ApiError(503, f"rules {rules.spec}: the explanation table failed: "
                                 f"{status['error']}", "table")
-        raise ApiError(503, f"rules {rules.spec}: the explanation table is being built; "
-                            "try again shortly", "solving", progress=dict(status))
+        build = status.get("build")
+        what = ("the explanation table is being built" if build is None else
+                f"building the explanation table ({describe_bytes(build['bytes'])}, about "
+                f"{describe_seconds(build['seconds'])})")
+        raise ApiError(503, f"rules {rules.spec}: {what}; try again shortly", "solving",
+                       progress=dict(status))
 
     @staticmethod
     def _build(solver: Solver, status: dict) -> None:
@@ -196,6 +214,8 @@ class Practice:
         try:
             parts = solver.parts(progress=lambda done, total: status.update(
                 build_times(clock, done, total)))
+            if not parts_path(solver.rules, solver.tables).exists():
+                status.update(build=whole_build(solver))      # announced before it starts
             parts.need(0)       # puzzles come from every stage: the whole table, stored
             status.update(state="ready")
         except (InputError, OSError, MemoryError, RuntimeError) as e:   # RuntimeError: at exit

@@ -35,3 +35,37 @@ def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
     assert lines[0].split() == ["rules", "policy", "mean", "sd", "P5", "P50", "P95", "bonus",
                                 "vs", "1st", ">=200"]
     assert lines[3].split()[:3] == ["nordic", "optimal", f"{items[2]['mean']:.2f}"]
+
+
+LATE = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10,two_pairs=14,"
+        "three_of_a_kind=12,four_of_a_kind=16,small_straight=15,large_straight=20,full_house=18")
+
+
+def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, tables_dir,
+                                                                        monkeypatch):
+    """The exact distribution's forward pass is announced (what, its memory,
+    about how long on this machine now: the reference time over the share of
+    a core, here 0.5, or of the machine's cores, here all) when that is over 10 s, and not when it is shorter;
+    the distribution itself is the same either way."""
+    from solver import Solver
+    from solver.cli import research
+    from solver.tables import plan
+    from solver.tables.plan import describe_bytes, describe_seconds
+
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
+    monkeypatch.setattr(research, "busy_share", lambda: 1.0)
+    args = ["distribution", "--card", LATE, "--json", "--tables", str(tables_dir)]
+    quick = CliRunner().invoke(main, args)
+    assert quick.exit_code == 0 and "computing" not in quick.output, quick.output
+    monkeypatch.setattr(research, "DISTRIBUTION_RATE", 1e-4)
+    solver = Solver("nordic", tables=tables_dir)
+    p = research.distribution_plan(solver, solver.card(LATE))
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    line = r.stderr.splitlines()[0]
+    assert line == (f"warning: computing the exact distribution of nordic over the 2 open "
+                    f"boxes' game: {p.values:,} values, nothing stored, "
+                    f"{describe_bytes(p.memory_bytes)} in memory, about "
+                    f"{describe_seconds(p.seconds / 0.5)}"), line
+    same = [{k: v for k, v in json.loads(x.stdout).items() if k != "seconds"} for x in (r, quick)]
+    assert p.values == 4 * 64 and same[0] == same[1]

@@ -137,3 +137,38 @@ def test_puzzles_from_a_log_of_simulated_games(run, tmp_path):
             input="skip\nskip\n")
     assert r.exit_code == 0, r.output
     assert r.output.count("puzzle ") == 2 and "from " + str(log) in r.output
+
+
+@pytest.mark.parametrize("lang, words", [("en", ["explanation table of nordic", "on disk"]),
+                                         ("nb", ["forklaringstabellen for nordic", "på disk"]),
+                                         ("sv", ["förklaringstabellen för nordic", "på disk"])])
+def test_the_first_session_announces_the_whole_explanations_build(nordic, tables_dir, tmp_path,
+                                                                   monkeypatch, lang, words):
+    """Where the explanations table is not stored, the first puzzle waits for
+    its whole build: announced first, in the language, with the plan's size
+    and its time as measured (here a measure that says 4321 s), the build
+    then started (here stopped at once)."""
+    import shutil
+
+    from solver import Solver
+    from solver.players import explain
+    from solver.tables.plan import describe_bytes, parts_plan
+    values = Solver("nordic", tables=tables_dir).path
+    for f in values.parent.glob(values.name + "*"):            # the value table alone
+        shutil.copy(f, tmp_path / f.name)
+    measured, started = [], []
+    monkeypatch.setattr(explain, "measure", lambda *a: measured.append(a[-1]) or 4321.0)
+
+    def stop(*args):
+        started.append(args)
+        raise InputError("stopped here")
+    monkeypatch.setattr(explain, "solve_and_store", stop)
+    r = CliRunner().invoke(main, ["train", "--tables", str(tmp_path), "--lang", lang, "--db",
+                                  str(tmp_path / "r.sqlite")], input="")
+    assert r.exit_code == 2 and started and measured, r.output
+    first = r.output.splitlines()[0]
+    size = describe_bytes(parts_plan(parse_rules("nordic")).file_size)
+    size = size if lang == "en" else size.replace(".", ",")
+    about = "72.0 min" if lang == "en" else "72,0 min"
+    assert size in first and about in first and all(w in first for w in words), first
+    assert r.output.index(first) < r.output.index("stopped here")

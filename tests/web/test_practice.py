@@ -95,6 +95,53 @@ def test_building_the_explanations_leaves_the_game_ready(explained):
     assert explained["built"]
 
 
+def test_the_first_practice_announces_the_whole_explanations_build(nordic, tables_dir, tmp_path,
+                                                                    monkeypatch):
+    """Where the explanations table is not stored, the practice's 503 says
+    what is built, how big and about how long (the plan's size, its time as
+    measured: here a measure that says 4321 s), and its progress carries the
+    same figures for the page (``progress.build``); the build then starts
+    (here held, then stopped)."""
+    import threading
+
+    from solver.errors import InputError
+    from solver.players import explain
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.plan import parts_plan
+
+    values = Solver("nordic", tables=tables_dir).path
+    for f in values.parent.glob(values.name + "*"):            # the value table alone
+        shutil.copy(f, tmp_path / f.name)
+    release, started = threading.Event(), threading.Event()
+
+    def held(*args):
+        started.set()
+        release.wait(30)
+        raise InputError("stopped here")
+    monkeypatch.setattr(explain, "measure", lambda *a: 4321.0)
+    monkeypatch.setattr(explain, "solve_and_store", held)
+    monkeypatch.setattr(practice_module, "PARTS_WAIT", 0.2)
+    try:
+        with TestClient(create_app("nordic", tmp_path, tmp_path / "tables.sqlite"),
+                        raise_server_exceptions=False) as c:
+            for _ in range(600):
+                r = c.get("/api/puzzles?count=1&seed=1")
+                assert r.status_code == 503, r.text
+                if "build" in r.json()["progress"] and started.is_set():
+                    break
+                time.sleep(0.1)
+            release.set()
+    finally:
+        release.set()
+    body = r.json()
+    assert body["code"] == "solving" and started.is_set()
+    size = parts_plan(parse_rules("nordic")).file_size
+    assert body["progress"]["build"] == {"what": "explanations", "rules": "nordic",
+                                         "bytes": size, "seconds": 4321.0}
+    assert "building the explanation table (139.9 MiB, about 72.0 min)" in body["error"]
+    assert not list(tmp_path.glob("*-explain.tbl"))
+
+
 def test_puzzles_are_the_trainers_by_seed_and_by_date(client, solver):
     r = client.get("/api/puzzles?seed=42&count=6&level=2").json()
     drawn = pz.draw(solver.table, 6, 42, 2)
@@ -462,5 +509,56 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     axe(page, f"answered, {lang}")
     if lang == "sv":
         page.screenshot(path=str(SHOTS / "practice-sv.png"), full_page=True)
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Building the explanation table for nordic (139.9 MiB, about 40 s); it is stored "
+           "for later sets …"),
+    ("nb", "Bygger forklaringstabellen for nordic (139,9 MiB, omtrent 40 s); den lagres til "
+           "senere oppgavesett …")])
+def test_the_page_shows_the_announced_build_and_its_bar(browser, server, lang, words):
+    """While the server builds the explanation table (its 503 with
+    ``progress.build``: here the plan's size and a time of 40.4 s, as the
+    server answers them), the Practice view says what, how big and about how
+    long, in the page's language, with the build's bar; then the puzzles."""
+    import json as json_module
+
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.plan import parts_plan
+    size = parts_plan(parse_rules("nordic")).file_size
+    progress = {"state": "solving", "done": 37, "total": 100, "seconds": 3.0, "seconds_left": None,
+                "build": {"what": "explanations", "rules": "nordic", "bytes": size,
+                          "seconds": 40.4}}
+    answered, held = [], []
+
+    def building(route):
+        if answered:                                   # the next ask: held while the test looks
+            held.append(route)
+            return
+        answered.append(route)
+        route.fulfill(status=503, content_type="application/json", body=json_module.dumps(
+            {"error": "rules nordic: building the explanation table", "code": "solving",
+             "progress": progress}))
+
+    context, page, errors, answers = phone(browser, server, lang)
+    page.route("**/api/puzzles?*", building)
+    page.goto(f"{server}/?lang={lang}&seed=7#practice")
+    page.wait_for_function("() => document.querySelector('#p-progress') && "
+                           "!document.querySelector('#p-progress').hidden", timeout=30000)
+    assert page.inner_text("#p-status") == words
+    assert page.evaluate("document.querySelector('#p-progress').value") == 37
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the puzzles were asked for again"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/puzzles?*")
+    wait_practice(page, "puzzle")
+    assert page.is_hidden("#p-progress")
+    axe(page, f"puzzle after the build, {lang}")
     assert errors == []
     context.close()

@@ -3,7 +3,7 @@
 // reroll, or a box to score; the server answers the loss, the best action and
 // why (/api/puzzles, /api/puzzle/answer).  The rating is kept in this browser
 // (localStorage) unless the player asks the server to keep it under a name.
-import {has, int, lang, locale, num, t} from "./words.js";
+import {has, int, lang, locale, num, plain, t} from "./words.js";
 import {$, el, params, showError, store, stored} from "./dom.js";
 import {dieFace} from "./dice.js";
 import {S} from "./state.js";
@@ -21,6 +21,7 @@ const P = {
   result: null,       // the server's answer for it, once answered
   marked: new Set(),  // slots of the dice marked to keep
   busy: false,
+  build: null,        // the server's build of the explanation table (its 503's progress)
   shownAt: 0,         // when the puzzle was shown (ms)
   losses: [],         // this session's losses, in order
   streak: 0,
@@ -57,6 +58,7 @@ function buildPractice() {
           "aria-describedby": "p-name-note", onchange: onNameChange}),
         el("p", {id: "p-name-note", class: "p-note", dataset: {t: "pNameNote"}}))),
     el("h3", {id: "p-status", class: "turn"}),
+    el("progress", {id: "p-progress", max: 100, hidden: true, "aria-labelledby": "p-status"}),
     el("p", {id: "p-sub"}),
     el("div", {id: "p-dice", role: "group", "aria-labelledby": "p-status"}),
     el("div", {class: "p-decide"},
@@ -108,8 +110,14 @@ function renderPractice() {
   const p = puzzle(), r = P.result;
   const status = $("p-status"), sub = $("p-sub");
   document.body.dataset.practice = P.busy ? "busy" : !p ? "none" : r ? "answered" : "puzzle";
-  if (!p) {                // the first set of a server can take a minute: say so
-    status.textContent = P.busy ? t("pPreparing") : "\u00a0"; sub.textContent = "\u00a0";
+  const bar = $("p-progress"), build = P.busy && P.build && P.build.build;
+  bar.hidden = !build;
+  if (build) bar.value = P.build.total ? Math.floor(100 * P.build.done / P.build.total) : 0;
+  if (!p) {                // the first set of a server builds the explanation table: say what
+    status.textContent = build ? t("pBuilding", {spec: build.rules, size: sizeText(build.bytes),
+                                                 time: aboutText(build.seconds)})
+      : P.busy ? t("pPreparing") : "\u00a0";
+    sub.textContent = "\u00a0";
     $("p-dice").replaceChildren(); $("p-card").replaceChildren(); $("p-result").replaceChildren();
     $("p-keep").hidden = true; $("p-hint").textContent = ""; $("p-next").hidden = true;
     renderRunning(); renderStats();
@@ -278,6 +286,35 @@ function onNameChange() {
 }
 
 // ------------------------------------------------------------------ the server
+// A size in MiB or GiB and a time in s, min or h, in the page's language.
+function sizeText(bytes) {
+  return bytes >= 2 ** 30 ? `${plain(bytes / 2 ** 30)} GiB` : `${plain(bytes / 2 ** 20)} MiB`;
+}
+function aboutText(seconds) {
+  if (seconds < 90) return `${int(Math.max(1, Math.round(seconds)))} s`;
+  return seconds < 5400 ? `${plain(seconds / 60)} min` : `${plain(seconds / 3600)} h`;
+}
+
+// The puzzles; while the server builds the explanation table (a 503
+// "solving"), its announcement and progress are shown in the view (P.build).
+async function puzzles(query) {
+  for (;;) {
+    let res, data;
+    try {
+      res = await fetch("/api/puzzles?" + new URLSearchParams(query));
+      data = await res.json();
+    } catch (e) { break; }                // the server lost: api() waits for it
+    if (res.status !== 503 || data.code !== "solving") {
+      if (res.ok) return data;
+      break;
+    }
+    P.build = data.progress || null;
+    renderPractice();
+    await new Promise((r) => setTimeout(r, 700));
+  }
+  return api("/api/puzzles", undefined, query);
+}
+
 async function newSet() {
   if (P.busy) return;
   const source = $("p-source").value, level = $("p-level").value;
@@ -289,11 +326,11 @@ async function newSet() {
   P.busy = true; P.result = null; P.marked = new Set();
   renderPractice();
   try {
-    const data = await api("/api/puzzles", undefined, query);
+    const data = await puzzles(query);
     P.set = data; P.i = 0; P.shownAt = Date.now();
     showError("");
   } catch (e) { showError(errorText(e)); }
-  P.busy = false;
+  P.busy = false; P.build = null;
   renderPractice();
   fetchServerStats();
   fetchScale();
