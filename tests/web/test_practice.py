@@ -375,6 +375,19 @@ def phone(browser, server, lang="en", seed=20261201):
     return context, page, errors, answers
 
 
+def release(page, held: list, what: str) -> None:
+    """Let the puzzle requests held back by a route go on (once one came:
+    ``what``), and stop holding them."""
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, what
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/puzzles?*")
+
+
 def wait_practice(page, state):
     page.wait_for_function(f"document.body.dataset.practice === {state!r}", timeout=30000)
 
@@ -478,14 +491,7 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     page.wait_for_function("() => document.body.dataset.practice === 'busy'")
     preparing = page.evaluate("fetch('/words.json').then((r) => r.json())")[lang]["page"]["pPreparing"]
     assert page.inner_text("#p-status") == preparing and "minut" in preparing
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the first set was asked for"
-    for route in held:
-        route.continue_()
-    page.unroute("**/api/puzzles?*")
+    release(page, held, "the first set was asked for")
     wait_practice(page, "puzzle")
     english = ("Practice", "Puzzle", "Keep my rating", "Your rating", "Back to the game")
     assert not any(w in page.inner_text("#practice") for w in english)
@@ -549,14 +555,7 @@ def test_the_page_shows_the_announced_build_and_its_bar(browser, server, lang, w
                            "!document.querySelector('#p-progress').hidden", timeout=30000)
     assert page.inner_text("#p-status") == words
     assert page.evaluate("document.querySelector('#p-progress').value") == 37
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the puzzles were asked for again"
-    for route in held:
-        route.continue_()
-    page.unroute("**/api/puzzles?*")
+    release(page, held, "the puzzles were asked for again")
     wait_practice(page, "puzzle")
     assert page.is_hidden("#p-progress")
     axe(page, f"puzzle after the build, {lang}")
