@@ -35,6 +35,7 @@ from solver.rules.grammar import GrammarError, cut, parse
 from solver.rules.words import (
     LANGS,
     box_name,
+    decimal_mark,
     fill,
     message,
     number,
@@ -56,10 +57,9 @@ def build_notice(solver, lang: str) -> str:
     from solver.players.explain import whole_plan
     from solver.tables.plan import describe_bytes, describe_seconds, estimate
     plan = whole_plan(solver.rules, solver.tables)
-    size, about = describe_bytes(plan.file_size), describe_seconds(estimate(plan))
-    if lang != "en":
-        size, about = size.replace(".", ","), about.replace(".", ",")
-    return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec, size=size, about=about)
+    return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec,
+                size=decimal_mark(describe_bytes(plan.file_size), lang),
+                about=decimal_mark(describe_seconds(estimate(plan)), lang))
 
 
 def card_text(card, lang: str) -> str:
@@ -221,7 +221,7 @@ def policy_name(policy: str, lang: str) -> str:
     is if it has no name there."""
     if policy.startswith("noisy "):
         t = policy.removeprefix("noisy ")
-        return fill(WORDS[lang]["policy_noisy"], t=t if lang == "en" else t.replace(".", ","))
+        return fill(WORDS[lang]["policy_noisy"], t=decimal_mark(t, lang))
     try:
         return message("kind_" + policy, lang)
     except KeyError:

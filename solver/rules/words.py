@@ -103,7 +103,16 @@ def number(x: float, digits: int, lang: str = "en") -> str:
     >>> number(2.5, 2, "nb"), number(-0.125, 1, "en")
     ('2,50', '-0.1')
     """
-    text = f"{x:.{digits}f}"
+    return decimal_mark(f"{x:.{digits}f}", lang)
+
+
+def decimal_mark(text: str, lang: str = "en") -> str:
+    """A text of numbers written with decimal points (``139.9 MiB``) with
+    the language's decimal mark: a comma in nb and sv.
+
+    >>> decimal_mark("139.9 MiB", "sv"), decimal_mark("2.5 min", "en")
+    ('139,9 MiB', '2.5 min')
+    """
     return text if lang == "en" else text.replace(".", ",")
 
 

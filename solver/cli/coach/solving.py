@@ -15,7 +15,7 @@ import click
 
 from solver.errors import InputError, TableError
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import message
+from solver.rules.words import decimal_mark, message
 
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
@@ -222,7 +222,7 @@ class Tables:
     def size(self, n: int) -> str:
         """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
         from solver.tables.plan import describe_bytes
-        return describe_bytes(n) if self.lang == "en" else describe_bytes(n).replace(".", ",")
+        return decimal_mark(describe_bytes(n), self.lang)
 
     def about(self, seconds: float) -> str:
         """About how long ``seconds`` are, in the language."""
