@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.scoring import end_turn
+from solver.kernels.scoring import end_turn, upper_after
 from solver.kernels.turn import (
     NEG,
     average_keeps,
@@ -118,7 +118,9 @@ class TripleTables(NamedTuple):
     * ``look = (m, delta)``  the look-ahead at the write (``look_candidates``): the
       ``m`` best (column, box) within ``delta`` of the best re-valued by
       their points plus the value of the next turn played with ``S`` after
-      it; ``m < 2`` for none
+      it; ``m < 2`` for none.  A third entry 1: the residuals fed to the
+      keeps at each turn start (``fed_offsets``); a fourth ``alpha``: the
+      look-ahead's residual ``T S - S`` counted ``1 + alpha`` times
     """
 
     box_cand: np.ndarray
@@ -197,7 +199,8 @@ def scoring_layer(d, tt, lanes, work, j):
     shift, moved, best, now = lanes.shift[j], lanes.moved[j], lanes.best[j], lanes.now[j]
     first = d.first_roll
     n_rolls = len(d.roll_prob)
-    coupled = coupling.shape[0] > 0
+    fed = tt.look.shape[0] > 2 and tt.look[2] > 0
+    coupled = coupling.shape[0] > 0 or fed
     total = 0.0
     if slacked:
         nb = len(d.is_upper)
@@ -219,8 +222,10 @@ def scoring_layer(d, tt, lanes, work, j):
         else:
             now[c] = values[d.rows[masks[c]], us[c]]
         total += w[c] * now[c]
-    if coupled:
+    if coupling.shape[0] > 0:
         column_offsets(masks, w, coupling, shift, moved)
+    elif fed:
+        moved[:] = True                 # ``fed_offsets`` set ``shift`` for this turn
     for r in range(n_rolls):
         work[first + r, j] = NEG
     for c in range(len(masks)):
@@ -326,7 +331,69 @@ def look_choice(chosen, value, first, n, tol):
 
 
 @njit(cache=True, nogil=True)
-def _lanes(d, C, nb, coupled, K=LANES):
+def par_points(d):
+    """``rep[b]``: the points upper box ``b`` (face ``b + 1``) stands for in
+    ``fed_offsets``, the face times the count that keeps pace with the
+    bonus (``round(cap / sum of the upper faces)``, at least 1: three for
+    Nordic); 0 for the other boxes."""
+    nb = len(d.is_upper)
+    faces = 0
+    for b in range(nb):
+        if d.is_upper[b]:
+            faces += b + 1
+    count = max(1, int(round(d.cap / faces))) if faces > 0 else 0
+    rep = np.zeros(nb, dtype=np.int64)
+    for b in range(nb):
+        if d.is_upper[b]:
+            rep[b] = count * (b + 1)
+    return rep
+
+
+@njit(cache=True, nogil=True)
+def fed_offsets(d, tt, tt0, lanes, L, ahead, work2, rep):
+    """The look-ahead fed to the keeps: ``shift[j, c, b]`` = the residual
+    :math:`((T S)(s') - S(s')) / w_c` of the position ``s'`` that writing
+    box ``b`` of column ``c`` leads to (upper boxes with ``rep[b]``
+    points), for the games ``j < L`` of ``lanes``; ``T S`` a whole turn
+    played with ``S`` after it (``turn_values`` with ``tt0``, no feeding)."""
+    nb = len(d.is_upper)
+    C = lanes.masks.shape[1]
+    plan, slack, per, w = tt.plan, tt.slack, tt.per, tt.w
+    n = 0
+    for j in range(L):
+        for c in range(C):
+            allowed = d.allowed[lanes.masks[j, c]]
+            for b in range(nb):
+                if (allowed >> b) & 1:
+                    for c2 in range(C):
+                        ahead.masks[n, c2], ahead.us[n, c2] = lanes.masks[j, c2], lanes.us[j, c2]
+                    ahead.masks[n, c] = lanes.masks[j, c] | (1 << b)
+                    ahead.us[n, c] = upper_after(d, b, lanes.us[j, c], rep[b])[0]
+                    n += 1
+    tv = turn_values(d, tt0, ahead, work2, n)
+    n = 0
+    for j in range(L):
+        left = 0
+        for c in range(C):
+            for b in range(nb):
+                left += 1 - ((lanes.masks[j, c] >> b) & 1)
+        for c in range(C):
+            allowed = d.allowed[lanes.masks[j, c]]
+            for b in range(nb):
+                if (allowed >> b) & 1:
+                    s = 0.0
+                    for c2 in range(C):
+                        n_c = 0
+                        for b2 in range(nb):
+                            n_c += 1 - ((ahead.masks[n, c2] >> b2) & 1)
+                        k = min(plan[c2, left - 1], per * (left - 1 - n_c))
+                        s += w[c2] * slack[k, d.rows[ahead.masks[n, c2]], ahead.us[n, c2]]
+                    lanes.shift[j, c, b] = (tv[n] - s) / w[c]
+                    n += 1
+
+
+@njit(cache=True, nogil=True)
+def lane_set(d, C, nb, coupled, K=LANES):
     n_rolls = len(d.roll_prob)
     return Lanes(np.zeros((K, C), dtype=np.int64), np.zeros((K, C), dtype=np.int64),
                  np.ones((K, C), dtype=np.bool_), np.empty((K, C, len(d.cand_box), 1)),
@@ -369,13 +436,21 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     n_dice = pt.size[-1]
     M = d.adds.shape[0]
     logging = log_rolls.shape[0] > 0
-    coupled = tt.coupling.shape[0] > 0
-    lanes = _lanes(d, C, nb, coupled)
+    fed = tt.look.shape[0] > 2 and tt.look[2] > 0
+    coupled = tt.coupling.shape[0] > 0 or fed
+    lanes = lane_set(d, C, nb, coupled)
     looking = tt.look.shape[0] > 0 and tt.look[0] >= 2
     wide = LANES * max(int(tt.look[0]), 1) if looking else 1     # the look-ahead's lanes
-    ahead = _lanes(d, C, nb, False, wide)
+    if fed:
+        wide = max(wide, LANES * C * nb)
+    tt0 = TripleTables(tt.box_cand, tt.values, tt.w, tt.coupling, tt.slack, tt.plan,
+                       tt.look[:2].copy(), tt.per)
+    rep = par_points(d)
+    ahead = lane_set(d, C, nb, False, wide)
     work2 = np.zeros((M + 1, wide))
     chosen, pts, value = np.zeros(wide, dtype=np.int64), np.zeros(wide), np.zeros(wide)
+    sval = np.zeros(wide)
+    alpha = tt.look[3] if tt.look.shape[0] > 3 else 0.0
     vals = np.empty(C * nb)
     rs, codes = np.zeros(LANES, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
     firsts, counts = np.zeros(LANES, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
@@ -402,6 +477,8 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                 masks[j, c], us[j, c] = start[c, 0], start[c, 1]
                 total[j] += np.int64(w[c]) * start[c, 2]
         for turn in range(turns, C * nb):
+            if fed:
+                fed_offsets(d, tt, tt0, lanes, L, ahead, work2, rep)
             for j in range(L):
                 h[j] = scoring_layer(d, tt, lanes, work, j)
             keep_levels(d, L, d.rolls - 1, work, out)
@@ -452,9 +529,13 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
                 if looking:
                     counts[j] = look_candidates(d, tt, (masks[j], us[j]), r, vals, code, tol,
                                                 (ahead, chosen, pts, n_look))
+                    for q in range(n_look, n_look + counts[j]):
+                        sval[q] = vals[chosen[q]]
                     n_look += counts[j]
             if n_look:                  # every game's look-ahead in one solve, side by side
-                value[:n_look] = turn_values(d, tt, ahead, work2, n_look) + pts[:n_look]
+                value[:n_look] = turn_values(d, tt0, ahead, work2, n_look) + pts[:n_look]
+                if alpha != 0.0:            # the residual T S - S extrapolated
+                    value[:n_look] += alpha * (value[:n_look] - sval[:n_look])
             for j in range(L):
                 i = i0 + j
                 r, code = rs[j], codes[j]

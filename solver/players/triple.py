@@ -135,7 +135,9 @@ class Strategy(NamedTuple):
     * ``look = (m, delta)``  the look-ahead at the write: the ``m`` best
       (column, box) within ``delta`` of the best are re-valued by their
       weighted points plus the next turn's value (``next_turn``); ``m < 2``
-      for none
+      for none.  ``(m, delta, 1)``: the look-ahead fed to the keeps too,
+      each write offset by the residual ``next_turn - S`` of where it
+      leads (``fed_offsets``; measured, not stored for any rules)
     * ``per``  slack layers per spare turn (2: half steps, ``half_steps``);
       ``plan`` counts layers
     """
@@ -143,7 +145,7 @@ class Strategy(NamedTuple):
     coupling: np.ndarray
     plan: np.ndarray
     slack: np.ndarray
-    look: tuple[int, float] = (0, 0.0)
+    look: tuple[float, ...] = (0, 0.0)
     per: int = 1
 
 
@@ -323,6 +325,8 @@ class TripleTurn:
         self.table, self.card = table, card
         strategy = self.strategy = as_strategy(card.rules, coupling)
         delta = offsets(strategy.coupling, card)
+        if len(strategy.look) > 2 and strategy.look[2]:
+            delta = delta + fed_offsets(table, card, strategy)
         total, now = _future(table, card)
         slacked = len(strategy.plan) > 0
         if slacked:
@@ -390,6 +394,41 @@ def _after(values: np.ndarray, sc: Scorecard, scoring: Scoring) -> np.ndarray:
     return values[sc.mask | 1 << cols, reached]
 
 
+def slack_value(card: Scorecard, strategy: Strategy) -> float:
+    """``S`` of ``card`` at a turn's end: ``sum_c w_c W_{k_c}``, ``k_c``
+    the plan's ``k`` for the turns left, clamped to the column's spare
+    turns (``slack_index`` of the turn that led here)."""
+    n_open = np.array([sc.rules.n_boxes - bin(sc.mask).count("1") for sc in card.columns])
+    left = int(n_open.sum())
+    k = np.minimum(strategy.plan[:, left], strategy.per * (left - n_open))
+    return float(sum(w * strategy.slack[kc, sc.mask, sc.upper_state]
+                     for w, kc, sc in zip(card.rules.column_weights, k, card.columns)))
+
+
+def par_points(rules: Rules) -> list[int]:
+    """The points each box of ``rules`` stands for in ``fed_offsets``
+    (``kernels.triple.par_points``): an upper box its face times the count
+    that keeps pace with the bonus, the others 0."""
+    faces = sum(b.face for b in rules.boxes if b.is_upper)
+    count = max(1, round(rules.cap / faces)) if faces else 0
+    return [count * b.face if b.is_upper else 0 for b in rules.boxes]
+
+
+def fed_offsets(table: StateValues, card: Scorecard, strategy: Strategy) -> np.ndarray:
+    """``delta[c, b]``: the look-ahead fed to the keeps
+    (``Strategy.look = (m, delta, 1)``), the residual ``next_turn - S`` of
+    the card writing open box ``b`` of column ``c`` leads to (an upper box
+    with its ``par_points``); the compiled player's
+    ``kernels.triple.fed_offsets``."""
+    one = card.rules.column_rules
+    par = par_points(one)
+    out = np.zeros((card.rules.columns, one.n_boxes))
+    for c, b in card.allowed():
+        after = card.fill(b, par[b], column=c)
+        out[c - 1, b] = next_turn(table, after, strategy) - slack_value(after, strategy)
+    return out
+
+
 def next_turn(table: StateValues, card: Scorecard, strategy: Strategy) -> float:
     """The value of the next turn from ``card``, played with the strategy's
     values after it (``TripleTurn``; excluding the card's score): the mean
@@ -412,7 +451,7 @@ def look_ahead(table: StateValues, card: Scorecard, turn: TripleTurn, values: li
     the scoring actions not looked at fall below them (the compiled
     player's ``kernels.triple.look_candidates`` and ``look_choice``, the
     same choice)."""
-    m, delta = turn.strategy.look
+    m, delta = turn.strategy.look[:2]
     order = ranking(values, codes, tol)
     if m < 2 or codes[order[0]] >= n_boxes:
         return values
@@ -425,6 +464,9 @@ def look_ahead(table: StateValues, card: Scorecard, turn: TripleTurn, values: li
         nb = table.rules.n_boxes
         after = card.fill(codes[i] % nb, actions[i].points, column=codes[i] // nb + 1)
         ahead.append(after.score - card.score + next_turn(table, after, turn.strategy))
+    alpha = turn.strategy.look[3] if len(turn.strategy.look) > 3 else 0.0
+    if alpha:                   # the residual T S - S counted 1 + alpha times
+        ahead = [a + alpha * (a - values[i]) for a, i in zip(ahead, looked)]
     pick = ranking(ahead, [codes[i] for i in looked], tol)
     out = list(values)
     for i in range(len(values)):

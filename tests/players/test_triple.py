@@ -229,7 +229,8 @@ def test_slack_values_are_the_relaxed_column_with_spare_turns(duo):
 
 
 @pytest.mark.parametrize("cap, rate, look", [(1, 0.5, (0, 0.0)), (2, 1.0, (0, 0.0)),
-                                             (1, 0.5, (3, 20.0)), (1, 0.5, (6, 100.0))])
+                                             (1, 0.5, (3, 20.0)), (1, 0.5, (6, 100.0)),
+                                             (1, 0.5, (3, 20.0, 1.0))])
 def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look):
     """The slack strategy (with the look-ahead at the write ``look``)
     valued exactly over the whole game tree lies below the exact optimum,
@@ -254,6 +255,55 @@ def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look):
     mean = (np.arange(len(sim.hist)) * sim.hist).sum() / sim.games
     sd = math.sqrt((np.arange(len(sim.hist)) ** 2 * sim.hist).sum() / sim.games - mean ** 2)
     assert abs(mean - slacked) < 4 * sd / math.sqrt(sim.games)
+
+
+def test_fed_offsets_are_the_next_turn_less_the_slack_values(duo):
+    """The look-ahead fed to the keeps (``Strategy.look = (m, delta, 1)``):
+    each open box's offset is the value of the next turn after writing it
+    (upper boxes with their par points) less the slack value ``S`` of that
+    position, the numpy ``next_turn`` and the slack table giving the same."""
+    from solver.kernels import triple as kernel
+    from solver.kernels.player import play_tables
+    from solver.kernels.turn import turn_data
+    from solver.players.triple import fed_offsets, next_turn, par_points
+
+    one = DUO.column_rules
+    d, pt = turn_data(one), play_tables(one)
+    plan = slack_plan(DUO, 1, 0.5)
+    slack = slack_values(DUO, 1)
+    strategy = Strategy(no_coupling(DUO), plan, slack, (3, 20.0))
+    w = np.array(DUO.column_weights, dtype=np.float64)
+    tt = kernel.TripleTables(kernel.box_candidates(d, pt), np.asarray(duo.table.dense)[0], w,
+                             no_coupling(DUO), slack, plan, np.array((3, 20.0, 1.0)), 1)
+    tt0 = tt._replace(look=np.array((3, 20.0)))
+    card = Scorecard.parse("ones@2=1", DUO)
+    C, nb = DUO.columns, one.n_boxes
+    lanes = kernel.lane_set(d, C, nb, True)
+    for c, sc in enumerate(card.columns):
+        lanes.masks[0, c], lanes.us[0, c] = sc.mask, sc.upper_state
+    ahead = kernel.lane_set(d, C, nb, False, C * nb)
+    work2 = np.zeros((d.adds.shape[0] + 1, C * nb))
+    rep = kernel.par_points(d)
+    assert rep.tolist() == [1, 2, 0] == par_points(one)   # bonus 5 at 4: one die a face
+    kernel.fed_offsets(d, tt, tt0, lanes, 1, ahead, work2, rep)
+    left = sum(one.n_boxes - bin(sc.mask).count("1") for sc in card.columns) - 1
+    checked = 0
+    for c, sc in enumerate(card.columns):
+        for b in range(nb):
+            if sc.points[b] is not None:
+                continue
+            after = card.fill(b, int(rep[b]), column=c + 1)
+            s_after = 0.0
+            for c2, sc2 in enumerate(after.columns):
+                n_c = one.n_boxes - bin(sc2.mask).count("1")
+                k = min(plan[c2, left], left - n_c)
+                s_after += w[c2] * slack[k, sc2.mask, sc2.upper_state]
+            want = next_turn(duo.table, after, strategy) - s_after
+            assert lanes.shift[0, c, b] * w[c] == pytest.approx(want, abs=1e-9)
+            checked += 1
+    assert checked == 5 and np.any(np.abs(lanes.shift[0]) > 1e-6)
+    numpy = fed_offsets(duo.table, card, strategy._replace(look=(3, 20.0, 1.0)))
+    assert numpy == pytest.approx(lanes.shift[0] * w[:, None], abs=1e-9)   # the advice's, the same
 
 
 def test_slack_values_are_saved_in_the_tables_folder(tmp_path, monkeypatch):
