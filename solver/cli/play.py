@@ -21,7 +21,6 @@ the output is not a terminal or ``NO_COLOR`` is set.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 
@@ -29,6 +28,7 @@ import click
 
 from solver.cli.coach.card import protokoll
 from solver.cli.coach.loop import Coach, Quit, check_path
+from solver.cli.coach.signals import stopping
 from solver.cli.coach.solving import Stopped, solve_child, stop
 from solver.cli.coach.texts import game_error
 from solver.cli.options import SEED, Choice, rules_option, tables_option
@@ -155,11 +155,10 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
             import readline  # noqa: F401  (line editing and history for the prompt)
         except ImportError:
             pass
-    old = {sig: signal.signal(sig, stop)
-           for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
     code, failure = 0, None
     try:
-        coach.run(resumed=bool(resume))
+        with stopping(stop):
+            coach.run(resumed=bool(resume))
     except InputError as e:                 # a table that cannot or may not be solved
         code, failure = 2, e
     except KeyboardInterrupt:
@@ -168,9 +167,6 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
         code = 128 + e.signum               # 129 hang-up, 130 Ctrl-C, 143 SIGTERM
     except (click.Abort, EOFError, Quit):   # click.prompt's end of input is Abort
         pass
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
     coach.save()
     coach.steady = False
     coach.echo("")

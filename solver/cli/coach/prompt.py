@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from solver.cli.coach.signals import waiting
+
 ANSI = re.compile(r"(\x1b\[[0-9;]*m)")
 
 
@@ -29,7 +31,9 @@ def for_readline(prompt: str) -> str:
 
 
 def read_line(prompt: str) -> str:
-    """One line, stripped; raises ``EOFError`` or ``click.Abort`` when input ends."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        return input(for_readline(prompt)).strip()
-    return click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
+    """One line, stripped; raises ``EOFError`` or ``click.Abort`` when input
+    ends.  A signal that comes while it waits stops it (``signals.stopping``)."""
+    with waiting():
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            return input(for_readline(prompt)).strip()
+        return click.prompt(prompt, default="", show_default=False, prompt_suffix="").strip()
