@@ -234,8 +234,11 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("doc-tables"))
+def tables(nordic, tables_dir):
+    """The session's tables folder (nordic solved; the explanations too when
+    an earlier test built them): the examples solve nothing the suite
+    already has."""
+    return str(tables_dir)
 
 
 PAGES_WITH_EXAMPLES = [page for page in PAGES if examples(page)]
