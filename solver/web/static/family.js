@@ -6,7 +6,7 @@
 // words them.  game.js's render() calls renderFamily().
 import {int, num, t} from "./words.js";
 import {$, el} from "./dom.js";
-import {S} from "./state.js";
+import {S, estimated} from "./state.js";
 
 function names(seats) {
   const n = seats.map((s) => S.view.players[s].name);
@@ -50,8 +50,10 @@ export function renderFamily() {
     {
       // the turns written from the score pad are not rated: said, and no loss where none was rated
       const unrated = (f.unrated && f.unrated[seat]) || 0, padText = unrated ? t("padUnrated", {n: unrated}) : "";
-      lines.push(unrated >= S.view.turns_played[seat] ? padText
-        : t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}) + (padText ? " · " + padText : ""));
+      // Trippel has no exact solution: its losses are the strategy's estimates, and said so
+      const args = {name, loss: num(f.ledger[seat], 1)};
+      const loss = estimated() ? t("lossSoFarEstimate", args) : t("lossSoFar", args);
+      lines.push(unrated >= S.view.turns_played[seat] ? padText : loss + (padText ? " · " + padText : ""));
     }
   }
   if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points
