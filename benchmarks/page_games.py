@@ -49,6 +49,8 @@ CASES = {
     "triple-1": ("triple", ["Kari"], "nb", "full"),
     "triple-3": ("triple", ["Kari", "Ola=optimal", "Ingrid=optimal"], "nb", "check"),
     "triple-6": ("triple", ["Kari"] + [f"{n}=optimal" for n in NAMES[1:]], "sv", "full"),
+    # six people around one phone, every decision judged
+    "triple-6-check": ("triple", NAMES, "nb", "check"),
     "maxi": ("maxi", ["Kari", "Ola=optimal"], "nb", "full"),
 }
 
@@ -93,7 +95,7 @@ def main() -> int:
                     moves = game.played()
                 finally:
                     game.close()
-                print(f"{case:11} {width}px  {moves:4} moves  {time.time() - began:6.1f} s  "
+                print(f"{case:14} {width}px  {moves:4} moves  {time.time() - began:6.1f} s  "
                       f"{len(game.problems)} problems", flush=True)
                 found += len(game.problems)
     return 1 if found else 0

@@ -210,6 +210,10 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
         if state == "roll":
             p.tap("#roll")
             phone.wait("decide")
+            # the next person's open boxes, further right on the card, widen nothing
+            # (their screen-reader words are held by the card's box: no layout viewport past the phone)
+            phone.no_sideways_scroll("the next person deciding")
+            assert p.evaluate("innerWidth") == width, ("the page is wider than the phone", p.evaluate("innerWidth"))
             p.tap("#dice .die[data-index='0']")
             p.tap("#keep")
             phone.wait("roll")
