@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -53,6 +54,16 @@ CASES = {
     "triple-6-check": ("triple", NAMES, "nb", "check"),
     "maxi": ("maxi", ["Kari", "Ola=optimal"], "nb", "full"),
 }
+
+
+def shot_name(case: str, rules: str) -> str:
+    """The pictures' name of ``case`` played with ``rules``: the case's own,
+    or with another rule set (``--maxi``) the case and its settings
+    (``maxi:saved_rolls=false`` -> ``maxi-saved-rolls-false``)."""
+    own = CASES[case][0]
+    if rules == own:
+        return case
+    return case + "-" + re.sub(r"[^a-z0-9]+", "-", rules.partition(":")[2].lower()).strip("-")
 
 
 def main() -> int:
@@ -89,7 +100,7 @@ def main() -> int:
                 try:
                     moves = game.play()
                     if not args.no_shots:
-                        game.shot(SHOTS / f"{case}-{width}-end.png")
+                        game.shot(SHOTS / f"{shot_name(case, rules)}-{width}-end.png")
                 except Exception as e:              # a game that did not reach its end
                     game.problem("stopped", str(e).splitlines()[0])
                     moves = game.played()
