@@ -137,7 +137,7 @@ def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, se
     phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
     p = phone.page
     family = p.inner_text("#family")
-    assert "Kari har tapt om lag" in family and "etter strategiens anslag" in family
+    assert "Kari har tapt om lag" in family and "(strategiens anslag)" in family
     assert "mot beste spill" not in family
     p.click("#protokoll .cell-btn >> nth=0")
     if p.is_visible("#zero-confirm[open]"):
