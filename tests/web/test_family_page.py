@@ -136,6 +136,7 @@ def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, se
             g.play(str([a for a in g.legal_actions() if str(a).startswith("score")][-1]))
     phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
     p = phone.page
+    p.wait_for_function("(document.querySelector('#family') || {}).textContent.includes('Kari')")
     family = p.inner_text("#family")
     assert "Kari har tapt om lag" in family and "(strategiens anslag)" in family
     assert "mot beste spill" not in family
