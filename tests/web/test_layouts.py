@@ -221,3 +221,51 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
         assert phone.errors == []
     finally:
         phone.context.close()
+
+
+def test_maxis_saved_rolls_are_seen_and_used_on_a_360_phone(browser, server, tmp_path):
+    """Maxi saves the rerolls a turn leaves: the hint says what writing now
+    saves, the next turn's line says the rolls saved before its roll, and
+    the turn then has them (more rerolls than four rolls give), all above
+    the totals bar at 360 x 640 with no sideways scroll."""
+    phone = Phone(browser, server, 360, tmp_path)
+    p = phone.page
+
+    def in_view(sel):
+        box = p.eval_on_selector(sel, "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+        assert box[0] >= 0 and box[1] <= phone.fold(), (sel, box, phone.fold())
+
+    def write_chance():
+        p.tap("#protokoll button.cell-btn[data-box='chance']")
+        phone.wait("roll")
+
+    try:
+        phone.start("maxi", ["Kari", "Ola"])
+        p.tap("#roll")
+        phone.wait("decide")
+        assert "Skriver du en rubrikk nå, spares 3 kast til en senere tur." in p.inner_text("#hint")
+        in_view("#hint")
+        write_chance()                                   # Kari banks 3
+        p.tap("#roll")
+        phone.wait("decide")
+        write_chance()                                   # Ola banks 3
+        assert "Kari" in p.inner_text("#turn") and "3 sparte kast" in p.inner_text("#sub")
+        in_view("#sub")
+        bank = p.eval_on_selector_all("#protokoll tr.sum", "rs => rs.map((r) => r.innerText)")
+        assert any(r.startswith("Spart") and "3" in r for r in bank), bank
+        p.tap("#roll")
+        phone.wait("decide")
+        for left in (6, 5, 4, 3):                        # the saved rolls used: more than 3 rerolls
+            assert f"{left} omkast igjen" in p.inner_text("#sub"), (left, p.inner_text("#sub"))
+            p.tap("#dice .die[data-index='0']")
+            in_view("#keep")
+            p.tap("#keep")
+            phone.wait("roll")
+            p.tap("#roll")
+            phone.wait("decide")
+            phone.no_sideways_scroll(f"{left} rerolls left")
+        assert "2 omkast igjen" in p.inner_text("#sub")
+        assert "spares 2 kast" in p.inner_text("#hint")
+        assert phone.errors == []
+    finally:
+        phone.context.close()
