@@ -53,6 +53,7 @@ CASES = {
     # six people around one phone, every decision judged
     "triple-6-check": ("triple", NAMES, "nb", "check"),
     "maxi": ("maxi", ["Kari", "Ola=optimal"], "nb", "full"),
+    "maxi-check": ("maxi", ["Karin", "Olle"], "sv", "check"),     # two people, saved rolls judged
 }
 
 
