@@ -18,7 +18,8 @@ set, e.g. without saved rolls).  It prints each problem when found and
 one line per game (moves, seconds, problems); the exit status is 1 when
 any was found.  On a busy two-core machine a Nordic, Yahtzee or Maxi game
 took 1-2 minutes, Trippel with one player 2, with three 16, with six longer
-(the computers' moves are played on the page too): ``--case``, ``--width``.
+(the computers' moves are played on the page too), six people in check mode
+10 (956 moves; five helpers' jobs on the two cores): ``--case``, ``--width``.
 """
 
 from __future__ import annotations
