@@ -383,6 +383,10 @@ def game_json(game: Game, coach: bool = True, session: Session | None = None,
         "can_undo": bool(game.moves), "can_redo": bool(game.redo_moves),
         "can_undo_human": human_moved(game),
         "labels": labels(rules),
+        # saved rolls: each seat's bank, and what stopping now would add to it
+        "bank": [card.bank for card in game.cards] if rules.saved_rolls else None,
+        "bank_if_stopped": bank_after(rules, game.rerolls)
+        if rules.saved_rolls and not game.is_over and not game.needs_roll else None,
         **({} if session is None else {"family": family(session)}), **extra}
 
 

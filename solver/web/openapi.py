@@ -78,7 +78,13 @@ GAME_VIEW = {"type": "object", "description": "The game, its protokoll and the a
                          "boxes' points against the pace of the bonus (null: decided or none "
                          "filled)", "items": {"type": "array",
                                               "items": {"type": ["number", "null"]}}},
-                 "labels": {"type": "object"}}}
+                 "labels": {"type": "object"},
+                 "bank": {"type": ["array", "null"], "items": {"type": "integer"},
+                          "description": "Saved rolls: each seat's rolls banked (null: the "
+                                         "rules save none)"},
+                 "bank_if_stopped": {"type": ["integer", "null"], "description":
+                                     "Saved rolls: the rolls that writing a box now banks "
+                                     "(null: none, or no decision now)"}}}
 
 
 def _get(summary: str, params: list[dict], result: dict | None = None) -> dict:

@@ -117,6 +117,43 @@ def test_the_end_review_names_each_persons_loss(browser, server):
     assert phone.errors == []
 
 
+def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, server):
+    """Trippel has no exact solution: the running loss and the end review
+    say its losses are the strategy's estimates, not losses against best
+    play (a Nordic review says "mot beste spill": the test above)."""
+    from solver.scorepad import pad_values, write_points
+    g = Game("triple", ["Kari"], seed=21)
+
+    def left():
+        return sum(p is None for card in g.cards for c in card.columns for p in c.points)
+    while left() > 3:                                    # the pad's turns: quick, unrated
+        (col, box), points = next(iter(pad_values(g).items()))
+        write_points(g, box, points[-1], col)
+    while not (not g.needs_roll and left() == 1):        # two turns with dice: rated
+        if g.needs_roll:
+            g.play("roll")
+        else:
+            g.play(str([a for a in g.legal_actions() if str(a).startswith("score")][-1]))
+    phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
+    p = phone.page
+    p.wait_for_function("(document.querySelector('#family') || {}).textContent.includes('Kari')")
+    family = p.inner_text("#family")
+    assert "Kari har tapt om lag" in family and "(strategiens anslag)" in family
+    assert "mot beste spill" not in family
+    p.click("#protokoll .cell-btn >> nth=0")
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    p.wait_for_selector("#end[open] .review-loss")
+    review = p.inner_text("#review")
+    assert "Trippel-Yatzy regnes ikke ut nøyaktig" in p.inner_text("#review .review-estimates")
+    assert "Kari tapte om lag" in review and "etter strategiens anslag" in review
+    assert "mot beste spill" not in review and "best var" not in review
+    worst = p.inner_text("#review .review-worst")
+    assert "strategien valgte" in worst
+    axe(p, "Trippel's end review")
+    assert phone.errors == []
+
+
 def test_a_phone_joins_by_the_short_code_and_sees_the_last_move(browser, server):
     a = Phone(browser, server, "nb").open(server.url)
     new_game(a, ["Kari", "Ola"], 5)

@@ -210,10 +210,69 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
         if state == "roll":
             p.tap("#roll")
             phone.wait("decide")
+            # the next person's open boxes, further right on the card, widen nothing
+            # (their screen-reader words are held by the card's box: no layout viewport past the phone)
+            phone.no_sideways_scroll("the next person deciding")
+            assert p.evaluate("innerWidth") == width, ("the page is wider than the phone", p.evaluate("innerWidth"))
             p.tap("#dice .die[data-index='0']")
             p.tap("#keep")
             phone.wait("roll")
             phone.labels_in_slots("kept")
+        assert phone.errors == []
+    finally:
+        phone.context.close()
+
+
+@pytest.mark.parametrize("width", sorted(SIZES))
+def test_maxis_saved_rolls_are_seen_and_used_on_a_phone(browser, server, tmp_path, width):
+    """Maxi saves the rerolls a turn leaves: the hint says what writing now
+    saves, the next turn's line says the rolls saved before its roll, and
+    the turn then has them (more rerolls than four rolls give), all above
+    the totals bar at 360 x 640 and 390 x 844 with no sideways scroll
+    (pictured: ``maxi-bank-WIDTH.png``, the turn with its saved rolls)."""
+    phone = Phone(browser, server, width, tmp_path)
+    p = phone.page
+
+    def in_view(sel):
+        box = p.eval_on_selector(sel, "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+        assert box[0] >= 0 and box[1] <= phone.fold(), (sel, box, phone.fold())
+
+    def write_chance():
+        p.tap("#protokoll button.cell-btn[data-box='chance']")
+        phone.wait("roll")
+
+    try:
+        phone.start("maxi", ["Kari", "Ola"])
+        p.tap("#roll")
+        phone.wait("decide")
+        assert "Skriver du nå, spares 3 kast til senere." in p.inner_text("#hint")
+        in_view("#hint")
+        write_chance()                                   # Kari banks 3
+        p.tap("#roll")
+        phone.wait("decide")
+        write_chance()                                   # Ola banks 3
+        assert "Kari" in p.inner_text("#turn") and "3 sparte kast" in p.inner_text("#sub")
+        in_view("#sub")
+        bank = p.eval_on_selector_all("#protokoll tr.sum", "rs => rs.map((r) => r.innerText)")
+        assert any(r.startswith("Spart") and "3" in r for r in bank), bank
+        p.tap("#roll")
+        phone.wait("decide")
+        phone.shot(f"maxi-bank-{width}")                 # 6 rerolls, 3 of them saved
+        for left in (6, 5, 4, 3):                        # the saved rolls used: more than 3 rerolls
+            assert f"{left} omkast igjen" in p.inner_text("#sub"), (left, p.inner_text("#sub"))
+            p.tap("#dice .die[data-index='0']")
+            in_view("#keep")
+            p.tap("#keep")
+            phone.wait("roll")
+            p.tap("#roll")
+            phone.wait("decide")
+            phone.no_sideways_scroll(f"{left} rerolls left")
+        assert "2 omkast igjen" in p.inner_text("#sub")
+        assert "spares 2 kast" in p.inner_text("#hint")
+        dice, hint, keep = (p.eval_on_selector(s, "e => e.getBoundingClientRect()")
+                            for s in ("#dice", "#hint", "#keep"))
+        assert dice["y"] + dice["height"] <= hint["y"] and hint["y"] + hint["height"] <= keep["y"], \
+            ("the hint runs into the dice or the button", dice, hint, keep)
         assert phone.errors == []
     finally:
         phone.context.close()

@@ -35,3 +35,42 @@ def test_a_whole_game_on_a_phone_in_norwegian(browser, server):
         assert "English words: Roll, dice" in game.problems[1]
     finally:
         game.close()
+
+
+def test_six_people_late_in_trippel_see_the_verdict_and_the_next_turn_at_360(browser, server):
+    """Six people, turn 41 of 45 in Trippel, check mode, 360 x 640: above
+    the dice the lead, the bonus of three columns, the running loss and the
+    weighted totals; after a box is written from the card the verdict and
+    the next person's banner and roll button are all above the totals bar
+    (page_games' triple-6-check found the verdict under it)."""
+    import random
+    from solver.game import Game
+    names = ["Kari", "Ola", "Ingrid", "Magnus", "Sofie", "Henrik"]
+    rng, g = random.Random(5), Game("triple", names, seed=5)
+    while len(g.turns) < 240:                       # a careless game: bonuses out of reach, big losses
+        if g.needs_roll:
+            g.play("roll")
+        else:
+            g.play(str(rng.choice([a for a in g.legal_actions() if str(a).startswith("score")])))
+    game = WholeGame(browser, server, 360, "triple", names, lang="nb", mode="check")
+    try:
+        p = game.page
+        p.evaluate("(g) => localStorage.setItem('yatzy.game', JSON.stringify(g))", g.to_dict())
+        p.reload()
+        game.wait("roll")
+        before = game.played()
+        p.tap("#roll")
+        game.settled(before)
+        family = p.inner_text("#family")
+        assert "Bonus for Kari: ×1, ×2, ×3: bonusen er utenfor rekkevidde" in family  # said once
+        before = game.played()
+        box = p.eval_on_selector("#protokoll button.cell-btn", "b => b.dataset.box")
+        p.tap(f"#protokoll button.cell-btn[data-box='{box}']")
+        game.settled(before)
+        assert "Ola" in p.inner_text("#turn")
+        game.check("after a score")
+        game.check_verdict("after a score")
+        game.check_next_turn("after a score")
+        assert game.problems == []
+    finally:
+        game.close()

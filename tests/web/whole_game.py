@@ -6,7 +6,8 @@ option), the computer seats left to the page, until the game-over dialog.
 After every move ``WholeGame`` checks what a person at the table would
 meet: no sideways page scroll; after a written box the next turn's banner
 and its roll button (or the computer's banner) in view above the totals
-bar; in check mode the verdict on the decision in view; on an nb or sv page
+bar; in check mode the verdict on the decision in view; with saved rolls
+a person's rolls saved named on the turn's line, in view; on an nb or sv page
 no word that only the English catalogue has (``english_words``), in the
 visible text, the accessible names or the placeholders; axe-core with no
 violation at the start and at the end.  Its findings are collected in
@@ -195,6 +196,21 @@ class WholeGame:
             self.problem(where, f"axe {v['id']} ({v['impact']}): "
                                 f"{[n['target'] for n in v['nodes']][:3]}")
 
+    def check_bank(self, where: str) -> None:
+        """Saved rolls: a person's rolls saved are named on the turn's line,
+        in view, before the roll."""
+        seat, bank = self.page.evaluate("""import('/static/state.js').then(({S}) =>
+            [S.view.turn_player, S.view.bank && S.view.players[S.view.turn_player].human
+             ? S.view.bank[S.view.turn_player] : 0])""")
+        if not bank:
+            return
+        text, top, bottom = self.page.eval_on_selector("#sub", """e => [e.textContent,
+            e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]""")
+        if str(bank) not in re.findall(r"\d+", text):
+            self.problem(where, f"seat {seat}'s {bank} saved rolls are not named: {text!r}")
+        elif top < 0 or bottom > self.fold():
+            self.problem(where, f"the saved rolls are out of view ({top:.0f}..{bottom:.0f})")
+
     def check(self, where: str) -> None:
         self.check_width(where)
         self.check_words(where)
@@ -249,6 +265,7 @@ class WholeGame:
                 self.settled(before)
                 continue
             if state == "roll":
+                self.check_bank(f"before roll {self.played()}")
                 self.page.tap("#roll")
                 self.settled(before)
                 self.check("after a roll")

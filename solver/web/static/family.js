@@ -6,7 +6,7 @@
 // words them.  game.js's render() calls renderFamily().
 import {int, num, t} from "./words.js";
 import {$, el} from "./dom.js";
-import {S} from "./state.js";
+import {S, estimated} from "./state.js";
 
 function names(seats) {
   const n = seats.map((s) => S.view.players[s].name);
@@ -41,17 +41,26 @@ export function renderFamily() {
   if (!S.view.is_over) {
     const seat = S.view.turn_player, name = S.view.players[seat].name;
     const cols = f.bonus[seat] || [];
-    // a column's bonus is news once an upper box is written (its pace known) or it is decided
-    const words = cols.map((b, c) => b && (b.state !== "need" || b.pace !== null) ? bonusText(b, name, cols.length > 1 ? c + 1 : 0) : "")
-      .filter(Boolean);
+    // a column's bonus is news once an upper box is written (its pace known) or it is decided;
+    // columns alike are said once ("×1, ×2: bonus out of reach"), so that six seats' lines fit a phone
+    const news = cols.map((b, c) => [b, c + 1]).filter(([b]) => b && (b.state !== "need" || b.pace !== null));
+    const alike = new Map();
+    for (const [b, c] of news) {
+      const same = JSON.stringify([b.state, b.need, b.points]);
+      alike.set(same, [...(alike.get(same) || []), [b, c]]);
+    }
+    const words = [...alike.values()].map((group) => bonusText(group[0][0], name, cols.length > 1
+      ? group.map(([, c]) => c).join(", ×") : 0));
     if (words.length) lines.push(cols.length > 1 ? t("bonusCols", {name, list: words.join(" · ")}) : words[0]);
     if (f.ledger && S.mode !== "off" && S.view.players[seat].kind === "human" && f.ledger[seat] !== undefined
         && S.view.turns_played[seat] > 0)
     {
       // the turns written from the score pad are not rated: said, and no loss where none was rated
       const unrated = (f.unrated && f.unrated[seat]) || 0, padText = unrated ? t("padUnrated", {n: unrated}) : "";
-      lines.push(unrated >= S.view.turns_played[seat] ? padText
-        : t("lossSoFar", {name, loss: num(f.ledger[seat], 1)}) + (padText ? " · " + padText : ""));
+      // Trippel has no exact solution: its losses are the strategy's estimates, and said so
+      const args = {name, loss: num(f.ledger[seat], 1)};
+      const loss = estimated() ? t("lossSoFarEstimate", args) : t("lossSoFar", args);
+      lines.push(unrated >= S.view.turns_played[seat] ? padText : loss + (padText ? " · " + padText : ""));
     }
   }
   if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points

@@ -1,6 +1,8 @@
 // The end review on the page, in the game-over dialog: for each person the
 // points their decisions lost against the best play and their costliest
-// moves ("Kari lost 38 points; worst move turn 7 …"), the same numbers as
+// moves ("Kari lost 38 points; worst move turn 7 …"); in Trippel, which has
+// no exact solution (the view's values "lower_bound"), against the
+// strategy's own estimates, and said so.  The same numbers as
 // the coach's review (the server's "family": solver.web.family); the turns
 // written from a score pad are left out and counted ("3 turns written from
 // the score pad are not rated"), a game written wholly from one shows the
@@ -10,7 +12,7 @@
 // showEnd() calls renderReview().
 import {int, lang, num, t} from "./words.js";
 import {$, el} from "./dom.js";
-import {S} from "./state.js";
+import {S, estimated} from "./state.js";
 import {api} from "./api.js";
 
 const recorded = new Map();          // a page game's key -> its history (asked once)
@@ -26,15 +28,20 @@ export function decisionText(a) {
 
 const lower = (s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);     // mid-sentence
 function personLines(r) {
+  const est = estimated();
   // the turns written from the score pad are not rated (solver.scorepad.pad_moves)
   const unrated = r.unrated ? [el("p", {class: "review-unrated note", text: t("padUnrated", {n: r.unrated})})] : [];
   if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})}), ...unrated];
-  if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: t("reviewPerfect", {name: r.name, n: r.decisions})}), ...unrated];
+  if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: est ? t("reviewPerfectEstimate", {name: r.name})
+    : t("reviewPerfect", {name: r.name, n: r.decisions})}), ...unrated];
+  const args = {name: r.name, loss: num(r.loss, 1), n: r.decisions};
   const out = [el("p", {class: "review-loss", dataset: {seat: r.seat, loss: r.loss},
-    text: t("reviewLoss", {name: r.name, loss: num(r.loss, 1), n: r.decisions})}), ...unrated];
-  if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) =>
-    el("li", {text: t("reviewWorst", {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
-      best: lower(decisionText(w.best)), loss: num(w.loss, 1)})}))));
+    text: est ? t("reviewLossEstimate", args) : t("reviewLoss", args)}), ...unrated];
+  if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) => {
+    const args = {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
+      best: lower(decisionText(w.best)), loss: num(w.loss, 1)};
+    return el("li", {text: est ? t("reviewWorstEstimate", args) : t("reviewWorst", args)});
+  })));
   return out;
 }
 
@@ -72,7 +79,11 @@ export async function renderReview() {
     kids.push(el("h3", {text: t("reviewTitle")}));
     if (people.every((r) => r.scores_only)) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
     else if (S.mode === "off") kids.push(el("p", {class: "note", text: t("reviewOff")}));   // advice off means off
-    else for (const r of people) kids.push(...personLines(r));
+    else {
+      if (estimated() && people.some((r) => !r.scores_only))     // Trippel: what the losses are measured against
+        kids.push(el("p", {class: "review-estimates note", text: t("reviewEstimates")}));
+      for (const r of people) kids.push(...personLines(r));
+    }
   }
   box.replaceChildren(...kids);
   const shown = S.view;

@@ -26,3 +26,7 @@ export const S = {
   // the shared table (share.js): {code, moves, claimed, who, seat (null | number | "watch"), tokens, admin, url}
   table: null,
 };
+
+// Whether the game's losses are the strategy's estimates (Trippel has no
+// exact solution: solver.rules.play.LOWER_BOUND), not measured against best play.
+export function estimated() { return !!S.view && S.view.values === "lower_bound"; }
