@@ -35,60 +35,6 @@ from solver.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
-# Seconds per unit of the exact distribution's forward pass on the reference
-# machine (2 cores, quiet): a unit is a turn-start state times dice multisets
-# times rolls, as for the value table; measured on nordic from the start as
-# a command, its kernels loaded from Numba's cache (3.8-4.4 s; 2,097,152
-# states x 462 x 3).
-DISTRIBUTION_RATE = 1.38e-9
-DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
-                                # as a command, the process's own 320 MiB aside)
-
-
-def distribution_plan(solver, card):
-    """The exact distribution's forward pass from ``card`` as a build
-    (``tables.plan.Plan``): the states of the boxes still open, nothing
-    stored, its memory and its time on the reference machine.
-
-    >>> from solver import Solver
-    >>> p = distribution_plan(Solver("nordic"), Solver("nordic").card(""))
-    >>> p.values, p.path, round(p.seconds, 1)
-    (2097152, None, 4.0)
-    """
-    from solver.space import state_space
-    from solver.tables.plan import Plan
-
-    rules = solver.rules
-    sp = state_space(rules)
-    filled = int(sp.filled_count(card.mask))
-    values = (sp.n_masks >> filled) * (rules.cap + 1)
-    units = values * rules.dice_space.n_multisets * rules.rolls
-    what = (f"exact distribution of {rules.spec} "
-            + ("over the whole game" if not filled else f"over the {rules.n_boxes - filled} "
-               "open boxes' game"))
-    return Plan(what, None, values, 0, DISTRIBUTION_BYTES * values, units * DISTRIBUTION_RATE)
-
-
-def busy_share() -> float:
-    """The share of the machine's cores free for this process now: its
-    cores over the load average plus this process (or over the processes
-    running now, where more), at most 1.  The forward
-    pass runs on every core, so a busy second core slows it though this
-    process's own share of a core (``tables.plan.cpu_share``) stays high
-    (at load 4.6 on 2 cores: a core's share 0.85, the pass 2.1 times as long)."""
-    import os
-    try:
-        busy = os.getloadavg()[0] + 1
-    except OSError:
-        return 1.0
-    try:                            # the processes running now (this one too): the load
-        with open("/proc/loadavg") as f:    # average lags a minute behind a new load
-            busy = max(busy, int(f.read().split()[3].split("/")[0]))
-    except (OSError, ValueError, IndexError):
-        pass
-    return min(1.0, (os.cpu_count() or 1) / busy)
-
-
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     """Say (one line ``warning: computing the ...`` on stderr) what the exact
     distribution computes, in how much memory and about how long on this
@@ -98,14 +44,14 @@ def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     from dataclasses import replace
 
     from solver.rules.words import message
-    from solver.tables.plan import ANNOUNCE_SECONDS, estimate
+    from solver.tables.plan import ANNOUNCE_SECONDS, busy_share, distribution_plan, estimate
 
     if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
         return
     card = solver.card(card)
     if card.is_full:
         return
-    plan = distribution_plan(solver, card)
+    plan = distribution_plan(solver.rules, card.mask)
     seconds = max(estimate(plan), plan.seconds / busy_share())
     if seconds > ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "

@@ -226,6 +226,55 @@ def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
                 0, 8 * values, values * per_value, measure=measure)
 
 
+# Seconds per unit of the exact distribution's forward pass on the reference
+# machine (2 cores, quiet): a unit is a turn-start state times dice multisets
+# times rolls, as for the value table; measured on nordic from the start as
+# a command, its kernels loaded from Numba's cache (3.8-4.4 s; 2,097,152
+# states x 462 x 3).
+DISTRIBUTION_RATE = 1.38e-9
+DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
+                                # as a command, the process's own 320 MiB aside)
+
+
+def distribution_plan(rules: Rules, mask: int = 0) -> Plan:
+    """The exact distribution's forward pass from a card whose filled boxes
+    are ``mask`` as a build (``Plan``): the states of the boxes still open,
+    nothing stored, its memory and its time on the reference machine.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> p = distribution_plan(parse_rules("nordic"))
+    >>> p.values, p.path, round(p.seconds, 1)
+    (2097152, None, 4.0)
+    """
+    sp = state_space(rules)
+    filled = int(sp.filled_count(mask))
+    values = (sp.n_masks >> filled) * (rules.cap + 1)
+    units = values * _turn_cost(rules)
+    what = (f"exact distribution of {rules.spec} "
+            + ("over the whole game" if not filled else f"over the {rules.n_boxes - filled} "
+               "open boxes' game"))
+    return Plan(what, None, values, 0, DISTRIBUTION_BYTES * values, units * DISTRIBUTION_RATE)
+
+
+def busy_share() -> float:
+    """The share of the machine's cores free for this process now: its
+    cores over the load average plus this process (or over the processes
+    running now, where more), at most 1.  A build that runs on every core
+    (the exact distribution's forward pass) is slowed by a busy second core
+    though this process's own share of a core (``cpu_share``) stays high
+    (at load 4.6 on 2 cores: a core's share 0.85, the pass 2.1 times as long)."""
+    try:
+        busy = os.getloadavg()[0] + 1
+    except OSError:
+        return 1.0
+    try:                            # the processes running now (this one too): the load
+        with open("/proc/loadavg") as f:    # average lags a minute behind a new load
+            busy = max(busy, int(f.read().split()[3].split("/")[0]))
+    except (OSError, ValueError, IndexError):
+        pass
+    return min(1.0, (os.cpu_count() or 1) / busy)
+
+
 def set_confirm(confirm: Confirm | None) -> Confirm | None:
     """Set the function that approves a big build (``None``: big builds
     that fit go ahead); returns the one set before."""
@@ -333,8 +382,8 @@ def check(plan: Plan) -> None:
                       stacklevel=3)
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "calibrated_seconds", "check", "cpu_share",
-           "estimate",
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "busy_share", "calibrated_seconds", "check",
+           "cpu_share", "distribution_plan", "estimate",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
            "subgame_plan", "target_plan", "value_plan"]

@@ -48,18 +48,17 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
     a core, here 0.5, or of the machine's cores, here all) when that is over 10 s, and not when it is shorter;
     the distribution itself is the same either way."""
     from solver import Solver
-    from solver.cli import research
     from solver.tables import plan
     from solver.tables.plan import describe_bytes, describe_seconds
 
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
-    monkeypatch.setattr(research, "busy_share", lambda: 1.0)
+    monkeypatch.setattr(plan, "busy_share", lambda: 1.0)
     args = ["distribution", "--card", LATE, "--json", "--tables", str(tables_dir)]
     quick = CliRunner().invoke(main, args)
     assert quick.exit_code == 0 and "computing" not in quick.output, quick.output
-    monkeypatch.setattr(research, "DISTRIBUTION_RATE", 1e-4)
+    monkeypatch.setattr(plan, "DISTRIBUTION_RATE", 1e-4)
     solver = Solver("nordic", tables=tables_dir)
-    p = research.distribution_plan(solver, solver.card(LATE))
+    p = plan.distribution_plan(solver.rules, solver.card(LATE).mask)
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     line = r.stderr.splitlines()[0]
