@@ -1,12 +1,17 @@
 """Every first use from an EMPTY tables folder: the wait a new user sees.
 
 Each case runs as a fresh process (the CLI, the coach in a pseudo-terminal,
-the page's Practice API) with ``YATZY_TABLES`` a new empty folder and
-Numba's cache as it is (run each command once beforehand for a warm cache);
-prints the command, what it announced (``about ...``), the real wall time
-and the load average before and after.
+the page's routes on a served app) with ``YATZY_TABLES`` a new empty folder
+and Numba's cache as it is (run each command once beforehand for a warm
+cache); prints the machine, then per case what it announced (every ``about
+...`` of a build; ``compiling`` announcements apart), the real wall time
+(the whole command: start-up, the build, the answer), their ratio (real
+over announced builds), whether it is over ``LIMIT`` seconds, and the load
+average before and after.  ``--busy``: one CPU-bound process of the same
+priority (``python -c 'while 1: pass'``) runs beside every case.
 
-    python benchmarks/first_use.py [CASE ...]      # default: every case
+    python benchmarks/first_use.py [--busy] [CASE ...]   # default: every case
+    python benchmarks/first_use.py --list                 # the cases
 """
 
 from __future__ import annotations
@@ -45,7 +50,38 @@ CLI = {
     "simulate-10M": ["simulate", "--games", "10000000"],
     "ev-target-300": ["ev", "--target", "300", "--yes"],
     "train": ["train", "--count", "1", "--seed", "1", "--yes"],
+    # the first use of every other command a user meets (README, docs/cli.md)
+    "solve": ["solve"],
+    "ev": ["ev"],
+    "ev-late": ["ev", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10"],
+    "advise-empty": ["advise", "--dice", "11256", "--rerolls", "2"],
+    "target-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--target", "250"],
+    "explain-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--explain"],
+    "opponent-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--opponent", ""],
+    "theta": ["ev", "--theta", "0.01"],
+    "distribution-late": ["distribution", "--card", "ones=3,twos=6,threes=9,fours=12,"
+                          "fives=15,sixes=18,one_pair=10"],
+    "simulate-1k": ["simulate", "--games", "1000"],
+    "compare": ["compare", "--policy", "optimal", "--policy", "greedy"],
+    "bounds": ["bounds"],
+    "strategy": ["strategy", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
+                 "one_pair=10,two_pairs=14,three_of_a_kind=15,four_of_a_kind=16,"
+                 "small_straight=15,large_straight=20,full_house=18,chance=20"],
+    "match": ["match", "--games", "2", "--seed", "1"],
+    "tables": ["tables"],
+    "where": ["where"],
+    "rules": ["rules", "nordic"],
 }
+
+# the page's routes (GET on a served app, ``yatzy serve``), each from its own empty folder
+PAGE = {
+    "page-index": "/",
+    "page-ev": "/api/ev",
+    "page-advise": "/api/advise?dice=11256&rerolls=2",
+    "page-distribution": "/api/distribution",
+    "page-words": "/words.json",
+}
+LIMIT = 10.0        # the issue's aim: no first use waits longer unless a named whole-game build
 
 
 def load() -> float:
@@ -53,7 +89,32 @@ def load() -> float:
 
 
 def announced(text: str) -> list[str]:
-    return re.findall(r"(?:building|compiling)[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+    """Every ``about N s`` of a build's announcement (``compiling`` apart)."""
+    return re.findall(r"(?:building|computing)[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+
+
+def compiled(text: str) -> list[str]:
+    return re.findall(r"compiling[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+
+
+def seconds_of(said: str) -> float:
+    """``12 s``, ``4.4 min``, ``1.2 h`` in seconds."""
+    n, unit = said.split()
+    return float(n) * {"s": 1, "min": 60, "h": 3600}[unit]
+
+
+def machine() -> str:
+    model = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
+    return (f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, nice {os.nice(0)}, "
+            f"python {sys.version.split()[0]}")
 
 
 def run_cli(args: list[str], tables: Path) -> tuple[float, str]:
@@ -79,9 +140,9 @@ def run_play(tables: Path) -> tuple[float, str]:
     return seconds, text
 
 
-def run_practice(tables: Path) -> tuple[float, str]:
-    """``yatzy serve``, then GET /api/puzzles until it answers 200 (the
-    page's first Practice open)."""
+def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tuple[float, str]:
+    """``yatzy serve``, then GET ``route`` until it answers 200 (by default
+    /api/puzzles: the page's first Practice open)."""
     import httpx
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -103,8 +164,11 @@ def run_practice(tables: Path) -> tuple[float, str]:
         start = time.perf_counter()
         seen = []
         while True:
-            r = httpx.get(url + "/api/puzzles?count=1&seed=1", timeout=600)
+            r = httpx.get(url + route, timeout=900)
             if r.status_code == 200:
+                break
+            if r.status_code != 202:
+                seen.append(f"HTTP {r.status_code}: {r.text[:200]}")
                 break
             body = r.json()
             seen.append(json.dumps(body.get("progress", body))[:200])
@@ -115,24 +179,48 @@ def run_practice(tables: Path) -> tuple[float, str]:
         server.wait()
 
 
-def main(cases: list[str]) -> None:
-    every = [*CLI, "play", "practice"]
-    for case in cases or every:
+def run_case(case: str, tables: Path) -> tuple[float, str]:
+    if case == "play":
+        return run_play(tables)
+    if case == "practice":
+        return run_practice(tables)
+    if case in PAGE:
+        return run_practice(tables, PAGE[case])
+    return run_cli(CLI[case], tables)
+
+
+def main(args: list[str]) -> None:
+    every = [*CLI, "play", "practice", *PAGE]
+    if "--list" in args:
+        print("\n".join(every))
+        return
+    busy = "--busy" in args
+    cases = [a for a in args if not a.startswith("--")] or every
+    print(f"machine: {machine()}; load {load():.1f}"
+          + ("; one busy process of the same priority beside each case" if busy else ""),
+          flush=True)
+    print(f"{'case':<20}{'announced':>11}{'real':>9}{'ratio':>7}  over {LIMIT:g} s  load",
+          flush=True)
+    for case in cases:
         tables = Path(tempfile.mkdtemp(prefix="yatzy-first-"))
+        spinner = (subprocess.Popen([PY, "-c", "while 1: pass"]) if busy else None)
         before = load()
         try:
-            if case == "play":
-                seconds, text = run_play(tables)
-            elif case == "practice":
-                seconds, text = run_practice(tables)
-            else:
-                seconds, text = run_cli(CLI[case], tables)
+            seconds, text = run_case(case, tables)
         finally:
             shutil.rmtree(tables, ignore_errors=True)
-        print(f"{case:<18} announced {', '.join(announced(text)) or '-':<22} real {seconds:6.1f} s"
-              f"  load {before:.1f} -> {load():.1f}", flush=True)
+            if spinner is not None:
+                spinner.kill()
+                spinner.wait()
+        said = sum(seconds_of(a) for a in announced(text))
+        ratio = f"{seconds / said:.2f}" if said else "-"
+        over = "OVER" if seconds > LIMIT else ""
+        print(f"{case:<20}{(f'{said:.0f} s' if said else '-'):>11}{seconds:>8.1f}s{ratio:>7}  "
+              f"{over:<11}{before:.1f} -> {load():.1f}"
+              + (f"  (compiling: {', '.join(compiled(text))})" if compiled(text) else ""),
+              flush=True)
         for line in text.splitlines():
-            if "warning" in line or "about" in line:
+            if "warning" in line or "about" in line or "HTTP" in line:
                 print("    " + line[:300], flush=True)
 
 

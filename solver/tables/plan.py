@@ -93,6 +93,7 @@ class Plan:
     file_bytes: int | None = None
     file_at_most: bool = False
     measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
+    kind: str = ""          # a whole-game table stored once (``TABLE_KINDS``), else ""
 
     @property
     def big(self) -> bool:
@@ -146,10 +147,10 @@ def _turn_cost(rules: Rules) -> int:
 def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
                measure=None) -> Plan:
     """The build of the value table of ``rules`` (for ``theta``); ``measure``:
-    its time measured on this machine (``Plan.measure``), used without
-    saved rolls for builds
-    over ``CALIBRATE_SECONDS`` on the reference machine (the five-dice
-    presets' 1.5 s are not timed first: their bar shows how they go)."""
+    its time measured on this machine (``Plan.measure``), used with saved
+    rolls and for builds over ``CALIBRATE_SECONDS`` on the reference
+    machine without (the five-dice presets' 1.5 s are not timed first:
+    their bar shows how they go)."""
     from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 
     what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
@@ -160,7 +161,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
         memory = 8 * values if 8 * values <= CHECKPOINT_BYTES else min(8 * values, 1 << 30)
         seconds = values * _turn_cost(rules) * RATES["value"]
         return Plan(what, path, values, disk, memory, seconds,
-                    measure=measure if seconds > CALIBRATE_SECONDS else None)
+                    measure=measure if seconds > CALIBRATE_SECONDS else None, kind="value")
     cells = [prod(sp.layer_shape(p)) for p in range(rules.n_boxes + 1)]
     values = sum(cells)
     item = 4 if 8 * values > FLOAT32_BYTES else 8
@@ -170,8 +171,9 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
     # two layers in float64, one bank of a layer being converted, the process itself
     memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
     seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
-    # not timed on a sample (``build.measure_solve``): the reference time over the core's share
-    return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values)
+    # timed on a sample of the same rules' solve without saved rolls (``build.measure_solve``)
+    return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values,
+                measure=measure, kind="value")
 
 
 def _need_values(rules: Rules) -> int:
@@ -185,7 +187,7 @@ def target_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     large as the table, filled in place)."""
     values = _need_values(rules)
     return Plan(f"target table of {rules.spec}", path, values, 8 * values + 4096, 8 * values,
-                values * _turn_cost(rules) * RATES["target"], measure=measure)
+                values * _turn_cost(rules) * RATES["target"], measure=measure, kind="target")
 
 
 def futures_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
@@ -195,7 +197,7 @@ def futures_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     dense = 8 * state_space(rules).n_masks * (rules.cap + 1)
     return Plan(f"futures table of {rules.spec}", path, values, 8 * values + 4096,
                 8 * values + dense, values * _turn_cost(rules) * RATES["futures"],
-                measure=measure)
+                measure=measure, kind="futures")
 
 
 def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
@@ -211,7 +213,7 @@ def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     dense = 8 * sp.n_masks * (rules.cap + 1)
     return Plan(f"explanations table of {rules.spec}", path, values, 8 * values + 4096,
                 8 * values + 2 * dense, states * _turn_cost(rules) * RATES["parts"],
-                measure=measure)
+                measure=measure, kind="explanations")
 
 
 def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
@@ -376,14 +378,67 @@ def check(plan: Plan) -> None:
     seconds = estimate(plan)
     if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
+        if plan.kind and plan.path is not None:
+            warnings.warn(TableWarning(announcement(plan, seconds),
+                                       say=lambda lang: announcement(plan, seconds, lang)),
+                          stacklevel=3)
+            return
         busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
                 f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
         warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
                       stacklevel=3)
 
 
+TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+
+
+def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
+    """The announcement of a whole-game table's build (``plan.kind``), in
+    ``lang`` (the catalogue's ``build_whole``): which table of which rules,
+    its values, its size on disk (and the free space it needs while it
+    builds), its memory, about how long on this machine now (``seconds``;
+    how much longer than the quiet time where the machine is busy), and
+    that it is built once and stored in its folder for every later question.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> p = target_plan(parse_rules("nordic"), Path("/t/nordic.target"))
+    >>> print(announcement(p, 100.0))
+    building the target table of nordic: 229,326,336 values, 1.7 GiB on disk, 1.7 GiB in \
+memory, about 1.7 min (this machine is busy: it measured 1.9 times the quiet time); a \
+whole-game table, built once and stored in /t for every later question
+    >>> print(announcement(p, 40.0, "nb"))
+    bygger måltabellen for nordic: 229 326 336 verdier, 1,7 GiB på disk, 1,7 GiB i minnet, \
+omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle senere spørsmål
+    """
+    from solver.rules.words import decimal_mark, message
+
+    def size(n: int) -> str:
+        return decimal_mark(describe_bytes(n), lang)
+
+    disk = message("build_at_most" if plan.file_at_most else "build_size", lang,
+                   size=size(plan.file_size))
+    if plan.file_size < plan.disk_bytes:
+        disk = message("build_disk_free", lang, disk=disk, free=size(plan.disk_bytes))
+    else:
+        disk = message("build_disk", lang, disk=disk)
+    busy = (message("build_busy", lang,
+                    times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
+            if seconds > 1.5 * plan.seconds else "")
+    values = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
+    return message("build_whole", lang, table=message(f"table_{plan.kind}", lang),
+                   rules=_rules_of(plan), values=values,
+                   disk=disk, memory=size(plan.memory_bytes),
+                   about=decimal_mark(describe_seconds(seconds), lang), busy=busy,
+                   folder=str(plan.path.parent))
+
+
+def _rules_of(plan: Plan) -> str:
+    """The rule set a plan's ``what`` names (``... of SPEC``, a theta after it)."""
+    return plan.what.split(" of ", 1)[1]
+
+
 __all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "busy_share", "calibrated_seconds", "check",
-           "cpu_share", "distribution_plan", "estimate",
+           "cpu_share", "distribution_plan", "estimate", "announcement", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
            "subgame_plan", "target_plan", "value_plan"]

@@ -110,3 +110,71 @@ def test_a_measured_value_solve_is_near_the_real_one():
     build.solve(rules)
     real = time.perf_counter() - start
     assert real / 3 < estimate < 3 * real
+
+
+def test_a_saved_rolls_value_tables_time_is_measured_on_its_unit_without_a_bank(tmp_path,
+                                                                              monkeypatch):
+    """With saved rolls the value table's estimate is no longer the old
+    probe (the share of a core): the unit is measured on the same dice and
+    boxes without a bank and the layered solve's reference time scaled by it."""
+    from dataclasses import replace
+
+    from solver.tables import build
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
+    asked = []
+    real = build.measure_solve
+
+    def spy(rules, reference, theta=0.0):
+        asked.append((rules, reference, real(rules, reference, theta)))
+        return asked[-1][2]
+    monkeypatch.setattr(build, "measure_solve", spy)
+    open_table(BANKED, tmp_path / "warm", progress=False)      # the kernels compiled first
+    asked.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        open_table(BANKED, tmp_path, progress=False)
+    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+            and "building" in str(w.message)]
+    dense = replace(BANKED, saved_rolls=False, bank_cap=0)
+    assert [a[0] for a in asked] == [dense, BANKED]          # the inner one ends first
+    unit = asked[0][2] / plan.value_plan(dense).seconds
+    assert asked[1][2] == pytest.approx(plan.value_plan(BANKED).seconds * unit)
+    assert said and f"about {plan.describe_seconds(asked[1][2])}" in said[0]
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["building the value table of", "a whole-game table, built once and stored in"]),
+    ("nb", ["bygger verditabellen for", "en tabell for hele spillet, bygd én gang"]),
+    ("sv", ["bygger värdetabellen för", "en tabell för hela spelet, byggd en gång"])])
+def test_a_whole_game_build_is_named_as_one_in_every_language(tmp_path, monkeypatch,
+                                                              lang, words):
+    """A build of a whole-game table says so before it starts: which table of
+    which rules, its size, about how long, and where it is stored once for
+    every later question; in the language of the command line."""
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        table = open_table(SMALL, tmp_path, progress=False)
+    notice = next(w.message for w in seen if issubclass(w.category, TableWarning)
+                  and "building" in str(w.message))
+    text = notice.said(lang)
+    assert all(w in text for w in words), text
+    assert SMALL.spec in text and str(tmp_path) in text
+    p = plan.value_plan(SMALL)
+    size = plan.describe_bytes(p.file_size)
+    assert (size if lang == "en" else size.replace(".", ",")) in text
+    assert table.path.parent == tmp_path
+
+
+@pytest.mark.parametrize("kind", ["target", "futures", "explanations"])
+def test_the_other_whole_tables_are_named_whole_game_builds(kind):
+    from pathlib import Path
+    rules = parse_rules("nordic")
+    p = {"target": plan.target_plan, "futures": plan.futures_plan,
+         "explanations": plan.parts_plan}[kind](rules, Path("/x/t"))
+    assert p.kind == kind
+    assert plan.announcement(p, p.seconds).startswith(f"building the {kind} table of nordic:")
+    assert "a whole-game table" in plan.announcement(p, p.seconds)
+    assert decisions_plan(rules, Path("/x/d")).kind == "decisions"
