@@ -93,7 +93,7 @@ class Plan:
     file_bytes: int | None = None
     file_at_most: bool = False
     measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
-    kind: str = ""          # a whole-game table stored once (``TABLE_KINDS``), else ""
+    kind: str = ""          # the kind of table it builds (``TABLE_KINDS``): with a path, whole
 
     @property
     def big(self) -> bool:
@@ -225,7 +225,7 @@ def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
     if kind == "parts":                 # the parts' rate is per state, not per value
         per_value /= rules.n_boxes + 2
     return Plan(f"{words} values of this position's sub-game of {rules.spec}", None, values,
-                0, 8 * values, values * per_value, measure=measure)
+                0, 8 * values, values * per_value, measure=measure, kind=words)
 
 
 # Seconds per unit of the exact distribution's forward pass on the reference
@@ -364,6 +364,7 @@ def check(plan: Plan) -> None:
     confirmed; announce (``TableWarning``) one that takes a while."""
     from solver.tables.store import TableWarning
 
+    compiling(plan)
     if plan.path is not None:
         free = free_disk(plan.path.parent)
         if plan.disk_bytes > free:
@@ -390,6 +391,32 @@ def check(plan: Plan) -> None:
 
 
 TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+
+# the kernel a table of each kind is built by (its module, its name), where
+# its compile is not said elsewhere (the value table's: ``store._compile``)
+KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
+           "futures": ("solver.kernels.futures", "pull_futures"),
+           "explanations": ("solver.kernels.explain", "pull_parts")}
+COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
+
+
+def compiling(plan: Plan) -> None:
+    """Say (``TableWarning``) that the build of ``plan`` compiles its
+    kernels first, once after an install or an update, and about how long
+    that takes on this machine now, when Numba's cache does not hold them
+    (the compile happens while the build's time is measured, before the
+    build's own announcement)."""
+    import importlib
+
+    from solver.kernels.cache import compiled
+    from solver.tables.store import TableWarning
+    if plan.kind not in KERNELS:
+        return
+    module, name = KERNELS[plan.kind]
+    if not compiled(getattr(importlib.import_module(module), name)):
+        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))
+        warnings.warn(TableWarning(f"compiling the {plan.kind} kernels (once after an install "
+                                   f"or an update, about {about})"), stacklevel=4)
 
 
 def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
@@ -438,7 +465,7 @@ def _rules_of(plan: Plan) -> str:
 
 
 __all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "busy_share", "calibrated_seconds", "check",
-           "cpu_share", "distribution_plan", "estimate", "announcement", "TABLE_KINDS",
+           "cpu_share", "distribution_plan", "estimate", "announcement", "compiling", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
            "subgame_plan", "target_plan", "value_plan"]

@@ -178,3 +178,20 @@ def test_the_other_whole_tables_are_named_whole_game_builds(kind):
     assert plan.announcement(p, p.seconds).startswith(f"building the {kind} table of nordic:")
     assert "a whole-game table" in plan.announcement(p, p.seconds)
     assert decisions_plan(rules, Path("/x/d")).kind == "decisions"
+
+
+def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatch):
+    """The target, futures and explanations kernels compile while the
+    build's time is measured: said first (once after an install), not a
+    silent wait; nothing is said when Numba's cache holds them."""
+    import solver.kernels.cache as cache
+    rules = parse_rules("nordic")
+    p = plan.subgame_plan(rules, "target", 10)
+    for cached, said in ((False, 1), (True, 0)):
+        monkeypatch.setattr(cache, "compiled", lambda kernel, c=cached: c)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            plan.check(p)
+        notes = [str(w.message) for w in seen if "compiling the target kernels" in
+                 str(w.message)]
+        assert len(notes) == said, notes
