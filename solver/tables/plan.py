@@ -448,8 +448,8 @@ omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle 
         disk = message("build_disk_free", lang, disk=disk, free=size(plan.disk_bytes))
     else:
         disk = message("build_disk", lang, disk=disk)
-    busy = (message("build_busy", lang,
-                    times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
+    busy = (" " + message("build_busy", lang,
+                          times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
             if seconds > 1.5 * plan.seconds else "")
     values = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
     return message("build_whole", lang, table=message(f"table_{plan.kind}", lang),
