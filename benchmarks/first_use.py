@@ -12,6 +12,12 @@ priority (``python -c 'while 1: pass'``) runs beside every case.
 
     python benchmarks/first_use.py [--busy] [CASE ...]   # default: every case
     python benchmarks/first_use.py --list                 # the cases
+    python benchmarks/first_use.py --live CASE            # the bar's time left, live
+
+``--live``: runs one command case in a pseudo-terminal (so the build's bar
+draws) and prints, at each change of the bar's ``about ... left``, the
+seconds since the start, the time left it says and the time that was really
+left (how the live rate corrects an announcement that was off).
 """
 
 from __future__ import annotations
@@ -179,6 +185,35 @@ def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tu
         server.wait()
 
 
+def run_live(args: list[str], tables: Path) -> None:
+    import pexpect
+    env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT), "TERM": "xterm"}
+    start = time.perf_counter()
+    child = pexpect.spawn(PY, ["-m", "solver", *args], cwd=str(tables), env=env,
+                          encoding="utf-8", timeout=3600, dimensions=(50, 160))
+    said, seen = [], ""
+    while True:
+        i = child.expect([r"about ([0-9:]+(?: s)?) left", r"warning: [^\r\n]*", pexpect.EOF])
+        now = time.perf_counter() - start
+        if i == 2:
+            break
+        if i == 1:
+            print(f"{now:7.1f} s  {child.after[:240]}", flush=True)
+            continue
+        left = child.match.group(1)
+        if left != seen:
+            seen = left
+            said.append((now, left))
+    end = time.perf_counter() - start
+    print(f"{'at':>8}  {'says left':>10}  {'really left':>11}  ratio")
+    for now, left in said:
+        parts = [int(x) for x in left.replace(" s", "").split(":")]
+        secs = sum(p * 60 ** (len(parts) - 1 - k) for k, p in enumerate(parts))
+        real = end - now
+        print(f"{now:7.1f}s  {left:>10}  {real:10.1f}s  {real / max(secs, 1):.2f}", flush=True)
+    print(f"finished after {end:.1f} s; load {load():.1f}")
+
+
 def run_case(case: str, tables: Path) -> tuple[float, str]:
     if case == "play":
         return run_play(tables)
@@ -193,6 +228,15 @@ def main(args: list[str]) -> None:
     every = [*CLI, "play", "practice", *PAGE]
     if "--list" in args:
         print("\n".join(every))
+        return
+    if "--live" in args:
+        case = args[args.index("--live") + 1]
+        tables = Path(tempfile.mkdtemp(prefix="yatzy-first-"))
+        try:
+            print(f"machine: {machine()}; load {load():.1f}; {case}", flush=True)
+            run_live(CLI[case], tables)
+        finally:
+            shutil.rmtree(tables, ignore_errors=True)
         return
     busy = "--busy" in args
     cases = [a for a in args if not a.startswith("--")] or every
