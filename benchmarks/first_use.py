@@ -74,6 +74,10 @@ CLI = {
                  "one_pair=10,two_pairs=14,three_of_a_kind=15,four_of_a_kind=16,"
                  "small_straight=15,large_straight=20,full_house=18,chance=20"],
     "match": ["match", "--games", "2", "--seed", "1"],
+    # value tables whose build is announced: measured on a sample of their solve (rolls=8),
+    # with saved rolls on the same rules' unit without a bank (maxi, smaller)
+    "solve-rolls8": ["solve", "--rules", "nordic:rolls=8"],
+    "solve-banked": ["solve", "--rules", "maxi:rolls=2,bank_cap=2", "--yes"],
     "tables": ["tables"],
     "where": ["where"],
     "rules": ["rules", "nordic"],
