@@ -71,31 +71,39 @@ def test_the_share_falls_when_other_processes_compete_for_the_core():
     assert share < 0.6                       # about 1/4 on a core of four spinners
 
 
-def test_the_value_tables_time_is_measured_on_a_sample_of_its_own_solve(tmp_path, monkeypatch):
-    """One estimate for every build: the value table's is timed on its own
-    masks as the sub-games' are (``build.measure_solve``), not guessed from
-    the share of a core."""
+def measured_build(rules, tmp_path, monkeypatch):
+    """Build the value table of ``rules`` (after a first build that loads the
+    kernels) with the old probe made 100x off: every ``build.measure_solve``
+    call's ``(rules, reference, result)`` in the order they end, and the
+    build's announcements."""
     from solver.tables import build
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
-    measured = []
+    asked = []
+    real = build.measure_solve
 
     def spy(rules, reference, theta=0.0):
-        measured.append(real(rules, reference, theta))
-        return measured[-1]
-    real = build.measure_solve
+        asked.append((rules, reference, real(rules, reference, theta)))
+        return asked[-1][2]
     monkeypatch.setattr(build, "measure_solve", spy)
-    open_table(SMALL, tmp_path / "warm", progress=False)      # the kernels compiled first
-    measured.clear()
+    open_table(rules, tmp_path / "warm", progress=False)      # the kernels compiled first
+    asked.clear()
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        open_table(SMALL, tmp_path, progress=False)
-    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
-            and "building" in str(w.message)]
-    assert len(measured) == 1 and measured[0] > 0
-    assert said and f"about {plan.describe_seconds(measured[0])}" in said[0]
+        open_table(rules, tmp_path, progress=False)
+    return asked, [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+                   and "building" in str(w.message)]
+
+
+def test_the_value_tables_time_is_measured_on_a_sample_of_its_own_solve(tmp_path, monkeypatch):
+    """One estimate for every build: the value table's is timed on its own
+    masks as the sub-games' are (``build.measure_solve``), not guessed from
+    the share of a core."""
+    asked, said = measured_build(SMALL, tmp_path, monkeypatch)
+    assert len(asked) == 1 and asked[0][2] > 0
+    assert said and f"about {plan.describe_seconds(asked[0][2])}" in said[0]
 
 
 def test_a_measured_value_solve_is_near_the_real_one():
@@ -119,24 +127,7 @@ def test_a_saved_rolls_value_tables_time_is_measured_on_its_unit_without_a_bank(
     boxes without a bank and the layered solve's reference time scaled by it."""
     from dataclasses import replace
 
-    from solver.tables import build
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
-    monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
-    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
-    asked = []
-    real = build.measure_solve
-
-    def spy(rules, reference, theta=0.0):
-        asked.append((rules, reference, real(rules, reference, theta)))
-        return asked[-1][2]
-    monkeypatch.setattr(build, "measure_solve", spy)
-    open_table(BANKED, tmp_path / "warm", progress=False)      # the kernels compiled first
-    asked.clear()
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        open_table(BANKED, tmp_path, progress=False)
-    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
-            and "building" in str(w.message)]
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch)
     dense = replace(BANKED, saved_rolls=False, bank_cap=0)
     assert [a[0] for a in asked] == [dense, BANKED]          # the inner one ends first
     unit = asked[0][2] / plan.value_plan(dense).seconds
