@@ -73,7 +73,7 @@ CLI = {
     "strategy": ["strategy", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
                  "one_pair=10,two_pairs=14,three_of_a_kind=15,four_of_a_kind=16,"
                  "small_straight=15,large_straight=20,full_house=18,chance=20"],
-    "match": ["match", "--games", "2", "--seed", "1"],
+    "match": ["match", "--players", "optimal,win", "--games", "2", "--seed", "1"],
     # value tables whose build is announced: measured on a sample of their solve (rolls=8),
     # with saved rolls on the same rules' unit without a bank (maxi, smaller)
     "solve-rolls8": ["solve", "--rules", "nordic:rolls=8"],
@@ -194,18 +194,26 @@ def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tu
             except httpx.HTTPError:
                 time.sleep(0.2)
         start = time.perf_counter()
-        seen = []
+        seen, last, said = [], None, False
         while True:
             r = httpx.get(url + route, timeout=900)
             if r.status_code == 200:
                 break
-            if r.status_code != 202:
+            body = r.json() if r.headers.get("content-type", "").startswith(
+                "application/json") else {}
+            if "progress" not in body:          # not a build to wait for: an error
                 seen.append(f"HTTP {r.status_code}: {r.text[:200]}")
                 break
-            body = r.json()
-            seen.append(json.dumps(body.get("progress", body))[:200])
+            build = body["progress"].get("build") or {}
+            if not seen:
+                seen.append(f"HTTP {r.status_code} at once: {json.dumps(body)[:300]}")
+            if build.get("seconds") and not said:     # the page's announcement of a build
+                said = True
+                seen.append(f"building {build.get('what', 'a table')} (page, after "
+                            f"{time.perf_counter() - start:.1f} s) about {build['seconds']:.0f} s")
+            last = f"HTTP {r.status_code} last: {json.dumps(body['progress'])[:200]}"
             time.sleep(1)
-        return time.perf_counter() - start, "\n".join(seen[-2:])
+        return time.perf_counter() - start, "\n".join(seen + ([last] if last else []))
     finally:
         server.terminate()
         server.wait()

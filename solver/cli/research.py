@@ -35,27 +35,58 @@ from solver.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
+def distribution_seconds(solver, card, policy: str, games: int | None):
+    """The exact distribution's forward pass from ``card`` as a plan
+    (``tables.plan.distribution_plan``) and its seconds on this machine now
+    (the reference time over this process's share of a core or of the
+    machine's cores, the smaller); ``(None, 0.0)`` where there is no pass
+    (an estimate from games, rules or a policy without one, a full card)."""
+    from solver.tables.plan import busy_share, distribution_plan, estimate
+
+    if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
+        return None, 0.0
+    card = solver.card(card)
+    if card.is_full:
+        return None, 0.0
+    plan = distribution_plan(solver.rules, card.mask)
+    return plan, max(estimate(plan), plan.seconds / busy_share())
+
+
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     """Say (one line ``warning: computing the ...`` on stderr) what the exact
     distribution computes, in how much memory and about how long on this
-    machine now (the reference time over this process's share of a core
-    or of the machine's cores, the smaller), when that is over
+    machine now (``distribution_seconds``), when that is over
     ``tables.plan.ANNOUNCE_SECONDS``."""
     from dataclasses import replace
 
     from solver.rules.words import message
-    from solver.tables.plan import ANNOUNCE_SECONDS, busy_share, distribution_plan, estimate
+    from solver.tables.plan import ANNOUNCE_SECONDS
 
-    if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
-        return
-    card = solver.card(card)
-    if card.is_full:
-        return
-    plan = distribution_plan(solver.rules, card.mask)
-    seconds = max(estimate(plan), plan.seconds / busy_share())
+    plan, seconds = distribution_seconds(solver, card, policy, games)
     if seconds > ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
                            f"{replace(plan, seconds=seconds)}"), err=True)
+
+
+def announce_comparison(solvers, policies: tuple[str, ...], card: str,
+                        thetas: tuple[float, ...]) -> None:
+    """Say (one line ``warning: computing ...``) how many exact
+    distributions ``compare`` computes and about how long they take
+    together on this machine now, when that is over
+    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``;
+    a risk parameter's pass as the optimal one's)."""
+    from solver.rules.words import message
+    from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
+
+    passes = [distribution_seconds(s, card, p, None) for s in solvers
+              for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
+    passes = [(p, t) for p, t in passes if p is not None]
+    seconds = sum(t for _, t in passes)
+    if seconds > ANNOUNCE_SECONDS:
+        what = ", ".join(sorted({p.what.split(" over ")[0].split(" of ")[1] for p, _ in passes}))
+        click.echo(message("warning", "en", text=f"computing {len(passes)} exact "
+                           f"distributions ({what}), nothing stored, about "
+                           f"{describe_seconds(seconds)}"), err=True)
 
 
 @click.command()
@@ -148,7 +179,10 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     solvers = [open_solver(spec, tables_dir) for spec in specs or ("nordic",)]
     for solver in solvers:                   # a bad card fails before the plot is checked
         solver.card(card)
+        for policy in policies:
+            solver.is_exact(policy)          # the rules and policies go together
     check_plot(plot)
+    announce_comparison(solvers, policies, card, thetas)
     result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:

@@ -68,3 +68,29 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
                     f"{describe_seconds(p.seconds / 0.5)}"), line
     same = [{k: v for k, v in json.loads(x.stdout).items() if k != "seconds"} for x in (r, quick)]
     assert p.values == 4 * 64 and same[0] == same[1]
+
+
+def test_a_long_comparison_is_announced_with_its_passes_together(nordic, tables_dir,
+                                                                  monkeypatch):
+    """``compare`` says how many exact distributions it computes and about
+    how long they take together when that is over 10 s (each as the
+    distribution's own announcement), and nothing when it is shorter."""
+    from solver.tables import plan
+    from solver.tables.plan import describe_seconds
+
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
+    monkeypatch.setattr(plan, "busy_share", lambda: 1.0)
+    args = ["compare", "--policy", "optimal", "--policy", "greedy", "--card", LATE,
+            "--tables", str(tables_dir)]
+    quick = CliRunner().invoke(main, args)
+    assert quick.exit_code == 0 and "computing" not in quick.stderr, quick.output
+    monkeypatch.setattr(plan, "DISTRIBUTION_RATE", 1e-4)
+    from solver import Solver
+    solver = Solver("nordic", tables=tables_dir)
+    p = plan.distribution_plan(solver.rules, solver.card(LATE).mask)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0] == (
+        "warning: computing 2 exact distributions (nordic), nothing stored, about "
+        f"{describe_seconds(2 * p.seconds / 0.5)}"), r.stderr
+    assert r.stdout == quick.stdout
