@@ -71,16 +71,16 @@ def test_the_share_falls_when_other_processes_compete_for_the_core():
     assert share < 0.6                       # about 1/4 on a core of four spinners
 
 
-def measured_build(rules, tmp_path, monkeypatch):
+def measured_build(rules, tmp_path, monkeypatch, share=0.01):
     """Build the value table of ``rules`` (after a first build that loads the
-    kernels) with the old probe made 100x off: every ``build.measure_solve``
+    kernels) with the old probe made 100x off (``share``): every ``build.measure_solve``
     call's ``(rules, reference, result)`` in the order they end, and the
     build's announcements."""
     from solver.tables import build
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
-    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: share)   # the old probe
     asked = []
     real = build.measure_solve
 
@@ -127,12 +127,21 @@ def test_a_saved_rolls_value_tables_time_is_measured_on_its_unit_without_a_bank(
     boxes without a bank and the layered solve's reference time scaled by it."""
     from dataclasses import replace
 
-    asked, said = measured_build(BANKED, tmp_path, monkeypatch)
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=1.0)
     dense = replace(BANKED, saved_rolls=False, bank_cap=0)
     assert [a[0] for a in asked] == [dense, BANKED]          # the inner one ends first
     unit = asked[0][2] / plan.value_plan(dense).seconds
-    assert asked[1][2] == pytest.approx(plan.value_plan(BANKED).seconds * unit)
+    reference = plan.value_plan(BANKED).seconds
+    assert asked[1][2] == pytest.approx(max(reference * unit, reference))
     assert said and f"about {plan.describe_seconds(asked[1][2])}" in said[0]
+
+
+def test_a_saved_rolls_value_tables_time_is_at_least_the_share_of_a_core_says(tmp_path,
+                                                                              monkeypatch):
+    """A dense sample that is mostly fixed costs must not announce a layered
+    build as quicker than this process's share of a core allows."""
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=0.01)
+    assert asked[1][2] == pytest.approx(plan.value_plan(BANKED).seconds / 0.01)
 
 
 @pytest.mark.parametrize("lang, words", [
