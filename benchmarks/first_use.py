@@ -206,7 +206,7 @@ def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tu
                 break
             build = body["progress"].get("build") or {}
             if not seen:
-                seen.append(f"HTTP {r.status_code} at once: {json.dumps(body)[:300]}")
+                seen.append(f"HTTP {r.status_code} at once: {json.dumps(body['progress'])[:300]}")
             if build.get("seconds") and not said:     # the page's announcement of a build
                 said = True
                 seen.append(f"building {build.get('what', 'a table')} (page, after "
@@ -303,7 +303,7 @@ def main(args: list[str]) -> None:
               + (f"  (compiling: {', '.join(compiled(text))})" if compiled(text) else ""),
               flush=True)
         for line in text.splitlines():
-            if "warning" in line or "about" in line or "HTTP" in line:
+            if any(w in line for w in ("warning", "about", "HTTP", "rror")):
                 print("    " + line[:300], flush=True)
 
 
