@@ -38,8 +38,8 @@ from solver.research.export import FORMATS
 def distribution_seconds(solver, card, policy: str, games: int | None):
     """The exact distribution's forward pass from ``card`` as a plan
     (``tables.plan.distribution_plan``) and its seconds on this machine now
-    (the reference time over this process's share of a core or of the
-    machine's cores, the smaller); ``(None, 0.0)`` where there is no pass
+    (the geometric mean of the reference time over this process's share of
+    a core and over the machine's free cores); ``(None, 0.0)`` where there is no pass
     (an estimate from games, rules or a policy without one, a full card)."""
     from solver.tables.plan import busy_share, distribution_plan, estimate
 
@@ -49,7 +49,10 @@ def distribution_seconds(solver, card, policy: str, games: int | None):
     if card.is_full:
         return None, 0.0
     plan = distribution_plan(solver.rules, card.mask)
-    return plan, max(estimate(plan), plan.seconds / busy_share())
+    # between the two: a core's share alone said 2.1 times too little at load 4.6
+    # beside un-niced work; the machine's free cores alone 2-3 times too much at
+    # load 4-8 of niced work (docs/speed.md)
+    return plan, (estimate(plan) * plan.seconds / busy_share()) ** 0.5
 
 
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
