@@ -230,10 +230,11 @@ def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
 
 # Seconds per unit of the exact distribution's forward pass on the reference
 # machine (2 cores, quiet): a unit is a turn-start state times dice multisets
-# times rolls, as for the value table; measured on nordic from the start as
-# a command, its kernels loaded from Numba's cache (3.8-4.4 s; 2,097,152
-# states x 462 x 3).
-DISTRIBUTION_RATE = 1.38e-9
+# times rolls, as for the value table; measured on nordic, the pass alone
+# (2,097,152 states x 462 x 3): ``compare`` of two policies took 4.2 s from
+# its announcement to its end at load 2.2 (the 3.8-4.4 s measured before
+# were the whole command: start-up and the value table too).
+DISTRIBUTION_RATE = 0.69e-9
 DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
                                 # as a command, the process's own 320 MiB aside)
 
@@ -246,7 +247,7 @@ def distribution_plan(rules: Rules, mask: int = 0) -> Plan:
     >>> from solver.rules.ruleset import parse_rules
     >>> p = distribution_plan(parse_rules("nordic"))
     >>> p.values, p.path, round(p.seconds, 1)
-    (2097152, None, 4.0)
+    (2097152, None, 2.0)
     """
     sp = state_space(rules)
     filled = int(sp.filled_count(mask))
