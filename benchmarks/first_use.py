@@ -1,12 +1,23 @@
 """Every first use from an EMPTY tables folder: the wait a new user sees.
 
 Each case runs as a fresh process (the CLI, the coach in a pseudo-terminal,
-the page's Practice API) with ``YATZY_TABLES`` a new empty folder and
-Numba's cache as it is (run each command once beforehand for a warm cache);
-prints the command, what it announced (``about ...``), the real wall time
-and the load average before and after.
+the page's routes on a served app) with ``YATZY_TABLES`` a new empty folder
+and Numba's cache as it is (run each command once beforehand for a warm
+cache); prints the machine, then per case what it announced (every ``about
+...`` of a build; ``compiling`` announcements apart), the real wall time
+(the whole command: start-up, the build, the answer), the seconds from
+the first build announcement to the end (what it promised), their ratio, whether it is over ``LIMIT`` seconds, and the load
+average before and after.  ``--busy``: one CPU-bound process of the same
+priority (``python -c 'while 1: pass'``) runs beside every case.
 
-    python benchmarks/first_use.py [CASE ...]      # default: every case
+    python benchmarks/first_use.py [--busy] [CASE ...]   # default: every case
+    python benchmarks/first_use.py --list                 # the cases
+    python benchmarks/first_use.py --live CASE            # the bar's time left, live
+
+``--live``: runs one command case in a pseudo-terminal (so the build's bar
+draws) and prints, at each change of the bar's ``about ... left``, the
+seconds since the start, the time left it says and the time that was really
+left (how the live rate corrects an announcement that was off).
 """
 
 from __future__ import annotations
@@ -45,7 +56,42 @@ CLI = {
     "simulate-10M": ["simulate", "--games", "10000000"],
     "ev-target-300": ["ev", "--target", "300", "--yes"],
     "train": ["train", "--count", "1", "--seed", "1", "--yes"],
+    # the first use of every other command a user meets (README, docs/cli.md)
+    "solve": ["solve"],
+    "ev": ["ev"],
+    "ev-late": ["ev", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10"],
+    "advise-empty": ["advise", "--dice", "11256", "--rerolls", "2"],
+    "target-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--target", "250"],
+    "explain-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--explain"],
+    "opponent-empty": ["advise", "--dice", "11256", "--rerolls", "2", "--opponent", ""],
+    "theta": ["ev", "--theta", "0.01"],
+    "distribution-late": ["distribution", "--card", "ones=3,twos=6,threes=9,fours=12,"
+                          "fives=15,sixes=18,one_pair=10"],
+    "simulate-1k": ["simulate", "--games", "1000"],
+    "compare": ["compare", "--policy", "optimal", "--policy", "greedy"],
+    "bounds": ["bounds"],
+    "strategy": ["strategy", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
+                 "one_pair=10,two_pairs=14,three_of_a_kind=15,four_of_a_kind=16,"
+                 "small_straight=15,large_straight=20,full_house=18,chance=20"],
+    "match": ["match", "--players", "optimal,win", "--games", "2", "--seed", "1"],
+    # value tables whose build is announced: measured on a sample of their solve (rolls=8),
+    # with saved rolls on the same rules' unit without a bank (maxi, smaller)
+    "solve-rolls8": ["solve", "--rules", "nordic:rolls=8"],
+    "solve-banked": ["solve", "--rules", "maxi:rolls=2,bank_cap=2", "--yes"],
+    "tables": ["tables"],
+    "where": ["where"],
+    "rules": ["rules", "nordic"],
 }
+
+# the page's routes (GET on a served app, ``yatzy serve``), each from its own empty folder
+PAGE = {
+    "page-index": "/",
+    "page-ev": "/api/ev",
+    "page-advise": "/api/advise?dice=11256&rerolls=2",
+    "page-distribution": "/api/distribution",
+    "page-words": "/words.json",
+}
+LIMIT = 10.0        # the issue's aim: no first use waits longer unless a named whole-game build
 
 
 def load() -> float:
@@ -53,15 +99,62 @@ def load() -> float:
 
 
 def announced(text: str) -> list[str]:
-    return re.findall(r"(?:building|compiling)[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+    """Every ``about N s`` of a build's announcement (``compiling`` apart)."""
+    return re.findall(r"(?:building|computing)[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+
+
+def compiled(text: str) -> list[str]:
+    return re.findall(r"compiling[^\n]*?about ([0-9.]+ (?:s|min|h))", text)
+
+
+def seconds_of(said: str) -> float:
+    """``12 s``, ``4.4 min``, ``1.2 h`` in seconds."""
+    n, unit = said.split()
+    return float(n) * {"s": 1, "min": 60, "h": 3600}[unit]
+
+
+def machine() -> str:
+    model = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
+    return (f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, nice {os.nice(0)}, "
+            f"python {sys.version.split()[0]}")
 
 
 def run_cli(args: list[str], tables: Path) -> tuple[float, str]:
+    """The command's wall time and its output; ``AFTER[0]``: the seconds
+    from its first build announcement to its end (what the announcement
+    promises: the build and the answer, not the start-up before it)."""
+    import threading
     env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
-    done = subprocess.run(YATZY + args, env=env, cwd=tables, capture_output=True, text=True,
-                          input="" if args[0] != "train" else "1\n" * 3)
-    return time.perf_counter() - start, done.stdout + done.stderr
+    child = subprocess.Popen(YATZY + args, env=env, cwd=tables, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out: list[str] = []
+    reader = threading.Thread(target=lambda: out.append(child.stdout.read()))
+    reader.start()
+    if args[0] == "train":
+        child.stdin.write("1\n" * 3)
+    child.stdin.close()
+    err, announced_at = [], None
+    for line in child.stderr:
+        err.append(line)
+        if announced_at is None and re.search(r"(building|computing)[^\n]*about", line):
+            announced_at = time.perf_counter()
+    child.wait()
+    reader.join()
+    end = time.perf_counter()
+    AFTER[0] = end - announced_at if announced_at is not None else None
+    return end - start, "".join(out) + "".join(err)
+
+
+AFTER: list[float | None] = [None]
 
 
 def run_play(tables: Path) -> tuple[float, str]:
@@ -79,9 +172,9 @@ def run_play(tables: Path) -> tuple[float, str]:
     return seconds, text
 
 
-def run_practice(tables: Path) -> tuple[float, str]:
-    """``yatzy serve``, then GET /api/puzzles until it answers 200 (the
-    page's first Practice open)."""
+def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tuple[float, str]:
+    """``yatzy serve``, then GET ``route`` until it answers 200 (by default
+    /api/puzzles: the page's first Practice open)."""
     import httpx
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -101,38 +194,116 @@ def run_practice(tables: Path) -> tuple[float, str]:
             except httpx.HTTPError:
                 time.sleep(0.2)
         start = time.perf_counter()
-        seen = []
+        seen, last, said = [], None, False
         while True:
-            r = httpx.get(url + "/api/puzzles?count=1&seed=1", timeout=600)
+            r = httpx.get(url + route, timeout=900)
             if r.status_code == 200:
                 break
-            body = r.json()
-            seen.append(json.dumps(body.get("progress", body))[:200])
+            body = r.json() if r.headers.get("content-type", "").startswith(
+                "application/json") else {}
+            if "progress" not in body:          # not a build to wait for: an error
+                seen.append(f"HTTP {r.status_code}: {r.text[:200]}")
+                break
+            build = body["progress"].get("build") or {}
+            if not seen:
+                seen.append(f"HTTP {r.status_code} at once: {json.dumps(body['progress'])[:300]}")
+            if build.get("seconds") and not said:     # the page's announcement of a build
+                said = True
+                seen.append(f"building {build.get('what', 'a table')} (page, after "
+                            f"{time.perf_counter() - start:.1f} s) about {build['seconds']:.0f} s")
+            last = f"HTTP {r.status_code} last: {json.dumps(body['progress'])[:200]}"
             time.sleep(1)
-        return time.perf_counter() - start, "\n".join(seen[-2:])
+        return time.perf_counter() - start, "\n".join(seen + ([last] if last else []))
     finally:
         server.terminate()
         server.wait()
 
 
-def main(cases: list[str]) -> None:
-    every = [*CLI, "play", "practice"]
-    for case in cases or every:
+def run_live(args: list[str], tables: Path) -> None:
+    import pexpect
+    env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT), "TERM": "xterm"}
+    start = time.perf_counter()
+    child = pexpect.spawn(PY, ["-m", "solver", *args], cwd=str(tables), env=env,
+                          encoding="utf-8", timeout=3600, dimensions=(50, 160))
+    said, seen = [], ""
+    while True:
+        i = child.expect([r"about ([0-9:]+(?: s)?) left", r"warning: [^\r\n]*", pexpect.EOF])
+        now = time.perf_counter() - start
+        if i == 2:
+            break
+        if i == 1:
+            print(f"{now:7.1f} s  {child.after[:240]}", flush=True)
+            continue
+        left = child.match.group(1)
+        if left != seen:
+            seen = left
+            said.append((now, left))
+    end = time.perf_counter() - start
+    print(f"{'at':>8}  {'says left':>10}  {'really left':>11}  ratio")
+    for now, left in said:
+        parts = [int(x) for x in left.replace(" s", "").split(":")]
+        secs = sum(p * 60 ** (len(parts) - 1 - k) for k, p in enumerate(parts))
+        real = end - now
+        print(f"{now:7.1f}s  {left:>10}  {real:10.1f}s  {real / max(secs, 1):.2f}", flush=True)
+    print(f"finished after {end:.1f} s; load {load():.1f}")
+
+
+def run_case(case: str, tables: Path) -> tuple[float, str]:
+    if case == "play":
+        return run_play(tables)
+    if case == "practice":
+        return run_practice(tables)
+    if case in PAGE:
+        return run_practice(tables, PAGE[case])
+    return run_cli(CLI[case], tables)
+
+
+def main(args: list[str]) -> None:
+    every = [*CLI, "play", "practice", *PAGE]
+    if "--list" in args:
+        print("\n".join(every))
+        return
+    if "--live" in args:
+        case = args[args.index("--live") + 1]
         tables = Path(tempfile.mkdtemp(prefix="yatzy-first-"))
-        before = load()
         try:
-            if case == "play":
-                seconds, text = run_play(tables)
-            elif case == "practice":
-                seconds, text = run_practice(tables)
-            else:
-                seconds, text = run_cli(CLI[case], tables)
+            print(f"machine: {machine()}; load {load():.1f}; {case}", flush=True)
+            run_live(CLI[case], tables)
         finally:
             shutil.rmtree(tables, ignore_errors=True)
-        print(f"{case:<18} announced {', '.join(announced(text)) or '-':<22} real {seconds:6.1f} s"
-              f"  load {before:.1f} -> {load():.1f}", flush=True)
+        return
+    busy = "--busy" in args
+    cases = [a for a in args if not a.startswith("--")] or every
+    print(f"machine: {machine()}; load {load():.1f}"
+          + ("; one busy process of the same priority beside each case" if busy else ""),
+          flush=True)
+    print(f"{'case':<20}{'announced':>11}{'real':>9}{'after it':>9}{'ratio':>7}  "
+          f"over {LIMIT:g} s  load", flush=True)
+    print("(real: the whole command; after it: from the first build announcement to the end; "
+          "ratio: after it over announced, else real over announced)", flush=True)
+    for case in cases:
+        tables = Path(tempfile.mkdtemp(prefix="yatzy-first-"))
+        AFTER[0] = None
+        spinner = (subprocess.Popen([PY, "-c", "while 1: pass"]) if busy else None)
+        before = load()
+        try:
+            seconds, text = run_case(case, tables)
+        finally:
+            shutil.rmtree(tables, ignore_errors=True)
+            if spinner is not None:
+                spinner.kill()
+                spinner.wait()
+        said = sum(seconds_of(a) for a in announced(text))
+        after = AFTER[0] if AFTER[0] is not None else seconds
+        ratio = f"{after / said:.2f}" if said else "-"
+        over = "OVER" if seconds > LIMIT else ""
+        print(f"{case:<20}{(f'{said:.0f} s' if said else '-'):>11}{seconds:>8.1f}s"
+              f"{(f'{AFTER[0]:.1f}s' if AFTER[0] is not None else '-'):>9}{ratio:>7}  "
+              f"{over:<11}{before:.1f} -> {load():.1f}"
+              + (f"  (compiling: {', '.join(compiled(text))})" if compiled(text) else ""),
+              flush=True)
         for line in text.splitlines():
-            if "warning" in line or "about" in line:
+            if any(w in line for w in ("warning", "about", "HTTP", "rror")):
                 print("    " + line[:300], flush=True)
 
 

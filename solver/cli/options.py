@@ -60,7 +60,8 @@ def friendly_errors(lang: str = "en") -> Iterator[None]:
     ``warning: ...`` on stderr (``error``, ``warning`` in ``lang``)."""
     def show(text, category, filename, lineno, file=None, line=None):
         if issubclass(category, TableWarning):
-            click.echo(message("warning", lang, text=text), err=True)
+            words = text.said(lang) if isinstance(text, TableWarning) else text
+            click.echo(message("warning", lang, text=words), err=True)
         else:
             shown(text, category, filename, lineno, file, line)
 

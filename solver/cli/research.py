@@ -35,81 +35,61 @@ from solver.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
-# Seconds per unit of the exact distribution's forward pass on the reference
-# machine (2 cores, quiet): a unit is a turn-start state times dice multisets
-# times rolls, as for the value table; measured on nordic from the start as
-# a command, its kernels loaded from Numba's cache (3.8-4.4 s; 2,097,152
-# states x 462 x 3).
-DISTRIBUTION_RATE = 1.38e-9
-DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
-                                # as a command, the process's own 320 MiB aside)
+def distribution_seconds(solver, card, policy: str, games: int | None):
+    """The exact distribution's forward pass from ``card`` as a plan
+    (``tables.plan.distribution_plan``) and its seconds on this machine now
+    (the geometric mean of the reference time over this process's share of
+    a core and over the machine's free cores); ``(None, 0.0)`` where there is no pass
+    (an estimate from games, rules or a policy without one, a full card)."""
+    from solver.tables.plan import busy_share, distribution_plan, estimate
 
-
-def distribution_plan(solver, card):
-    """The exact distribution's forward pass from ``card`` as a build
-    (``tables.plan.Plan``): the states of the boxes still open, nothing
-    stored, its memory and its time on the reference machine.
-
-    >>> from solver import Solver
-    >>> p = distribution_plan(Solver("nordic"), Solver("nordic").card(""))
-    >>> p.values, p.path, round(p.seconds, 1)
-    (2097152, None, 4.0)
-    """
-    from solver.space import state_space
-    from solver.tables.plan import Plan
-
-    rules = solver.rules
-    sp = state_space(rules)
-    filled = int(sp.filled_count(card.mask))
-    values = (sp.n_masks >> filled) * (rules.cap + 1)
-    units = values * rules.dice_space.n_multisets * rules.rolls
-    what = (f"exact distribution of {rules.spec} "
-            + ("over the whole game" if not filled else f"over the {rules.n_boxes - filled} "
-               "open boxes' game"))
-    return Plan(what, None, values, 0, DISTRIBUTION_BYTES * values, units * DISTRIBUTION_RATE)
-
-
-def busy_share() -> float:
-    """The share of the machine's cores free for this process now: its
-    cores over the load average plus this process (or over the processes
-    running now, where more), at most 1.  The forward
-    pass runs on every core, so a busy second core slows it though this
-    process's own share of a core (``tables.plan.cpu_share``) stays high
-    (at load 4.6 on 2 cores: a core's share 0.85, the pass 2.1 times as long)."""
-    import os
-    try:
-        busy = os.getloadavg()[0] + 1
-    except OSError:
-        return 1.0
-    try:                            # the processes running now (this one too): the load
-        with open("/proc/loadavg") as f:    # average lags a minute behind a new load
-            busy = max(busy, int(f.read().split()[3].split("/")[0]))
-    except (OSError, ValueError, IndexError):
-        pass
-    return min(1.0, (os.cpu_count() or 1) / busy)
+    if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
+        return None, 0.0
+    card = solver.card(card)
+    if card.is_full:
+        return None, 0.0
+    plan = distribution_plan(solver.rules, card.mask)
+    # between the two: a core's share alone said 2.1 times too little at load 4.6
+    # beside un-niced work; the machine's free cores alone 2-3 times too much at
+    # load 4-8 of niced work (docs/speed.md)
+    return plan, (estimate(plan) * plan.seconds / busy_share()) ** 0.5
 
 
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     """Say (one line ``warning: computing the ...`` on stderr) what the exact
     distribution computes, in how much memory and about how long on this
-    machine now (the reference time over this process's share of a core
-    or of the machine's cores, the smaller), when that is over
+    machine now (``distribution_seconds``), when that is over
     ``tables.plan.ANNOUNCE_SECONDS``."""
     from dataclasses import replace
 
     from solver.rules.words import message
-    from solver.tables.plan import ANNOUNCE_SECONDS, estimate
+    from solver.tables.plan import ANNOUNCE_SECONDS
 
-    if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
-        return
-    card = solver.card(card)
-    if card.is_full:
-        return
-    plan = distribution_plan(solver, card)
-    seconds = max(estimate(plan), plan.seconds / busy_share())
+    plan, seconds = distribution_seconds(solver, card, policy, games)
     if seconds > ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
                            f"{replace(plan, seconds=seconds)}"), err=True)
+
+
+def announce_comparison(solvers, policies: tuple[str, ...], card: str,
+                        thetas: tuple[float, ...]) -> None:
+    """Say (one line ``warning: computing ...``) how many exact
+    distributions ``compare`` computes and about how long they take
+    together on this machine now, when that is over
+    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``;
+    a risk parameter's pass as the optimal one's)."""
+    from solver.rules.words import message
+    from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
+
+    passes = [distribution_seconds(s, card, p, None) for s in solvers
+              for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
+    passes = [(p, t) for p, t in passes if p is not None]
+    seconds = sum(t for _, t in passes)
+    if seconds > ANNOUNCE_SECONDS:
+        what = ", ".join(sorted({p.what.split(" over ")[0].split(" of ")[1] for p, _ in passes}))
+        click.echo(message("warning", "en", text=f"computing {len(passes)} exact "
+                           f"distributions ({what}), nothing stored, about "
+                           f"{describe_seconds(seconds)}"), err=True)
 
 
 @click.command()
@@ -202,7 +182,10 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     solvers = [open_solver(spec, tables_dir) for spec in specs or ("nordic",)]
     for solver in solvers:                   # a bad card fails before the plot is checked
         solver.card(card)
+        for policy in policies:
+            solver.is_exact(policy)          # the rules and policies go together
     check_plot(plot)
+    announce_comparison(solvers, policies, card, thetas)
     result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:

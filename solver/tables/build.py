@@ -144,17 +144,31 @@ def work_units(rules: Rules, filled: int) -> int:
 
 
 def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
-    """The seconds the whole solve of ``rules`` (for ``theta``, no saved
-    rolls: their layered solve's sample, spread over layers of gigabytes,
-    measured 16 times its real rate) takes on this
+    """The seconds the whole solve of ``rules`` (for ``theta``) takes on this
     machine as busy as it is now, measured as the sub-games' builds are
     (``solver.tables.subgame.measure``): a sample of every layer's masks,
     about ``PROBE_SECONDS`` of the ``reference`` seconds, solved by these
     kernels on as many threads into scratch tables (pages never written take
     no memory), the median rate of three parts times the whole solve's
-    ``work_units``.  (The kernels load, or compile, at the first sample.)"""
+    ``work_units``.  (The kernels load, or compile, at the first sample.)
+    With saved rolls (whose layered solve's sample, spread over layers of
+    gigabytes, measured 16 times its real rate) the unit is measured on the
+    same rules without a bank, and the ``reference`` seconds scaled by how
+    much slower than its own reference time that solve runs here now (at
+    least the reference over this process's share of a core)."""
     from solver.tables.subgame import measure
 
+    if rules.saved_rolls:       # the unit measured on the same dice and boxes without a bank
+        from dataclasses import replace
+
+        from solver.tables.plan import calibrated_seconds, value_plan
+        dense = replace(rules, saved_rolls=False, bank_cap=0)
+        quiet = value_plan(dense, theta=theta).seconds
+        # at least the reference over this process's share of a core: a small dense
+        # solve's sample, mostly fixed costs, measured a Maxi at load 9 1.7 times
+        # its quiet time where the layered solve took 12 times its own
+        return max(reference * measure_solve(dense, quiet, theta) / quiet,
+                   calibrated_seconds(reference))
     sp = state_space(rules)
     d = turn_data(rules, theta)
 

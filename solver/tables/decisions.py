@@ -177,7 +177,7 @@ def plan(rules: Rules, path: Path | None = None) -> Plan:
                 index + n_rows * row_bytes + 4096,
                 values + 2 * (index + n_rows * row_bytes),
                 n_rows * rules.dice_space.n_multisets * rules.rolls * SECONDS_PER_UNIT,
-                file_at_most=True)          # equal rows of a mask are stored once
+                file_at_most=True, kind="decisions")    # equal rows of a mask are stored once
 
 
 def open_decisions(rules: Rules, directory: Path | str | None = None, *, force: bool = False,

@@ -93,6 +93,7 @@ class Plan:
     file_bytes: int | None = None
     file_at_most: bool = False
     measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
+    kind: str = ""          # the kind of table it builds (``TABLE_KINDS``): with a path, whole
 
     @property
     def big(self) -> bool:
@@ -146,10 +147,10 @@ def _turn_cost(rules: Rules) -> int:
 def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
                measure=None) -> Plan:
     """The build of the value table of ``rules`` (for ``theta``); ``measure``:
-    its time measured on this machine (``Plan.measure``), used without
-    saved rolls for builds
-    over ``CALIBRATE_SECONDS`` on the reference machine (the five-dice
-    presets' 1.5 s are not timed first: their bar shows how they go)."""
+    its time measured on this machine (``Plan.measure``), used with saved
+    rolls and for builds over ``CALIBRATE_SECONDS`` on the reference
+    machine without (the five-dice presets' 1.5 s are not timed first:
+    their bar shows how they go)."""
     from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 
     what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
@@ -160,7 +161,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
         memory = 8 * values if 8 * values <= CHECKPOINT_BYTES else min(8 * values, 1 << 30)
         seconds = values * _turn_cost(rules) * RATES["value"]
         return Plan(what, path, values, disk, memory, seconds,
-                    measure=measure if seconds > CALIBRATE_SECONDS else None)
+                    measure=measure if seconds > CALIBRATE_SECONDS else None, kind="value")
     cells = [prod(sp.layer_shape(p)) for p in range(rules.n_boxes + 1)]
     values = sum(cells)
     item = 4 if 8 * values > FLOAT32_BYTES else 8
@@ -170,8 +171,9 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
     # two layers in float64, one bank of a layer being converted, the process itself
     memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
     seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
-    # not timed on a sample (``build.measure_solve``): the reference time over the core's share
-    return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values)
+    # timed on a sample of the same rules' solve without saved rolls (``build.measure_solve``)
+    return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values,
+                measure=measure, kind="value")
 
 
 def _need_values(rules: Rules) -> int:
@@ -185,7 +187,7 @@ def target_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     large as the table, filled in place)."""
     values = _need_values(rules)
     return Plan(f"target table of {rules.spec}", path, values, 8 * values + 4096, 8 * values,
-                values * _turn_cost(rules) * RATES["target"], measure=measure)
+                values * _turn_cost(rules) * RATES["target"], measure=measure, kind="target")
 
 
 def futures_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
@@ -195,7 +197,7 @@ def futures_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     dense = 8 * state_space(rules).n_masks * (rules.cap + 1)
     return Plan(f"futures table of {rules.spec}", path, values, 8 * values + 4096,
                 8 * values + dense, values * _turn_cost(rules) * RATES["futures"],
-                measure=measure)
+                measure=measure, kind="futures")
 
 
 def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
@@ -211,7 +213,7 @@ def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     dense = 8 * sp.n_masks * (rules.cap + 1)
     return Plan(f"explanations table of {rules.spec}", path, values, 8 * values + 4096,
                 8 * values + 2 * dense, states * _turn_cost(rules) * RATES["parts"],
-                measure=measure)
+                measure=measure, kind="explanations")
 
 
 def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
@@ -223,7 +225,57 @@ def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
     if kind == "parts":                 # the parts' rate is per state, not per value
         per_value /= rules.n_boxes + 2
     return Plan(f"{words} values of this position's sub-game of {rules.spec}", None, values,
-                0, 8 * values, values * per_value, measure=measure)
+                0, 8 * values, values * per_value, measure=measure, kind=words)
+
+
+# Seconds per unit of the exact distribution's forward pass on the reference
+# machine (2 cores, quiet): a unit is a turn-start state times dice multisets
+# times rolls, as for the value table; measured on nordic, the pass alone
+# (2,097,152 states x 462 x 3): ``compare`` of two policies took 4.2 s from
+# its announcement to its end at load 2.2 (the 3.8-4.4 s measured before
+# were the whole command: start-up and the value table too).
+DISTRIBUTION_RATE = 0.69e-9
+DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
+                                # as a command, the process's own 320 MiB aside)
+
+
+def distribution_plan(rules: Rules, mask: int = 0) -> Plan:
+    """The exact distribution's forward pass from a card whose filled boxes
+    are ``mask`` as a build (``Plan``): the states of the boxes still open,
+    nothing stored, its memory and its time on the reference machine.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> p = distribution_plan(parse_rules("nordic"))
+    >>> p.values, p.path, round(p.seconds, 1)
+    (2097152, None, 2.0)
+    """
+    sp = state_space(rules)
+    filled = int(sp.filled_count(mask))
+    values = (sp.n_masks >> filled) * (rules.cap + 1)
+    units = values * _turn_cost(rules)
+    what = (f"exact distribution of {rules.spec} "
+            + ("over the whole game" if not filled else f"over the {rules.n_boxes - filled} "
+               "open boxes' game"))
+    return Plan(what, None, values, 0, DISTRIBUTION_BYTES * values, units * DISTRIBUTION_RATE)
+
+
+def busy_share() -> float:
+    """The share of the machine's cores free for this process now: its
+    cores over the load average plus this process (or over the processes
+    running now, where more), at most 1.  A build that runs on every core
+    (the exact distribution's forward pass) is slowed by a busy second core
+    though this process's own share of a core (``cpu_share``) stays high
+    (at load 4.6 on 2 cores: a core's share 0.85, the pass 2.1 times as long)."""
+    try:
+        busy = os.getloadavg()[0] + 1
+    except OSError:
+        return 1.0
+    try:                            # the processes running now (this one too): the load
+        with open("/proc/loadavg") as f:    # average lags a minute behind a new load
+            busy = max(busy, int(f.read().split()[3].split("/")[0]))
+    except (OSError, ValueError, IndexError):
+        pass
+    return min(1.0, (os.cpu_count() or 1) / busy)
 
 
 def set_confirm(confirm: Confirm | None) -> Confirm | None:
@@ -313,6 +365,7 @@ def check(plan: Plan) -> None:
     confirmed; announce (``TableWarning``) one that takes a while."""
     from solver.tables.store import TableWarning
 
+    compiling(plan)
     if plan.path is not None:
         free = free_disk(plan.path.parent)
         if plan.disk_bytes > free:
@@ -327,14 +380,93 @@ def check(plan: Plan) -> None:
     seconds = estimate(plan)
     if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
+        if plan.kind and plan.path is not None:
+            warnings.warn(TableWarning(announcement(plan, seconds),
+                                       say=lambda lang: announcement(plan, seconds, lang)),
+                          stacklevel=3)
+            return
         busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
                 f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
         warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
                       stacklevel=3)
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "calibrated_seconds", "check", "cpu_share",
-           "estimate",
+TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+
+# the kernel a table of each kind is built by (its module, its name), where
+# its compile is not said elsewhere (the value table's: ``store._compile``)
+KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
+           "futures": ("solver.kernels.futures", "pull_futures"),
+           "explanations": ("solver.kernels.explain", "pull_parts")}
+COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
+
+
+def compiling(plan: Plan) -> None:
+    """Say (``TableWarning``) that the build of ``plan`` compiles its
+    kernels first, once after an install or an update, and about how long
+    that takes on this machine now, when Numba's cache does not hold them
+    (the compile happens while the build's time is measured, before the
+    build's own announcement)."""
+    import importlib
+
+    from solver.kernels.cache import compiled
+    from solver.tables.store import TableWarning
+    if plan.kind not in KERNELS:
+        return
+    module, name = KERNELS[plan.kind]
+    if not compiled(getattr(importlib.import_module(module), name)):
+        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))
+        warnings.warn(TableWarning(f"compiling the {plan.kind} kernels (once after an install "
+                                   f"or an update, about {about})"), stacklevel=4)
+
+
+def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
+    """The announcement of a whole-game table's build (``plan.kind``), in
+    ``lang`` (the catalogue's ``build_whole``): which table of which rules,
+    its values, its size on disk (and the free space it needs while it
+    builds), its memory, about how long on this machine now (``seconds``;
+    how much longer than the quiet time where the machine is busy), and
+    that it is built once and stored in its folder for every later question.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> p = target_plan(parse_rules("nordic"), Path("/t/nordic.target"))
+    >>> print(announcement(p, 100.0))
+    building the target table of nordic: 229,326,336 values, 1.7 GiB on disk, 1.7 GiB in \
+memory, about 1.7 min (this machine is busy: it measured 1.9 times the quiet time); a \
+whole-game table, built once and stored in /t for every later question
+    >>> print(announcement(p, 40.0, "nb"))
+    bygger måltabellen for nordic: 229 326 336 verdier, 1,7 GiB på disk, 1,7 GiB i minnet, \
+omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle senere spørsmål
+    """
+    from solver.rules.words import decimal_mark, message
+
+    def size(n: int) -> str:
+        return decimal_mark(describe_bytes(n), lang)
+
+    disk = message("build_at_most" if plan.file_at_most else "build_size", lang,
+                   size=size(plan.file_size))
+    if plan.file_size < plan.disk_bytes:
+        disk = message("build_disk_free", lang, disk=disk, free=size(plan.disk_bytes))
+    else:
+        disk = message("build_disk", lang, disk=disk)
+    busy = (" " + message("build_busy", lang,
+                          times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
+            if seconds > 1.5 * plan.seconds else "")
+    values = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
+    return message("build_whole", lang, table=message(f"table_{plan.kind}", lang),
+                   rules=_rules_of(plan), values=values,
+                   disk=disk, memory=size(plan.memory_bytes),
+                   about=decimal_mark(describe_seconds(seconds), lang), busy=busy,
+                   folder=str(plan.path.parent))
+
+
+def _rules_of(plan: Plan) -> str:
+    """The rule set a plan's ``what`` names (``... of SPEC``, a theta after it)."""
+    return plan.what.split(" of ", 1)[1]
+
+
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "busy_share", "calibrated_seconds", "check",
+           "cpu_share", "distribution_plan", "estimate", "announcement", "compiling", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
            "subgame_plan", "target_plan", "value_plan"]

@@ -69,7 +69,20 @@ T = TypeVar("T")
 
 class TableWarning(UserWarning):
     """A notice about a stored table: a bad file recomputed, a solve resumed
-    or waiting for another process."""
+    or waiting for another process, a whole-game table built.  Its text is
+    English; ``said(lang)`` is the notice in ``lang`` where it was given a
+    way to say it (``say(lang)``; else the English text).
+
+    >>> TableWarning("x").said("nb"), TableWarning("x", say=lambda lang: lang).said("sv")
+    ('x', 'sv')
+    """
+
+    def __init__(self, text: str, say: Callable[[str], str] | None = None):
+        super().__init__(text)
+        self.say = say
+
+    def said(self, lang: str = "en") -> str:
+        return self.say(lang) if self.say is not None and lang != "en" else str(self)
 
 
 def _warn(message: str) -> None:

@@ -248,7 +248,7 @@ def need_together(asks) -> None:
     whole table is stored), opens its whole table instead, as
     ``Pieced.need`` does for one position.  The values are those of
     ``need`` one state after another, bit for bit."""
-    from solver.tables.plan import Plan, check, estimate
+    from solver.tables.plan import Plan, check, compiling, estimate
 
     groups: dict[int, tuple] = {}
     for table, mask, upper in asks:
@@ -278,6 +278,8 @@ def need_together(asks) -> None:
     if len(work) == 1:
         check(work[0][3])
     else:
+        for w in work:              # each table's kernels, compiled first where not cached
+            compiling(w[3])
         plans = [w[3] for w in work]
         rules = work[0][0].pieces.rules
         parts = ", ".join(f"{p.what.split(' values of')[0]} {p.values:,}" for p in plans)

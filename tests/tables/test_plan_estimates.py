@@ -71,31 +71,39 @@ def test_the_share_falls_when_other_processes_compete_for_the_core():
     assert share < 0.6                       # about 1/4 on a core of four spinners
 
 
-def test_the_value_tables_time_is_measured_on_a_sample_of_its_own_solve(tmp_path, monkeypatch):
-    """One estimate for every build: the value table's is timed on its own
-    masks as the sub-games' are (``build.measure_solve``), not guessed from
-    the share of a core."""
+def measured_build(rules, tmp_path, monkeypatch, share=0.01):
+    """Build the value table of ``rules`` (after a first build that loads the
+    kernels) with the old probe made 100x off (``share``): every ``build.measure_solve``
+    call's ``(rules, reference, result)`` in the order they end, and the
+    build's announcements."""
     from solver.tables import build
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
-    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.01)   # the old probe: 100x
-    measured = []
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: share)   # the old probe
+    asked = []
+    real = build.measure_solve
 
     def spy(rules, reference, theta=0.0):
-        measured.append(real(rules, reference, theta))
-        return measured[-1]
-    real = build.measure_solve
+        asked.append((rules, reference, real(rules, reference, theta)))
+        return asked[-1][2]
     monkeypatch.setattr(build, "measure_solve", spy)
-    open_table(SMALL, tmp_path / "warm", progress=False)      # the kernels compiled first
-    measured.clear()
+    open_table(rules, tmp_path / "warm", progress=False)      # the kernels compiled first
+    asked.clear()
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        open_table(SMALL, tmp_path, progress=False)
-    said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
-            and "building" in str(w.message)]
-    assert len(measured) == 1 and measured[0] > 0
-    assert said and f"about {plan.describe_seconds(measured[0])}" in said[0]
+        open_table(rules, tmp_path, progress=False)
+    return asked, [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+                   and "building" in str(w.message)]
+
+
+def test_the_value_tables_time_is_measured_on_a_sample_of_its_own_solve(tmp_path, monkeypatch):
+    """One estimate for every build: the value table's is timed on its own
+    masks as the sub-games' are (``build.measure_solve``), not guessed from
+    the share of a core."""
+    asked, said = measured_build(SMALL, tmp_path, monkeypatch)
+    assert len(asked) == 1 and asked[0][2] > 0
+    assert said and f"about {plan.describe_seconds(asked[0][2])}" in said[0]
 
 
 def test_a_measured_value_solve_is_near_the_real_one():
@@ -110,3 +118,80 @@ def test_a_measured_value_solve_is_near_the_real_one():
     build.solve(rules)
     real = time.perf_counter() - start
     assert real / 3 < estimate < 3 * real
+
+
+def test_a_saved_rolls_value_tables_time_is_measured_on_its_unit_without_a_bank(tmp_path,
+                                                                              monkeypatch):
+    """With saved rolls the value table's estimate is no longer the old
+    probe (the share of a core): the unit is measured on the same dice and
+    boxes without a bank and the layered solve's reference time scaled by it."""
+    from dataclasses import replace
+
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=1.0)
+    dense = replace(BANKED, saved_rolls=False, bank_cap=0)
+    assert [a[0] for a in asked] == [dense, BANKED]          # the inner one ends first
+    unit = asked[0][2] / plan.value_plan(dense).seconds
+    reference = plan.value_plan(BANKED).seconds
+    assert asked[1][2] == pytest.approx(max(reference * unit, reference))
+    assert said and f"about {plan.describe_seconds(asked[1][2])}" in said[0]
+
+
+def test_a_saved_rolls_value_tables_time_is_at_least_the_share_of_a_core_says(tmp_path,
+                                                                              monkeypatch):
+    """A dense sample that is mostly fixed costs must not announce a layered
+    build as quicker than this process's share of a core allows."""
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=0.01)
+    assert asked[1][2] == pytest.approx(plan.value_plan(BANKED).seconds / 0.01)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["building the value table of", "a whole-game table, built once and stored in"]),
+    ("nb", ["bygger verditabellen for", "en tabell for hele spillet, bygd én gang"]),
+    ("sv", ["bygger värdetabellen för", "en tabell för hela spelet, byggd en gång"])])
+def test_a_whole_game_build_is_named_as_one_in_every_language(tmp_path, monkeypatch,
+                                                              lang, words):
+    """A build of a whole-game table says so before it starts: which table of
+    which rules, its size, about how long, and where it is stored once for
+    every later question; in the language of the command line."""
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        table = open_table(SMALL, tmp_path, progress=False)
+    notice = next(w.message for w in seen if issubclass(w.category, TableWarning)
+                  and "building" in str(w.message))
+    text = notice.said(lang)
+    assert all(w in text for w in words), text
+    assert SMALL.spec in text and str(tmp_path) in text
+    p = plan.value_plan(SMALL)
+    size = plan.describe_bytes(p.file_size)
+    assert (size if lang == "en" else size.replace(".", ",")) in text
+    assert table.path.parent == tmp_path
+
+
+@pytest.mark.parametrize("kind", ["target", "futures", "explanations"])
+def test_the_other_whole_tables_are_named_whole_game_builds(kind):
+    from pathlib import Path
+    rules = parse_rules("nordic")
+    p = {"target": plan.target_plan, "futures": plan.futures_plan,
+         "explanations": plan.parts_plan}[kind](rules, Path("/x/t"))
+    assert p.kind == kind
+    assert plan.announcement(p, p.seconds).startswith(f"building the {kind} table of nordic:")
+    assert "a whole-game table" in plan.announcement(p, p.seconds)
+    assert decisions_plan(rules, Path("/x/d")).kind == "decisions"
+
+
+def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatch):
+    """The target, futures and explanations kernels compile while the
+    build's time is measured: said first (once after an install), not a
+    silent wait; nothing is said when Numba's cache holds them."""
+    import solver.kernels.cache as cache
+    rules = parse_rules("nordic")
+    p = plan.subgame_plan(rules, "target", 10)
+    for cached, said in ((False, 1), (True, 0)):
+        monkeypatch.setattr(cache, "compiled", lambda kernel, c=cached: c)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            plan.check(p)
+        notes = [str(w.message) for w in seen if "compiling the target kernels" in
+                 str(w.message)]
+        assert len(notes) == said, notes
