@@ -185,3 +185,67 @@ def test_six_players_hint_rows_fit_beside_the_card_at_80_by_24(tables_dir, tmp_p
         assert all(len(line) <= WIDTH for line in shown.splitlines())
     finally:
         term.close()
+
+
+PAD_WORDS = {            # lang: (the points command, full house 18, the dice prompt's end)
+    "nb": ("poeng", "hus 18"),
+    "sv": ("poäng", "kåk 18"),
+    "en": ("points", "full house 18"),
+}
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("lang", sorted(PAD_WORDS))
+def test_points_and_status_at_the_pad_list_what_each_open_box_can_take(tables_dir, tmp_path,
+                                                                      lang):
+    """At a turn's start (no dice on the table) `status` and `poeng` list
+    each open box of the player to move with the points it can take; with
+    dice on the table, each open box's points for them, in rows broken
+    between boxes; nothing wider than 80 columns."""
+    from solver.rules.words import box_name, message
+    points, full_house = PAD_WORDS[lang]
+    root = Path(solver.__file__).parents[1]
+    term = Terminal(f"yatzy-values-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"--pad --lang {lang} --player Kari --player Ola --no-record "
+                    "--autosave g.json; sleep 60")
+
+    def after(shown: str, head: str) -> list[str]:
+        """The rows beside the card from the last ``head`` on (its own row too)."""
+        lines = shown.splitlines()
+        start = max(i for i, line in enumerate(lines) if head in line)
+        at = lines[start].rindex(head)                   # the column the events start in
+        return [line[at:].rstrip() for line in lines[start:]]
+
+    two_pairs, house = box_name("two_pairs", lang), box_name("full_house", lang)
+    prompt = message("pad_prompt", lang, name="{}")
+    try:
+        term.wait_for(prompt.format("Kari"))
+        term.type("status")
+        kari = after(term.wait_for(message("pad_values", lang, name="Kari")),
+                     message("pad_values", lang, name="Kari"))
+        term.type(full_house)
+        term.wait_for(prompt.format("Ola"))
+        term.type(points)
+        head = message("pad_values", lang, name="Ola")
+        shown = term.wait_for(head)
+        ola = after(shown, head)
+        assert all(len(line) <= WIDTH for line in term.screen(joined=True).splitlines())
+        term.type("13566")
+        term.wait_for("Ola>")
+        term.type(points)
+        dice = message("points_now", lang, dice="1 3 5 6 6", list="").rstrip()
+        rolled = term.wait_for(dice)
+        assert all(len(line) <= WIDTH for line in term.screen(joined=True).splitlines())
+    finally:
+        term.close()
+    assert f"{two_pairs}: 0, 6, 8, …, 22" in " · ".join(kari)
+    assert f"{house}: 0, 7, 8, …, 28" in " · ".join(kari)       # Kari's house open
+    assert f"{two_pairs}: 0, 6, 8, …, 22" in " · ".join(ola)
+    listed = " · ".join(ola)
+    assert f"{house}:" in listed                                  # Ola's house is open too
+    rows = after(rolled, dice)
+    small = box_name("small_straight", lang)
+    assert any(f"{small} 0" in row for row in rows)             # a name never broken
+    assert f"{box_name('chance', lang)} 21" in " ".join(rows)

@@ -14,7 +14,7 @@ from solver.cli.coach.pad import Pad
 from solver.cli.coach.prompt import read_line
 from solver.cli.coach.screen import EVENTS, Screen
 from solver.cli.coach.solving import Tables
-from solver.cli.coach.standing import points_line
+from solver.cli.coach.standing import points_rows
 from solver.cli.coach.texts import cut
 from solver.errors import InputError
 from solver.files import check_name, check_writable
@@ -143,11 +143,21 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         self.announced = (len(game.turns), game.turn_player)
         if game.dice is None:
             self.say("status_roll")
+            if self.may_write():                  # real dice: what each open box takes
+                self.say_values()
         elif game.kept is not None:
             self.say("status_kept", dice=" ".join(map(str, game.kept)) or "-",
                      n=game.rules.dice - len(game.kept))
         else:
             self.show_roll(game.moves[-1])
+            if self.table_mode:                   # real dice: each open box's points for them
+                self.say_points()
+
+    def say_points(self) -> None:
+        """Each open box's points for the dice on the table, in rows as
+        wide as the screen gives."""
+        for row in points_rows(self.game, self.lang, self.room()):
+            self.echo(row)
 
     def show_position(self) -> None:
         """After undo or redo: the dice on the table, if any."""
@@ -206,9 +216,12 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 if game.rules.play.names_columns:
                     self.say("how_to_type_pad_columns")
         elif word == "points":
-            if game.dice is None or game.needs_roll:
+            if self.may_write():                 # a turn's start at the pad: what each box takes
+                self.say_values()
+            elif game.dice is None or game.needs_roll:
                 raise self.fail("roll_first")
-            self.echo(points_line(game, self.lang))
+            else:
+                self.say_points()
         elif word == "card":
             if not self.steady:
                 self.echo(self.card(highlight=self.color))

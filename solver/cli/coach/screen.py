@@ -101,6 +101,11 @@ class Screen:
         width = max(len(click.unstyle(line)) for line in card.splitlines())
         return width, max(columns - width - GAP, EVENTS_ROOM)
 
+    def room(self) -> int:
+        """Characters a line of the coach has: beside the card on the
+        steady screen, else the terminal's width (80 when piped)."""
+        return self.events_room() if self.steady else shutil.get_terminal_size().columns
+
     def events_room(self) -> int:
         """Characters an event line has beside the card on the steady screen."""
         return self.widths(self.card(), shutil.get_terminal_size().columns)[1]
