@@ -165,13 +165,15 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         if game.dice is not None and not game.needs_roll:
             self.show_roll(game.moves[-1])
 
-    def after_score(self) -> None:
+    def after_score(self, tag: str = "event") -> None:
+        """The line of the box just written, if the last move wrote one
+        (``tag``: ``verdict`` after a judged choice, kept with it)."""
         game = self.game
         last = self.session.last_move()
         if last is not None and last.points is not None:
             t = game.turns[-1]
             box = box_name(game.rules.boxes[t.box].name, self.lang)
-            self.say("scored", name=last.name, points=last.points,
+            self.say("scored", tag, name=last.name, points=last.points,
                      box=box + game.rules.play.tag(t.column))
 
     def ask(self) -> None:

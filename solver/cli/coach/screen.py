@@ -15,7 +15,8 @@ from solver.game import Move
 from solver.position.actions import Action
 from solver.rules.words import box_name, message, number
 
-EVENTS = 40                            # recent events kept for beside the card
+EVENTS = 200                           # recent events kept for beside the card: a
+                                       # person's verdict outlasts five computers' turns
 EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
 GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
