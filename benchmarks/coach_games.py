@@ -20,8 +20,9 @@ nb game (``tests.web.whole_game.english_words``).
 Maxi is played against its real table (``yatzy solve --rules maxi``, 10 GiB
 with saved rolls), which must be in ``$YATZY_TABLES`` (or ``--tables``).
 It prints each problem when found and one line per game (moves, seconds,
-problems); ``--save DIR`` writes the screen mid-game and at the end as
-``coach-CASE-mid.txt`` and ``coach-CASE-end.txt``.  The exit status is 1
+problems); ``--save DIR`` writes the screen mid-game, at game over (the
+question: end or undo) and at the end as ``coach-CASE-mid-80x24.txt``,
+``-over-`` and ``-end-``.  The exit status is 1
 when any problem was found.
 """
 
@@ -151,7 +152,8 @@ class Run:
                     and not any(HINT_BEST.match(line) for line in lines):
                 self.problem(where, "the best move's hint row is not in view", screen)
         names = {w.lower() for n in self.names for w in WORD.findall(n)}
-        found = sorted({w for w in WORD.findall(screen) if w.lower() in self.english
+        words = WORD.findall(re.sub(r"\S*/\S*", " ", screen))           # paths aside
+        found = sorted({w for w in words if w.lower() in self.english
                         and w.lower() not in names})
         if found:
             self.problem(where, "English words: " + ", ".join(found[:8]), screen)
@@ -188,7 +190,7 @@ class Run:
                    f"--rules {spec['rules']} --lang {self.lang} --hints {spec['hints']} "
                    f"--seed {spec['seed']} --no-record --autosave {path} {seats}; sleep 3600")
         screen = Screen(f"coach-games-{os.getpid()}", command)
-        start, mid = time.monotonic(), None
+        start, mid, over = time.monotonic(), None, None
         try:
             text = self.wait(screen, path, -2)
             while True:
@@ -196,6 +198,7 @@ class Run:
                 where = f"move {played(path)}"
                 self.check(where, text, screen.text(joined=True), game)
                 if game.is_over:
+                    over = text                       # the question: end, or undo the last
                     break
                 if mid is None and game.card.turn >= game.turns_per_player // 2:
                     mid = text
@@ -224,7 +227,7 @@ class Run:
               f"{len(self.problems)} problems", flush=True)
         if self.save is not None:
             self.save.mkdir(parents=True, exist_ok=True)
-            for tag, shown in (("mid", mid), ("end", final)):
+            for tag, shown in (("mid", mid), ("over", over), ("end", final)):
                 if shown is not None:
                     (self.save / f"coach-{self.case}-{tag}-80x24.txt").write_text(shown)
 

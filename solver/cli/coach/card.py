@@ -184,8 +184,8 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     another.  ``height``: the most lines; a card taller gives up rows
     (``folded``) until it fits or nothing more can go (Maxi Yatzy at 24
     rows); at game over, groups of several columns still taller show the
-    columns of the player who wrote last and the others' totals under
-    them, as during the game.
+    winner's columns and the others' totals under them, as during the
+    game.
 
     >>> len(protokoll(Game("maxi", ["Kari"]), "nb").splitlines())
     25
@@ -201,12 +201,13 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
         card = folded(card, step)
         text = fitted(card, game, highlight, width)
     if height is not None and len(text.splitlines()) > height and card.cols > 1 \
-            and card.mark is None and game.turns:
-        # game over, the groups taller than the screen: the columns of the
-        # player who wrote last (what an undo takes back), the others' totals under them
-        last = replace(card, mark=game.turns[-1].player)
-        text = "\n".join(render_mover(last, game, highlight)
-                         + others_line(game, last.mark, width or wide(text.splitlines())))
+            and card.mark is None:
+        # game over, the groups taller than the screen: the winner's columns
+        # (the first seat of the best score), the others' totals under them
+        scores = game.scores()
+        top = replace(card, mark=scores.index(max(scores)))
+        text = "\n".join(render_mover(top, game, highlight)
+                         + others_line(game, top.mark, width or wide(text.splitlines())))
     return text
 
 
