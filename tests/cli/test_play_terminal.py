@@ -3,15 +3,11 @@ with computer seats: what a person at the table must still see when their
 next prompt comes, after the computers' turns in between."""
 
 import shutil
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
-import solver
 from solver.rules.words import message
-from tests.cli.test_pad_terminal import Terminal
+from tests.cli.test_pad_terminal import SIX, coach
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -20,13 +16,8 @@ def test_check_modes_verdict_stays_in_view_past_five_computers_turns(nordic, tab
     """Check mode with five computer seats: the computers play at once
     after a person's choice, so its verdict is first seen at the person's
     next prompt; it is still beside the card there, with the box written."""
-    root = Path(solver.__file__).parents[1]
-    seats = " ".join(["--player Kari"] + [f"--player {n}=optimal"
-                                          for n in ("Ola", "Ingrid", "Magnus", "Sofie", "Henrik")])
-    term = Terminal(f"yatzy-verdict-{time.monotonic_ns()}",
-                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
-                    f"--lang nb --hints check --seed 5 {seats} --no-record; sleep 60")
+    term = coach("verdict", tmp_path, tables_dir,
+                 f"--lang nb --hints check --seed 5 {SIX} --no-record")
     try:
         term.wait_for("Kari>", seconds=60)
         term.type("skriv sjanse")
