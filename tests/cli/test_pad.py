@@ -132,3 +132,23 @@ def test_a_game_partly_from_the_pad_reviews_the_turns_played_with_dice(play, tmp
     assert "Kari: 14 turer ført fra blokka er ikke vurdert" in out
     assert "gjennomgang for Kari: tap 0,00, 0,000 per valg (1 valg)" in out
     assert message("pad_not_rated", "nb") not in out
+
+
+@pytest.mark.parametrize("lang, word, chance, house", [
+    ("nb", "poeng", "sjanse", "hus"),
+    ("sv", "poäng", "chans", "kåk"),
+    ("en", "points", "chance", "full house"),
+])
+def test_points_at_a_turns_start_lists_each_open_boxs_points_in_80_columns(play, lang, word,
+                                                                          chance, house):
+    """Piped (80 columns): `poeng` before any dice lists what each open box
+    of the player to move can take, under a line naming the player; a
+    filled box is not listed."""
+    out = play("--pad", "--lang", lang, "--player", "Kari", "--player", "Ola",
+               input=f"{word}\n{chance} 20\n{house} 18\n{word}\n").output
+    head = message("pad_values", lang, name="Kari") + "\n"
+    first, second = (part.split(">")[0] for part in out.split(head)[1:])
+    assert f"{chance}: 5, 6, 7, …, 30" in first and f"{house}: 0, 7, 8, …, 28" in first
+    assert f"{chance}:" not in second and f"{house}: 0, 7, 8, …, 28" in second
+    assert all(len(line) <= 80 for line in f"{first}\n{second}".splitlines())  # packed rows
+    assert len(first.splitlines()) < 15                                 # 15 boxes

@@ -53,6 +53,19 @@ class Terminal:
                        check=False)
 
 
+def coach(tag: str, tmp_path: Path, tables_dir: Path, args: str) -> Terminal:
+    """``yatzy play ARGS`` in a terminal of its own, in ``tmp_path``."""
+    root = Path(solver.__file__).parents[1]
+    return Terminal(f"yatzy-{tag}-{time.monotonic_ns()}",
+                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"{args}; sleep 60")
+
+
+SIX = " ".join(["--player Kari"] + [f"--player {n}=optimal"         # a person, five computers
+                                    for n in ("Ola", "Ingrid", "Magnus", "Sofie", "Henrik")])
+
+
 def moves(path: Path) -> int:
     try:
         return json.loads(path.read_text())["played"]
@@ -62,12 +75,9 @@ def moves(path: Path) -> int:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_a_whole_pad_game_at_80_by_24(tables_dir, tmp_path):
-    root = Path(solver.__file__).parents[1]
     game = tmp_path / "g.json"
-    term = Terminal(f"yatzy-pad-{time.monotonic_ns()}",
-                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
-                    "--pad --lang nb --player Kari --player Ola --autosave g.json; sleep 60")
+    term = coach("pad", tmp_path, tables_dir,
+                 "--pad --lang nb --player Kari --player Ola --autosave g.json")
     strikes = [f"stryk {line.rsplit(' ', 1)[0]}" for line in NB]
     strikes[NB.index("sjanse 22")] = "sjanse 5"
     try:
@@ -109,13 +119,9 @@ def test_six_trippel_players_at_80_by_24_keep_the_header_when_a_line_is_entered(
     """The player to move's columns, the others' totals on one line (names
     cut), the dice beside the card: the prompt and the line its Enter
     adds fit, so the header never scrolls away."""
-    root = Path(solver.__file__).parents[1]
     names = ["Alexander", "Bernadette", "Christoffer", "Dorothea", "Evangeline", "Fredrik"]
-    term = Terminal(f"yatzy-six-{time.monotonic_ns()}",
-                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
-                    f"--rules triple --lang sv --seed 3 --autosave g.json "
-                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    term = coach("six", tmp_path, tables_dir, "--rules triple --lang sv --seed 3 --autosave "
+                 "g.json " + " ".join(f"--player {n}" for n in names))
     try:
         first = term.wait_for("Alexander>")
         term.type("ettor 3")
@@ -135,13 +141,9 @@ def test_a_maxi_card_at_80_by_24_gives_up_derived_rows_to_keep_its_header(tables
     """Maxi Yatzy's card is 25 lines: at 24 rows it leaves out the sum, the
     bonus and the bank (said in words and in the dice line) so that the
     names stay on the top row with six players."""
-    root = Path(solver.__file__).parents[1]
     names = ["Kari", "Ola", "Per", "Siri", "Nils", "Anne"]
-    term = Terminal(f"yatzy-maxi-{time.monotonic_ns()}",
-                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
-                    "--rules maxi --lang nb --pad --autosave g.json "
-                    + " ".join(f"--player {n}" for n in names) + "; sleep 60")
+    term = coach("maxi", tmp_path, tables_dir, "--rules maxi --lang nb --pad --autosave g.json "
+                 + " ".join(f"--player {n}" for n in names))
     try:
         term.wait_for("Kari, poeng eller terninger>")
         term.type("seksere 24")
@@ -164,13 +166,8 @@ def test_six_players_hint_rows_fit_beside_the_card_at_80_by_24(tables_dir, tmp_p
     written shorter, as they may be typed (``behold 2255``, ``hus (18)``),
     each row with its loss on its own line."""
     import re
-    root = Path(solver.__file__).parents[1]
-    seats = " ".join(["--player Kari"] + [f"--player {n}=optimal"
-                                          for n in ("Ola", "Ingrid", "Magnus", "Sofie", "Henrik")])
-    term = Terminal(f"yatzy-hints-{time.monotonic_ns()}",
-                    f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
-                    f"--lang nb --hints full --seed 5 {seats} --no-record; sleep 60")
+    term = coach("hints", tmp_path, tables_dir,
+                 f"--lang nb --hints full --seed 5 {SIX} --no-record")
     try:
         term.wait_for("Kari>", "trekk", seconds=60)
         for _ in range(2):                  # no rerolls left: every move writes a box
@@ -185,3 +182,63 @@ def test_six_players_hint_rows_fit_beside_the_card_at_80_by_24(tables_dir, tmp_p
         assert all(len(line) <= WIDTH for line in shown.splitlines())
     finally:
         term.close()
+
+
+PAD_WORDS = {            # lang: (the points command, full house 18, the dice prompt's end)
+    "nb": ("poeng", "hus 18"),
+    "sv": ("poäng", "kåk 18"),
+    "en": ("points", "full house 18"),
+}
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("lang", sorted(PAD_WORDS))
+def test_points_and_status_at_the_pad_list_what_each_open_box_can_take(tables_dir, tmp_path,
+                                                                      lang):
+    """At a turn's start (no dice on the table) `status` and `poeng` list
+    each open box of the player to move with the points it can take; with
+    dice on the table, each open box's points for them, in rows broken
+    between boxes; nothing wider than 80 columns."""
+    from solver.rules.words import box_name, message
+    points, full_house = PAD_WORDS[lang]
+    term = coach("values", tmp_path, tables_dir,
+                 f"--pad --lang {lang} --player Kari --player Ola --no-record --autosave g.json")
+
+    def after(shown: str, head: str) -> list[str]:
+        """The rows beside the card from the last ``head`` on (its own row too)."""
+        lines = shown.splitlines()
+        start = max(i for i, line in enumerate(lines) if head in line)
+        at = lines[start].rindex(head)                   # the column the events start in
+        return [line[at:].rstrip() for line in lines[start:]]
+
+    two_pairs, house = box_name("two_pairs", lang), box_name("full_house", lang)
+    prompt = message("pad_prompt", lang, name="{}")
+    try:
+        term.wait_for(prompt.format("Kari"))
+        term.type("status")
+        kari = after(term.wait_for(message("pad_values", lang, name="Kari")),
+                     message("pad_values", lang, name="Kari"))
+        term.type(full_house)
+        term.wait_for(prompt.format("Ola"))
+        term.type(points)
+        head = message("pad_values", lang, name="Ola")
+        shown = term.wait_for(head)
+        ola = after(shown, head)
+        assert all(len(line) <= WIDTH for line in term.screen(joined=True).splitlines())
+        term.type("13566")
+        term.wait_for("Ola>")
+        term.type(points)
+        dice = message("points_now", lang, dice="1 3 5 6 6", list="").rstrip()
+        rolled = term.wait_for(dice)
+        assert all(len(line) <= WIDTH for line in term.screen(joined=True).splitlines())
+    finally:
+        term.close()
+    assert f"{two_pairs}: 0, 6, 8, …, 22" in " · ".join(kari)
+    assert f"{house}: 0, 7, 8, …, 28" in " · ".join(kari)       # Kari's house open
+    assert f"{two_pairs}: 0, 6, 8, …, 22" in " · ".join(ola)
+    listed = " · ".join(ola)
+    assert f"{house}:" in listed                                  # Ola's house is open too
+    rows = after(rolled, dice)
+    small = box_name("small_straight", lang)
+    assert any(f"{small} 0" in row for row in rows)             # a name never broken
+    assert f"{box_name('chance', lang)} 21" in " ".join(rows)

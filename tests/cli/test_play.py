@@ -85,6 +85,29 @@ Total                11   78"""
     assert "*Krist…" in cut[0] and "Margre…" in cut[0]
 
 
+def test_a_finished_trippel_card_of_six_fits_80_by_24_with_the_winners_columns():
+    """At game over six Trippel players' columns in groups are taller than
+    24 rows: the card shows the winner's columns and the others' weighted
+    totals under them."""
+    import random
+    names = ["Kari", "Ola", "Per", "Siri", "Nils", "Anne"]
+    game = Game("triple", names, seed=4)
+    pick = random.Random(4)
+    while not game.is_over:
+        game.play("roll")
+        game.play(str(pick.choice([a for a in game.legal_actions() if a.kind == "score"])))
+    full = protokoll(game, "nb", width=53).splitlines()
+    assert len(full) > 22                                   # the groups: too tall
+    shown = protokoll(game, "nb", width=53, height=22).splitlines()
+    assert len(shown) <= 22 and max(len(line) for line in shown) <= 53
+    scores = list(game.scores())
+    won = scores.index(max(scores))
+    assert shown[0].split() == [names[won]] and shown[1].split() == ["@1", "@2", "@3", "Σ"]
+    assert shown[-1] == "  ".join(f"{n} {s}" for i, (n, s) in enumerate(zip(names, scores))
+                                  if i != won)
+    assert shown[-2].split()[-1] == str(scores[won])        # the winner's weighted total
+
+
 def test_a_whole_seeded_game_against_the_computer(run):
     result = run("--player", "Ann", "--player", "Bob=optimal", "--seed", "3",
                  input="\n".join(BOXES) + "\n")

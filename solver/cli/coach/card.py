@@ -183,7 +183,9 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     if it is still too wide the players come in groups that fit, one under
     another.  ``height``: the most lines; a card taller gives up rows
     (``folded``) until it fits or nothing more can go (Maxi Yatzy at 24
-    rows).
+    rows); at game over, groups of several columns still taller show the
+    winner's columns and the others' totals under them, as during the
+    game.
 
     >>> len(protokoll(Game("maxi", ["Kari"]), "nb").splitlines())
     25
@@ -198,6 +200,14 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
             break
         card = folded(card, step)
         text = fitted(card, game, highlight, width)
+    if height is not None and len(text.splitlines()) > height and card.cols > 1 \
+            and card.mark is None:
+        # game over, the groups taller than the screen: the winner's columns
+        # (the first seat of the best score), the others' totals under them
+        scores = game.scores()
+        top = replace(card, mark=scores.index(max(scores)))
+        text = "\n".join(render_mover(top, game, highlight)
+                         + others_line(game, top.mark, width or wide(text.splitlines())))
     return text
 
 

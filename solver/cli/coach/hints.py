@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from solver.cli.coach.steady import VERDICT
 from solver.errors import InputError
 from solver.position.actions import LOWER_BOUND
 from solver.rules.grammar import Typed
@@ -26,17 +27,19 @@ class Hints:
 
     def checked(self, before) -> None:
         """Check mode, after a person's decision: its loss (the session's
-        ledger, as the review values it) and why, then their running loss."""
+        ledger, as the review values it) and why, then their running loss;
+        all but the why tagged ``verdict``, which the steady screen keeps in
+        view past the computers' turns that follow (``steady.order``)."""
         game = self.game
         move, loss = game.moves[-1], self.session.losses()[-1]
         if not loss:
-            self.say("best")
+            self.say("best", VERDICT)
         else:
-            self.say("cost", loss=self.num(loss, 2), best=self.action_text(before.best))
+            self.say("cost", VERDICT, loss=self.num(loss, 2), best=self.action_text(before.best))
             chosen = next((a for a in before.actions if str(a) == move.text), None)
             if chosen is not None:
                 self.why(before, chosen)
-            self.say("tally", name=game.players[move.player].name,
+            self.say("tally", VERDICT, name=game.players[move.player].name,
                      loss=self.num(self.session.loss(move.player), 2))
 
     # ---------------------------------------------------------------- hints

@@ -14,7 +14,7 @@ from solver.cli.coach.pad import Pad
 from solver.cli.coach.prompt import read_line
 from solver.cli.coach.screen import EVENTS, Screen
 from solver.cli.coach.solving import Tables
-from solver.cli.coach.standing import points_line
+from solver.cli.coach.standing import points_rows
 from solver.cli.coach.texts import cut
 from solver.errors import InputError
 from solver.files import check_name, check_writable
@@ -143,11 +143,21 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         self.announced = (len(game.turns), game.turn_player)
         if game.dice is None:
             self.say("status_roll")
+            if self.may_write():                  # real dice: what each open box takes
+                self.say_values()
         elif game.kept is not None:
             self.say("status_kept", dice=" ".join(map(str, game.kept)) or "-",
                      n=game.rules.dice - len(game.kept))
         else:
             self.show_roll(game.moves[-1])
+            if self.table_mode:                   # real dice: each open box's points for them
+                self.say_points()
+
+    def say_points(self) -> None:
+        """Each open box's points for the dice on the table, in rows as
+        wide as the screen gives."""
+        for row in points_rows(self.game, self.lang, self.room()):
+            self.echo(row)
 
     def show_position(self) -> None:
         """After undo or redo: the dice on the table, if any."""
@@ -155,13 +165,15 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         if game.dice is not None and not game.needs_roll:
             self.show_roll(game.moves[-1])
 
-    def after_score(self) -> None:
+    def after_score(self, tag: str = "event") -> None:
+        """The line of the box just written, if the last move wrote one
+        (``tag``: ``verdict`` after a judged choice, kept with it)."""
         game = self.game
         last = self.session.last_move()
         if last is not None and last.points is not None:
             t = game.turns[-1]
             box = box_name(game.rules.boxes[t.box].name, self.lang)
-            self.say("scored", name=last.name, points=last.points,
+            self.say("scored", tag, name=last.name, points=last.points,
                      box=box + game.rules.play.tag(t.column))
 
     def ask(self) -> None:
@@ -206,9 +218,12 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 if game.rules.play.names_columns:
                     self.say("how_to_type_pad_columns")
         elif word == "points":
-            if game.dice is None or game.needs_roll:
+            if self.may_write():                 # a turn's start at the pad: what each box takes
+                self.say_values()
+            elif game.dice is None or game.needs_roll:
                 raise self.fail("roll_first")
-            self.echo(points_line(game, self.lang))
+            else:
+                self.say_points()
         elif word == "card":
             if not self.steady:
                 self.echo(self.card(highlight=self.color))

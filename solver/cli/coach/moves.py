@@ -7,6 +7,7 @@ import sys
 import click
 
 from solver.cli.coach.prompt import read_line
+from solver.cli.coach.steady import VERDICT
 from solver.cli.coach.texts import cut, game_error
 from solver.errors import InputError
 from solver.position.actions import Action
@@ -52,7 +53,7 @@ class Moves:
             raise self.translated(e) from None
         if before is not None:
             self.checked(before)
-        self.after_score()
+        self.after_score(VERDICT if before is not None else "event")   # the verdict's move
 
     def strike_confirmed(self, action: Action) -> bool:
         """Before a box is written with 0 points without ``stryk``: a

@@ -4,6 +4,7 @@ dice typed (``solver.scorepad``), checked against what the box may take."""
 from __future__ import annotations
 
 from solver.cli.coach.texts import cut
+from solver.game import Game
 from solver.rules.grammar import VERBS, Typed
 from solver.rules.ruleset import Order
 from solver.rules.words import box_name
@@ -22,6 +23,40 @@ def values_text(values: list[int]) -> str:
     if len(values) <= SHOWN:
         return ", ".join(map(str, values))
     return ", ".join(map(str, values[:3])) + f", …, {values[-1]}"
+
+
+def open_values(game: Game, lang: str) -> list[str]:
+    """Each open box of the player to move with the points it may take now
+    (``to par: 0, 6, 8, …, 22``), in the card's order; with several columns
+    each box once (its points are the same in every column); empty when no
+    pad write may be made (``at_turn_start``).
+
+    >>> game = Game("nordic", ["Kari"])
+    >>> open_values(game, "nb")[7], len(open_values(game, "nb"))
+    ('to par: 0, 6, 8, …, 22', 15)
+    """
+    seen: dict[int, list[int]] = {}
+    for (_, box), values in sorted(pad_values(game).items(), key=lambda kv: kv[0][::-1]):
+        seen.setdefault(box, values)
+    boxes = game.rules.boxes
+    return [f"{box_name(boxes[b].name, lang)}: {values_text(v)}" for b, v in seen.items()]
+
+
+def packed(items: list[str], room: int, gap: str = " · ") -> list[str]:
+    """``items`` on as few rows of at most ``room`` characters as they fit
+    in whole, ``gap`` between two on a row (an item longer than ``room``
+    alone on its row).
+
+    >>> packed(["enere: 0, 1", "toere: 0, 2", "sjanse: 5, 6, …, 30"], 26)
+    ['enere: 0, 1 · toere: 0, 2', 'sjanse: 5, 6, …, 30']
+    """
+    rows: list[str] = []
+    for item in items:
+        if rows and len(rows[-1]) + len(gap) + len(item) <= room:
+            rows[-1] += gap + item
+        else:
+            rows.append(item)
+    return rows
 
 
 def struck(line: str) -> bool:
@@ -43,6 +78,13 @@ class Pad:
         table (pad mode or table mode), the turn is a person's and not yet
         rolled (a computer's turn takes the dice it plays with)."""
         return self.table_mode and at_turn_start(self.game) and self.game.player.is_human
+
+    def say_values(self) -> None:
+        """What each open box of the player to move may take now, packed in
+        rows as wide as the screen gives (``Screen.room``)."""
+        self.say("pad_values", name=self.game.player.name)
+        for row in packed(open_values(self.game, self.lang), self.room()):
+            self.echo(row)
 
     def write(self, typed: Typed, line: str) -> None:
         """Write the points of ``typed`` (``hus 18``, ``toere 3 6``) in its box

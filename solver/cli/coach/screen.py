@@ -15,7 +15,8 @@ from solver.game import Move
 from solver.position.actions import Action
 from solver.rules.words import box_name, message, number
 
-EVENTS = 40                            # recent events kept for beside the card
+EVENTS = 200                           # recent events kept for beside the card: a
+                                       # person's verdict outlasts five computers' turns
 EVENTS_ROOM = 24                       # columns the steady screen keeps for them at least
 GAP = 3                                # columns between the card and the events
 PIPS = "⚀⚁⚂⚃⚄⚅"
@@ -100,6 +101,11 @@ class Screen:
         """The steady screen's columns: the card's width and the events' room."""
         width = max(len(click.unstyle(line)) for line in card.splitlines())
         return width, max(columns - width - GAP, EVENTS_ROOM)
+
+    def room(self) -> int:
+        """Characters a line of the coach has: beside the card on the
+        steady screen, else the terminal's width (80 when piped)."""
+        return self.events_room() if self.steady else shutil.get_terminal_size().columns
 
     def events_room(self) -> int:
         """Characters an event line has beside the card on the steady screen."""

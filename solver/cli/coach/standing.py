@@ -17,6 +17,7 @@ needs for the bonus, and what each open box takes for the dice shown.
 
 from __future__ import annotations
 
+from solver.cli.coach.pad import packed
 from solver.game import Game
 from solver.rules.words import box_name, message
 from solver.session import Session, bonus_pace
@@ -65,13 +66,26 @@ def standing_line(session: Session, lang: str) -> str:
     return " · ".join(t for t in (lead_text(session, lang), bonus_text(session, lang)) if t)
 
 
-def points_line(game: Game, lang: str) -> str:
-    """What each open box takes for the dice on the table (with several
-    columns, each box once: its points are the same in every column)."""
-    dice = game.dice
+def points_items(game: Game, lang: str) -> list[str]:
+    """Each open box and what it takes for the dice on the table
+    (``toere 4``; with several columns, each box once: its points are the
+    same in every column)."""
     seen: dict[int, int] = {}
-    for _, box, points in game.score_options(game.card, dice):
+    for _, box, points in game.score_options(game.card, game.dice):
         seen.setdefault(box, points)
     boxes = game.rules.boxes
-    listed = ", ".join(f"{box_name(boxes[b].name, lang)} {p}" for b, p in sorted(seen.items()))
-    return message("points_now", lang, dice=" ".join(map(str, dice)), list=listed)
+    return [f"{box_name(boxes[b].name, lang)} {p}" for b, p in sorted(seen.items())]
+
+
+def points_line(game: Game, lang: str) -> str:
+    """What each open box takes for the dice on the table, as one line."""
+    return message("points_now", lang, dice=" ".join(map(str, game.dice)),
+                   list=", ".join(points_items(game, lang)))
+
+
+def points_rows(game: Game, lang: str, room: int) -> list[str]:
+    """``points_line`` in rows of at most ``room`` characters, broken
+    between boxes, never inside a name (``liten straight 0``)."""
+    items = points_items(game, lang)
+    head = message("points_now", lang, dice=" ".join(map(str, game.dice)), list="").rstrip()
+    return packed([head] + [i + "," for i in items[:-1]] + items[-1:], room, " ")

@@ -1,11 +1,14 @@
 """Which of the last events fit beside the card on the steady screen.
 
 Each event is ``(kind, text)``: ``turn`` (whose turn it is, and the line
-of who leads), ``hint`` (the rows of the last hint list) or ``event``.
-When not all fit, the latest turn's lines come first, then the top of the
-last hint list (its header and moves 1-3), then what came after that list
-(the answer to ``tips MOVE``), then the rest of the list from the top,
-then the other events newest first; what is shown keeps its order.
+of who leads), ``hint`` (the rows of the last hint list), ``verdict``
+(check mode's judgement of a person's choice, with the box it wrote) or
+``event``.  When not all fit, the latest turn's lines come first, then
+the verdicts of the last turn judged (seen at the next prompt, past the
+computers' turns played since), then the top of the last hint list (its header and moves
+1-3), then what came after that list (the answer to ``tips MOVE``), then
+the rest of the list from the top, then the other events newest first;
+what is shown keeps its order.
 
     >>> events = [("event", "old"), ("turn", "Kari's turn"), ("hint", "   move  loss"),
     ...           ("hint", " 1 keep 6 6  best"), ("hint", " 2 keep 6  -0.4"),
@@ -16,6 +19,11 @@ then the other events newest first; what is shown keeps its order.
     ["Kari's turn", '   move  loss', ' 1 keep 6 6  best']
     >>> fit(events, 10, 30)[0]
     'old'
+    >>> judged = [("verdict", "best choice"), ("verdict", "Kari writes 26 in chance"),
+    ...           ("event", "Ola rolls 1 2 3 4 5"), ("event", "Ola writes 15 in small straight"),
+    ...           ("turn", "Kari's turn")]
+    >>> fit(judged, 4, 40)
+    ['best choice', 'Kari writes 26 in chance', 'Ola writes 15 in small straight', "Kari's turn"]
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import textwrap
 import click
 
 HINT_ROWS = 4                    # the hint list's header and moves 1-3 come before the rest
+VERDICT = "verdict"              # the kind of check mode's judgement of a choice
 
 
 def rows_of(text: str, room: int) -> list[str]:
@@ -47,11 +56,16 @@ def order(events: list[tuple[str, str]]) -> list[int]:
         while start - 1 in hints:
             start -= 1
         hints = [i for i in hints if i >= start]
+    verdict = [i for i, (k, _) in enumerate(events) if k == VERDICT]
+    if verdict:                                 # the last turn's verdicts that have one
+        begun = max((i for i, (k, _) in enumerate(events) if k == "turn" and i < verdict[-1]),
+                    default=-1)
+        verdict = [i for i in verdict if i > begun]
     rest = [i for i in range(len(events) - 1, -1, -1) if i not in pinned and i not in hints]
     last = hints[-1] if hints else turn
     answer = [i for i in rest if i > last]                 # what came after the hint list
     between = [i for i in rest if turn < i < last]
-    ranked = (pinned + hints[:HINT_ROWS] + answer + hints[HINT_ROWS:] + between
+    ranked = (pinned + verdict + hints[:HINT_ROWS] + answer + hints[HINT_ROWS:] + between
               + [i for i in rest if i < turn])
     return list(dict.fromkeys(ranked))
 
