@@ -30,3 +30,18 @@ def test_check_modes_verdict_stays_in_view_past_five_computers_turns(nordic, tab
     assert "Kari skriver" in shown and "på sjanse" in shown, shown
     assert "Henrik (optimal)" in shown                       # the computers' latest moves too
     assert all(len(line) <= 80 for line in shown.splitlines())
+
+
+def test_beside_the_card_a_verdict_outlasts_computers_turns_and_old_hints_go():
+    """``steady.fit``: the last judged turn's verdict is given room before
+    the computers' moves since; a hint list for earlier dice is not shown
+    (its rows would read as advice for the dice now)."""
+    from solver.cli.coach.steady import VERDICT, fit
+    events = [("turn", "Kari's turn"), ("hint", "   move  loss"), ("hint", " 1 keep 5 5  best"),
+              ("hint", " 2 keep 5  -0.4"), ("event", "Kari rolls 5 5 5 2 1"),
+              (VERDICT, "cost 2.10; best was full house"), (VERDICT, "Kari writes 15 in fives")]
+    events += [("event", f"Ola rolls {i}") for i in range(8)] + [("turn", "Kari's turn")]
+    shown = fit(events, 5, 40)
+    assert shown == ["cost 2.10; best was full house", "Kari writes 15 in fives",
+                     "Ola rolls 6", "Ola rolls 7", "Kari's turn"]
+    assert not any("keep" in row for row in fit(events, 30, 40))

@@ -3,12 +3,13 @@
 Each event is ``(kind, text)``: ``turn`` (whose turn it is, and the line
 of who leads), ``hint`` (the rows of the last hint list), ``verdict``
 (check mode's judgement of a person's choice, with the box it wrote) or
-``event``.  When not all fit, the latest turn's lines come first, then
+``event``. When not all fit, the latest turn's lines come first, then
 the verdicts of the last turn judged (seen at the next prompt, past the
-computers' turns played since), then the top of the last hint list (its header and moves
-1-3), then what came after that list (the answer to ``tips MOVE``), then
-the rest of the list from the top, then the other events newest first;
-what is shown keeps its order.
+computers' turns played since), then the top of the last hint list (its
+header and moves 1-3), then what came after that list (the answer to
+``tips MOVE``), then the rest of the list from the top, then the other
+events newest first (not an older hint list: its advice was for other
+dice); what is shown keeps its order.
 
     >>> events = [("event", "old"), ("turn", "Kari's turn"), ("hint", "   move  loss"),
     ...           ("hint", " 1 keep 6 6  best"), ("hint", " 2 keep 6  -0.4"),
@@ -22,6 +23,9 @@ what is shown keeps its order.
     >>> judged = [("verdict", "best choice"), ("verdict", "Kari writes 26 in chance"),
     ...           ("event", "Ola rolls 1 2 3 4 5"), ("event", "Ola writes 15 in small straight"),
     ...           ("turn", "Kari's turn")]
+    >>> old = [("hint", "   move  loss"), ("hint", " 1 keep 5 5  best"), ("event", "rolled 6 6")]
+    >>> fit(old + events[1:], 10, 30)[:2]          # the older list is not shown
+    ['rolled 6 6', "Kari's turn"]
     >>> fit(judged, 4, 40)
     ['best choice', 'Kari writes 26 in chance', 'Ola writes 15 in small straight', "Kari's turn"]
 """
@@ -61,7 +65,9 @@ def order(events: list[tuple[str, str]]) -> list[int]:
         begun = max((i for i, (k, _) in enumerate(events) if k == "turn" and i < verdict[-1]),
                     default=-1)
         verdict = [i for i in verdict if i > begun]
-    rest = [i for i in range(len(events) - 1, -1, -1) if i not in pinned and i not in hints]
+    stale = {i for i, (k, _) in enumerate(events) if k == "hint"} - set(hints)   # other rolls'
+    rest = [i for i in range(len(events) - 1, -1, -1)
+            if i not in pinned and i not in hints and i not in stale]
     last = hints[-1] if hints else turn
     answer = [i for i in rest if i > last]                 # what came after the hint list
     between = [i for i in rest if turn < i < last]
