@@ -116,6 +116,7 @@ def test_a_whole_seeded_game_against_the_computer(run):
     assert out.count("Bob (optimal): score") == 15 and out.count("Ann scores") == 15
     assert "game over" in out and "1. Bob" in out and "Bob wins" in out
     assert "review of Ann: total loss" in out and "(15 decisions)" in out
+    assert "estimates" not in out                      # an exact game's losses are exact
     assert out.count("  turn ") == 3                     # the three costliest decisions
 
 

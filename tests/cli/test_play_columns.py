@@ -75,6 +75,7 @@ def test_a_whole_trippel_game_at_the_prompt(coach, tables_dir):
     coach.sendline("")
     coach.expect("game over")
     coach.expect(rf"1\. Player {total}\b")
+    coach.expect("not solved exactly: the losses below are our strategy's estimates")
     coach.expect("review of Player")
     coach.expect(pexpect.EOF)
     card = shadow.cards[0]

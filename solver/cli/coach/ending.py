@@ -8,6 +8,7 @@ import textwrap
 
 from solver.cli.coach.records import Records
 from solver.errors import InputError
+from solver.rules.play import LOWER_BOUND
 from solver.scorepad import is_pad, pad_moves
 
 
@@ -42,6 +43,8 @@ class Ending(Records):
         if people and not reviewing and is_pad(game):
             self.say("pad_not_rated")
         reviews = self.session.reviews() if reviewing else {}
+        if reviews and game.values == LOWER_BOUND:    # Trippel: no exact values to lose against
+            self.say("review_estimates")
         for seat, review in reviews.items():
             player = game.players[seat]
             if review is None:
