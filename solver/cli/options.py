@@ -20,7 +20,7 @@ from solver.bounds import MAX_SEED, whole_range
 from solver.errors import InputError, TableError
 from solver.players.objectives import objective_from
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import LANGS, message, number
+from solver.rules.words import LANGS, message, number, rules_name
 from solver.tables import plan
 from solver.tables.store import TableWarning
 
@@ -370,7 +370,7 @@ def solve_progress(rules: Rules, lang: str = "en"):
     not a terminal (a log file: the bar draws only on a terminal)."""
     # what is built, how big and how long is announced by tables.plan (a
     # TableWarning) for builds that take a while; the bar follows any build
-    label = message("bar", lang, rules=rules.spec)
+    label = message("bar", lang, rules=rules_name(rules.spec, lang))
     if not sys.stderr.isatty() and rules.saved_rolls:
         return LineProgress(label, lang)
     return BarProgress(label, lang)

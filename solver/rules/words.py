@@ -97,6 +97,16 @@ def message(key: str, lang: str = "en", **kw) -> str:
     return fill(MESSAGES[lang][key], **kw)
 
 
+def rules_name(spec: str, lang: str = "en") -> str:
+    """A rule set as a person reads it in ``lang``: a preset by its name
+    (the one the page shows), any other spec as written.
+
+    >>> rules_name("forced", "nb"), rules_name("maxi", "en"), rules_name("nordic:rolls=4", "sv")
+    ('Nordisk, fast rekkefølge', 'Maxi Yatzy', 'nordic:rolls=4')
+    """
+    return catalogue(lang)["page"].get(f"name_{spec}", spec)
+
+
 def number(x: float, digits: int, lang: str = "en") -> str:
     """``x`` with ``digits`` decimals, a decimal comma in nb and sv.
 

@@ -15,7 +15,7 @@ import click
 
 from solver.errors import InputError, TableError
 from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import decimal_mark, message
+from solver.rules.words import decimal_mark, message, rules_name
 
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
@@ -156,7 +156,7 @@ class Tables:
         if values:
             build = calibrated_seconds(plan.seconds)        # on this machine, as busy as it is now
             seconds += build
-            self.say("solving", rules=rules.spec, about=self.about(build),
+            self.say("solving", rules=rules_name(rules.spec, self.lang), about=self.about(build),
                      size=self.size(plan.file_size))
             faster = faster_rules(rules)
             if faster is not None:
