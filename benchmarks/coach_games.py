@@ -54,6 +54,15 @@ CASES = {
     "triple-nb": dict(rules="triple", lang="nb", hints="check", seed=7,
                       players=["Kari", "Ola=optimal", "Per=step", "Siri=optimal",
                                "Nils=step", "Anne=optimal"]),
+    "nordic-sv": dict(rules="nordic", lang="sv", hints="check", seed=7,
+                      players=["Karin", "Olle", "Per=optimal", "Sara=greedy", "Nils=optimal",
+                               "Anna=optimal"]),
+    "forced-nb": dict(rules="forced", lang="nb", hints="full", seed=7,
+                      players=["Kari", "Ola", "Per=optimal", "Siri=optimal", "Nils=optimal",
+                               "Anne=optimal"]),
+    "yahtzee-en": dict(rules="yahtzee", lang="en", hints="full", seed=7,
+                       players=["Kari", "Ola", "Per=optimal", "Siri=greedy", "Nils=optimal",
+                                "Anne=optimal"]),
 }
 HINT_BEST = re.compile(r"\s1 \S.*\s(beste|best|bäst)\s*$")    # beside the card
 
@@ -193,7 +202,7 @@ class Run:
                    f"--rules {spec['rules']} --lang {self.lang} --hints {spec['hints']} "
                    f"--seed {spec['seed']} --no-record --autosave {path} {seats}; sleep 3600")
         self.saved = message("saved", self.lang, path=str(path))
-        screen = Screen(f"coach-games-{os.getpid()}", command)
+        screen = Screen(f"coach-games-{os.getpid()}-{self.case}", command)   # a server per game
         start, mid, over = time.monotonic(), None, None
         try:
             text = self.wait(screen, path, -2)
@@ -215,7 +224,8 @@ class Run:
                 if last_line(text).endswith("/n)"):          # a 0 written: say yes
                     screen.type(message("yes", self.lang))
                     text = self.wait(screen, path, before, question=False)
-                if spec["hints"] == "check" and line.startswith(message("score", self.lang)):
+                if spec["hints"] == "check" and line.startswith(message("score", self.lang)) \
+                        and self.saved not in text:      # at the end the review stands for it
                     self.verdict(where, text)
             end = time.monotonic() + 60
             while self.saved not in screen.text() and time.monotonic() < end:
