@@ -48,6 +48,8 @@ CASES = {
     "nordic-sv": ("nordic", ["Karin", "Olle=optimal"], "sv", "full"),
     "yahtzee-en": ("yahtzee", ["Kari", "Ola=optimal"], "en", "check"),
     "forced": ("nordic:order=forced", ["Kari", "Ola=optimal"], "nb", "full"),
+    "forced-preset": ("forced", ["Kari", "Ola=optimal"], "nb", "check"),     # bonus at 42
+    "upper-first": ("upper_first", ["Kari", "Ola=optimal"], "sv", "check"),
     "triple-1": ("triple", ["Kari"], "nb", "full"),
     "triple-3": ("triple", ["Kari", "Ola=optimal", "Ingrid=optimal"], "nb", "check"),
     "triple-6": ("triple", ["Kari"] + [f"{n}=optimal" for n in NAMES[1:]], "sv", "full"),
