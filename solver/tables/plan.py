@@ -410,14 +410,21 @@ def compiling(plan: Plan) -> None:
     import importlib
 
     from solver.kernels.cache import compiled
+    from solver.rules.words import message
     from solver.tables.store import TableWarning
     if plan.kind not in KERNELS:
         return
     module, name = KERNELS[plan.kind]
     if not compiled(getattr(importlib.import_module(module), name)):
-        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))
+        seconds = calibrated_seconds(COMPILE_SECONDS)
+        table = f"table_{plan.kind}"
+
+        def say(lang: str) -> str:
+            what = message("compiled_table", lang, table=message(table, lang))
+            return message("compiling", lang, what=what, seconds=f"{seconds:.0f}")
         warnings.warn(TableWarning(f"compiling the {plan.kind} kernels (once after an install "
-                                   f"or an update, about {about})"), stacklevel=4)
+                                   f"or an update, about {describe_seconds(seconds)})", say=say),
+                      stacklevel=4)
 
 
 def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:

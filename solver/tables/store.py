@@ -555,9 +555,14 @@ def _compile(engine, rules: Rules) -> float:
     """Compile the solve's kernels (or load them), saying so first when it
     is a real compile; returns the seconds it took."""
     if not engine.kernels_ready():
+        from solver.rules.words import message
         from solver.tables.plan import calibrated_seconds, describe_seconds
-        about = describe_seconds(calibrated_seconds(COMPILE_SECONDS))   # on this machine, now
-        _warn(f"compiling the solver (once after an install or an update, about {about})")
+        seconds = calibrated_seconds(COMPILE_SECONDS)                     # on this machine, now
+        warnings.warn(TableWarning(
+            "compiling the solver (once after an install or an update, about "
+            f"{describe_seconds(seconds)})",
+            say=lambda lang: message("compiling", lang, what=message("compiled_solver", lang),
+                                     seconds=f"{seconds:.0f}")), stacklevel=2)
     return engine.compile_kernels(rules)
 
 

@@ -192,6 +192,13 @@ def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatc
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             plan.check(p)
-        notes = [str(w.message) for w in seen if "compiling the target kernels" in
+        notes = [w.message for w in seen if "compiling the target kernels" in
                  str(w.message)]
         assert len(notes) == said, notes
+    monkeypatch.setattr(cache, "compiled", lambda kernel: False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        plan.check(p)
+    note = next(w.message for w in seen if "compiling" in str(w.message))
+    assert note.said("nb").startswith("kompilerer kjernene til måltabellen først")   # not English
+    assert note.said("sv").startswith("kompilerar kärnorna till måltabellen först")
