@@ -47,7 +47,12 @@ def game_doc(nordic, tables_dir):
 
 
 def check(r):
-    assert r.status_code < 500, (r.status_code, r.text)
+    """A 4xx or 2xx answer; or the one 5xx the server means: 503 while a
+    table a question needs is still being built, saying so and how long
+    (``code`` "solving", ``progress``: try again shortly)."""
+    building = r.status_code == 503 and r.json().get("code") == "solving" \
+        and "progress" in r.json()
+    assert r.status_code < 500 or building, (r.status_code, r.text)
     if r.status_code >= 400:
         body = r.json()
         assert isinstance(body["error"], str) and "\n" not in body["error"]
