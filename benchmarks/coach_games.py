@@ -47,25 +47,25 @@ from solver.rules.words import box_name, message  # noqa: E402
 from tests.web.whole_game import WORD, english_words  # noqa: E402
 
 WIDTH, HEIGHT = 80, 24
+TWO_AND_FOUR = ["Kari", "Ola", "Per=optimal", "Siri=optimal", "Nils=optimal", "Anne=optimal"]
+
+
+def case(rules: str, lang: str, hints: str, players: list[str] = TWO_AND_FOUR) -> dict:
+    """A game of six at one terminal (two people and four computers unless
+    ``players`` says otherwise), seed 7."""
+    return dict(rules=rules, lang=lang, hints=hints, seed=7, players=players)
+
+
 CASES = {
-    "maxi-nb": dict(rules="maxi", lang="nb", hints="full", seed=7,
-                    players=["Kari", "Ola", "Per=optimal", "Siri=optimal", "Nils=optimal",
-                             "Anne=optimal"]),
-    "triple-nb": dict(rules="triple", lang="nb", hints="check", seed=7,
-                      players=["Kari", "Ola=optimal", "Per=step", "Siri=optimal",
-                               "Nils=step", "Anne=optimal"]),
-    "nordic-sv": dict(rules="nordic", lang="sv", hints="check", seed=7,
-                      players=["Karin", "Olle", "Per=optimal", "Sara=greedy", "Nils=optimal",
-                               "Anna=optimal"]),
-    "forced-nb": dict(rules="forced", lang="nb", hints="full", seed=7,
-                      players=["Kari", "Ola", "Per=optimal", "Siri=optimal", "Nils=optimal",
-                               "Anne=optimal"]),
-    "upper-first-nb": dict(rules="upper_first", lang="nb", hints="check", seed=7,
-                           players=["Kari", "Ola", "Per=optimal", "Siri=optimal",
-                                    "Nils=optimal", "Anne=optimal"]),
-    "yahtzee-en": dict(rules="yahtzee", lang="en", hints="full", seed=7,
-                       players=["Kari", "Ola", "Per=optimal", "Siri=greedy", "Nils=optimal",
-                                "Anne=optimal"]),
+    "maxi-nb": case("maxi", "nb", "full"),
+    "triple-nb": case("triple", "nb", "check", ["Kari", "Ola=optimal", "Per=step", "Siri=optimal",
+                                                "Nils=step", "Anne=optimal"]),
+    "nordic-sv": case("nordic", "sv", "check", ["Karin", "Olle", "Per=optimal", "Sara=greedy",
+                                                "Nils=optimal", "Anna=optimal"]),
+    "forced-nb": case("forced", "nb", "full"),
+    "upper-first-nb": case("upper_first", "nb", "check"),
+    "yahtzee-en": case("yahtzee", "en", "full", ["Kari", "Ola", "Per=optimal", "Siri=greedy",
+                                                 "Nils=optimal", "Anne=optimal"]),
 }
 HINT_BEST = re.compile(r"\s1 \S.*\s(beste|best|bäst)\s*$")    # beside the card
 
