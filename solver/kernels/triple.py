@@ -446,7 +446,7 @@ def play_games(d, pt, tt, run, played, log, t, n_threads):
     tt0 = TripleTables(tt.box_cand, tt.values, tt.w, tt.coupling, tt.slack, tt.plan,
                        tt.look[:2].copy(), tt.per)
     rep = par_points(d)
-    ahead = lane_set(d, C, nb, False, wide)
+    ahead = lane_set(d, C, nb, tt.coupling.shape[0] > 0, wide)   # the next turn's: offsets too
     work2 = np.zeros((M + 1, wide))
     chosen, pts, value = np.zeros(wide, dtype=np.int64), np.zeros(wide), np.zeros(wide)
     sval = np.zeros(wide)

@@ -228,16 +228,22 @@ def test_slack_values_are_the_relaxed_column_with_spare_turns(duo):
     assert np.all(np.diff(slack[:, 0, 0]) > 0)       # a spare turn is worth something
 
 
-@pytest.mark.parametrize("cap, rate, look", [(1, 0.5, (0, 0.0)), (2, 1.0, (0, 0.0)),
-                                             (1, 0.5, (3, 20.0)), (1, 0.5, (6, 100.0)),
-                                             (1, 0.5, (3, 20.0, 1.0))])
-def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look):
-    """The slack strategy (with the look-ahead at the write ``look``)
-    valued exactly over the whole game tree lies below the exact optimum,
-    which lies below the proven upper bound; the compiled player plays that
-    strategy (its mean agrees)."""
+# a coupling term for the reduced game (box b, columns P open; 0 for none)
+KAPPA = np.array([[0.0, 0.4, -0.3, 0.9], [0.0, -0.2, 0.5, 0.3], [0.0, 0.6, 0.1, -0.4]])
+
+
+@pytest.mark.parametrize("cap, rate, look, kappa", [
+    (1, 0.5, (0, 0.0), False), (2, 1.0, (0, 0.0), False), (1, 0.5, (3, 20.0), False),
+    (1, 0.5, (6, 100.0), False), (1, 0.5, (3, 20.0, 1.0), False), (1, 0.5, (3, 20.0), True)])
+def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look, kappa):
+    """The slack strategy (with the look-ahead at the write ``look``, and
+    with a coupling term where ``kappa``) valued exactly over the whole
+    game tree lies below the exact optimum, which lies below the proven
+    upper bound; the compiled player plays that strategy (its mean agrees:
+    with a coupling term and a look-ahead its next-turn lanes hold the
+    offsets too)."""
     plan = slack_plan(DUO, cap, rate)
-    strategy = Strategy(no_coupling(DUO), plan, slack_values(DUO, cap), look)
+    strategy = Strategy(KAPPA if kappa else no_coupling(DUO), plan, slack_values(DUO, cap), look)
     bound = duo.ev()
     step = _policy_value(duo, DUO, np.zeros((0, 4)))
     slacked = _policy_value(duo, DUO, strategy)
