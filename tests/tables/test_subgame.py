@@ -224,6 +224,7 @@ def test_a_sub_game_measured_over_the_limit_builds_the_whole_table_announced_onc
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)      # every build says what it is
     lazy = open_target(REDUCED, tmp_path)
     for (mask, upper), whole in (((late, late_u), False), ((early, early_u), True)):
+        assert lazy.builds_whole(mask, upper) == whole          # what the coach asks first
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             lazy.need(mask, upper)
