@@ -52,6 +52,7 @@ from solver.kernels.win.turns import position_chances
 from solver.players.advice import TurnValues, advise
 from solver.position.actions import Action, ActionKind, loss_cells
 from solver.position.scorecard import Scorecard
+from solver.tables.plan import compiling
 from solver.tables.subgame import need_together
 from solver.tables.target import TargetTable
 from solver.tables.values import StateValues
@@ -174,6 +175,7 @@ class WinTurn:
         self.table, self.card, self.opponents = table, card, opponents
         need_futures(futures, opponents, target, card)  # the sub-games the turn reads
         tables = win_tables(rules, target.values, futures.values, table.values)
+        compiling("win")                                # said where Numba's cache lacks it
         less, eq, s, self.start = position_chances(
             WinData(turn_data(rules), play_tables(rules), tables),
             opponent_states(opponents),

@@ -360,12 +360,15 @@ def estimate(plan: Plan) -> float:
     return calibrated_seconds(plan.seconds)
 
 
-def check(plan: Plan) -> None:
+def check(plan: Plan, seconds: float | None = None) -> None:
     """Refuse (``InputError``) a build that cannot fit, or a big one not
-    confirmed; announce (``TableWarning``) one that takes a while."""
+    confirmed; announce (``TableWarning``) one that takes a while
+    (``seconds``: its ``estimate``, where measured already, its kernels'
+    first compile said before: ``subgame.Pieces.ask``)."""
     from solver.tables.store import TableWarning
 
-    compiling(plan)
+    if seconds is None:
+        compiling(plan)
     if plan.path is not None:
         free = free_disk(plan.path.parent)
         if plan.disk_bytes > free:
@@ -377,7 +380,7 @@ def check(plan: Plan) -> None:
                          f"{describe_bytes(memory)} are available")
     if plan.big and _confirm is not None and not _confirm(plan):
         raise InputError(f"{plan}: not built (a big build; run again with --yes to build it)")
-    seconds = estimate(plan)
+    seconds = estimate(plan) if seconds is None else seconds
     if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
         if plan.kind and plan.path is not None:
@@ -397,32 +400,38 @@ TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
 # its compile is not said elsewhere (the value table's: ``store._compile``)
 KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
            "futures": ("solver.kernels.futures", "pull_futures"),
-           "explanations": ("solver.kernels.explain", "pull_parts")}
+           "explanations": ("solver.kernels.explain", "pull_parts"),
+           # not a table: a win question's chances, in one compiled call (``players.win``)
+           "win": ("solver.kernels.win.turns", "position_chances")}
 COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
+COMPILE_SECONDS_OF = {"win": 30.0}  # ... of the win chances' (29 s of CPU, 2-core EPYC)
 
 
-def compiling(plan: Plan) -> None:
-    """Say (``TableWarning``) that the build of ``plan`` compiles its
-    kernels first, once after an install or an update, and about how long
-    that takes on this machine now, when Numba's cache does not hold them
-    (the compile happens while the build's time is measured, before the
-    build's own announcement)."""
+def compiling(plan: Plan | str) -> None:
+    """Say (``TableWarning``) that the build of ``plan`` (or the work of a
+    ``KERNELS`` kind) compiles its kernels first, once after an install or
+    an update, and about how long that takes on this machine now, when
+    Numba's cache does not hold them (the compile happens while the build's
+    time is measured, before the build's own announcement)."""
     import importlib
 
     from solver.kernels.cache import compiled
     from solver.rules.words import message
     from solver.tables.store import TableWarning
-    if plan.kind not in KERNELS:
+    kind = plan if isinstance(plan, str) else plan.kind
+    if kind not in KERNELS:
         return
-    module, name = KERNELS[plan.kind]
+    module, name = KERNELS[kind]
     if not compiled(getattr(importlib.import_module(module), name)):
-        seconds = calibrated_seconds(COMPILE_SECONDS)
-        table = f"table_{plan.kind}"
+        seconds = calibrated_seconds(COMPILE_SECONDS_OF.get(kind, COMPILE_SECONDS))
 
         def say(lang: str) -> str:
-            what = message("compiled_table", lang, table=message(table, lang))
+            what = (message("compiled_table", lang, table=message(f"table_{kind}", lang))
+                    if kind in TABLE_KINDS else message(f"compiled_{kind}", lang))
             return message("compiling", lang, what=what, seconds=f"{seconds:.0f}")
-        warnings.warn(TableWarning(f"compiling the {plan.kind} kernels (once after an install "
+        english = (f"the {kind} kernels" if kind in TABLE_KINDS
+                   else message(f"compiled_{kind}", "en"))
+        warnings.warn(TableWarning(f"compiling {english} (once after an install "
                                    f"or an update, about {describe_seconds(seconds)})", say=say),
                       stacklevel=4)
 

@@ -116,6 +116,7 @@ def lazy_zeros(n: int) -> np.ndarray:
 
 
 WHOLE_SHARE = 0.5     # a sub-game over this share of the whole table: build the whole one
+SUBGAME_LIMIT = 10.0  # ... or measured to take longer than this (seconds, on this machine now)
 SHOWN_SECONDS = 2.0   # a sub-game's build expected to take longer shows its progress
 
 
@@ -154,6 +155,7 @@ class Pieces:
         self.progress = progress
         self.cover = Cover(rules)
         self._values: np.ndarray | None = None
+        self._asked: tuple | None = None
 
     @property
     def values(self) -> np.ndarray:
@@ -171,18 +173,44 @@ class Pieces:
     def holds(self, mask: int, upper: int = 0) -> bool:
         return self.cover.holds(mask, upper if self.uppers else 0)
 
+    def ask(self, todo: tuple[np.ndarray, ...], lo: int) -> tuple:
+        """``(plan, seconds)`` of solving the masks ``todo`` from ``lo``:
+        its ``Plan`` and its time on this machine now (``estimate``, the
+        kernels' first compile said first); ``plan`` None where the whole
+        table is to be built instead: the piece is over ``WHOLE_SHARE`` of
+        it, or measured over ``SUBGAME_LIMIT`` seconds.  The last answer is
+        kept (``builds_whole`` then ``need`` measure once)."""
+        from solver.tables.plan import compiling, estimate
+
+        key = (lo, tuple(len(x) for x in todo), tuple(int(x.sum()) for x in todo))
+        if self._asked is not None and self._asked[0] == key:
+            return self._asked[1]
+        n = self.count(todo, lo)
+        if n > WHOLE_SHARE * self.size:
+            found = (None, None)
+        else:
+            plan = self.plan(n, lambda reference: measure(self.rules, self.size, self.count,
+                                                          self.solve, todo, lo, reference))
+            compiling(plan)
+            seconds = estimate(plan)
+            found = (None if seconds > SUBGAME_LIMIT else plan, seconds)
+        self._asked = (key, found)
+        return found
+
     def builds_whole(self, mask: int, upper: int = 0) -> bool:
         """Whether ``need(mask, upper)`` would solve and store the whole
-        table (no whole table stored, and the sub-game over ``WHOLE_SHARE``)."""
+        table (no whole table stored, and the sub-game over ``WHOLE_SHARE``
+        or measured over ``SUBGAME_LIMIT`` seconds)."""
         lo = upper if self.uppers else 0
         if self.cover.holds(mask, lo) or (self.path is not None and self.path.exists()):
             return False
-        return self.count(self.cover.missing(mask, lo), lo) > WHOLE_SHARE * self.size
+        return self.ask(self.cover.missing(mask, lo), lo)[0] is None
 
     def need(self, mask: int, upper: int = 0):
         """Solve the sub-game of ``(mask, upper)`` where it is missing;
         returns the whole table instead when one is stored already or the
-        sub-game is over ``WHOLE_SHARE`` of it, else None."""
+        sub-game is over ``WHOLE_SHARE`` of it or over ``SUBGAME_LIMIT``
+        seconds (``ask``), else None."""
         from solver.tables.plan import check
         from solver.tables.store import TableError
 
@@ -195,16 +223,19 @@ class Pieces:
             except TableError:
                 pass
         todo = self.cover.missing(mask, lo)
-        n = self.count(todo, lo)
-        if n > WHOLE_SHARE * self.size:
+        plan, seconds = self.ask(todo, lo)
+        if plan is None:
             return self.whole()
-        plan = self.plan(n, lambda reference: measure(self.rules, self.size, self.count,
-                                                      self.solve, todo, lo, reference))
-        check(plan)
+        check(plan, seconds)
+        self.make(todo, lo, plan)
+        return None
+
+    def make(self, todo: tuple[np.ndarray, ...], lo: int, plan) -> None:
+        """Solve the masks ``todo`` from ``lo`` (``plan`` checked), into ``values``."""
         shown = self.progress if plan.seconds > SHOWN_SECONDS else None
         self.solve(todo, lo, self.values, shown)
         self.cover.mark(todo, lo)
-        return None
+        self._asked = None
 
 
 class Pieced:
@@ -246,9 +277,12 @@ def need_together(asks) -> None:
     measured by its own kernels.  A table whose missing part is over
     ``WHOLE_SHARE`` of it, the positions' sub-games together (or whose
     whole table is stored), opens its whole table instead, as
-    ``Pieced.need`` does for one position.  The values are those of
-    ``need`` one state after another, bit for bit."""
-    from solver.tables.plan import Plan, check, compiling, estimate
+    ``Pieced.need`` does for one position; and while the sub-games
+    together are measured over ``SUBGAME_LIMIT`` seconds, the table whose
+    part takes longest is built whole instead (each whole table announced
+    by name, the sub-games left announced as one).  The values are those
+    of ``need`` one state after another, bit for bit."""
+    from solver.tables.plan import Plan, check
 
     groups: dict[int, tuple] = {}
     for table, mask, upper in asks:
@@ -256,43 +290,41 @@ def need_together(asks) -> None:
         if pieces is None or pieces.holds(int(mask), int(upper)):
             continue
         groups.setdefault(id(pieces), (table, []))[1].append((int(mask), int(upper)))
-    work = []
+    work, whole = [], []
     for table, states in groups.values():
         pieces = table.pieces
-        lo = min(u for _, u in states) if pieces.uppers else 0
-        wanted = [pieces.cover.missing(m, u if pieces.uppers else 0) for m, u in states]
-        todo = tuple(np.unique(np.concatenate(x)).astype(np.int64) for x in zip(*wanted))
-        n = pieces.count(todo, lo)
         if pieces.path is not None and pieces.path.exists():
             for m, u in states:             # the whole table, opened
                 table.need(m, u)
             continue
-        if n > WHOLE_SHARE * pieces.size:   # together most of it: the whole one (announced)
-            table.take_whole()
-            continue
-        plan = pieces.plan(n, lambda reference, p=pieces, t=todo, lo=lo: measure(
-            p.rules, p.size, p.count, p.solve, t, lo, reference))
-        work.append((table, todo, lo, plan))
+        lo = min(u for _, u in states) if pieces.uppers else 0
+        wanted = [pieces.cover.missing(m, u if pieces.uppers else 0) for m, u in states]
+        todo = tuple(np.unique(np.concatenate(x)).astype(np.int64) for x in zip(*wanted))
+        plan, seconds = pieces.ask(todo, lo)
+        if plan is None:                    # most of it, or too long: the whole one
+            whole.append(table)
+        else:
+            work.append((table, todo, lo, plan, seconds))
+    while sum(w[4] for w in work) > SUBGAME_LIMIT:      # together too long
+        longest = max(work, key=lambda w: w[4])
+        work.remove(longest)
+        whole.append(longest[0])
+    for table in whole:                     # each announced by name, built and stored
+        table.take_whole()
     if not work:
         return
     if len(work) == 1:
-        check(work[0][3])
+        check(work[0][3], work[0][4])
     else:
-        for w in work:              # each table's kernels, compiled first where not cached
-            compiling(w[3])
         plans = [w[3] for w in work]
         rules = work[0][0].pieces.rules
         parts = ", ".join(f"{p.what.split(' values of')[0]} {p.values:,}" for p in plans)
         check(Plan(f"values of this question's sub-games of {rules.spec} ({parts})", None,
                    sum(p.values for p in plans), 0, sum(p.memory_bytes for p in plans),
-                   sum(p.seconds for p in plans),
-                   measure=lambda reference: sum(estimate(p) for p in plans)))
-    for table, todo, lo, plan in work:
-        pieces = table.pieces
-        shown = pieces.progress if plan.seconds > SHOWN_SECONDS else None
-        pieces.solve(todo, lo, pieces.values, shown)
-        pieces.cover.mark(todo, lo)
-        table.values = pieces.values
+                   sum(p.seconds for p in plans)), sum(w[4] for w in work))
+    for table, todo, lo, plan, _ in work:
+        table.pieces.make(todo, lo, plan)
+        table.values = table.pieces.values
 
 
 def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
@@ -360,5 +392,5 @@ def measure(rules: Rules, size: int, count, solve, todo: tuple[np.ndarray, ...],
     return float(np.median(rates)) * count(todo, lo)
 
 
-__all__ = ["Cover", "Pieced", "Pieces", "WHOLE_SHARE", "Work", "lane_counts", "open_pieces", "layers", "lazy_zeros",
+__all__ = ["Cover", "Pieced", "Pieces", "SUBGAME_LIMIT", "WHOLE_SHARE", "Work", "lane_counts", "open_pieces", "layers", "lazy_zeros",
            "measure", "need_together", "sample", "timed"]

@@ -192,3 +192,46 @@ def test_a_build_is_measured_on_a_sample_of_its_own_work():
         lambda todo, lo, values, step: target.solve_part(REDUCED, todo, lo, values, step),
         sp.layers, 0, 1.0)
     assert 0.0 < seconds < 600.0
+
+
+def _reference(rules: Rules, mask: int, upper: int) -> float:
+    """The reference seconds of a position's target sub-game (its estimate
+    on this machine where that is under ``plan.MEASURE_ABOVE``: not measured)."""
+    from solver.tables import plan
+    n = target.part_values(rules, subgame.Cover(rules).missing(mask, upper), upper)
+    return plan.subgame_plan(rules, "target", n).seconds
+
+
+def test_a_sub_game_measured_over_the_limit_builds_the_whole_table_announced_once(
+        tmp_path, monkeypatch):
+    """A sub-game under ``WHOLE_SHARE`` of the table but whose estimate on
+    this machine now is over ``SUBGAME_LIMIT`` seconds builds the whole
+    table instead, stored, with one announcement: the named whole-game
+    build, none of a sub-game; a later position under the limit is still
+    answered from its sub-game."""
+    import warnings
+
+    from solver.tables import plan
+    from solver.tables.store import TableWarning
+    size = target.table_size(REDUCED)
+    cover = subgame.Cover(REDUCED)
+    small = [(m, u) for m, u in positions(REDUCED, 20)
+             if target.part_values(REDUCED, cover.missing(m, u), u) < subgame.WHOLE_SHARE * size]
+    (early, early_u), (late, late_u) = small[0], small[-1]
+    slow, quick = _reference(REDUCED, early, early_u), _reference(REDUCED, late, late_u)
+    assert quick < slow < plan.MEASURE_ABOVE
+    monkeypatch.setattr(subgame, "SUBGAME_LIMIT", (quick + slow) / 2)
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)      # every build says what it is
+    lazy = open_target(REDUCED, tmp_path)
+    for (mask, upper), whole in (((late, late_u), False), ((early, early_u), True)):
+        assert lazy.builds_whole(mask, upper) == whole          # what the coach asks first
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            lazy.need(mask, upper)
+        said = [str(w.message) for w in seen if issubclass(w.category, TableWarning)
+                and "building" in str(w.message)]
+        assert len(said) == 1, said
+        assert ("a whole-game table" in said[0]) == whole, said
+        assert (lazy.pieces is None) == whole
+    assert lazy.path == target_path(REDUCED, tmp_path) and lazy.path.exists()
+    assert np.array_equal(bits(lazy.values), bits(target.solve(REDUCED)))

@@ -75,3 +75,31 @@ def test_sub_games_that_together_need_most_of_a_table_open_the_whole_one(tmp_pat
                            (lazy_futures, 2, 0)])
     assert lazy_futures.pieces is None and lazy_futures.path.exists()
     assert lazy_target.pieces is not None and lazy_target.pieces.holds(late, late_u)
+
+
+def test_sub_games_that_together_take_too_long_build_the_longest_whole(tmp_path, monkeypatch):
+    """A target and a futures sub-game, each under ``SUBGAME_LIMIT`` seconds
+    but over it together: the one that takes longer is built whole (named,
+    stored), the other stays a sub-game; two announcements, the whole one
+    named as such."""
+    (mine, mine_u), (them, them_u) = positions(REDUCED, 20)[-2:]
+    cover = subgame.Cover(REDUCED)
+    seconds = {kind: plan.subgame_plan(REDUCED, kind, target.part_values(
+        REDUCED, cover.missing(m, u), u)).seconds
+        for kind, m, u in (("target", mine, mine_u), ("futures", them, 0))}
+    assert max(seconds.values()) < sum(seconds.values()) < plan.MEASURE_ABOVE
+    monkeypatch.setattr(subgame, "SUBGAME_LIMIT", (max(seconds.values())
+                                                   + sum(seconds.values())) / 2)
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    open_table(REDUCED, tmp_path, progress=False)
+    lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        subgame.need_together([(lazy["target"], mine, mine_u), (lazy["futures"], them, 0)])
+    longest = max(seconds, key=seconds.get)
+    said = building(seen)
+    assert len(said) == 2 and sum("a whole-game table" in s for s in said) == 1, said
+    assert any(s.startswith(f"building the {longest} table of") for s in said), said
+    for kind, table in lazy.items():
+        assert (table.pieces is None) == (kind == longest), kind
+        assert (table.path is not None and table.path.exists()) == (kind == longest), kind
