@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401  (skips as test_page does)
+from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
 from .test_share_page import Phone, browser, server  # noqa: F401  (fixtures)
 
 from solver.game import Game  # noqa: E402
@@ -91,7 +91,7 @@ def test_a_game_on_the_score_pad(browser, server):
     assert phone.errors == []
 
 
-def test_the_end_review_names_each_persons_loss(browser, server):
+def test_the_end_review_names_each_persons_loss(browser, server, shots):
     g = Game("nordic", ["Kari", "Ola"], seed=21)
     while not (not g.needs_roll and sum(p is None for c in g.cards for p in c.points) == 1):
         if g.needs_roll:
@@ -113,7 +113,7 @@ def test_the_end_review_names_each_persons_loss(browser, server):
     review = phone.page.inner_text("#review")
     assert "Kari tapte" in review and "tur " in phone.page.inner_text("#review .review-worst")
     assert "Før" not in review and "Behold" not in review     # nb's verb, lower case mid-sentence
-    phone.page.screenshot(path=str(SHOTS / "end-review-nb.png"))
+    phone.page.screenshot(path=str(shots / "end-review-nb.png"))
     assert phone.errors == []
 
 
@@ -194,7 +194,7 @@ def write_chance(p):
     p.eval_on_selector("#protokoll .cell-btn[data-box='chance@1']", "e => e.click()")
 
 
-def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server):
+def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server, shots):
     """Trippel's 45 boxes on the pad are three groups, one per column, at
     360 px with no sideways scroll; after pad writes a turn played with
     dice is rated, and the pad's turns are said to be unrated."""
@@ -211,7 +211,7 @@ def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(
     assert p.evaluate("document.documentElement.scrollWidth") <= 360
     axe(p, "Trippel's score pad")
     p.eval_on_selector("#scorepad", "e => e.scrollIntoView()")
-    p.screenshot(path=str(SHOTS / "score-pad-triple-360-nb.png"))
+    p.screenshot(path=str(shots / "score-pad-triple-360-nb.png"))
     for points, moves in ((22, 2), (18, 4)):             # Kari, then Ola, from the pad
         p.fill("#pad-points", str(points))
         p.click("#pad-boxes [data-box='chance@2']")
