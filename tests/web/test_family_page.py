@@ -117,6 +117,81 @@ def test_the_end_review_names_each_persons_loss(browser, server, shots):
     assert phone.errors == []
 
 
+
+def careless(rules, players, seed, left=1):
+    """A game played to ``left`` open boxes by writing the first legal box
+    each turn (often a waste: a review with losses)."""
+    g = Game(rules, players, seed=seed)
+
+    def open_boxes():
+        return sum(p is None for card in g.cards for c in card.columns for p in c.points)
+    while not (not g.needs_roll and open_boxes() == left):
+        if g.needs_roll:
+            g.play("roll")
+        else:
+            g.play(str([a for a in g.legal_actions() if str(a).startswith("score")][0]))
+    return g
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (390, 844)])
+def test_the_end_review_is_one_tap_from_the_top_of_the_dialog_on_a_phone(browser, server, shots,
+                                                                        width, height):
+    """At game end on a phone the review is under the ranking and three
+    buttons, below the fold: a link under the ranking, in view when the
+    dialog opens (the focus still on "New game"), brings its heading and
+    the first person's loss into view and moves the focus there."""
+    from solver.rules.words import catalogue
+    phone = Phone(browser, server, "nb")
+    p = phone.page
+    p.set_viewport_size({"width": width, "height": height})
+    load(phone.open(server.url), careless("nordic", ["Kari", "Ola", "Ingrid", "Magnus"], 21).to_dict())
+    p.click("#protokoll .cell-btn >> nth=0")
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    p.wait_for_selector("#end[open] .review-loss")
+    p.wait_for_timeout(300)                              # the history drawn under it
+    assert p.evaluate("document.activeElement.id") == "again"
+    link = p.eval_on_selector("#to-review", "e => [e.textContent, e.getBoundingClientRect().top,"
+                              " e.getBoundingClientRect().bottom, e.getBoundingClientRect().height]")
+    assert link[0] == catalogue("nb")["page"]["toReview"]
+    assert 0 <= link[1] and link[2] <= height and link[3] >= 44, link
+    shown = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect(),
+        d = document.querySelector('#end').getBoundingClientRect();
+        return r.top >= d.top - 1 && r.bottom <= Math.min(d.bottom, innerHeight) + 1; }"""
+    assert not p.evaluate(shown, "#review")              # more review than the dialog shows
+    p.screenshot(path=str(shots / f"end-link-{width}-nb.png"))
+    p.tap("#to-review")
+    p.wait_for_function(shown, arg="#review .review-loss")
+    head = p.eval_on_selector("#review h3", "e => [e.textContent, document.activeElement === e]")
+    assert head == [catalogue("nb")["page"]["reviewTitle"], True]
+    assert p.evaluate(shown, "#review h3")
+    p.screenshot(path=str(shots / f"end-review-{width}-nb.png"))
+    axe(p, f"the end review at {width} px")
+    assert phone.errors == []
+
+
+def test_trippels_weighted_totals_are_said_once_in_the_chips(browser, server, shots):
+    """Trippel's chips are the weighted totals; the line under the turn no
+    longer lists them again ("Vektet sum: Kari 22 · Ola 0"): the totals
+    bar is named "Vektet sum" once."""
+    from solver.rules.words import catalogue
+    g = Game("triple", ["Kari", "Ola"], seed=3)
+    g.play("roll")
+    g.play(str(max((a for a in g.legal_actions() if str(a).startswith("score")),
+                   key=lambda a: a.points * int(a.column))))
+    phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
+    p = phone.page
+    p.set_viewport_size({"width": 360, "height": 640})
+    p.wait_for_function("(document.querySelector('#family') || {}).textContent.includes('leder')")
+    chips = p.eval_on_selector_all("#totals .chip strong", "els => els.map((e) => e.textContent)")
+    assert chips == [str(s) for s in g.scores()] and g.scores()[0] > 0         # weighted: ×column
+    family = p.inner_text("#family")
+    assert f"Kari {g.scores()[0]}" not in family and "Vektet" not in family, family
+    assert p.get_attribute("#totals", "aria-label") == catalogue("nb")["page"]["totalsWeighted"]
+    p.screenshot(path=str(shots / "triple-chips-360-nb.png"))
+    axe(p, "Trippel's totals")
+    assert phone.errors == []
+
 def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, server):
     """Trippel has no exact solution: the running loss and the end review
     say its losses are the strategy's estimates, not losses against best
