@@ -126,10 +126,12 @@ def test_events_beside_the_card_wrap_between_phrases_a_box_and_the_dice_whole(la
                   ("verdict", message("cost", lang, loss=number(11.123, 2, lang), best=chosen)),
                   ("event", message("rolled", lang, name="Kari", dice=dice, left=left))]
         for room in range(24, 41):
-            rows = fit(events, 99, room, BOXES[lang].values())
+            rows = fit(events, 99, room, BOXES[lang].values(), [message("score", lang)])
             assert all(len(row) <= room for row in rows), (room, rows)
             assert " ".join(rows).split() == " ".join(t for _, t in events).split()
             assert sum(f"{box} (10)" in row for row in rows) == 2, (room, rows)
+            if len(chosen) <= room:                            # with its verb: "skriv to par (10)"
+                assert sum(chosen in row for row in rows) == 2, (room, rows)
             assert sum(dice in row for row in rows) == 1, (room, rows)
             after = events[2][1].split(", ", 1)[1]             # "2 kast igjen": a phrase
             assert any(row.endswith(after) for row in rows), (room, rows)

@@ -3,6 +3,7 @@ with computer seats: what a person at the table must still see when their
 next prompt comes, after the computers' turns in between."""
 
 import shutil
+import time
 
 import pytest
 
@@ -102,3 +103,41 @@ def test_six_players_events_beside_the_card_wrap_between_phrases(nordic, tables_
         assert sum(bool(r) for r in rows) >= 10, shown          # the column is read
         assert all(len(line) <= 80 for line in shown.splitlines())
         assert broken(rows, "nb") == [], shown
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_trippels_end_review_fits_the_terminal(tables_dir, tmp_path):
+    """At the end of a Trippel game the line saying the review's losses are
+    the strategy's estimates is wrapped to the terminal, as the review's
+    lines are (coach_games' triple-nb found it 133 columns wide)."""
+    from solver.game import Game
+    from solver.rules.words import box_name
+    g = Game("triple", ["Kari"], seed=2)
+
+    def left():
+        return sum(p is None for card in g.cards for c in card.columns for p in c.points)
+    while not (not g.needs_roll and left() == 1):
+        g.play("roll" if g.needs_roll else
+               str([a for a in g.legal_actions() if str(a).startswith("score")][0]))
+    g.save(tmp_path / "g.json")
+    last = next(a for a in g.legal_actions() if str(a).startswith("score"))
+    term = coach("estimates", tmp_path, tables_dir, "--resume g.json --lang nb --no-record")
+    try:
+        term.wait_for("Kari>", seconds=60)
+        term.type(f"{message('score', 'nb')} {box_name(last.box, 'nb')}@{last.column}")
+        end = time.monotonic() + 240                         # (Trippel's table built once)
+        while time.monotonic() < end:
+            last = (term.screen().rstrip().splitlines() or [""])[-1]
+            if last.endswith(("(j/n)", "[j/N]")):            # a 0 written, a build: yes
+                term.type(message("yes", "nb"))
+            elif last.startswith(message("confirm", "nb").strip()[:15]):
+                term.type("")                                # game over: Enter ends it
+                break
+            time.sleep(0.3)
+        term.wait_for(message("saved", "nb", path="g.json")[:12], seconds=240)
+        joined = term.screen(joined=True)
+    finally:
+        term.close()
+    end = joined[joined.index(message("over", "nb")):]     # (the first build is said above)
+    assert "Trippel-Yatzy" in end, joined
+    assert [line for line in end.splitlines() if len(line) > 80] == [], joined

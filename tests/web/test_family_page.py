@@ -144,7 +144,8 @@ def test_the_end_review_is_one_tap_from_the_top_of_the_dialog_on_a_phone(browser
     phone = Phone(browser, server, "nb")
     p = phone.page
     p.set_viewport_size({"width": width, "height": height})
-    load(phone.open(server.url), careless("nordic", ["Kari", "Ola", "Ingrid", "Magnus"], 21).to_dict())
+    game = careless("nordic", ["Kari", "Ola", "Ingrid", "Magnus"], 21)
+    load(phone.open(server.url), game.to_dict())
     p.click("#protokoll .cell-btn >> nth=0")
     if p.is_visible("#zero-confirm[open]"):
         p.click("#zero-yes")
