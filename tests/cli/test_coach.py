@@ -16,7 +16,7 @@ from solver.cli.coach.card import protokoll
 from solver.cli.coach.standing import bonus_text, lead_text, points_line, standing_line
 from solver.cli.coach.steady import fit
 from solver.game import Game
-from solver.rules.words import message
+from solver.rules.words import BOXES, LANGS, message, number
 from solver.session import Session
 
 CLI = Path(solver.__file__).parent / "cli"
@@ -111,6 +111,30 @@ def test_the_steady_screen_keeps_the_turn_and_the_first_hints_when_short():
     assert shown[-2:] == ["keep 6: the best choice", "why: ..."]
     assert "older" not in shown and len(shown) == 8
 
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_events_beside_the_card_wrap_between_phrases_a_box_and_the_dice_whole(lang):
+    """Beside six players' card at 80x24 an event has 24 to 30 columns: it
+    is wrapped between its phrases, a box's name with its points and the
+    dice never broken (it read "skriv to / par", "kaster 4 4 5 6 6, 2 /
+    kast igjen"); nothing is lost."""
+    dice, left = "1 2 4 5 6", message("left", lang, n=2)
+    for box in BOXES[lang].values():
+        chosen = f"{message('score', lang)} {box} (10)"
+        events = [("event", message("computer", lang, name="Anne", kind="optimal", action=chosen)),
+                  ("verdict", message("cost", lang, loss=number(11.123, 2, lang), best=chosen)),
+                  ("event", message("rolled", lang, name="Kari", dice=dice, left=left))]
+        for room in range(24, 41):
+            rows = fit(events, 99, room, BOXES[lang].values(), [message("score", lang)])
+            assert all(len(row) <= room for row in rows), (room, rows)
+            assert " ".join(rows).split() == " ".join(t for _, t in events).split()
+            assert sum(f"{box} (10)" in row for row in rows) == 2, (room, rows)
+            if len(chosen) <= room:                            # with its verb: "skriv to par (10)"
+                assert sum(chosen in row for row in rows) == 2, (room, rows)
+            assert sum(dice in row for row in rows) == 1, (room, rows)
+            after = events[2][1].split(", ", 1)[1]             # "2 kast igjen": a phrase
+            assert any(row.endswith(after) for row in rows), (room, rows)
 
 @pytest.fixture
 def run(nordic, tables_dir, tmp_path, monkeypatch):

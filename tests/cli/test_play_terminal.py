@@ -3,6 +3,7 @@ with computer seats: what a person at the table must still see when their
 next prompt comes, after the computers' turns in between."""
 
 import shutil
+import time
 
 import pytest
 
@@ -45,3 +46,98 @@ def test_beside_the_card_a_verdict_outlasts_computers_turns_and_old_hints_go():
     assert shown == ["cost 2.10; best was full house", "Kari writes 15 in fives",
                      "Ola rolls 6", "Ola rolls 7", "Kari's turn"]
     assert not any("keep" in row for row in fit(events, 30, 40))
+
+
+def events_column(screen: str, last_name: str) -> list[str]:
+    """The rows beside the card on a steady screen whose header ends with
+    ``last_name`` (or its first letters, ``Hen…``): from the column after
+    the card and its gap, down to the dice."""
+    from solver.cli.coach.screen import GAP, PIPS
+    lines = screen.splitlines()
+    start = lines[0].index(" ", lines[0].index(last_name[:3])) + GAP
+    rows = []
+    for line in lines:
+        if line[:1] in PIPS or line.startswith("Kari>"):
+            break
+        rows.append(line[start:].rstrip())
+    return rows
+
+
+def broken(rows: list[str], lang: str) -> list[tuple[str, str]]:
+    """The pairs of rows broken inside a box's name (with its points), the
+    dice, or between a number and its words after a comma (``2 / kast
+    igjen``)."""
+    import re
+    from solver.cli.coach.steady import DICE
+    from solver.rules.words import BOXES
+    names = "|".join(map(re.escape, sorted(BOXES[lang].values(), key=len, reverse=True)))
+    whole = re.compile(rf"(?<!\S)(?:(?:{names})(?:@\d+)?(?: \(\d+\))?|{DICE})[,:;.]?(?!\S)")
+    bad = []
+    for a, b in zip(rows, rows[1:]):
+        cut = len(a)                                  # the space that joins them
+        if a and b and (re.search(r", \d+$", a)
+                        or any(m.start() < cut < m.end() for m in whole.finditer(f"{a} {b}"))):
+            bad.append((a, b))
+    return bad
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_six_players_events_beside_the_card_wrap_between_phrases(nordic, tables_dir, tmp_path):
+    """Six players at 80x24 leave the events 27 columns: at each of Kari's
+    prompts no row beside the card ends inside a box's name, the dice or
+    "2 kast igjen" (it read "Anne (optimal): skriv hus / (23)", "Kari
+    kaster 1 2 4 5 6, 2 / kast igjen")."""
+    term = coach("phrases", tmp_path, tables_dir,
+                 f"--lang nb --hints check --seed 7 {SIX} --no-record")
+    screens = []
+    try:
+        term.wait_for("Kari>", seconds=60)
+        for n, box in enumerate(("yatzy", "fire like", "stor straight"), start=2):
+            term.type(f"stryk {box}")
+            screens.append(term.wait_for(message("turn", "nb", name="Kari", n=n, of=15), "Kari>",
+                                         seconds=240))   # the explanations' table built once
+    finally:
+        term.close()
+    for shown in screens:
+        rows = events_column(shown, "Henrik")
+        assert sum(bool(r) for r in rows) >= 10, shown          # the column is read
+        assert all(len(line) <= 80 for line in shown.splitlines())
+        assert broken(rows, "nb") == [], shown
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_trippels_end_review_fits_the_terminal(tables_dir, tmp_path):
+    """At the end of a Trippel game the line saying the review's losses are
+    the strategy's estimates is wrapped to the terminal, as the review's
+    lines are (coach_games' triple-nb found it 133 columns wide)."""
+    from solver.game import Game
+    from solver.rules.words import box_name
+    g = Game("triple", ["Kari"], seed=2)
+
+    def left():
+        return sum(p is None for card in g.cards for c in card.columns for p in c.points)
+    while not (not g.needs_roll and left() == 1):
+        g.play("roll" if g.needs_roll else
+               str([a for a in g.legal_actions() if str(a).startswith("score")][0]))
+    g.save(tmp_path / "g.json")
+    last = next(a for a in g.legal_actions() if str(a).startswith("score"))
+    term = coach("estimates", tmp_path, tables_dir, "--resume g.json --lang nb --no-record")
+    try:
+        term.wait_for("Kari>", seconds=60)
+        term.type(f"{message('score', 'nb')} {box_name(last.box, 'nb')}@{last.column}")
+        end = time.monotonic() + 240                         # (Trippel's table built once)
+        while time.monotonic() < end:
+            last = (term.screen().rstrip().splitlines() or [""])[-1]
+            if last.endswith(("(j/n)", "[j/N]")):            # a 0 written, a build: yes
+                term.type(message("yes", "nb"))
+            elif last.startswith(message("confirm", "nb").strip()[:15]):
+                term.type("")                                # game over: Enter ends it
+                break
+            time.sleep(0.3)
+        term.wait_for(message("saved", "nb", path="g.json")[:12], seconds=240)
+        joined = term.screen(joined=True)
+    finally:
+        term.close()
+    end = joined[joined.index(message("over", "nb")):]     # (the first build is said above)
+    assert "Trippel-Yatzy" in end, joined
+    assert [line for line in end.splitlines() if len(line) > 80] == [], joined

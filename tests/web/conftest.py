@@ -7,6 +7,26 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def screenshots_folder(default: Path) -> Path:
+    """Where the page tests write their pictures: the folder
+    ``$YATZY_SCREENSHOTS`` names (relative to the checkout's root;
+    ``YATZY_SCREENSHOTS=docs/screenshots`` retakes the docs' pictures), else
+    ``default``, a test's own temporary folder, so that a test run leaves
+    the checkout as it found it."""
+    named = os.environ.get("YATZY_SCREENSHOTS")
+    return ROOT / named if named else default
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """The folder a test's screenshots go to (``screenshots_folder``), made."""
+    folder = screenshots_folder(tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
 
 @pytest.fixture(scope="session")
 def explained(nordic, tables_dir, tmp_path_factory):

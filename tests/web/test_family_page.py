@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401  (skips as test_page does)
+from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
 from .test_share_page import Phone, browser, server  # noqa: F401  (fixtures)
 
 from solver.game import Game  # noqa: E402
@@ -91,7 +91,7 @@ def test_a_game_on_the_score_pad(browser, server):
     assert phone.errors == []
 
 
-def test_the_end_review_names_each_persons_loss(browser, server):
+def test_the_end_review_names_each_persons_loss(browser, server, shots):
     g = Game("nordic", ["Kari", "Ola"], seed=21)
     while not (not g.needs_roll and sum(p is None for c in g.cards for p in c.points) == 1):
         if g.needs_roll:
@@ -113,9 +113,85 @@ def test_the_end_review_names_each_persons_loss(browser, server):
     review = phone.page.inner_text("#review")
     assert "Kari tapte" in review and "tur " in phone.page.inner_text("#review .review-worst")
     assert "Før" not in review and "Behold" not in review     # nb's verb, lower case mid-sentence
-    phone.page.screenshot(path=str(SHOTS / "end-review-nb.png"))
+    phone.page.screenshot(path=str(shots / "end-review-nb.png"))
     assert phone.errors == []
 
+
+
+def careless(rules, players, seed, left=1):
+    """A game played to ``left`` open boxes by writing the first legal box
+    each turn (often a waste: a review with losses)."""
+    g = Game(rules, players, seed=seed)
+
+    def open_boxes():
+        return sum(p is None for card in g.cards for c in card.columns for p in c.points)
+    while not (not g.needs_roll and open_boxes() == left):
+        if g.needs_roll:
+            g.play("roll")
+        else:
+            g.play(str([a for a in g.legal_actions() if str(a).startswith("score")][0]))
+    return g
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (390, 844)])
+def test_the_end_review_is_one_tap_from_the_top_of_the_dialog_on_a_phone(browser, server, shots,
+                                                                        width, height):
+    """At game end on a phone the review is under the ranking and three
+    buttons, below the fold: a link under the ranking, in view when the
+    dialog opens (the focus still on "New game"), brings its heading and
+    the first person's loss into view and moves the focus there."""
+    from solver.rules.words import catalogue
+    phone = Phone(browser, server, "nb")
+    p = phone.page
+    p.set_viewport_size({"width": width, "height": height})
+    game = careless("nordic", ["Kari", "Ola", "Ingrid", "Magnus"], 21)
+    load(phone.open(server.url), game.to_dict())
+    p.click("#protokoll .cell-btn >> nth=0")
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    p.wait_for_selector("#end[open] .review-loss")
+    p.wait_for_timeout(300)                              # the history drawn under it
+    assert p.evaluate("document.activeElement.id") == "again"
+    link = p.eval_on_selector("#to-review", "e => [e.textContent, e.getBoundingClientRect().top,"
+                              " e.getBoundingClientRect().bottom, e.getBoundingClientRect().height]")
+    assert link[0] == catalogue("nb")["page"]["toReview"]
+    assert 0 <= link[1] and link[2] <= height and link[3] >= 44, link
+    shown = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect(),
+        d = document.querySelector('#end').getBoundingClientRect();
+        return r.top >= d.top - 1 && r.bottom <= Math.min(d.bottom, innerHeight) + 1; }"""
+    assert not p.evaluate(shown, "#review")              # more review than the dialog shows
+    p.screenshot(path=str(shots / f"end-link-{width}-nb.png"))
+    p.tap("#to-review")
+    p.wait_for_function(shown, arg="#review .review-loss")
+    head = p.eval_on_selector("#review h3", "e => [e.textContent, document.activeElement === e]")
+    assert head == [catalogue("nb")["page"]["reviewTitle"], True]
+    assert p.evaluate(shown, "#review h3")
+    p.screenshot(path=str(shots / f"end-review-{width}-nb.png"))
+    axe(p, f"the end review at {width} px")
+    assert phone.errors == []
+
+
+def test_trippels_weighted_totals_are_said_once_in_the_chips(browser, server, shots):
+    """Trippel's chips are the weighted totals; the line under the turn no
+    longer lists them again ("Vektet sum: Kari 22 · Ola 0"): the totals
+    bar is named "Vektet sum" once."""
+    from solver.rules.words import catalogue
+    g = Game("triple", ["Kari", "Ola"], seed=3)
+    g.play("roll")
+    g.play(str(max((a for a in g.legal_actions() if str(a).startswith("score")),
+                   key=lambda a: a.points * int(a.column))))
+    phone = load(Phone(browser, server, "nb").open(server.url), g.to_dict())
+    p = phone.page
+    p.set_viewport_size({"width": 360, "height": 640})
+    p.wait_for_function("(document.querySelector('#family') || {}).textContent.includes('leder')")
+    chips = p.eval_on_selector_all("#totals .chip strong", "els => els.map((e) => e.textContent)")
+    assert chips == [str(s) for s in g.scores()] and g.scores()[0] > 0         # weighted: ×column
+    family = p.inner_text("#family")
+    assert f"Kari {g.scores()[0]}" not in family and "Vektet" not in family, family
+    assert p.get_attribute("#totals", "aria-label") == catalogue("nb")["page"]["totalsWeighted"]
+    p.screenshot(path=str(shots / "triple-chips-360-nb.png"))
+    axe(p, "Trippel's totals")
+    assert phone.errors == []
 
 def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, server):
     """Trippel has no exact solution: the running loss and the end review
@@ -194,7 +270,7 @@ def write_chance(p):
     p.eval_on_selector("#protokoll .cell-btn[data-box='chance@1']", "e => e.click()")
 
 
-def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server):
+def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(browser, server, shots):
     """Trippel's 45 boxes on the pad are three groups, one per column, at
     360 px with no sideways scroll; after pad writes a turn played with
     dice is rated, and the pad's turns are said to be unrated."""
@@ -211,7 +287,7 @@ def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(
     assert p.evaluate("document.documentElement.scrollWidth") <= 360
     axe(p, "Trippel's score pad")
     p.eval_on_selector("#scorepad", "e => e.scrollIntoView()")
-    p.screenshot(path=str(SHOTS / "score-pad-triple-360-nb.png"))
+    p.screenshot(path=str(shots / "score-pad-triple-360-nb.png"))
     for points, moves in ((22, 2), (18, 4)):             # Kari, then Ola, from the pad
         p.fill("#pad-points", str(points))
         p.click("#pad-boxes [data-box='chance@2']")

@@ -7,8 +7,9 @@ card scrolls inside its own box, its header row and first column staying in
 view), every die and a kept die's label inside its slot, the toolbar in one
 row, the first advice row above the fold and the totals bar; after a lower
 box is written the next turn's banner and roll button are in view and the
-focus is on a control, not the page.  The pictures go to
-``docs/screenshots/RULES-WIDTH.png`` (the card: ``RULES-WIDTH-card.png``).
+focus is on a control, not the page.  The pictures are
+``RULES-WIDTH.png`` (the card: ``RULES-WIDTH-card.png``) in the test's
+temporary folder, or in ``$YATZY_SCREENSHOTS`` (``conftest.screenshots_folder``).
 
 Maxi's table takes hours to solve, so its game is played by the library's
 ``Game`` in this test (``game_json`` as the server answers it, without the
@@ -40,7 +41,6 @@ from solver.web.app import game_json  # noqa: E402
 from .test_page import browser, server  # noqa: E402,F401  (the page tests' fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
                           / "axe.min.js"))
 SIZES = {360: 640, 390: 844}
@@ -69,8 +69,8 @@ def maxi_answers(folder):
 
 
 class Phone:
-    def __init__(self, browser, server, width, tmp_path):
-        self.width, self.height = width, SIZES[width]
+    def __init__(self, browser, server, width, tmp_path, shots):
+        self.width, self.height, self.shots = width, SIZES[width], shots
         self.context = browser.new_context(
             viewport={"width": width, "height": self.height}, has_touch=True, is_mobile=True,
             device_scale_factor=1, bypass_csp=True, service_workers="block")
@@ -138,8 +138,7 @@ class Phone:
         assert bad == [], (where, bad)
 
     def shot(self, name):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / f"{name}.png"
+        path = self.shots / f"{name}.png"
         self.page.screenshot(path=str(path))
         assert path.stat().st_size < 200_000, path
 
@@ -157,9 +156,9 @@ PICTURED = {"nordic", "forced", "yahtzee", "maxi", "triple-2", "triple-4", "trip
 
 @pytest.mark.parametrize("width", sorted(SIZES))
 @pytest.mark.parametrize("case", list(CASES))
-def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_path, case, width):
+def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_path, shots, case, width):
     rules = case.split("-")[0]
-    phone = Phone(browser, server, width, tmp_path)
+    phone = Phone(browser, server, width, tmp_path, shots)
     p = phone.page
     try:
         phone.start(rules, CASES[case])
@@ -224,13 +223,13 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
 
 
 @pytest.mark.parametrize("width", sorted(SIZES))
-def test_maxis_saved_rolls_are_seen_and_used_on_a_phone(browser, server, tmp_path, width):
+def test_maxis_saved_rolls_are_seen_and_used_on_a_phone(browser, server, tmp_path, shots, width):
     """Maxi saves the rerolls a turn leaves: the hint says what writing now
     saves, the next turn's line says the rolls saved before its roll, and
     the turn then has them (more rerolls than four rolls give), all above
     the totals bar at 360 x 640 and 390 x 844 with no sideways scroll
     (pictured: ``maxi-bank-WIDTH.png``, the turn with its saved rolls)."""
-    phone = Phone(browser, server, width, tmp_path)
+    phone = Phone(browser, server, width, tmp_path, shots)
     p = phone.page
 
     def in_view(sel):

@@ -7,7 +7,8 @@ moves; the computer never moves for a person; every control at least
 names without horizontal scroll; no English on the Norwegian and Swedish
 pages; axe-core (installed by ``.ci/run`` from npm) on the first load,
 mid-game and the end screen in en, nb and sv; a game opened from a
-``?game=`` link; the screenshots under ``docs/screenshots/``.
+``?game=`` link; the screenshots (in the test's temporary folder, or
+``$YATZY_SCREENSHOTS``: ``conftest.screenshots_folder``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from solver.web.app import create_app  # noqa: E402
 from .servers import chromium, served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
                           / "axe.min.js"))
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -604,7 +604,7 @@ def test_rule_sets_that_cannot_be_played_say_why(make):
     assert not p.is_disabled("#start")
 
 
-def test_a_trippel_yatzy_game_has_three_columns_a_player(make, tables_dir):
+def test_a_trippel_yatzy_game_has_three_columns_a_player(make, tables_dir, shots):
     """Trippel-Yatzy on the page: three columns per player, a box written in
     column 3 counts three times, the weighted total beside each column's."""
     page = make().open()
@@ -626,7 +626,7 @@ def test_a_trippel_yatzy_game_has_three_columns_a_player(make, tables_dir):
     weighted = [r for r in view["protokoll"] if r["key"] == "weighted"][0]["cells"][0]
     assert weighted == [0, 0, 150]
     assert page.errors == []
-    p.screenshot(path=str(SHOTS / "triple.png"))
+    p.screenshot(path=str(shots / "triple.png"))
 
 
 def test_every_playable_preset_starts(make):
@@ -637,22 +637,20 @@ def test_every_playable_preset_starts(make):
 
 
 # ------------------------------------------------------------------ pictures
-def test_screenshots(make, tables_dir):
+def test_screenshots(make, tables_dir, shots):
     """Phone-sized pictures of the page for docs/ (looked at by a person)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page = make(lang="en").open()
-    page.page.screenshot(path=str(SHOTS / "new-game.png"))
+    page.page.screenshot(path=str(shots / "new-game.png"))
     page = make().open("?lang=en&game=" + game_link(mid_game(tables_dir)))
     page.wait("decide")
     page.page.tap("#dice .die[data-index='2']")
-    page.page.screenshot(path=str(SHOTS / "deciding.png"))
-    page.page.screenshot(path=str(ROOT / "docs" / "screenshot-phone.png"))
+    page.page.screenshot(path=str(shots / "deciding.png"))
     page.page.evaluate("document.querySelector('#card').scrollIntoView()")
-    page.page.screenshot(path=str(SHOTS / "card.png"))
+    page.page.screenshot(path=str(shots / "card.png"))
     page = make().open("?lang=nb&game=" + game_link(finished_game(tables_dir)))
     page.wait("over")
     page.page.wait_for_selector("#end[open]")
-    page.page.screenshot(path=str(SHOTS / "end-nb.png"))
+    page.page.screenshot(path=str(shots / "end-nb.png"))
     page = make(delay=3000).open("?lang=sv")        # six long names, a computer's turn
     page.start([LONG_NAMES[0], LONG_NAMES[1] + "=optimal", *LONG_NAMES[2:]])
     page.page.tap("#roll")
@@ -660,7 +658,7 @@ def test_screenshots(make, tables_dir):
     page.page.tap("#protokoll button.cell-btn >> nth=2")
     page.wait("computer")
     page.page.evaluate("scrollTo(0, 0)")
-    page.page.screenshot(path=str(SHOTS / "computer-six-sv.png"))
+    page.page.screenshot(path=str(shots / "computer-six-sv.png"))
     page.page.tap("#new-game-button")                # nothing pending once a new game starts
-    for shot in SHOTS.glob("*.png"):
+    for shot in shots.glob("*.png"):
         assert shot.stat().st_size < 200_000, shot

@@ -8,7 +8,7 @@ under a player's name only when one is given, and says bad input in one
 JSON line with a 4xx status.  The page solves three puzzles, shows the
 explanation, keeps a running mean equal to the server's losses, keeps a
 rating on the server when asked, passes axe-core, and leaves screenshots
-under ``docs/screenshots/``.
+(``conftest.screenshots_folder``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from solver.web.practice import MAX_COUNT, player_file, ratings_folder  # noqa: 
 from .servers import chromium, served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 AXE = Path(os.environ.get("YATZY_AXE", ROOT / ".venv" / "node" / "node_modules" / "axe-core"
                           / "axe.min.js"))
 
@@ -420,7 +419,7 @@ def axe(page, where):
     assert bad == [], (where, bad)
 
 
-def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, tables_dir):
+def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, tables_dir, shots):
     context, page, errors, answers = phone(browser, server)
     page.tap("#more-menu summary")
     page.tap("#practice-button")
@@ -430,8 +429,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, table
     first = pz.draw(Solver("nordic", tables=tables_dir).table, 1, 20261201)[0]
     assert page.eval_on_selector_all("#p-dice .die", "els => els.map(e => +e.dataset.face)") == list(
         first.dice)                                                   # ?seed= gives the seed's
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "practice.png"))
+    page.screenshot(path=str(shots / "practice.png"))
     for i in range(3):
         solve_one(page, answers)
         r = answers[-1]
@@ -445,7 +443,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, table
         assert float(shown["mean"]) == pytest.approx(sum(losses) / len(losses), abs=1e-12)
         assert f"{sum(losses) / len(losses):.2f}" in page.inner_text("#p-running")
         if i == 0:
-            page.screenshot(path=str(SHOTS / "practice-answered.png"), full_page=True)
+            page.screenshot(path=str(shots / "practice-answered.png"), full_page=True)
         if i < 2:
             page.tap("#p-next")
     # every control of the view is at least 44 x 44 CSS px
@@ -483,7 +481,7 @@ def test_the_page_solves_three_puzzles_with_touch(browser, server, folder, table
 
 
 @pytest.mark.parametrize("lang", ["nb", "sv"])
-def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
+def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang, shots):
     context, page, errors, answers = phone(browser, server, lang)
     held = []                                           # the first set held back: what is said meanwhile
     page.route("**/api/puzzles?*", lambda route: held.append(route))
@@ -514,7 +512,7 @@ def test_the_practice_view_speaks_norwegian_and_swedish(browser, server, lang):
     assert not any(w in page.inner_text("#practice") for w in english + ("That cost", "Next"))
     axe(page, f"answered, {lang}")
     if lang == "sv":
-        page.screenshot(path=str(SHOTS / "practice-sv.png"), full_page=True)
+        page.screenshot(path=str(shots / "practice-sv.png"), full_page=True)
     assert errors == []
     context.close()
 

@@ -9,7 +9,7 @@ missed a move gets 409 and the one-line message in its language; the coach's
 advice shows only on the phone of the player to move, when asked; a server
 killed and started again is reconnected to and caught up with; axe-core on
 the joined page; a whole game played on the two phones; the screenshots
-under ``docs/screenshots/share-*.png``.
+``share-*.png`` (``conftest.screenshots_folder``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from .servers import chromium
-from .test_page import AXE, CHROMIUM, PHONE, SHOTS, axe, sync_api  # noqa: F401  (skips as test_page does)
+from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
 
 httpx = pytest.importorskip("httpx")
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,8 +185,7 @@ def join(b, link, seat):
 
 
 # ------------------------------------------------------------------ the tests
-def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path):
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path, shots):
     a, b = phones(), phones()
     a.open(server.url + "/")
     link = share(a)
@@ -197,7 +196,7 @@ def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path):
         out = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / "qr.png")],
                              capture_output=True, text=True)
         assert out.stdout.strip() == link
-    a.page.screenshot(path=str(SHOTS / "share-link.png"))
+    a.page.screenshot(path=str(shots / "share-link.png"))
     a.page.tap("#table-close")
     a.page.tap("#seat-choices button[data-seat='0']")
     a.page.wait_for_selector("#seat-mine:not([hidden])")
@@ -205,7 +204,7 @@ def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path):
     b.open(link)
     b.page.wait_for_function("document.body.dataset.link === 'up'")
     assert b.page.is_disabled("#seat-choices button[data-seat='0']")     # Ann's is taken
-    b.page.screenshot(path=str(SHOTS / "share-join.png"))
+    b.page.screenshot(path=str(shots / "share-join.png"))
     b.page.tap("#seat-choices button[data-seat='1']")
     b.page.wait_for_selector("#seat-mine:not([hidden])")
     assert b.wait("wait") == "wait" and b.page.is_disabled("#roll")   # Ann's turn: her phone only
@@ -222,8 +221,8 @@ def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path):
     a.page.tap("#coach")
     a.page.wait_for_selector("#advice li button.option")
     assert a.advice() > 0 and b.advice() == 0 and b.page.is_hidden("#options-h")
-    a.page.screenshot(path=str(SHOTS / "share-coach.png"))
-    b.page.screenshot(path=str(SHOTS / "share-watching.png"))
+    a.page.screenshot(path=str(shots / "share-coach.png"))
+    b.page.screenshot(path=str(shots / "share-watching.png"))
     a.page.tap("#protokoll button.cell-btn >> nth=0")     # Ann writes a box: Bob's turn
     a.wait("wait")
     # Bob's turn: a move on B shows on A within 200 ms; B's advice when B asks
@@ -241,7 +240,7 @@ def test_two_phones_share_join_follow_and_coach(phones, server, tmp_path):
     axe(b.page, "joined, deciding with the coach")
 
 
-def test_a_phone_that_missed_a_move_gets_409_and_catches_up(phones, server):
+def test_a_phone_that_missed_a_move_gets_409_and_catches_up(phones, server, shots):
     a, b = phones(), phones(lang="nb")
     a.open(server.url + "/")
     link = share(a, who="any")
@@ -259,7 +258,7 @@ def test_a_phone_that_missed_a_move_gets_409_and_catches_up(phones, server):
     assert b.page.text_content("#error") == "En annen telefon var først; slik står spillet nå."
     b.wait_moves(1)
     assert b.moves() == a.moves() == 1
-    b.page.screenshot(path=str(SHOTS / "share-stale-nb.png"))
+    b.page.screenshot(path=str(shots / "share-stale-nb.png"))
     # the stream comes back: B follows again, the message goes with its next move
     b.context.unroute("**/events")
     b.page.wait_for_function("document.body.dataset.link === 'up'", timeout=15000)
@@ -295,7 +294,7 @@ def test_a_server_killed_and_restarted_is_caught_up_with(phones, server):
     assert a.page.evaluate(VIEW + ".game)") == b.page.evaluate(VIEW + ".game)") == r.json()["game"]
 
 
-def test_a_whole_game_on_two_phones(phones, server):
+def test_a_whole_game_on_two_phones(phones, server, shots):
     """Ann on phone A, Bob on phone B, each seat's moves on its own phone
     only; both phones end with the same card, the server's."""
     a, b = phones(), phones()
@@ -331,7 +330,7 @@ def test_a_whole_game_on_two_phones(phones, server):
     assert final["finished"] and final["view"]["is_over"]
     assert a.page.evaluate(VIEW + ".game)") == b.page.evaluate(VIEW + ".game)") == final["game"]
     assert a.page.text_content("#winner") == b.page.text_content("#winner") != ""
-    b.page.screenshot(path=str(SHOTS / "share-end.png"))
+    b.page.screenshot(path=str(shots / "share-end.png"))
     # a new game with the same players, proposed on B: shown on A, where it is accepted;
     # then both phones move on, their seats kept
     b.page.tap("#again")
@@ -347,5 +346,5 @@ def test_a_whole_game_on_two_phones(phones, server):
     assert a.page.text_content("#seat-name") == "This phone: Ann"
     assert b.page.text_content("#seat-name") == "This phone: Bob"
     assert not a.page.evaluate("document.querySelector('#end').open")
-    for shot in SHOTS.glob("share-*.png"):
+    for shot in shots.glob("share-*.png"):
         assert shot.stat().st_size < 200_000, shot

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import sys
-import textwrap
-
 from solver.cli.coach.records import Records
 from solver.errors import InputError
 from solver.rules.play import LOWER_BOUND
@@ -44,7 +40,7 @@ class Ending(Records):
             self.say("pad_not_rated")
         reviews = self.session.reviews() if reviewing else {}
         if reviews and game.values == LOWER_BOUND:    # Trippel: no exact values to lose against
-            self.say("review_estimates")
+            self.echo_wrapped(self.words("review_estimates"))
         for seat, review in reviews.items():
             player = game.players[seat]
             if review is None:
@@ -57,10 +53,7 @@ class Ending(Records):
                                       dice=" ".join(map(str, d.dice)),
                                       chosen=self.action_text(d.chosen),
                                       best=self.action_text(d.best), loss=self.num(d.loss, 2))
-                    if sys.stdout.isatty():           # wrapped to the terminal, indented
-                        text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
-                                             initial_indent="  ", subsequent_indent="    ")
-                    self.echo(text)
+                    self.echo_wrapped(text, "  ", "    ")     # indented under the review
         if reviewing and pad:                         # some turns from the pad, some with dice
             for seat, n in self.session.unrated().items():
                 if n:

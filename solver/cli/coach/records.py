@@ -44,16 +44,20 @@ class Records:
             return
         self.say_history(found, spec)
 
+    def echo_wrapped(self, text: str, first: str = "", rest: str = "") -> None:
+        """Print ``text``, on a terminal wrapped to its width (its first row
+        indented by ``first``, the others by ``rest``)."""
+        if sys.stdout.isatty():
+            text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+                                 initial_indent=first, subsequent_indent=rest)
+        self.echo(text)
+
     def say_history(self, found: dict, spec: str) -> None:
         """The lines of ``solver.history.history``'s answer (on a terminal
         the best scores wrapped to its width)."""
         top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
         if top:
-            text = self.words("history_top", rules=spec, list=top)
-            if sys.stdout.isatty():
-                text = textwrap.fill(text, shutil.get_terminal_size().columns,
-                                     subsequent_indent="  ")
-            self.echo(text)
+            self.echo_wrapped(self.words("history_top", rules=spec, list=top), rest="  ")
         for p in found["players"]:
             if p["first"]:
                 self.say("history_first", name=p["name"], best=p["best"])

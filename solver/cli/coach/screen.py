@@ -13,7 +13,7 @@ from solver.cli.coach.steady import fit
 from solver.errors import InputError
 from solver.game import Move
 from solver.position.actions import Action
-from solver.rules.words import box_name, message, number
+from solver.rules.words import BOXES, box_name, message, number
 
 EVENTS = 200                           # recent events kept for beside the card: a
                                        # person's verdict outlasts five computers' turns
@@ -63,7 +63,8 @@ class Screen:
         # no row left under the card, the dice and the prompt for the line an
         # Enter adds: the dice go beside the card, so that its header stays
         side = bool(dice) and height + 2 >= console.height
-        lines = fit(self.beside(), height - side, room)
+        lines = fit(self.beside(), height - side, room, BOXES.get(self.lang, {}).values(),
+                    (self.words("score"), self.words("keep")))
         if side:
             lines += [""] * (height - 1 - len(lines)) + [self.dice_line(pips=False)]
         grid = Table.grid(padding=0)

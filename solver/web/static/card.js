@@ -72,6 +72,9 @@ export function renderTotals() {
   // the expected scores leave the chips where they would not fit (Trippel's are four digits)
   const n = S.view.players.length;
   bar.classList.toggle("many", n > 4 || (n === 4 && (S.view.columns || 1) > 1));
+  // several columns (Trippel): the chips are the weighted totals, said here once (not in #family)
+  bar.dataset.tAria = (S.view.columns || 1) > 1 ? "totalsWeighted" : "totals";
+  bar.setAttribute("aria-label", t(bar.dataset.tAria));
   bar.replaceChildren(el("ul", {}, ...S.view.players.map((p, i) => {
     const ev = S.view.expected_scores && S.view.expected_scores[i];
     const evText = ev === null || ev === undefined || S.view.is_over || S.mode === "off" ? ""   // advice off: no solver value

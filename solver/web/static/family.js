@@ -1,9 +1,9 @@
 // What a family's score pad shows, under the turn's line: who leads and by
 // how much, the bonus in words for the player to move (each column's with
-// several), the weighted totals of several columns, and (advice on) the
-// player's loss so far.  The numbers are the server's (the game's
-// "family": solver.web.family, the table's session); this module only
-// words them.  game.js's render() calls renderFamily().
+// several), and (advice on) the player's loss so far (Trippel's weighted
+// totals are the chips of the totals bar, card.js, not said again).  The
+// numbers are the server's (the game's "family": solver.web.family, the
+// table's session); this module only words them.  game.js's render() calls renderFamily().
 import {int, num, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S, estimated} from "./state.js";
@@ -63,9 +63,6 @@ export function renderFamily() {
       lines.push(unrated >= S.view.turns_played[seat] ? padText : loss + (padText ? " · " + padText : ""));
     }
   }
-  if (f.weighted && f.weighted.some((w) => w.total > 0)) lines.push(      // nothing to weigh before any points
-    t("weighted", {list: f.weighted.map((w) =>
-    `${S.view.players[w.seat].name} ${int(w.total)}`).join(" · ")}));
   box.hidden = !lines.length;
   box.replaceChildren(...lines.map((text, i) => el("p", {class: "family-line", dataset: {i}, text})));
 }

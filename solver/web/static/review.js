@@ -72,7 +72,7 @@ export async function renderReview() {
   // under the buttons: the dialog opens on the winner, the ranking and "New game" (focused)
   if (!box) { box = el("div", {id: "review"}); $("end").querySelector(".col").after(box); }
   const f = S.view && S.view.family;
-  if (!f || !S.view.is_over) { box.replaceChildren(); return; }
+  if (!f || !S.view.is_over) { box.replaceChildren(); $("to-review").hidden = true; return; }
   const people = (f.review || []);
   const kids = [];
   if (people.length) {
@@ -86,6 +86,15 @@ export async function renderReview() {
     }
   }
   box.replaceChildren(...kids);
+  // on a phone the review is below the fold: a way to it near the top (focus stays on "New game")
+  const link = $("to-review");
+  link.hidden = !people.some((r) => !r.scores_only) || S.mode === "off";
+  link.onclick = () => {
+    const head = box.querySelector("h3");
+    head.tabIndex = -1;
+    head.scrollIntoView({block: "start"});
+    head.focus({preventScroll: true});
+  };
   const shown = S.view;
   const h = S.table ? S.view.history : await pageHistory();
   if (S.view !== shown || !h) return;
