@@ -97,6 +97,7 @@ class Plan:
     file_at_most: bool = False
     measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
     kind: str = ""          # the kind of table it builds (``TABLE_KINDS``): with a path, whole
+    unit: str = "values"    # what ``values`` counts (``UNITS``)
 
     @property
     def big(self) -> bool:
@@ -118,7 +119,7 @@ class Plan:
             disk += f" on disk ({describe_bytes(self.disk_bytes)} free while it builds)"
         else:
             disk += " on disk"
-        return (f"{self.what}: {self.values:,} values, {disk}, "
+        return (f"{self.what}: {self.values:,} {self.unit}, {disk}, "
                 f"{describe_bytes(self.memory_bytes)} in memory, "
                 f"about {describe_seconds(self.seconds)}")
 
@@ -398,6 +399,7 @@ def check(plan: Plan) -> None:
 
 
 TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+UNITS = ("values", "decisions")     # what a plan counts: stored numbers, or actions (a byte each)
 
 # the kernel a table of each kind is built by (its module, its name), where
 # its compile is not said elsewhere (the value table's: ``store._compile``)
@@ -465,9 +467,9 @@ omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle 
     busy = (" " + message("build_busy", lang,
                           times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
             if seconds > 1.5 * plan.seconds else "")
-    values = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
+    count = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
     return message("build_whole", lang, table=message(f"table_{plan.kind}", lang),
-                   rules=_rules_of(plan), values=values,
+                   rules=_rules_of(plan), values=message(f"build_{plan.unit}", lang, count=count),
                    disk=disk, memory=size(plan.memory_bytes),
                    about=decimal_mark(describe_seconds(seconds), lang), busy=busy,
                    folder=str(plan.path.parent))

@@ -37,6 +37,25 @@ def test_a_decision_table_is_at_most_its_bound(tmp_path):
     assert "at most" in str(p)
 
 
+@pytest.mark.parametrize("lang, word, not_word", [("en", "decisions", "values"),
+                                                  ("nb", "beslutninger", "verdier"),
+                                                  ("sv", "beslut", "värden")])
+def test_a_decision_tables_announcement_counts_its_decisions_not_values(tmp_path, lang, word,
+                                                                        not_word):
+    """The decision table holds an action byte per decision (state, rerolls
+    left, roll), not values: its announcement counts them as decisions,
+    one byte each of its bound on disk beside the index."""
+    from pathlib import Path
+    table = open_decisions(SMALL, tmp_path)
+    p = decisions_plan(SMALL, Path("/x/d"))
+    assert p.values == p.file_size - 4096 - table.index.nbytes
+    assert table.rows.size <= p.values
+    count = f"{p.values:,}" if lang == "en" else f"{p.values:,}".replace(",", " ")
+    text = plan.announcement(p, p.seconds, lang)
+    assert f": {count} {word}, " in text and not_word not in text, text
+    assert f"{p.values:,} decisions" in str(p)
+
+
 def test_the_announced_time_is_calibrated_by_the_measured_share(tmp_path, monkeypatch):
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
