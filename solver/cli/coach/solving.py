@@ -84,7 +84,7 @@ def solve_child(job: str) -> int:
     """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
     ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
     from solver.api import Solver
-    from solver.cli.options import BarProgress
+    from solver.cli.options import stderr_progress
     from solver.tables.store import TableWarning
     args = json.loads(job)
     try:                                    # die with the parent (Linux)
@@ -105,7 +105,7 @@ def solve_child(job: str) -> int:
     warnings.filterwarnings("ignore", message="building the", category=TableWarning)
     try:
         rules = parse_rules(args["rules"])
-        bar = BarProgress(args["bar"], args.get("lang", "en")) if args["bar"] else None
+        bar = stderr_progress(args["bar"], args.get("lang", "en")) if args["bar"] else None
         solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
         solver.solve()
         if args["parts"]:
@@ -170,7 +170,7 @@ class Tables:
         self.draw()
         if values:
             self.confirm_build(plan)
-        bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
+        bar = self.words("bar", rules=rules.spec)     # a bar on a terminal, else lines
         compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
         code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling,
                               self.lang)
