@@ -59,7 +59,9 @@ from solver.tables.values import StateValues, utility
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 SAMPLE_MASKS = 16       # a saved-rolls build's measured sample: at least this many masks
-                        # of the widest layer per part (``measure_layered``)
+                        # of the widest layer per part (``measure_layered``),
+SAMPLE_SHARE = 0.01     # ... about this share of the build's reference time (a build of
+SAMPLE_SECONDS = 2.0    # minutes: a longer sample than a sub-game's), at most this long
 
 
 @dataclass
@@ -177,8 +179,11 @@ def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
 def measure_layered(rules: Rules, reference: float, theta: float = 0.0) -> float:
     """The seconds the layered solve of saved-rolls ``rules`` takes on this
     machine as busy as it is now, measured on a real unit of it: a sample
-    of every layer's masks (about ``PROBE_SECONDS`` of the ``reference``
-    seconds, ``subgame.sample``), each layer's masks solved by
+    of every layer's masks (``SAMPLE_SHARE`` of the ``reference`` seconds,
+    between ``PROBE_SECONDS`` and ``SAMPLE_SECONDS``: a sample of a few
+    tenths of a second measured a build of minutes 0.45 to 1.5 times its
+    real time at one load, as the others' work came and went;
+    ``subgame.sample``), each layer's masks solved by
     ``run_layer`` (the same kernels, banks, rolls and threads) from the
     rows of the layer after it that they read, both held in small dense
     layers of their own (``compact_layers``: the real layers are gigabytes,
@@ -192,7 +197,8 @@ def measure_layered(rules: Rules, reference: float, theta: float = 0.0) -> float
 
     sp = state_space(rules)
     widest = max(len(x) for x in sp.layers)
-    share = max(PROBE_SECONDS / max(reference, 1e-9), PROBES * SAMPLE_MASKS / widest)
+    probe = min(max(PROBE_SECONDS, SAMPLE_SHARE * reference), SAMPLE_SECONDS)
+    share = max(probe / max(reference, 1e-9), PROBES * SAMPLE_MASKS / widest)
     part = sample(rules, sp.layers, min(1.0, share))
     if not any(len(x) for x in part):
         return reference
