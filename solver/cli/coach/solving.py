@@ -141,7 +141,8 @@ class Tables:
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
         from solver.players.explain import parts_path
-        from solver.tables.plan import calibrated_seconds, parts_plan, value_plan
+        from solver.tables.plan import calibrated_seconds, estimate, parts_plan, value_plan
+        from solver.tables.store import value_measure
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -150,11 +151,12 @@ class Tables:
         # (a late position's explanations come from its sub-game, quickly)
         if not (values or explain):
             return
-        plan = value_plan(rules.column_rules, solver.path, solver.theta)
+        plan = value_plan(rules.column_rules, solver.path, solver.theta,
+                          measure=value_measure(rules.column_rules, solver.theta))
         parts_seconds = calibrated_seconds(parts_plan(rules).seconds) if explain else 0.0
         seconds = parts_seconds
         if values:
-            build = calibrated_seconds(plan.seconds)        # on this machine, as busy as it is now
+            build = estimate(plan)      # on this machine as busy as it is now: the command's figure
             seconds += build
             self.say("solving", rules=rules_name(rules.spec, self.lang), about=self.about(build),
                      size=self.size(plan.file_size))
