@@ -415,7 +415,8 @@ class Solver:
         if games < LOOKUP_GAMES and not decisions_path(rules, self.tables, self.theta).exists():
             return None
         try:
-            return open_decisions(rules, self.tables, theta=self.theta, values=self.table)
+            return open_decisions(rules, self.tables, theta=self.theta, values=self.table,
+                                  progress=self.progress)
         except TableError as e:            # a read-only folder: the table held in memory only
             warnings.warn(TableWarning(f"{e}; the decision table is built for this run only"),
                           stacklevel=3)

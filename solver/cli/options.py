@@ -365,15 +365,20 @@ def open_solver(rules: str | Rules, tables_dir: str | None, theta: float = 0.0,
 
 
 def solve_progress(rules: Rules, lang: str = "en"):
-    """The progress of a solve of ``rules`` on stderr, in ``lang``: click's
-    bar, or one line per layer for a long solve (saved rolls) when stderr is
-    not a terminal (a log file: the bar draws only on a terminal)."""
+    """The progress of the builds of ``rules``'s tables on stderr, in
+    ``lang`` (``stderr_progress``)."""
     # what is built, how big and how long is announced by tables.plan (a
-    # TableWarning) for builds that take a while; the bar follows any build
-    label = message("bar", lang, rules=rules_name(rules.spec, lang))
-    if not sys.stderr.isatty() and rules.saved_rolls:
-        return LineProgress(label, lang)
-    return BarProgress(label, lang)
+    # TableWarning) for builds that take a while; the progress follows any build
+    return stderr_progress(message("bar", lang, rules=rules_name(rules.spec, lang)), lang)
+
+
+def stderr_progress(label: str, lang: str = "en"):
+    """The progress of every build (``progress(done, total)``: the value,
+    target, futures, explanations and decision tables, a sub-game) on
+    stderr, in ``lang``: click's bar on a terminal, else a plain line now
+    and then (``LineProgress``: a log or a pipe, where the bar draws
+    nothing until the build ends)."""
+    return BarProgress(label, lang) if sys.stderr.isatty() else LineProgress(label, lang)
 
 
 class BarProgress:
@@ -438,29 +443,52 @@ def clock(seconds: float) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
+LINE_SECONDS = 30.0         # a progress line at most this often (and none in a shorter build)
+LINE_SHARE = 0.25           # ... once this much more of the work is done
+LINE_MOST_SECONDS = 300.0   # ... or this long after the line before
+
+
 class LineProgress:
-    """One line per update with the time left; the first call (work done
-    before a resume) prints nothing and is not counted in the speed.  Its
+    """Plain lines of a build's progress where the bar cannot draw (stderr
+    not a terminal): at most every ``LINE_SECONDS``, once a further
+    ``LINE_SHARE`` of the work is done or ``LINE_MOST_SECONDS`` have passed,
+    the share done, the time spent and the time left at the speed since the
+    first call; at the end, where a line was printed, how long it took.  A
+    build shorter than ``LINE_SECONDS`` prints nothing.  The first call of a
+    build (work done before a resume) is not counted in the speed.  Its
     words and numbers are in ``lang`` (a decimal comma in nb and sv)."""
 
     def __init__(self, label: str, lang: str = "en"):
-        self.label, self.start, self.before, self.done = label, None, 0, 0
-        self.lang = lang
+        self.label, self.lang, self.start = label, lang, None
+        self.before = self.last_done = 0
+        self.last_at, self.said = 0.0, False
 
     def __call__(self, done: int, total: int) -> None:
-        if self.start is None:
-            self.start, self.before, self.done = time.perf_counter(), done, done
+        now = time.perf_counter()
+        if self.start is None:                      # a build begins
+            if done >= total:
+                return
+            self.start = self.last_at = now
+            self.before = self.last_done = done
+            self.said = False
             return
-        if done <= self.done:
+        spent, lang = now - self.start, self.lang
+        if done >= total:                           # it ended: the next call begins another
+            if self.said:
+                click.echo(message("bar_line_done", lang, label=self.label,
+                                   spent=number(spent / 60, 1, lang)), err=True)
+            self.start = None
             return
-        self.done = done
-        spent = time.perf_counter() - self.start
+        since = now - self.last_at
+        if since < LINE_SECONDS or (done - self.last_done < LINE_SHARE * total
+                                    and since < LINE_MOST_SECONDS):
+            return
         left = spent * (total - done) / max(done - self.before, 1)
-        lang = self.lang
         click.echo(message("bar_line", lang, label=self.label,
                            pct=f"{number(100 * done / total, 1, lang):>5}",
                            spent=number(spent / 60, 1, lang), left=number(left / 60, 1, lang)),
                    err=True)
+        self.last_at, self.last_done, self.said = now, done, True
 
 
 def check_plot(path: str | None) -> None:
@@ -481,4 +509,5 @@ __all__ = ["Choice", "GAMES", "Group", "THETA", "Theta", "Whole", "ask_to_build"
            "at_least_option", "card_option", "check_plot", "command_lang", "fail",
            "friendly_errors", "json_option", "objective_options", "open_solver", "out_option",
            "pct", "plot_option", "policy_option", "rules_option", "seed_option", "solve_progress",
+           "stderr_progress",
            "tables_option"]

@@ -58,6 +58,10 @@ from solver.space import state_space
 from solver.tables.values import StateValues, utility
 
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
+SAMPLE_MASKS = 16       # a saved-rolls build's measured sample: at least this many masks
+                        # of the widest layer per part (``measure_layered``),
+SAMPLE_SHARE = 0.01     # ... about this share of the build's reference time (a build of
+SAMPLE_SECONDS = 2.0    # minutes: a longer sample than a sub-game's), at most this long
 
 
 @dataclass
@@ -140,7 +144,7 @@ def solve(rules: Rules, progress: Callable[[int], None] | None = None, *,
 def work_units(rules: Rules, filled: int) -> int:
     """Relative cost of solving the layer of masks with ``filled`` boxes
     filled: its masks times the reroll levels of a turn."""
-    return len(state_space(rules).layers[filled]) * (state_space(rules).bank_limit(filled) + rules.rolls)
+    return work_units_of(rules, filled, len(state_space(rules).layers[filled]))
 
 
 def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
@@ -151,29 +155,16 @@ def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
     kernels on as many threads into scratch tables (pages never written take
     no memory), the median rate of three parts times the whole solve's
     ``work_units``.  (The kernels load, or compile, at the first sample.)
-    With saved rolls (whose layered solve's sample, spread over layers of
-    gigabytes, measured 16 times its real rate) the unit is measured on the
-    same rules without a bank, and the ``reference`` seconds scaled by how
-    much slower than its own reference time that solve runs here now (at
-    least the reference over this process's share of a core)."""
+    With saved rolls: ``measure_layered``."""
     from solver.tables.subgame import measure
 
-    if rules.saved_rolls:       # the unit measured on the same dice and boxes without a bank
-        from dataclasses import replace
-
-        from solver.tables.plan import calibrated_seconds, value_plan
-        dense = replace(rules, saved_rolls=False, bank_cap=0)
-        quiet = value_plan(dense, theta=theta).seconds
-        # at least the reference over this process's share of a core: a small dense
-        # solve's sample, mostly fixed costs, measured a Maxi at load 9 1.7 times
-        # its quiet time where the layered solve took 12 times its own
-        return max(reference * measure_solve(dense, quiet, theta) / quiet,
-                   calibrated_seconds(reference))
+    if rules.saved_rolls:
+        return measure_layered(rules, reference, theta)
     sp = state_space(rules)
     d = turn_data(rules, theta)
 
     def units(todo, lo) -> int:
-        return sum(len(x) * (sp.bank_limit(p) + rules.rolls) for p, x in enumerate(todo[:-1]))
+        return sum(work_units_of(rules, p, len(x)) for p, x in enumerate(todo[:-1]))
 
     def solve_sample(todo, lo, out, progress) -> None:
         values = out.reshape(1, sp.n_masks, rules.cap + 1)
@@ -183,6 +174,94 @@ def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
 
     size = sp.n_masks * (rules.cap + 1)
     return measure(rules, size, units, solve_sample, sp.layers, 0, reference)
+
+
+def measure_layered(rules: Rules, reference: float, theta: float = 0.0) -> float:
+    """The seconds the layered solve of saved-rolls ``rules`` takes on this
+    machine as busy as it is now, measured on a real unit of it: a sample
+    of every layer's masks (``SAMPLE_SHARE`` of the ``reference`` seconds,
+    between ``PROBE_SECONDS`` and ``SAMPLE_SECONDS``: a sample of a few
+    tenths of a second measured a build of minutes 0.45 to 1.5 times its
+    real time at one load, as the others' work came and went;
+    ``subgame.sample``), each layer's masks solved by
+    ``run_layer`` (the same kernels, banks, rolls and threads) from the
+    rows of the layer after it that they read, both held in small dense
+    layers of their own (``compact_layers``: the real layers are gigabytes,
+    and a sample scattered over scratch copies of them, each page faulted
+    in, measured 16 times the real rate); timed in ``PROBES`` interleaved
+    parts, the median rate per ``work_units`` times the whole solve's.  The
+    sample holds at least ``SAMPLE_MASKS`` masks of the widest layer per
+    part, each layer's run on every thread: a few masks to a layer, run one
+    by one, measured a quiet machine at half its speed."""
+    from solver.tables.subgame import PROBE_SECONDS, PROBES, sample, timed
+
+    sp = state_space(rules)
+    widest = max(len(x) for x in sp.layers)
+    probe = min(max(PROBE_SECONDS, SAMPLE_SHARE * reference), SAMPLE_SECONDS)
+    share = max(probe / max(reference, 1e-9), PROBES * SAMPLE_MASKS / widest)
+    part = sample(rules, sp.layers, min(1.0, share))
+    if not any(len(x) for x in part):
+        return reference
+    d, values = compact_layers(rules, part, theta)
+    first = next(p for p in range(rules.n_boxes - 1, -1, -1) if len(part[p]))
+    solve_masks(d, part[first][:1], values[first + 1], values[first], 0, 1)   # load the kernels
+
+    def solve_part(piece) -> None:
+        for p in range(rules.n_boxes - 1, -1, -1):
+            # on every thread, as the whole layers they stand for are solved (``run_layer``)
+            if len(piece[p]) > 1:
+                run_pieces(solve_masks, d, piece[p], values[p + 1], values[p])
+            elif len(piece[p]):
+                solve_masks(d, piece[p], values[p + 1], values[p], 0, 1)
+
+    rates = []
+    for i in range(PROBES):
+        piece = tuple(x[i::PROBES] for x in part)
+        units = sum(work_units_of(rules, p, len(x)) for p, x in enumerate(piece[:-1]))
+        if units:
+            rates.append(timed(lambda: solve_part(piece)) / units)
+    return float(np.median(rates)) * sum(work_units(rules, p) for p in range(rules.n_boxes))
+
+
+def compact_layers(rules: Rules, part: tuple[np.ndarray, ...], theta: float = 0.0
+                   ) -> tuple[object, list[np.ndarray]]:
+    """The ``TurnData`` of ``rules`` and a layer of values per filled count,
+    holding only the masks of ``part`` (by layer) and the masks their turns
+    lead to, each at a row of its own (``rows``), filled with a pattern of
+    values: what ``run_layer`` solves the masks of ``part`` from, a layer
+    at a time, as the whole solve does from its gigabyte layers.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> maxi = parse_rules("maxi:rolls=2,bank_cap=2")
+    >>> part = tuple(x[:2] for x in state_space(maxi).layers)
+    >>> d, values = compact_layers(maxi, part)
+    >>> [v.shape for v in values[18:]]     # banks, the masks held, upper totals
+    [(3, 5, 85), (3, 3, 85), (3, 1, 85)]
+    >>> sorted(d.rows[part[18]].tolist()) == sorted(set(d.rows[part[18]].tolist()))
+    True
+    """
+    sp = state_space(rules)
+    d = turn_data(rules, theta)
+    ends = np.concatenate([d.cand_bits, np.int64(1) << np.arange(rules.n_boxes)])
+    rows = np.zeros_like(d.rows)
+    values = []
+    pattern = np.random.default_rng(0).random(1 << 16) * 100.0
+    for p in range(rules.n_boxes + 1):
+        held = [part[p]] if p < len(part) else []
+        if p and len(part[p - 1]):
+            led = (part[p - 1][:, None] | ends[None, :]).ravel()
+            led = led[led < sp.n_masks]
+            held.append(led[sp.filled_count(led) == p])
+        held = np.unique(np.concatenate(held)) if held else np.zeros(0, dtype=np.int64)
+        rows[held] = np.arange(len(held))
+        shape = (sp.bank_limit(p) + 1, max(len(held), 1), rules.cap + 1)
+        values.append(np.resize(pattern, shape))
+    return d._replace(rows=rows), values
+
+
+def work_units_of(rules: Rules, filled: int, masks: int) -> int:
+    """``work_units`` of ``masks`` masks of the layer with ``filled`` boxes filled."""
+    return masks * (state_space(rules).bank_limit(filled) + rules.rolls)
 
 
 def solve_layers(rules: Rules, progress: Callable[[int], None] | None = None,

@@ -36,6 +36,7 @@ from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.plan import Plan
 from solver.tables.store import (
+    Progress,
     Table,
     load_array,
     open_or_solve,
@@ -78,9 +79,12 @@ def playable(rules: Rules) -> np.ndarray:
     return np.sort(np.concatenate(state_space(rules).layers[:-1])).astype(np.int64)
 
 
-def build(rules: Rules, values: np.ndarray, theta: float = 0.0) -> DecisionTable:
+def build(rules: Rules, values: np.ndarray, theta: float = 0.0,
+          progress: Progress | None = None) -> DecisionTable:
     """The decision table of the optimal policy of the value table ``values``
-    (dense ``[mask, u]``, of the objective ``theta``), built in memory."""
+    (dense ``[mask, u]``, of the objective ``theta``), built in memory;
+    ``progress(done, total)`` follows it in rows (once before the first
+    chunk, then after each)."""
     g = policy_tables(rules, theta)
     values = np.require(values, np.float64, ["C", "W"])
     sp = state_space(rules)
@@ -91,6 +95,8 @@ def build(rules: Rules, values: np.ndarray, theta: float = 0.0) -> DecisionTable
     ends = np.cumsum(span)
     parts, done = [], 0
     first = 0
+    if progress:
+        progress(0, int(ends[-1]))
     while first < len(masks):
         before = ends[first - 1] if first else 0
         last = max(first + 1, int(np.searchsorted(ends, before + CHUNK_ROWS, side="right")))
@@ -108,6 +114,8 @@ def build(rules: Rules, values: np.ndarray, theta: float = 0.0) -> DecisionTable
         parts.append(rows[keep])
         done += int(used.sum())
         first = last
+        if progress:
+            progress(int(ends[last - 1]), int(ends[-1]))
     return DecisionTable(rules, index, np.concatenate(parts))
 
 
@@ -123,12 +131,13 @@ def _flat(table: DecisionTable) -> np.ndarray:
                            table.rows.reshape(-1)])
 
 
-def store(rules: Rules, path: Path, values: Table, theta: float = 0.0) -> float:
+def store(rules: Rules, path: Path, values: Table, theta: float = 0.0,
+          progress: Progress | None = None) -> float:
     """Build the decision table from the value table ``values`` (of the
     objective ``theta``) and store it at ``path``; returns the seconds the
-    build took."""
+    build took (``progress``: see ``build``)."""
     start = time.perf_counter()
-    table = build(rules, values.values, theta)
+    table = build(rules, values.values, theta, progress)
     seconds = time.perf_counter() - start
     extra = {"theta": float(theta), "rows": int(len(table.rows)),
              "values_sha256": values.header.get("sha256"), "solve_seconds": seconds}
@@ -164,10 +173,16 @@ def load(rules: Rules, path: Path, values_sha256: str | None,
 
 
 def plan(rules: Rules, path: Path | None = None) -> Plan:
-    """The build of the decision table of ``rules`` (at most one row per
-    upper total of every mask, so its size is an upper bound: equal rows of
-    a mask are stored once, 604 MiB of 785 for ``nordic``; the value table
-    held in memory too)."""
+    """The build of the decision table of ``rules``: its decisions (an
+    action byte for every state a game reaches, rerolls left and roll), at
+    most one row per upper total of every mask on disk, so its size is an
+    upper bound (equal rows of a mask are stored once, 604 MiB of 785 for
+    ``nordic``); the value table held in memory too.
+
+    >>> from solver.rules.ruleset import parse_rules
+    >>> print(plan(parse_rules("nordic")))
+    decision table of nordic: 815,172,120 decisions, at most 785.4 MiB on disk, 1.5 GiB in memory, about 9 s
+    """
     sp = state_space(rules)
     n_rows = int((sp.upper_lanes - sp.lane_start)[playable(rules)].sum())
     row_bytes = rules.rolls * rules.dice_space.n_rolls
@@ -177,19 +192,20 @@ def plan(rules: Rules, path: Path | None = None) -> Plan:
                 index + n_rows * row_bytes + 4096,
                 values + 2 * (index + n_rows * row_bytes),
                 n_rows * rules.dice_space.n_multisets * rules.rolls * SECONDS_PER_UNIT,
-                file_at_most=True, kind="decisions")    # equal rows of a mask are stored once
+                file_at_most=True, kind="decisions", unit="decisions")  # equal rows stored once
 
 
 def open_decisions(rules: Rules, directory: Path | str | None = None, *, force: bool = False,
-                   theta: float = 0.0, values: Table | None = None) -> DecisionTable:
+                   theta: float = 0.0, values: Table | None = None,
+                   progress: Progress | None = None) -> DecisionTable:
     """The decision table of the optimal policy of ``rules`` (and the
     objective ``theta``), built and stored first if needed (seconds), from
     the value table ``values`` (default: the stored one, opened or solved
-    first)."""
+    first); ``progress(done, total)`` follows the builds."""
     if values is None:
-        values = open_table(rules, directory, theta=theta)
+        values = open_table(rules, directory, theta=theta, progress=progress)
     path = decisions_path(rules, directory, theta)
     digest = values.header.get("sha256")
     return open_or_solve(path, lambda: load(rules, path, digest, theta),
-                         lambda: store(rules, path, values, theta), force=force,
+                         lambda: store(rules, path, values, theta, progress), force=force,
                          plan=lambda: plan(rules, path))

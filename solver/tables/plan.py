@@ -53,13 +53,16 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 
 # Seconds per unit of work on the reference machine (2 cores, 2026): every
 # stored value (a state, or a state and a need) costs (dice multisets x
-# rolls) units; measured on maxi:saved_rolls=false (3.0 min) and maxi (saved
-# rolls, 9.4 min) for the value tables, on nordic for the target (52 s)
-# and futures (23 s) tables; the explanations' parts table costs (dice
-# multisets x rolls) units per turn-start state (nordic: 35 s at load 16,
-# about 10 s quiet).
+# rolls) units; measured on maxi:saved_rolls=false (3.0 min) for the value
+# tables, on nordic for the target (52 s) and futures (23 s) tables; the
+# explanations' parts table costs (dice multisets x rolls) units per
+# turn-start state (nordic: 35 s at load 16, about 10 s quiet).
 RATES = {"value": 5e-10, "target": 1.65e-10, "futures": 7.2e-11, "parts": 7e-9}
-SAVED_ROLLS_FACTOR = 0.12    # with saved rolls (per value, float32 layers)
+# With saved rolls a mask's turn runs (bank + rolls) levels, each over every
+# dice multiset and upper total, and scores at every level: a unit of these
+# costs 1.6-1.7 of the dense solve's (CPU time per unit, the same machine,
+# maxi:rolls=2,bank_cap=2 and maxi against maxi:saved_rolls=false)
+SAVED_ROLLS_FACTOR = 1.7
 PROCESS_BYTES = 320 << 20    # the interpreter, numpy, Numba and the compiled kernels
 
 Confirm = Callable[["Plan"], bool]
@@ -94,6 +97,7 @@ class Plan:
     file_at_most: bool = False
     measure: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
     kind: str = ""          # the kind of table it builds (``TABLE_KINDS``): with a path, whole
+    unit: str = "values"    # what ``values`` counts (``UNITS``)
 
     @property
     def big(self) -> bool:
@@ -115,7 +119,7 @@ class Plan:
             disk += f" on disk ({describe_bytes(self.disk_bytes)} free while it builds)"
         else:
             disk += " on disk"
-        return (f"{self.what}: {self.values:,} values, {disk}, "
+        return (f"{self.what}: {self.values:,} {self.unit}, {disk}, "
                 f"{describe_bytes(self.memory_bytes)} in memory, "
                 f"about {describe_seconds(self.seconds)}")
 
@@ -170,8 +174,11 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
     bank = max(c // sp.layer_shape(p)[0] for p, c in enumerate(cells))
     # two layers in float64, one bank of a layer being converted, the process itself
     memory = 8 * max(pairs) + 12 * bank + PROCESS_BYTES
-    seconds = values * _turn_cost(rules) * RATES["value"] * SAVED_ROLLS_FACTOR
-    # timed on a sample of the same rules' solve without saved rolls (``build.measure_solve``)
+    levels = sum(len(layer) * (sp.bank_limit(p) + rules.rolls)
+                 for p, layer in enumerate(sp.layers[:-1]))
+    seconds = (levels * rules.dice_space.n_multisets * (rules.cap + 1)
+               * RATES["value"] * SAVED_ROLLS_FACTOR)
+    # timed on a real unit of its own solve (``build.measure_layered``)
     return Plan(what, path, values, disk, memory, seconds, file_bytes=HEADER_ROOM + item * values,
                 measure=measure, kind="value")
 
@@ -395,6 +402,7 @@ def check(plan: Plan, seconds: float | None = None) -> None:
 
 
 TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+UNITS = ("values", "decisions")     # what a plan counts: stored numbers, or actions (a byte each)
 
 # the kernel a table of each kind is built by (its module, its name), where
 # its compile is not said elsewhere (the value table's: ``store._compile``)
@@ -468,9 +476,9 @@ omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle 
     busy = (" " + message("build_busy", lang,
                           times=decimal_mark(f"{seconds / plan.seconds:.1f}", lang))
             if seconds > 1.5 * plan.seconds else "")
-    values = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
+    count = f"{plan.values:,}" if lang == "en" else f"{plan.values:,}".replace(",", " ")
     return message("build_whole", lang, table=message(f"table_{plan.kind}", lang),
-                   rules=_rules_of(plan), values=values,
+                   rules=_rules_of(plan), values=message(f"build_{plan.unit}", lang, count=count),
                    disk=disk, memory=size(plan.memory_bytes),
                    about=decimal_mark(describe_seconds(seconds), lang), busy=busy,
                    folder=str(plan.path.parent))

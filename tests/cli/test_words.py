@@ -56,9 +56,12 @@ def test_the_progress_lines_have_no_english_and_a_decimal_comma(monkeypatch, cap
     line = LineProgress("x", lang)
     line(0, 1000)
     clock.now = 90.0
-    line(125, 1000)
+    line(250, 1000)
+    clock.now = 600.0
+    line(1000, 1000)
     err = capsys.readouterr().err
-    assert "12,5 %" in err and "1,5 min" in err and "10,5 min" in err, err
+    assert "25,0 %" in err and "1,5 min" in err and "4,5 min" in err, err
+    assert "10,0 min" in err and err.count("\n") == 2, err
     assert english_words(err) == set(), err
 
 

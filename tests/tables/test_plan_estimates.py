@@ -10,7 +10,7 @@ import warnings
 import pytest
 from small_games import BANKED, SMALL
 
-from solver.rules.ruleset import parse_rules
+from solver.rules.ruleset import Rules, parse_rules
 from solver.tables import plan
 from solver.tables.decisions import open_decisions
 from solver.tables.decisions import plan as decisions_plan
@@ -35,6 +35,25 @@ def test_a_decision_table_is_at_most_its_bound(tmp_path):
     p = decisions_plan(SMALL)
     assert p.file_at_most and table.path.stat().st_size <= p.file_size
     assert "at most" in str(p)
+
+
+@pytest.mark.parametrize("lang, word, not_word", [("en", "decisions", "values"),
+                                                  ("nb", "beslutninger", "verdier"),
+                                                  ("sv", "beslut", "värden")])
+def test_a_decision_tables_announcement_counts_its_decisions_not_values(tmp_path, lang, word,
+                                                                        not_word):
+    """The decision table holds an action byte per decision (state, rerolls
+    left, roll), not values: its announcement counts them as decisions,
+    one byte each of its bound on disk beside the index."""
+    from pathlib import Path
+    table = open_decisions(SMALL, tmp_path)
+    p = decisions_plan(SMALL, Path("/x/d"))
+    assert p.values == p.file_size - 4096 - table.index.nbytes
+    assert table.rows.size <= p.values
+    count = f"{p.values:,}" if lang == "en" else f"{p.values:,}".replace(",", " ")
+    text = plan.announcement(p, p.seconds, lang)
+    assert f": {count} {word}, " in text and not_word not in text, text
+    assert f"{p.values:,} decisions" in str(p)
 
 
 def test_the_announced_time_is_calibrated_by_the_measured_share(tmp_path, monkeypatch):
@@ -120,28 +139,64 @@ def test_a_measured_value_solve_is_near_the_real_one():
     assert real / 3 < estimate < 3 * real
 
 
-def test_a_saved_rolls_value_tables_time_is_measured_on_its_unit_without_a_bank(tmp_path,
-                                                                              monkeypatch):
-    """With saved rolls the value table's estimate is no longer the old
-    probe (the share of a core): the unit is measured on the same dice and
-    boxes without a bank and the layered solve's reference time scaled by it."""
-    from dataclasses import replace
+def test_a_saved_rolls_value_tables_time_is_measured_on_a_unit_of_its_own_solve(tmp_path,
+                                                                               monkeypatch):
+    """With saved rolls the value table's estimate is timed on its own
+    layered solve (``build.measure_layered``: its banks, its rolls), not on
+    the same rules without a bank (whose unit measured a Maxi with a small
+    bank 5-7 times too short), nor the share of a core."""
+    from solver.tables import build
+    seen = []
+    real = build.measure_layered
+    monkeypatch.setattr(build, "measure_layered",
+                        lambda rules, reference, theta=0.0: seen.append(rules) or real(
+                            rules, reference, theta))
+    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=1e-6)
+    assert [a[0] for a in asked] == [BANKED] and seen and set(seen) == {BANKED}
+    assert asked[0][2] < plan.value_plan(BANKED).seconds / 1e-6     # not the old probe's
+    assert said and f"about {plan.describe_seconds(asked[0][2])}" in said[0]
 
-    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=1.0)
-    dense = replace(BANKED, saved_rolls=False, bank_cap=0)
-    assert [a[0] for a in asked] == [dense, BANKED]          # the inner one ends first
-    unit = asked[0][2] / plan.value_plan(dense).seconds
-    reference = plan.value_plan(BANKED).seconds
-    assert asked[1][2] == pytest.approx(max(reference * unit, reference))
-    assert said and f"about {plan.describe_seconds(asked[1][2])}" in said[0]
+
+def banked_nordic(bank_cap: int) -> Rules:
+    """Nordic's fifteen boxes with saved rolls, the bank capped (a layered
+    solve of a few seconds)."""
+    from solver.rules.boxes import NORDIC
+    return Rules(f"banked_nordic_{bank_cap}", tuple(NORDIC), dice=5, rolls=3, bonus_threshold=63,
+                 bonus_points=50, saved_rolls=True, bank_cap=bank_cap)
 
 
-def test_a_saved_rolls_value_tables_time_is_at_least_the_share_of_a_core_says(tmp_path,
-                                                                              monkeypatch):
-    """A dense sample that is mostly fixed costs must not announce a layered
-    build as quicker than this process's share of a core allows."""
-    asked, said = measured_build(BANKED, tmp_path, monkeypatch, share=0.01)
-    assert asked[1][2] == pytest.approx(plan.value_plan(BANKED).seconds / 0.01)
+def test_a_measured_layered_solve_is_near_the_real_one():
+    """The measured estimate of a whole saved-rolls solve against the solve
+    itself (the kernels loaded; a loose bound: the machine may be shared)."""
+    import time
+    from solver.tables import build
+    rules = banked_nordic(2)
+    build.compile_kernels(rules)
+    estimate = build.measure_layered(rules, plan.value_plan(rules).seconds)
+    start = time.perf_counter()
+    build.solve(rules)
+    real = time.perf_counter() - start
+    assert real / 3 < estimate < 3 * real
+
+
+def test_the_layered_sample_holds_the_rows_its_turns_read():
+    """Each sampled mask and each mask its turn leads to has a row of its
+    own in the compact layers, so the sample reads as many distinct rows as
+    the real solve."""
+    import numpy as np
+    from solver.space import state_space
+    from solver.tables import build
+    rules = banked_nordic(1)
+    sp = state_space(rules)
+    part = tuple(x[::50] for x in sp.layers)
+    d, values = build.compact_layers(rules, part)
+    for p in range(rules.n_boxes):
+        led = np.unique([m | (1 << b) for m in part[p] for b in range(rules.n_boxes)
+                         if not m >> b & 1])
+        held = np.concatenate([part[p + 1], led])
+        assert len(set(d.rows[held].tolist())) == len(np.unique(held))
+        assert values[p + 1].shape == (sp.bank_limit(p + 1) + 1, len(np.unique(held)),
+                                       rules.cap + 1)
 
 
 @pytest.mark.parametrize("lang, words", [

@@ -5,7 +5,7 @@ import struct
 
 import numpy as np
 import pytest
-from small_games import BANKED, THREE_UPPER
+from small_games import BANKED, SMALL, THREE_UPPER
 
 from solver.errors import TableError
 from solver.rules.ruleset import Rules
@@ -292,10 +292,28 @@ def test_corrupt_layer_is_detected(tmp_path):
         load(BANKED, t.path)
 
 
-def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys):
+def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys,
+                                                                      monkeypatch):
+    """Where the bar cannot draw (stderr not a terminal), every build kind
+    says how far it is in plain lines (here one per progress call: the
+    lines' spacing made zero), and how long it took."""
+    from solver.api import Solver
+    from solver.cli import options
     from solver.cli.options import solve_progress
-
-    tables.solve_and_store(BANKED, table_path(BANKED, tmp_path), progress=solve_progress(BANKED))
+    monkeypatch.setattr(options, "LINE_SECONDS", 0.0)
+    monkeypatch.setattr(options, "LINE_SHARE", 0.0)
+    monkeypatch.setattr("solver.tables.decisions.CHUNK_ROWS", 64)     # more than one step
+    solver = Solver(BANKED, tables=tmp_path, progress=solve_progress(BANKED))
+    solver.solve()
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == BANKED.n_boxes and lines[-1].startswith("solving banked: 100.0% after")
-    assert all("min left" in line for line in lines)
+    assert len(lines) == BANKED.n_boxes and lines[-1].startswith("solving banked: done after")
+    assert all("min left" in line for line in lines[:-1])
+    small = Solver(SMALL, tables=tmp_path, progress=solve_progress(SMALL))
+    small.solve()
+    capsys.readouterr()
+    for build in (lambda: small.target().need(0), lambda: small.futures().need(0),
+                  lambda: small.parts().need(0),
+                  lambda: small._decisions(1 << 40)):
+        build()
+        err = capsys.readouterr().err
+        assert "% after" in err and "min left" in err and "solving small: done after" in err, build

@@ -84,7 +84,7 @@ def solve_child(job: str) -> int:
     """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
     ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
     from solver.api import Solver
-    from solver.cli.options import BarProgress
+    from solver.cli.options import stderr_progress
     from solver.tables.store import TableWarning
     args = json.loads(job)
     try:                                    # die with the parent (Linux)
@@ -105,7 +105,7 @@ def solve_child(job: str) -> int:
     warnings.filterwarnings("ignore", message="building the", category=TableWarning)
     try:
         rules = parse_rules(args["rules"])
-        bar = BarProgress(args["bar"], args.get("lang", "en")) if args["bar"] else None
+        bar = stderr_progress(args["bar"], args.get("lang", "en")) if args["bar"] else None
         solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
         solver.solve()
         if args["parts"]:
@@ -141,7 +141,8 @@ class Tables:
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
         from solver.players.explain import parts_path
-        from solver.tables.plan import calibrated_seconds, parts_plan, value_plan
+        from solver.tables.plan import calibrated_seconds, estimate, parts_plan, value_plan
+        from solver.tables.store import value_measure
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -150,11 +151,12 @@ class Tables:
         # (a late position's explanations come from its sub-game, quickly)
         if not (values or explain):
             return
-        plan = value_plan(rules.column_rules, solver.path, solver.theta)
+        plan = value_plan(rules.column_rules, solver.path, solver.theta,
+                          measure=value_measure(rules.column_rules, solver.theta))
         parts_seconds = calibrated_seconds(parts_plan(rules).seconds) if explain else 0.0
         seconds = parts_seconds
         if values:
-            build = calibrated_seconds(plan.seconds)        # on this machine, as busy as it is now
+            build = estimate(plan)      # on this machine as busy as it is now: the command's figure
             seconds += build
             self.say("solving", rules=rules_name(rules.spec, self.lang), about=self.about(build),
                      size=self.size(plan.file_size))
@@ -170,7 +172,7 @@ class Tables:
         self.draw()
         if values:
             self.confirm_build(plan)
-        bar = self.words("bar", rules=rules.spec) if sys.stderr.isatty() else None
+        bar = self.words("bar", rules=rules.spec)     # a bar on a terminal, else lines
         compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
         code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling,
                               self.lang)
