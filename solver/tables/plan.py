@@ -48,7 +48,7 @@ from solver.space import state_space
 
 BIG_BYTES = 2 << 30          # above this on disk or in memory: confirm first
 BIG_SECONDS = 300.0          # above this: confirm first
-ANNOUNCE_SECONDS = 10.0      # builds expected to take longer are announced
+ANNOUNCE_SECONDS = 2.0       # builds expected to take longer are announced (what, how big, how long)
 ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 
 # Seconds per unit of work on the reference machine (2 cores, 2026): every
