@@ -23,6 +23,7 @@ from solver.kernels.turn import turn_data
 from solver.kernels.win.data import WinData, win_tables
 from solver.kernels.win_seat import Seating, play_win_games
 from solver.rules.ties import tolerance
+from solver.tables.plan import compiling
 
 
 def play_win_seat(table, target, futures, games: int, seed: int, first: int, seat: int,
@@ -40,6 +41,7 @@ def play_win_seat(table, target, futures, games: int, seed: int, first: int, sea
                       np.ascontiguousarray(np.stack([b for _, b, _ in others]), dtype=np.int64),
                       np.ascontiguousarray(np.stack([p for _, _, p in others]), dtype=np.int64))
     scores = np.zeros(games, dtype=np.int64)
+    compiling("win_games")                 # said where Numba's cache lacks it
     run_pieces(play_win_games, WinData(turn_data(rules), play_tables(rules), wt),
                tolerance(table), seed, seating, scores)
     return scores
