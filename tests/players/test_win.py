@@ -165,25 +165,11 @@ def test_a_first_compile_of_the_win_kernels_is_said_before_it_starts(solver, mon
     (``kernels.win.turns.position_chances``, 20-40 s after an install or an
     update): said first, in the language, not a silent wait; nothing is
     said when Numba's cache (or this process) holds them."""
-    import warnings
-
-    import solver.kernels.cache as cache
-    from solver.tables.store import TableWarning
+    from compile_notes import check_compile_said
     card = Scorecard.parse("ones=3,chance=14", SMALL)
     opponent = Scorecard.parse("ones=2,twos=6", SMALL)
 
-    def notes() -> list:
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            solver.advise_win(card, "336", 2, [opponent])
-        return [w.message for w in seen if issubclass(w.category, TableWarning)
-                and "compiling the win" in str(w.message)]
-
-    solver.advise_win(card, "336", 2, [opponent])           # compiled in this process now
-    assert notes() == []
-    monkeypatch.setattr(cache, "compiled", lambda kernel: False)    # as after an install
-    said = notes()
-    assert len(said) == 1, said
-    assert said[0].said("en").startswith("compiling the win chances' kernels (once")
-    assert said[0].said("nb").startswith("kompilerer kjernene til vinnersjansene først")
-    assert said[0].said("sv").startswith("kompilerar kärnorna till vinstchanserna först")
+    check_compile_said(lambda: solver.advise_win(card, "336", 2, [opponent]),
+                       "compiling the win chances' kernels (once", monkeypatch,
+                       {"nb": "kompilerer kjernene til vinnersjansene først",
+                        "sv": "kompilerar kärnorna till vinstchanserna först"})

@@ -218,28 +218,15 @@ def test_the_win_seats_first_compile_is_said(tables_dir, monkeypatch):
     compile once after an install or an update: said first, in the
     language, not a silent wait; nothing is said when Numba's cache (or
     this process) holds them."""
-    import warnings
-
-    import solver.kernels.cache as cache
+    from compile_notes import check_compile_said
     from solver.api import Solver
     from solver.research.match import logged_games
     from solver.research.win_seat import play_win_seat
-    from solver.tables.store import TableWarning
     solver = Solver(TINY, tables=tables_dir)
     others = [(1, *logged_games(TINY, str(tables_dir), "optimal", 0.0, 4, 101)[1:])]
 
-    def notes() -> list:
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            play_win_seat(solver.table, solver.target(), solver.futures(), 4, 9, 5, 0, others)
-        return [w.message for w in seen if issubclass(w.category, TableWarning)
-                and "compiling the win seat" in str(w.message)]
-
-    notes()                                               # compiled in this process now
-    assert notes() == []
-    monkeypatch.setattr(cache, "compiled", lambda kernel: False)    # as after an install
-    said = notes()
-    assert len(said) == 1, said
-    assert said[0].said("en").startswith("compiling the win seat's games' kernels (once")
-    assert said[0].said("nb").startswith("kompilerer kjernene til vinn-setets spill først")
-    assert said[0].said("sv").startswith("kompilerar kärnorna till vinstplatsens spel först")
+    check_compile_said(
+        lambda: play_win_seat(solver.table, solver.target(), solver.futures(), 4, 9, 5, 0, others),
+        "compiling the win seat's games' kernels (once", monkeypatch,
+        {"nb": "kompilerer kjernene til vinn-setets spill først",
+         "sv": "kompilerar kärnorna till vinstplatsens spel först"})
