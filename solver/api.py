@@ -83,14 +83,29 @@ def check_policy(policy: str) -> str:
 COMPILE_SECONDS = 15     # about how long a first compile of a research kernel takes
 
 
+_COMPILE_SAID: set[str] = set()  # what this process has said it compiles
+
+
 def announce_compile(kernels, what: str) -> None:
     """Say (``TableWarning``) that ``what`` compiles its kernels first, once
-    after an install or an update, when Numba's cache does not hold them."""
+    after an install or an update, when Numba's cache does not hold them
+    (once a process: a command may say it before its own announcement),
+    with its time on this machine now."""
     from solver.kernels.cache import compiled
+    from solver.tables.plan import calibrated_seconds, describe_seconds
     from solver.tables.store import TableWarning
-    if not all(compiled(k) for k in kernels):
+    if what not in _COMPILE_SAID and not all(compiled(k) for k in kernels):
+        _COMPILE_SAID.add(what)
+        seconds = calibrated_seconds(COMPILE_SECONDS)
         warnings.warn(TableWarning(f"compiling {what} (once after an install or an update, "
-                                   f"about {COMPILE_SECONDS} s)"), stacklevel=3)
+                                   f"about {describe_seconds(seconds)})"), stacklevel=3)
+
+
+def announce_distribution_compile() -> None:
+    """``announce_compile`` of the exact distribution's kernels."""
+    from solver.kernels.forward import carry
+    from solver.kernels.policy import batch
+    announce_compile((carry, batch), "the exact distribution")
 
 
 LOOKUP_GAMES = 500_000    # simulations of this many optimal games build the decision table
@@ -348,10 +363,8 @@ class Solver:
             from solver.research.triple_games import distribution
             return distribution(table, card, policy, games, seed)
         if exact:
-            from solver.kernels.forward import carry
-            from solver.kernels.policy import batch
             from solver.research.distribution import distribution
-            announce_compile((carry, batch), "the exact distribution")
+            announce_distribution_compile()
             return distribution(self.rules, card, table.values, policy, self.theta)
         from solver.research.games import estimate
         return estimate(table, card, games, seed)

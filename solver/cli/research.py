@@ -62,10 +62,14 @@ def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     ``tables.plan.ANNOUNCE_SECONDS``."""
     from dataclasses import replace
 
+    from solver.api import announce_distribution_compile
     from solver.rules.words import message
     from solver.tables.plan import ANNOUNCE_SECONDS
 
     plan, seconds = distribution_seconds(solver, card, policy, games)
+    if plan is not None:
+        solver.table                         # the value table first (said as it comes)
+        announce_distribution_compile()      # then the compile: in the order they come
     if seconds > ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
                            f"{replace(plan, seconds=seconds)}"), err=True)
@@ -78,12 +82,17 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     together on this machine now, when that is over
     ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``;
     a risk parameter's pass as the optimal one's)."""
+    from solver.api import announce_distribution_compile
     from solver.rules.words import message
     from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
 
     passes = [distribution_seconds(s, card, p, None) for s in solvers
               for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
     passes = [(p, t) for p, t in passes if p is not None]
+    if passes:
+        for s in solvers:
+            s.table                          # the value tables first (said as they come)
+        announce_distribution_compile()      # then the compile: in the order they come
     seconds = sum(t for _, t in passes)
     if seconds > ANNOUNCE_SECONDS:
         what = ", ".join(sorted({p.what.split(" over ")[0].split(" of ")[1] for p, _ in passes}))

@@ -63,7 +63,7 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
     """The exact distribution's forward pass is announced (what, its memory,
     about how long on this machine now: the reference time over the
     geometric mean of the share of a core, here 0.5, and of the machine's
-    free cores, here an eighth) when that is over 10 s, and not when it is shorter;
+    free cores, here an eighth) when that is over 2 s, and not when it is shorter;
     the distribution itself is the same either way."""
     from solver.tables.plan import describe_bytes, describe_seconds
 
@@ -75,6 +75,26 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
                     f"{describe_seconds(p.seconds / 0.25)}"), line
     same = [{k: v for k, v in json.loads(x.stdout).items() if k != "seconds"} for x in (r, quick)]
     assert p.values == 4 * 64 and same[0] == same[1]
+
+
+def test_the_distributions_first_compile_is_said_once_before_its_pass(nordic, tables_dir,
+                                                                       monkeypatch):
+    """After an install (Numba's cache empty) the exact distribution's
+    compile is said once, before the pass's own announcement (the order
+    they come in), not after it."""
+    import solver.api as api
+    import solver.kernels.cache as cache
+    from solver.tables import plan
+
+    monkeypatch.setattr(api, "_COMPILE_SAID", set())
+    monkeypatch.setattr(cache, "compiled", lambda kernel: False)
+    monkeypatch.setattr(plan, "DISTRIBUTION_RATE", 1e-4)          # the pass announced
+    r = CliRunner().invoke(main, ["distribution", "--json", "--card", LATE,
+                                  "--tables", str(tables_dir)])
+    assert r.exit_code == 0, r.output
+    said = [x for x in r.stderr.splitlines() if "exact distribution" in x]
+    assert [x.split(" the exact")[0] for x in said] == ["warning: compiling",
+                                                        "warning: computing"], said
 
 
 def test_a_long_comparison_is_announced_with_its_passes_together(nordic, tables_dir,
