@@ -80,32 +80,29 @@ def check_policy(policy: str) -> str:
     return policy
 
 
-COMPILE_SECONDS = 15     # about how long a first compile of a research kernel takes
+COMPILE_SECONDS = 15     # about how long a first compile of the computer players takes (the coach)
 
 
 _COMPILE_SAID: set[str] = set()  # what this process has said it compiles
 
 
-def announce_compile(kernels, what: str) -> None:
-    """Say (``TableWarning``) that ``what`` compiles its kernels first, once
+def announce_compile(kernels, kind: str) -> None:
+    """Say (``tables.plan.compile_notice``) that the ``kind`` of work
+    (``distribution``, ``simulation``) compiles its ``kernels`` first, once
     after an install or an update, when Numba's cache does not hold them
-    (once a process: a command may say it before its own announcement),
-    with its time on this machine now."""
+    (once a process: a command may say it before its own announcement)."""
     from solver.kernels.cache import compiled
-    from solver.tables.plan import calibrated_seconds, describe_seconds
-    from solver.tables.store import TableWarning
-    if what not in _COMPILE_SAID and not all(compiled(k) for k in kernels):
-        _COMPILE_SAID.add(what)
-        seconds = calibrated_seconds(COMPILE_SECONDS)
-        warnings.warn(TableWarning(f"compiling {what} (once after an install or an update, "
-                                   f"about {describe_seconds(seconds)})"), stacklevel=3)
+    from solver.tables.plan import compile_notice
+    if kind not in _COMPILE_SAID and not all(compiled(k) for k in kernels):
+        _COMPILE_SAID.add(kind)
+        compile_notice(kind, stacklevel=4)
 
 
 def announce_distribution_compile() -> None:
     """``announce_compile`` of the exact distribution's kernels."""
     from solver.kernels.forward import carry
     from solver.kernels.policy import batch
-    announce_compile((carry, batch), "the exact distribution")
+    announce_compile((carry, batch), "distribution")
 
 
 LOOKUP_GAMES = 500_000    # simulations of this many optimal games build the decision table
@@ -413,7 +410,7 @@ class Solver:
             from solver.research.simulate import simulate
             decisions = self._decisions(games) if policy == "optimal" else None
             kernels = (play_games,) if decisions is not None else (batch, play_turn)
-            announce_compile(kernels, "the simulation")
+            announce_compile(kernels, "simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta,
                             decisions=decisions)

@@ -68,7 +68,7 @@ def announce_distribution(solver, card, policy: str, games: int | None) -> None:
 
     plan, seconds = distribution_seconds(solver, card, policy, games)
     if plan is not None:
-        solver.table                         # the value table first (said as it comes)
+        solver.solve()                       # the value table first (said as it comes)
         announce_distribution_compile()      # then the compile: in the order they come
     if seconds > ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
@@ -91,7 +91,7 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     passes = [(p, t) for p, t in passes if p is not None]
     if passes:
         for s in solvers:
-            s.table                          # the value tables first (said as they come)
+            s.solve()                        # the value tables first (said as they come)
         announce_distribution_compile()      # then the compile: in the order they come
     seconds = sum(t for _, t in passes)
     if seconds > ANNOUNCE_SECONDS:

@@ -415,36 +415,47 @@ KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
            "win_games": ("solver.kernels.win_seat", "play_win_games")}
 COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
 COMPILE_SECONDS_OF = {"win": 30.0,         # ... of the win chances' (29 s of CPU, 2-core EPYC)
-                      "win_games": 15.0}   # ... of the win seat's games (8 s of CPU alone)
+                      "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)
+                      "distribution": 15.0,    # ... of the exact distribution's (``api``)
+                      "simulation": 15.0}      # ... of a simulation's (``api``)
 
 
 def compiling(plan: Plan | str) -> None:
-    """Say (``TableWarning``) that the build of ``plan`` (or the work of a
+    """Say (``compile_notice``) that the build of ``plan`` (or the work of a
     ``KERNELS`` kind) compiles its kernels first, once after an install or
-    an update, and about how long that takes on this machine now, when
-    Numba's cache does not hold them (the compile happens while the build's
-    time is measured, before the build's own announcement)."""
+    an update, when Numba's cache does not hold them (the compile happens
+    while the build's time is measured, before the build's own
+    announcement)."""
     import importlib
 
     from solver.kernels.cache import compiled
-    from solver.rules.words import message
-    from solver.tables.store import TableWarning
     kind = plan if isinstance(plan, str) else plan.kind
     if kind not in KERNELS:
         return
     module, name = KERNELS[kind]
     if not compiled(getattr(importlib.import_module(module), name)):
-        seconds = calibrated_seconds(COMPILE_SECONDS_OF.get(kind, COMPILE_SECONDS))
+        compile_notice(kind, stacklevel=5)
 
-        def say(lang: str) -> str:
-            what = (message("compiled_table", lang, table=message(f"table_{kind}", lang))
-                    if kind in TABLE_KINDS else message(f"compiled_{kind}", lang))
-            return message("compiling", lang, what=what, seconds=f"{seconds:.0f}")
-        english = (f"the {kind} kernels" if kind in TABLE_KINDS
-                   else message(f"compiled_{kind}", "en"))
-        warnings.warn(TableWarning(f"compiling {english} (once after an install "
-                                   f"or an update, about {describe_seconds(seconds)})", say=say),
-                      stacklevel=4)
+
+def compile_notice(kind: str, stacklevel: int = 4) -> None:
+    """Warn (``TableWarning``, in the user's language) that the kernels of
+    ``kind`` (a table's, ``TABLE_KINDS``, else the catalogue's
+    ``compiled_<kind>``) compile first, once after an install or an update,
+    and about how long that takes on this machine now (``COMPILE_SECONDS_OF``,
+    calibrated); the caller has found them missing from Numba's cache."""
+    from solver.rules.words import message
+    from solver.tables.store import TableWarning
+    seconds = calibrated_seconds(COMPILE_SECONDS_OF.get(kind, COMPILE_SECONDS))
+
+    def say(lang: str) -> str:
+        what = (message("compiled_table", lang, table=message(f"table_{kind}", lang))
+                if kind in TABLE_KINDS else message(f"compiled_{kind}", lang))
+        return message("compiling", lang, what=what, seconds=f"{seconds:.0f}")
+    english = (f"the {kind} kernels" if kind in TABLE_KINDS
+               else message(f"compiled_{kind}", "en"))
+    warnings.warn(TableWarning(f"compiling {english} (once after an install "
+                               f"or an update, about {describe_seconds(seconds)})", say=say),
+                  stacklevel=stacklevel)
 
 
 def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
