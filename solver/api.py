@@ -80,22 +80,18 @@ def check_policy(policy: str) -> str:
     return policy
 
 
-COMPILE_SECONDS = 15     # about how long a first compile of the computer players takes (the coach)
-
-
 _COMPILE_SAID: set[str] = set()  # what this process has said it compiles
 
 
 def announce_compile(kernels, kind: str) -> None:
     """Say (``tables.plan.compile_notice``) that the ``kind`` of work
     (``distribution``, ``simulation``) compiles its ``kernels`` first, once
-    after an install or an update, when Numba's cache does not hold them
+    after an install or an update, where Numba's cache does not hold them
     (once a process: a command may say it before its own announcement)."""
-    from solver.kernels.cache import compiled
     from solver.tables.plan import compile_notice
-    if kind not in _COMPILE_SAID and not all(compiled(k) for k in kernels):
+    if kind not in _COMPILE_SAID:
         _COMPILE_SAID.add(kind)
-        compile_notice(kind, stacklevel=4)
+        compile_notice(kind, kernels, stacklevel=4)
 
 
 def announce_distribution_compile() -> None:

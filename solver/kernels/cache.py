@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import types
 from functools import lru_cache
 from pathlib import Path
 
@@ -79,3 +80,50 @@ def compiled(kernel) -> bool:
         return bool(kernel._cache._cache_file._load_index())
     except Exception:                           # noqa: BLE001  no cache, or another layout
         return False
+
+
+def _called(kernel) -> list:
+    """The kernels of this package that ``kernel``'s source names: globals
+    of its module, and attributes of the modules it names (``turn.pick``)."""
+    from numba.core.registry import CPUDispatcher
+    codes, names = [kernel.py_func.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    found = []
+    for value in (kernel.py_func.__globals__.get(n) for n in names):
+        if isinstance(value, types.ModuleType):
+            found.extend(getattr(value, n, None) for n in names)
+        else:
+            found.append(value)
+    return [k for k in found if isinstance(k, CPUDispatcher)]
+
+
+def uncompiled_share(kernels) -> float:
+    """The share of the compile of ``kernels`` (dispatchers) left to do: the
+    bytecode of the kernels they call, directly or through others (themselves
+    included), that Numba's cache does not hold (``compiled``), over the
+    bytecode of all of them.  0 when every one is cached: a first call then
+    only loads them; 1 after an install or an update; in between where an
+    earlier command compiled some of them (a first ``yatzy distribution``
+    after a ``yatzy simulate`` compiles about a sixth of what it would
+    from nothing).  Kernels inlined into their callers count with them.
+
+    >>> from solver.kernels.policy import batch
+    >>> 0.0 <= uncompiled_share([batch]) <= 1.0
+    True
+    """
+    seen, stack, left, total = set(), list(kernels), 0, 0
+    while stack:
+        kernel = stack.pop()
+        if id(kernel) in seen:
+            continue
+        seen.add(id(kernel))
+        stack.extend(_called(kernel))
+        if kernel.targetoptions.get("inline") == "always":
+            continue
+        size = len(kernel.py_func.__code__.co_code)
+        total += size
+        left += 0 if compiled(kernel) else size
+    return left / total if total else 0.0

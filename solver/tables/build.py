@@ -57,6 +57,8 @@ from solver.rules.ruleset import Rules
 from solver.space import state_space
 from solver.tables.values import StateValues, utility
 
+KERNELS = (solve_masks,)     # what a solve compiles (``store`` says so first where it must)
+
 SERIAL_BELOW = 8        # layers with fewer masks are solved on one thread
 SAMPLE_MASKS = 16       # a saved-rolls build's measured sample: at least this many masks
                         # of the widest layer per part (``measure_layered``),
@@ -79,13 +81,6 @@ def run_layer(d, layer: np.ndarray, nxt: np.ndarray, cur: np.ndarray) -> None:
         solve_masks(d, layer, nxt, cur, 0, 1)
     else:
         run_pieces(solve_masks, d, layer, nxt, cur)
-
-
-def kernels_ready() -> bool:
-    """Whether the solve's kernels are in Numba's cache (else the first
-    solve compiles them, once: some seconds)."""
-    from solver.kernels.cache import compiled
-    return compiled(solve_masks)
 
 
 def compile_kernels(rules: Rules) -> float:

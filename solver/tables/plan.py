@@ -417,35 +417,52 @@ COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the refere
 COMPILE_SECONDS_OF = {"win": 30.0,         # ... of the win chances' (29 s of CPU, 2-core EPYC)
                       "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)
                       "distribution": 15.0,    # ... of the exact distribution's (``api``)
-                      "simulation": 15.0}      # ... of a simulation's (``api``)
+                      "simulation": 15.0,      # ... of a simulation's (``api``)
+                      "solver": 20.0,          # ... of the value table's solve (``store``)
+                      "player": 15.0}          # ... of the coach's computer players
 
 
 def compiling(plan: Plan | str) -> None:
     """Say (``compile_notice``) that the build of ``plan`` (or the work of a
     ``KERNELS`` kind) compiles its kernels first, once after an install or
-    an update, when Numba's cache does not hold them (the compile happens
+    an update, where Numba's cache does not hold them (the compile happens
     while the build's time is measured, before the build's own
     announcement)."""
     import importlib
 
-    from solver.kernels.cache import compiled
     kind = plan if isinstance(plan, str) else plan.kind
-    if kind not in KERNELS:
-        return
-    module, name = KERNELS[kind]
-    if not compiled(getattr(importlib.import_module(module), name)):
-        compile_notice(kind, stacklevel=5)
+    if kind in KERNELS:
+        module, name = KERNELS[kind]
+        compile_notice(kind, (getattr(importlib.import_module(module), name),), stacklevel=5)
 
 
-def compile_notice(kind: str, stacklevel: int = 4) -> None:
+def compile_seconds(kind: str, kernels) -> float:
+    """About how long the first call of ``kernels`` (dispatchers: the work
+    of ``kind``) spends compiling on this machine now: the kind's reference
+    time (``COMPILE_SECONDS_OF``, else ``COMPILE_SECONDS``: everything
+    compiled from nothing) times the share of that compile left
+    (``kernels.cache.uncompiled_share``: an earlier command may have
+    compiled some of the kernels they call), over the share of a core this
+    process gets; 0 when Numba's cache holds them all."""
+    from solver.kernels.cache import uncompiled_share
+    left = uncompiled_share(kernels)
+    if left == 0.0:
+        return 0.0
+    return calibrated_seconds(COMPILE_SECONDS_OF.get(kind, COMPILE_SECONDS) * left, cpu_share())
+
+
+def compile_notice(kind: str, kernels, stacklevel: int = 4) -> float:
     """Warn (``TableWarning``, in the user's language) that the kernels of
     ``kind`` (a table's, ``TABLE_KINDS``, else the catalogue's
     ``compiled_<kind>``) compile first, once after an install or an update,
-    and about how long that takes on this machine now (``COMPILE_SECONDS_OF``,
-    calibrated); the caller has found them missing from Numba's cache."""
+    and about how long that takes on this machine now (``compile_seconds``
+    of ``kernels``), where that is over ``ANNOUNCE_SECONDS``; returns those
+    seconds (0 when Numba's cache holds every kernel)."""
     from solver.rules.words import message
     from solver.tables.store import TableWarning
-    seconds = calibrated_seconds(COMPILE_SECONDS_OF.get(kind, COMPILE_SECONDS))
+    seconds = compile_seconds(kind, kernels)
+    if seconds <= ANNOUNCE_SECONDS:
+        return seconds
 
     def say(lang: str) -> str:
         what = (message("compiled_table", lang, table=message(f"table_{kind}", lang))
@@ -456,6 +473,7 @@ def compile_notice(kind: str, stacklevel: int = 4) -> None:
     warnings.warn(TableWarning(f"compiling {english} (once after an install "
                                f"or an update, about {describe_seconds(seconds)})", say=say),
                   stacklevel=stacklevel)
+    return seconds
 
 
 def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:

@@ -548,21 +548,11 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
         raise TableError(f"{path}: cannot write the table ({e.strerror or e})") from None
 
 
-COMPILE_SECONDS = 20      # about how long the first compile takes on a 2-core machine
-
-
 def _compile(engine, rules: Rules) -> float:
-    """Compile the solve's kernels (or load them), saying so first when it
-    is a real compile; returns the seconds it took."""
-    if not engine.kernels_ready():
-        from solver.rules.words import message
-        from solver.tables.plan import calibrated_seconds, describe_seconds
-        seconds = calibrated_seconds(COMPILE_SECONDS)                     # on this machine, now
-        warnings.warn(TableWarning(
-            "compiling the solver (once after an install or an update, about "
-            f"{describe_seconds(seconds)})",
-            say=lambda lang: message("compiling", lang, what=message("compiled_solver", lang),
-                                     seconds=f"{seconds:.0f}")), stacklevel=2)
+    """Compile the solve's kernels (or load them), saying so first where it
+    is a real compile (``plan.compile_notice``); returns the seconds it took."""
+    from solver.tables.plan import compile_notice
+    compile_notice("solver", engine.KERNELS, stacklevel=3)
     return engine.compile_kernels(rules)
 
 

@@ -257,3 +257,39 @@ def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatc
     note = next(w.message for w in seen if "compiling" in str(w.message))
     assert note.said("nb").startswith("kompilerer kjernene til måltabellen først")   # not English
     assert note.said("sv").startswith("kompilerar kärnorna till måltabellen först")
+
+
+def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left(monkeypatch):
+    """A first ``yatzy distribution`` after a ``yatzy simulate`` finds the
+    simulation's kernels cached and compiles only the rest: its notice
+    gives that share of the whole compile's time, and says nothing when
+    what is left takes under ``ANNOUNCE_SECONDS``."""
+    import solver.kernels.cache as cache
+    from solver.kernels.forward import carry
+    from solver.kernels.policy import batch
+    kernels = (carry, batch)
+    reached = []
+    monkeypatch.setattr(cache, "compiled", lambda kernel: reached.append(kernel) or False)
+    assert cache.uncompiled_share(kernels) == 1.0
+    assert carry in reached and batch in reached and len(reached) > 2   # what they call, too
+    callees = [k for k in reached if k not in kernels]
+    monkeypatch.setattr(cache, "compiled", lambda kernel: kernel in callees)
+    part = cache.uncompiled_share(kernels)
+    assert 0.0 < part < 1.0
+    monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 1.0)    # a quiet machine
+    assert plan.compile_seconds("distribution", kernels) == pytest.approx(
+        plan.COMPILE_SECONDS_OF["distribution"] * part)
+    monkeypatch.setattr(cache, "compiled", lambda kernel: True)
+    assert cache.uncompiled_share(kernels) == 0.0
+    assert plan.compile_seconds("distribution", kernels) == 0.0
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.1)  # 1.5 s left
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.5)
+    assert seen == []
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 7.5 s left
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        plan.compile_notice("distribution", kernels)
+    assert [str(w.message) for w in seen] == [
+        "compiling the exact distribution (once after an install or an update, about 8 s)"]

@@ -132,12 +132,15 @@ class Screen:
 
     def say_compile(self, kind: str) -> None:
         """Say, in the language, that a computer seat's policy compiles its
-        kernels first (once, when Numba's cache does not hold them)."""
-        from solver.api import COMPILE_SECONDS
-        from solver.kernels.cache import compiled
+        kernels first, and about how long (once, where Numba's cache does
+        not hold them: ``tables.plan.compile_seconds``)."""
         from solver.kernels.policy import batch
-        if kind in ("greedy", "simple") and not compiled(batch):
-            self.say("compiling", what=self.words("compiled_player"), seconds=COMPILE_SECONDS)
+        from solver.tables.plan import ANNOUNCE_SECONDS, compile_seconds
+        if kind in ("greedy", "simple"):
+            seconds = compile_seconds("player", (batch,))
+            if seconds > ANNOUNCE_SECONDS:
+                self.say("compiling", what=self.words("compiled_player"),
+                         seconds=f"{seconds:.0f}")
 
     def num(self, x: float, digits: int) -> str:
         return number(x, digits, self.lang)

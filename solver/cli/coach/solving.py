@@ -50,7 +50,7 @@ CHILD = ("import sys; from solver.cli.coach.solving import solve_child; "
 
 
 def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None,
-                   compiling: str = "", lang: str = "en") -> int:
+                   lang: str = "en") -> int:
     """Solve and store the value table of ``spec`` (and with ``parts`` its
     explanations' table) in a child process, and wait for it; its exit
     status.  Numba's kernels do not look at signals, so the solve runs
@@ -60,14 +60,15 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
     the next open), so killing is safe.  The child has its own session (a
     Ctrl-C at the terminal reaches only this process) and dies with this
     process (``PR_SET_PDEATHSIG``).  ``bar``: the progress bar's label
-    (None: no bar); ``lang``: the language of its time left and errors."""
+    (None: no bar); ``lang``: the language of its notices (the kernels'
+    first compile, said by the child as it starts it), time left and errors."""
     import solver
     root = str(Path(solver.__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
                       "theta": theta, "parts": parts, "bar": bar, "parent": os.getpid(),
-                      "compiling": compiling, "lang": lang})
+                      "lang": lang})
     child = subprocess.Popen([sys.executable, "-c", CHILD, job], stdin=subprocess.DEVNULL,
                              start_new_session=True, env=env)
     try:
@@ -95,23 +96,26 @@ def solve_child(job: str) -> int:
     if os.getppid() != args["parent"]:      # the parent is gone already
         return 1
 
+    lang = args.get("lang", "en")
+
     def show(text, category, filename, lineno, file=None, line=None):
-        if str(text).startswith("compiling") and args.get("compiling"):
-            click.echo(args["compiling"], err=True)      # in the game's language
+        said = text.said(lang) if isinstance(text, TableWarning) else str(text)
+        if str(text).startswith("compiling"):
+            click.echo(said, err=True)                  # in the game's language, as it is
         else:
-            click.echo(message("warning", args.get("lang", "en"), text=text), err=True)
+            click.echo(message("warning", lang, text=said), err=True)
 
     warnings.showwarning = show
     warnings.filterwarnings("ignore", message="building the", category=TableWarning)
     try:
         rules = parse_rules(args["rules"])
-        bar = stderr_progress(args["bar"], args.get("lang", "en")) if args["bar"] else None
+        bar = stderr_progress(args["bar"], lang) if args["bar"] else None
         solver = Solver(rules, theta=args["theta"], tables=args["tables"], progress=bar)
         solver.solve()
         if args["parts"]:
             solver.parts().need(0)          # the empty card's sub-game: the whole table, stored
     except (InputError, TableError) as e:
-        click.echo(message("error", args.get("lang", "en"), text=e), err=True)
+        click.echo(message("error", lang, text=e), err=True)
         return 2
     return 0
 
@@ -123,15 +127,6 @@ def stop(signum, frame) -> None:
 
 class Tables:
     """Mixin of the coach: the tables the strategy needs, solved when first used."""
-
-    def say_compile(self, kind: str) -> None:
-        """Say, in the language, that a computer seat's policy compiles its
-        kernels first (once, when Numba's cache does not hold them)."""
-        from solver.api import COMPILE_SECONDS
-        from solver.kernels.cache import compiled
-        from solver.kernels.policy import batch
-        if kind in ("greedy", "simple") and not compiled(batch):
-            self.say("compiling", what=self.words("compiled_player"), seconds=COMPILE_SECONDS)
 
     def need_table(self, parts: bool = False) -> None:
         """Before the strategy's table (and with ``parts`` the explanations'
@@ -171,18 +166,17 @@ class Tables:
             self.say("stoppable")
         self.draw()
         if values:
-            self.confirm_build(plan)
+            self.confirm_build(plan, build)
         bar = self.words("bar", rules=rules.spec)     # a bar on a terminal, else lines
-        compiling = self.words("compiling", what=self.words("compiled_solver"), seconds=20)
-        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, compiling,
-                              self.lang)
+        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, self.lang)
         if code:
             raise self.fail("solve_failed", rules=rules.spec)
 
-    def confirm_build(self, plan) -> None:
-        """``tables.plan.check`` of the build, before the child starts: it
-        fits, and a big build is confirmed (``--yes``, or a question in the
-        language on a terminal), else one InputError in the language."""
+    def confirm_build(self, plan, seconds: float) -> None:
+        """``tables.plan.check`` of the build (``seconds``: its estimate,
+        measured already), before the child starts: it fits, and a big build
+        is confirmed (``--yes``, or a question in the language on a
+        terminal), else one InputError in the language."""
         from solver.cli.options import ask_to_build
         from solver.tables import plan as plans
         from solver.tables.store import TableWarning
@@ -212,7 +206,7 @@ class Tables:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TableWarning)    # announced above
-                plans.check(plan)
+                plans.check(plan, seconds)
         except InputError:
             if declined:
                 raise self.fail("not_built", rules=self.game.rules.spec,
