@@ -278,18 +278,20 @@ def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left
     assert 0.0 < part < 1.0
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 1.0)    # a quiet machine
     assert plan.compile_seconds("distribution", kernels) == pytest.approx(
-        plan.COMPILE_SECONDS_OF["distribution"] * part)
+        plan.COMPILE_SECONDS_OF["distribution"]
+        * (plan.COMPILE_FIXED + (1 - plan.COMPILE_FIXED) * part))
     monkeypatch.setattr(cache, "compiled", lambda kernel: True)
     assert cache.uncompiled_share(kernels) == 0.0
     assert plan.compile_seconds("distribution", kernels) == 0.0
-    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.1)  # 1.5 s left
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.01)     # 1.9 s left
+    monkeypatch.setattr(plan, "COMPILE_SECONDS_OF", {"distribution": 12.0})
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.5)
+        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.902)
     assert seen == []
-    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 7.5 s left
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 6.9 s left
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         plan.compile_notice("distribution", kernels)
     assert [str(w.message) for w in seen] == [
-        "compiling the exact distribution (once after an install or an update, about 8 s)"]
+        "compiling the exact distribution (once after an install or an update, about 7 s)"]
