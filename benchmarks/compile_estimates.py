@@ -7,8 +7,8 @@ starts empty; runs the case's earlier commands there as a user would
 (``yatzy simulate`` before ``yatzy distribution`` ...); then, in a fresh
 process, takes what the notice would say (``plan.compile_seconds`` of the
 work's kernels: the reference time times the share left to compile, over
-this process's share of a core; the reference time alone is what it said
-before the share was counted), and times the work's first call and a
+this process's share of a core; the reference time over that share is
+what it said before the share was counted), and times the work's first call and a
 second one in the same process: the compile is their difference.  Prints
 the machine, then per case the load, the share left, the old and the new
 announcement, the real compile and the ratios (announced / real).
@@ -67,10 +67,10 @@ warnings.simplefilter("ignore")
 from solver.kernels.cache import uncompiled_share
 from solver.tables import plan
 left = uncompiled_share(kernels)
+new = plan.compile_seconds({kind!r}, kernels)          # what the notice says
+old = plan.calibrated_seconds(plan.COMPILE_SECONDS_OF.get({kind!r}, plan.COMPILE_SECONDS),
+                              plan.cpu_share())        # what it said before
 share = plan.cpu_share()
-reference = plan.COMPILE_SECONDS_OF.get({kind!r}, plan.COMPILE_SECONDS)
-new = plan.calibrated_seconds(reference * left, share) if left else 0.0
-old = plan.calibrated_seconds(reference, share)
 t = time.perf_counter(); {work}; first = time.perf_counter() - t
 t = time.perf_counter(); {work}; second = time.perf_counter() - t
 print(json.dumps(dict(left=left, share=share, new=new, old=old, first=first, second=second)))

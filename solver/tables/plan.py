@@ -420,7 +420,7 @@ COMPILE_SECONDS_OF = {"win": 30.0,         # ... of the win chances' (29 s of CP
                       "simulation": 15.0,      # ... of a simulation's (``api``)
                       "solver": 20.0,          # ... of the value table's solve (``store``)
                       "player": 15.0}          # ... of the coach's computer players
-COMPILE_FIXED = 0.15        # the share of a compile that any kernel left to compile costs (the
+COMPILE_FIXED = 0.12        # the share of a compile that any kernel left to compile costs (the
                             # cached ones loaded, LLVM started): after a ``yatzy simulate``, 13 %
                             # of the distribution's bytecode compiled in 25 % of its time
 

@@ -283,13 +283,13 @@ def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left
     monkeypatch.setattr(cache, "compiled", lambda kernel: True)
     assert cache.uncompiled_share(kernels) == 0.0
     assert plan.compile_seconds("distribution", kernels) == 0.0
-    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.01)     # 1.9 s left
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.01)     # 1.5 s left
     monkeypatch.setattr(plan, "COMPILE_SECONDS_OF", {"distribution": 12.0})
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.902)
+        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.5456)
     assert seen == []
-    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 6.9 s left
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 6.7 s left
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         plan.compile_notice("distribution", kernels)
