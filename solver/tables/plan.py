@@ -433,8 +433,10 @@ def check_all(builds: list[tuple[Plan, float]]) -> None:
     ...     warnings.simplefilter("always")
     ...     check_all([(Plan("a", None, 1, 0, 8, 40.0), 50.0),
     ...                (Plan("b", None, 1, 0, 8, 70.0), 70.0)])
-    >>> [str(w.message) for w in seen][2], seen[2].message.said("sv")
-    ('2 builds one after another, about 2.0 min in all', '2 byggen efter varandra, ungefär 2,0 min sammanlagt')
+    >>> [str(w.message) for w in seen][2]
+    '2 builds one after another, about 2.0 min in all'
+    >>> seen[2].message.said("sv")
+    '2 byggen efter varandra, ungefär 2,0 min sammanlagt'
     """
     from solver.tables.store import TableWarning
 
@@ -573,8 +575,8 @@ def _rules_of(plan: Plan) -> str:
     return plan.what.split(" of ", 1)[1]
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "announce", "busy_share", "calibrated_seconds", "check",
-           "check_all", "fits", "together",
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "announce", "busy_share", "calibrated_seconds",
+           "check", "check_all", "fits", "together",
            "cpu_share", "distribution_plan", "estimate", "announcement", "compiling", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",
