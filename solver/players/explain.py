@@ -173,8 +173,11 @@ def piece_solver(rules: Rules, directory: Path | str | None,
 
 
 def open_whole(rules: Rules, directory: Path | str | None = None, *,
-               force: bool = False, progress: Progress | None = None) -> PartsTable:
-    """The whole parts table of ``rules``, solved and stored first if needed."""
+               force: bool = False, progress: Progress | None = None,
+               checked: bool = False) -> PartsTable:
+    """The whole parts table of ``rules``, solved and stored first if
+    needed (its build checked and announced first, ``plan.check``, unless
+    ``checked``: already, ``subgame.need_together``)."""
     check_explain_rules(rules)
     path = parts_path(rules, directory)
 
@@ -183,7 +186,8 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
         return PartsTable(rules, values, path, header)
 
     return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory, progress),
-                         force=force, plan=lambda: whole_plan(rules, directory))
+                         force=force,
+                         plan=None if checked else lambda: whole_plan(rules, directory))
 
 
 MEASURE_KEPT = 120.0     # seconds a measured time of a whole build is used again
@@ -235,7 +239,9 @@ def open_parts(rules: Rules, directory: Path | str | None = None, *,
     return open_pieces(PartsTable, rules, "parts", part_table_size(rules), path, (
                            lambda todo, lo: part_values(rules, todo),
                            piece_solver(rules, directory, progress),
-                           lambda: open_whole(rules, directory, progress=progress)),
+                           lambda checked=False: open_whole(rules, directory, progress=progress,
+                                                            checked=checked),
+                           lambda: whole_plan(rules, directory)),
                        uppers=False, progress=progress)
 
 

@@ -131,8 +131,11 @@ def piece_solver(rules: Rules, directory: Path | str | None,
 
 
 def open_whole(rules: Rules, directory: Path | str | None = None, *,
-               force: bool = False, progress: Progress | None = None) -> FuturesTable:
-    """The whole futures table of ``rules``, solved and stored first if needed."""
+               force: bool = False, progress: Progress | None = None,
+               checked: bool = False) -> FuturesTable:
+    """The whole futures table of ``rules``, solved and stored first if
+    needed (its build checked and announced first, ``plan.check``, unless
+    ``checked``: already, ``subgame.need_together``)."""
     check_target_rules(rules)
     path = futures_path(rules, directory)
 
@@ -140,13 +143,19 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
         values, header = load_array(rules, path, "futures", (table_size(rules),))
         return FuturesTable(rules, values, path, header)
 
-    from solver.tables.plan import futures_plan
     return open_or_solve(path, load,
                          lambda: solve_and_store(rules, path, directory, progress), force=force,
-                         plan=lambda: futures_plan(rules, path, measure=lambda reference: measure(
-                             rules, table_size(rules), lambda todo, lo: part_values(rules, todo),
-                             piece_solver(rules, directory), state_space(rules).layers, 0,
-                             reference)))
+                         plan=None if checked else lambda: whole_plan(rules, directory))
+
+
+def whole_plan(rules: Rules, directory: Path | str | None = None):
+    """The build of the whole futures table of ``rules`` (``plan.futures_plan``),
+    its time measured on a sample of its own work (``subgame.measure``,
+    under the value table: opened, or solved, first)."""
+    from solver.tables.plan import futures_plan
+    return futures_plan(rules, futures_path(rules, directory), measure=lambda reference: measure(
+        rules, table_size(rules), lambda todo, lo: part_values(rules, todo),
+        piece_solver(rules, directory), state_space(rules).layers, 0, reference))
 
 
 def open_futures(rules: Rules, directory: Path | str | None = None, *,
@@ -161,5 +170,7 @@ def open_futures(rules: Rules, directory: Path | str | None = None, *,
     return open_pieces(FuturesTable, rules, "futures", table_size(rules), path, (
                            lambda todo, lo: part_values(rules, todo),
                            piece_solver(rules, directory, progress),
-                           lambda: open_whole(rules, directory, progress=progress)),
+                           lambda checked=False: open_whole(rules, directory, progress=progress,
+                                                            checked=checked),
+                           lambda: whole_plan(rules, directory)),
                        uppers=False, progress=progress)

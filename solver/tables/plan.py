@@ -372,10 +372,16 @@ def check(plan: Plan, seconds: float | None = None) -> None:
     confirmed; announce (``TableWarning``) one that takes a while
     (``seconds``: its ``estimate``, where measured already, its kernels'
     first compile said before: ``subgame.Pieces.ask``)."""
-    from solver.tables.store import TableWarning
-
     if seconds is None:
         compiling(plan)
+    fits(plan)
+    announce(plan, estimate(plan) if seconds is None else seconds, stacklevel=4)
+
+
+def fits(plan: Plan) -> None:
+    """Refuse (``InputError``) a build whose file does not fit in the free
+    disk of its folder or whose solve does not fit in the memory
+    available, or a big one not confirmed (``set_confirm``)."""
     if plan.path is not None:
         free = free_disk(plan.path.parent)
         if plan.disk_bytes > free:
@@ -387,18 +393,84 @@ def check(plan: Plan, seconds: float | None = None) -> None:
                          f"{describe_bytes(memory)} are available")
     if plan.big and _confirm is not None and not _confirm(plan):
         raise InputError(f"{plan}: not built (a big build; run again with --yes to build it)")
-    seconds = estimate(plan) if seconds is None else seconds
-    if (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
+
+
+def announce(plan: Plan, seconds: float, stacklevel: int = 3) -> bool:
+    """Announce (``TableWarning``) the build of ``plan`` where it takes a
+    while (over ``ANNOUNCE_SECONDS`` on this machine now, ``seconds``, or
+    over ``ANNOUNCE_BYTES`` on disk or in memory): a whole-game table's in
+    the user's language (``announcement``), any other's in English;
+    returns whether it was announced."""
+    from solver.tables.store import TableWarning
+
+    if not (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
-        if plan.kind and plan.path is not None:
-            warnings.warn(TableWarning(announcement(plan, seconds),
-                                       say=lambda lang: announcement(plan, seconds, lang)),
-                          stacklevel=3)
-            return
-        busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
-                f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
-        warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
+        return False
+    if plan.kind and plan.path is not None:
+        warnings.warn(TableWarning(announcement(plan, seconds),
+                                   say=lambda lang: announcement(plan, seconds, lang)),
+                      stacklevel=stacklevel)
+        return True
+    busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
+            f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
+    warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
+                  stacklevel=stacklevel)
+    return True
+
+
+def check_all(builds: list[tuple[Plan, float]]) -> None:
+    """``check`` of builds that run one after another, all before the
+    first starts (``builds``: each ``Plan`` and its ``estimate``, their
+    kernels' compiles said already): refuse (``InputError``) where a
+    folder's free disk cannot hold their files together, where one does
+    not fit in memory (they run one at a time) or a big one is not
+    confirmed; then announce each (``announce``) and, where more than one
+    build follows and any was announced, one line with their time
+    together (``together``).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     check_all([(Plan("a", None, 1, 0, 8, 40.0), 50.0),
+    ...                (Plan("b", None, 1, 0, 8, 70.0), 70.0)])
+    >>> [str(w.message) for w in seen][2]
+    '2 builds one after another, about 2.0 min in all'
+    >>> seen[2].message.said("sv")
+    '2 byggen efter varandra, ungefär 2,0 min sammanlagt'
+    """
+    from solver.tables.store import TableWarning
+
+    folders: dict[Path, list[Plan]] = {}
+    for plan, _ in builds:
+        if plan.path is not None:
+            folders.setdefault(plan.path.parent, []).append(plan)
+    for folder, plans in folders.items():
+        need, free = sum(p.disk_bytes for p in plans), free_disk(folder)
+        if len(plans) > 1 and need > free:
+            raise InputError(f"the {' and the '.join(p.what for p in plans)} need "
+                             f"{describe_bytes(need)} on disk together; {folder} has "
+                             f"{describe_bytes(free)} free")
+    for plan, _ in builds:
+        fits(plan)
+    said = [announce(plan, seconds, stacklevel=4) for plan, seconds in builds]
+    if len(builds) > 1 and any(said):
+        seconds = sum(s for _, s in builds)
+        warnings.warn(TableWarning(together(len(builds), seconds),
+                                   say=lambda lang: together(len(builds), seconds, lang)),
                       stacklevel=3)
+
+
+def together(count: int, seconds: float, lang: str = "en") -> str:
+    """The line that follows the announcements of ``count`` builds that run
+    one after another: about how long they take together on this machine
+    now (``seconds``), in ``lang`` (the catalogue's ``build_total``).
+
+    >>> together(3, 250.0, "nb")
+    '3 bygg etter hverandre, omtrent 4,2 min i alt'
+    """
+    from solver.rules.words import decimal_mark, message
+    return message("build_total", lang, count=count,
+                   about=decimal_mark(describe_seconds(seconds), lang))
 
 
 TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
@@ -526,7 +598,8 @@ def _rules_of(plan: Plan) -> str:
     return plan.what.split(" of ", 1)[1]
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "busy_share", "calibrated_seconds", "check",
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "announce", "busy_share", "calibrated_seconds",
+           "check", "check_all", "fits", "together",
            "cpu_share", "distribution_plan", "estimate", "announcement", "compiling", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",

@@ -126,6 +126,7 @@ class Work(NamedTuple):
     count: Callable
     solve: Callable
     whole: Callable
+    whole_plan: Callable
     plan: Callable
 
 
@@ -141,9 +142,11 @@ class Pieces:
     * ``count(todo, lo)``, ``solve(todo, lo, values, progress)``: the values
       of the masks ``todo`` (by layer) from upper total ``lo`` on, and their
       solve (``progress(done, total)`` or None)
-    * ``whole()``: the whole table (opened, or solved and stored); ``path``:
-      where it is stored; ``plan(n, measure)``: the ``Plan`` of a piece of
-      ``n`` values, its time measured by ``measure(reference seconds)``
+    * ``whole(checked=False)``: the whole table (opened, or solved and
+      stored; ``checked``: its build checked and announced already, with
+      the builds it follows); ``whole_plan()``: the ``Plan`` of its build;
+      ``path``: where it is stored; ``plan(n, measure)``: the ``Plan`` of a
+      piece of ``n`` values, its time measured by ``measure(reference seconds)``
     * ``uppers``: the kernels solve a mask from a given total on (else every
       total of a mask, ``lo`` = 0)
     """
@@ -151,7 +154,7 @@ class Pieces:
     def __init__(self, rules: Rules, size: int, work: Work, path, uppers: bool = True,
                  progress=None):
         self.rules, self.size, self.path, self.uppers = rules, size, path, uppers
-        self.count, self.solve, self.whole, self.plan = work
+        self.count, self.solve, self.whole, self.whole_plan, self.plan = work
         self.progress = progress
         self.cover = Cover(rules)
         self._values: np.ndarray | None = None
@@ -255,9 +258,10 @@ class Pieced:
         else:
             self.values = self.pieces.values
 
-    def take_whole(self) -> None:
-        """Open the whole table (solved and stored first if missing, announced)."""
-        whole = self.pieces.whole()
+    def take_whole(self, checked: bool = False) -> None:
+        """Open the whole table (solved and stored first if missing,
+        announced; ``checked``: its build announced already)."""
+        whole = self.pieces.whole(checked=checked)
         self.values, self.path, self.header = whole.values, whole.path, whole.header
         self.pieces = None
 
@@ -279,10 +283,13 @@ def need_together(asks) -> None:
     whole table is stored), opens its whole table instead, as
     ``Pieced.need`` does for one position; and while the sub-games
     together are measured over ``SUBGAME_LIMIT`` seconds, the table whose
-    part takes longest is built whole instead (each whole table announced
-    by name, the sub-games left announced as one).  The values are those
+    part takes longest is built whole instead.  Every build is measured,
+    checked and announced before the first starts (``plan.check_all``:
+    each whole table by name, the sub-games left as one, and where more
+    than one build follows their time together; the disk for all of them),
+    then they run in turn, the whole tables first.  The values are those
     of ``need`` one state after another, bit for bit."""
-    from solver.tables.plan import Plan, check
+    from solver.tables.plan import Plan, check_all, compiling, estimate
 
     groups: dict[int, tuple] = {}
     for table, mask, upper in asks:
@@ -309,29 +316,38 @@ def need_together(asks) -> None:
         longest = max(work, key=lambda w: w[4])
         work.remove(longest)
         whole.append(longest[0])
-    for table in whole:                     # each announced by name, built and stored
-        table.take_whole()
-    if not work:
-        return
+    builds = []
+    for table in whole:                     # each measured (its compile said first)
+        plan = table.pieces.whole_plan()
+        compiling(plan)
+        builds.append((plan, estimate(plan)))
     if len(work) == 1:
-        check(work[0][3], work[0][4])
-    else:
+        builds.append(work[0][3:5])
+    elif work:
         plans = [w[3] for w in work]
         rules = work[0][0].pieces.rules
         parts = ", ".join(f"{p.what.split(' values of')[0]} {p.values:,}" for p in plans)
-        check(Plan(f"values of this question's sub-games of {rules.spec} ({parts})", None,
-                   sum(p.values for p in plans), 0, sum(p.memory_bytes for p in plans),
-                   sum(p.seconds for p in plans)), sum(w[4] for w in work))
+        builds.append((Plan(f"values of this question's sub-games of {rules.spec} ({parts})",
+                            None, sum(p.values for p in plans), 0,
+                            sum(p.memory_bytes for p in plans), sum(p.seconds for p in plans)),
+                       sum(w[4] for w in work)))
+    if not builds:
+        return
+    check_all(builds)                       # all said, and the disk for all, before any
+    for table in whole:                     # built and stored, in turn
+        table.take_whole(checked=True)
     for table, todo, lo, plan, _ in work:
         table.pieces.make(todo, lo, plan)
         table.values = table.pieces.values
 
 
 def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
-                made: tuple[Callable, Callable, Callable], *, uppers: bool = True, progress=None):
+                made: tuple[Callable, Callable, Callable, Callable], *, uppers: bool = True,
+                progress=None):
     """``make(rules, values, path, header, pieces)``: the ``kind`` table
     (``target``, ``futures``, ``parts``) of ``rules`` built piece by piece
-    (``Pieces``; ``made``: ``count``, ``solve``, ``whole`` as in ``Work``),
+    (``Pieces``; ``made``: ``count``, ``solve``, ``whole``, ``whole_plan``
+    as in ``Work``),
     holding no values until its first piece is solved."""
     from solver.tables.plan import subgame_plan
     work = Work(*made, lambda n, measure: subgame_plan(rules, kind, n, measure))

@@ -234,16 +234,24 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None) 
 
 
 def open_whole(rules: Rules, directory: Path | str | None = None, *,
-               progress: Progress | None = None, force: bool = False) -> TargetTable:
+               progress: Progress | None = None, force: bool = False,
+               checked: bool = False) -> TargetTable:
     """The whole target table of ``rules``, solved and stored first if
-    needed (one process solves it; others wait and use its result)."""
+    needed (one process solves it; others wait and use its result; its
+    build checked and announced first, ``plan.check``, unless ``checked``:
+    already, with the builds it follows, ``subgame.need_together``)."""
     check_target_rules(rules)
-    from solver.tables.plan import target_plan
-
     path = target_path(rules, directory)
     return open_or_solve(path, lambda: load(rules, path),
                          lambda: solve_and_store(rules, path, progress), force=force,
-                         plan=lambda: target_plan(rules, path, measure=whole_measure(rules)))
+                         plan=None if checked else lambda: whole_plan(rules, directory))
+
+
+def whole_plan(rules: Rules, directory: Path | str | None = None):
+    """The build of the whole target table of ``rules`` (``plan.target_plan``),
+    its time measured on a sample of its own work (``whole_measure``)."""
+    from solver.tables.plan import target_plan
+    return target_plan(rules, target_path(rules, directory), measure=whole_measure(rules))
 
 
 def whole_measure(rules: Rules):
@@ -268,5 +276,7 @@ def open_target(rules: Rules, directory: Path | str | None = None, *,
     return open_pieces(TargetTable, rules, "target", table_size(rules), path, (
                            lambda todo, lo: part_values(rules, todo, lo),
                            lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),
-                           lambda: open_whole(rules, directory, progress=progress)),
+                           lambda checked=False: open_whole(rules, directory, progress=progress,
+                                                            checked=checked),
+                           lambda: whole_plan(rules, directory)),
                        progress=progress)

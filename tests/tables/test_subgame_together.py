@@ -9,8 +9,10 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 from tables.test_subgame import REDUCED, bits, positions, target_states
 
+from solver.errors import InputError
 from solver.kernels.target import layout
 from solver.players import futures as futures_mod
 from solver.players.futures import open_futures
@@ -103,3 +105,97 @@ def test_sub_games_that_together_take_too_long_build_the_longest_whole(tmp_path,
     for kind, table in lazy.items():
         assert (table.pieces is None) == (kind == longest), kind
         assert (table.path is not None and table.path.exists()) == (kind == longest), kind
+
+
+def builds_recorded(monkeypatch, seen: list, lazy: dict) -> list[tuple[str, int]]:
+    """``(what, warnings said before it)`` of every build as it starts: the
+    whole target and futures tables' solves, the sub-games' ``make``."""
+    started = []
+    for name, module in (("target", target), ("futures", futures_mod)):
+        def whole(*args, name=name, solve=module.solve_and_store, **kwargs):
+            started.append((name, len(seen)))
+            return solve(*args, **kwargs)
+        monkeypatch.setattr(module, "solve_and_store", whole)
+    for name, table in lazy.items():
+        def make(*args, name=name, make=table.pieces.make):
+            started.append((f"{name} sub-game", len(seen)))
+            return make(*args)
+        monkeypatch.setattr(table.pieces, "make", make)
+    return started
+
+
+def test_two_whole_tables_are_both_announced_with_their_total_before_either_is_built(
+        tmp_path, monkeypatch):
+    """A win question whose target and futures tables are both built whole
+    (every sub-game measured over a tiny ``SUBGAME_LIMIT``): both tables'
+    announcements and the line of their time together are said before the
+    first build starts, in English, Norwegian and Swedish; then both are
+    built and stored, one after the other."""
+    open_table(REDUCED, tmp_path, progress=False)
+    lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
+    (mine, mine_u), (them, them_u) = positions(REDUCED, 20)[-2:]
+    monkeypatch.setattr(subgame, "SUBGAME_LIMIT", 0.0)
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        started = builds_recorded(monkeypatch, seen, lazy)
+        subgame.need_together([(lazy["target"], mine, mine_u), (lazy["futures"], them, 0)])
+    said = [w.message for w in seen if issubclass(w.category, TableWarning)]
+    assert [name for name, _ in started] == ["target", "futures"], started
+    first = started[0][1]                   # warnings said before the first build
+    english = [str(m) for m in said]
+    wholes = [s for s in english[:first] if "a whole-game table" in s]
+    assert len(wholes) == 2 and wholes[0].startswith("building the target table of "), english
+    assert wholes[1].startswith("building the futures table of "), english
+    assert english[first - 1].startswith("2 builds one after another, about "), english
+    assert len(english) == first, english   # nothing said after the builds start
+    for lang, table, total in (("nb", "bygger framtidstabellen for", "2 bygg etter hverandre"),
+                               ("sv", "bygger framtidstabellen för", "2 byggen efter varandra")):
+        words = [m.said(lang) for m in said]
+        assert any(w.startswith(table) for w in words) and words[-1].startswith(total), words
+    for table in lazy.values():
+        assert table.pieces is None and table.path.exists()
+
+
+def test_a_sub_game_after_a_whole_table_is_said_before_the_whole_one_is_built(
+        tmp_path, monkeypatch):
+    """The whole futures table (two opponents' sub-games, together most of
+    it) and the target sub-game after it: the table's announcement, the
+    sub-game's and their total all before the table's build."""
+    open_table(REDUCED, tmp_path, progress=False)
+    lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
+    (late, late_u), = positions(REDUCED, 20)[-1:]
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        started = builds_recorded(monkeypatch, seen, lazy)
+        subgame.need_together([(lazy["target"], late, late_u), (lazy["futures"], 1, 0),
+                               (lazy["futures"], 2, 0)])
+    assert [name for name, _ in started] == ["futures", "target sub-game"], started
+    english = [str(w.message) for w in seen if issubclass(w.category, TableWarning)]
+    before = english[:started[0][1]]
+    assert [s.split(" of ")[0] for s in before if s.startswith("building")] == [
+        "building the futures table", "building the target values"], english
+    assert before[-1].startswith("2 builds one after another"), english
+    assert lazy["futures"].pieces is None and lazy["target"].pieces.holds(late, late_u)
+
+
+def test_two_whole_tables_the_disk_cannot_hold_together_are_refused_before_either(
+        tmp_path, monkeypatch):
+    """Room on disk for each whole table but not for both: one line naming
+    both and the space they need, and neither is built."""
+    open_table(REDUCED, tmp_path, progress=False)
+    lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
+    (mine, mine_u), (them, _) = positions(REDUCED, 20)[-2:]
+    monkeypatch.setattr(subgame, "SUBGAME_LIMIT", 0.0)
+    each = max(plan.target_plan(REDUCED).disk_bytes, plan.futures_plan(REDUCED).disk_bytes)
+    monkeypatch.setattr(plan, "free_disk", lambda folder: each + 1)
+    started = builds_recorded(monkeypatch, [], lazy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(InputError, match="target table of .* and the futures table of .* "
+                                             "need .* on disk together"):
+            subgame.need_together([(lazy["target"], mine, mine_u), (lazy["futures"], them, 0)])
+    assert not started
+    assert not target.target_path(REDUCED, tmp_path).exists()
+    assert not futures_mod.futures_path(REDUCED, tmp_path).exists()
