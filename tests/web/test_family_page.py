@@ -171,6 +171,34 @@ def test_the_end_review_is_one_tap_from_the_top_of_the_dialog_on_a_phone(browser
     assert phone.errors == []
 
 
+def test_a_game_of_one_names_its_player_not_a_winner(browser, server):
+    """A game of one beats nobody: the end says what the player scored (not
+    "Kari vinner", as the coach names no winner either), no ranking of one,
+    and the link and heading of the review name the player, not "each"."""
+    from solver.rules.words import catalogue
+    words = catalogue("nb")["page"]
+    phone = Phone(browser, server, "nb")
+    p = phone.page
+    p.set_viewport_size({"width": 360, "height": 640})
+    load(phone.open(server.url), careless("nordic", ["Kari"], 5).to_dict())
+    p.click("#protokoll .cell-btn >> nth=0")
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    p.wait_for_selector("#end[open] .review-loss")
+    g = Game.from_dict(p.evaluate("import('/static/state.js').then((m) => m.S.view.game)"), None)
+    assert g.is_over
+    assert p.inner_text("#winner") == words["soloScore"].format(name="Kari", score=g.scores()[0])
+    assert p.inner_text("#sub") == p.inner_text("#winner")
+    assert not p.is_visible("#ranking")
+    assert "vinner" not in p.inner_text("#end")
+    assert p.inner_text("#to-review") == words["toReviewSolo"].format(name="Kari")
+    p.tap("#to-review")
+    head = p.eval_on_selector("#review h3", "e => [e.textContent, document.activeElement === e]")
+    assert head == [words["reviewTitleSolo"].format(name="Kari"), True]
+    axe(p, "the end of a game of one")
+    assert phone.errors == []
+
+
 def test_trippels_weighted_totals_are_said_once_in_the_chips(browser, server, shots):
     """Trippel's chips are the weighted totals; the line under the turn no
     longer lists them again ("Vektet sum: Kari 22 · Ola 0"): the totals

@@ -223,6 +223,8 @@ function renderStatus() {
 }
 
 function winnerText() {
+  // a game of one: nobody beaten, no ranking to read (the coach says no winner either)
+  if (S.view.ranking.length === 1) return t("soloScore", {name: playerName(0), score: int(S.view.ranking[0].score)});
   const top = S.view.ranking.filter((r) => r.place === 1);
   if (top.length === 1) return t("wins", {name: playerName(top[0].seat), score: int(top[0].score)});
   const names = top.map((r) => playerName(r.seat));
@@ -359,6 +361,7 @@ export function showEnd() {
   $("winner").textContent = winnerText();
   $("ranking").replaceChildren(...S.view.ranking.map((r) =>
     el("li", {text: t("place", {place: r.place, name: playerName(r.seat), score: int(r.score)})})));
+  $("ranking").hidden = S.view.ranking.length === 1;
   renderReview();                     // the end review and the history (review.js)
   const d = $("end");
   if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }

@@ -74,9 +74,11 @@ export async function renderReview() {
   const f = S.view && S.view.family;
   if (!f || !S.view.is_over) { box.replaceChildren(); $("to-review").hidden = true; return; }
   const people = (f.review || []);
+  // a game of one: "How Kari played", not "each"
+  const solo = S.view.players.length === 1 ? {name: S.view.players[0].name} : null;
   const kids = [];
   if (people.length) {
-    kids.push(el("h3", {text: t("reviewTitle")}));
+    kids.push(el("h3", {text: solo ? t("reviewTitleSolo", solo) : t("reviewTitle")}));
     if (people.every((r) => r.scores_only)) kids.push(el("p", {class: "note", text: t("reviewPadNote")}));   // the ranking has the scores
     else if (S.mode === "off") kids.push(el("p", {class: "note", text: t("reviewOff")}));   // advice off means off
     else {
@@ -88,6 +90,7 @@ export async function renderReview() {
   box.replaceChildren(...kids);
   // on a phone the review is below the fold: a way to it near the top (focus stays on "New game")
   const link = $("to-review");
+  link.textContent = solo ? t("toReviewSolo", solo) : t("toReview");
   link.hidden = !people.some((r) => !r.scores_only) || S.mode === "off";
   link.onclick = () => {
     const head = box.querySelector("h3");
