@@ -289,21 +289,21 @@ def run_live(args: list[str], tables: Path) -> None:
     print(f"finished after {end:.1f} s; load {load():.1f}")
 
 
-def value_table_folder() -> tuple[Path, Path]:
-    """A folder holding the nordic value table (``$YATZY_TABLES`` where it
-    is there, else a new one it is solved into) and the table's path."""
+def value_table() -> tuple[Path, Path | None]:
+    """The nordic value table: ``$YATZY_TABLES``'s where it is there, else
+    one solved into a new folder; and that new folder (to remove) or None."""
     sys.path.insert(0, str(ROOT))
     from solver.rules.ruleset import parse_rules
     from solver.tables.store import table_path
     rules = parse_rules("nordic")
     shared = os.environ.get("YATZY_TABLES")
     if shared and table_path(rules, shared).exists():
-        return Path(shared), table_path(rules, shared)
+        return table_path(rules, shared), None
     folder = Path(tempfile.mkdtemp(prefix="yatzy-values-"))
     subprocess.run(YATZY + ["solve"], env={**os.environ, "YATZY_TABLES": str(folder),
                                            "PYTHONPATH": str(ROOT)}, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return folder, table_path(rules, folder)
+    return table_path(rules, folder), folder
 
 
 def solve_seconds(folder: Path) -> float | None:
@@ -319,9 +319,13 @@ def solve_seconds(folder: Path) -> float | None:
                       verify=False)[1].get("solve_seconds")
 
 
+def show(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds:.1f}s"
+
+
 def run_pair(times: int) -> None:
     """``--pair``: the command line's and the page's build of the same table."""
-    source, values = value_table_folder()
+    values, made = value_table()
     print(f"machine: {machine()}; load {load():.1f}; the whole explanations table of nordic",
           flush=True)
     print(f"{'':<6}{'announced':>10}{'after it':>10}{'CPU after':>10}{'solve':>8}{'ratio':>7}"
@@ -342,14 +346,13 @@ def run_pair(times: int) -> None:
                     shutil.rmtree(tables, ignore_errors=True)
                 said = sum(seconds_of(a) for a in announced(text))
                 after, cpu = AFTER[0], CPU_AFTER[0]
-                show = lambda x: "-" if x is None else f"{x:.1f}s"      # noqa: E731
                 print(f"{name:<6}{(f'{said:.0f} s' if said else '-'):>10}{show(after):>10}"
                       f"{show(cpu):>10}{show(solved):>8}"
                       f"{(f'{after / said:.2f}' if said and after else '-'):>7}  "
                       f"{before:.1f} -> {load():.1f}", flush=True)
     finally:
-        if source != Path(os.environ.get("YATZY_TABLES") or "/nonexistent"):
-            shutil.rmtree(source, ignore_errors=True)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
 
 
 def run_case(case: str, tables: Path) -> tuple[float, str]:
