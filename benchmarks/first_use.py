@@ -13,11 +13,21 @@ priority (``python -c 'while 1: pass'``) runs beside every case.
     python benchmarks/first_use.py [--busy] [CASE ...]   # default: every case
     python benchmarks/first_use.py --list                 # the cases
     python benchmarks/first_use.py --live CASE            # the bar's time left, live
+    python benchmarks/first_use.py --pair N               # train vs the page's Practice, N times
 
 ``--live``: runs one command case in a pseudo-terminal (so the build's bar
 draws) and prints, at each change of the bar's ``about ... left``, the
 seconds since the start, the time left it says and the time that was really
 left (how the live rate corrects an announcement that was off).
+
+``--pair N``: the same build, the whole explanations table of ``nordic``,
+through the command line (``yatzy train --count 1 --seed 1 --yes``) and
+through the page (``yatzy serve``, the first Practice open), interleaved
+``N`` times, each from a new folder holding only the value table (copied
+from ``$YATZY_TABLES`` where it is there, else solved once first); per run
+the announcement, the seconds after it, the CPU seconds of every thread of
+the process after it (Linux), the stored table's ``solve_seconds`` (its
+pull-back alone) and the load.
 """
 
 from __future__ import annotations
@@ -133,6 +143,7 @@ def run_cli(args: list[str], tables: Path) -> tuple[float, str]:
     promises: the build and the answer, not the start-up before it)."""
     import threading
     env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT)}
+    used = cpu_children()
     start = time.perf_counter()
     child = subprocess.Popen(YATZY + args, env=env, cwd=tables, stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -147,14 +158,35 @@ def run_cli(args: list[str], tables: Path) -> tuple[float, str]:
         err.append(line)
         if announced_at is None and re.search(r"(building|computing)[^\n]*about", line):
             announced_at = time.perf_counter()
+            CPU_AFTER[0] = cpu_of(child.pid)
     child.wait()
     reader.join()
     end = time.perf_counter()
     AFTER[0] = end - announced_at if announced_at is not None else None
+    if announced_at is not None and CPU_AFTER[0] is not None:
+        CPU_AFTER[0] = cpu_children() - used - CPU_AFTER[0]
     return end - start, "".join(out) + "".join(err)
 
 
 AFTER: list[float | None] = [None]
+CPU_AFTER: list[float | None] = [None]    # the CPU seconds of the process after it (Linux)
+POLL = 0.7          # seconds the page waits after a 503 before it asks again (practice.js)
+
+
+def cpu_of(pid: int) -> float | None:
+    """The CPU seconds (user and system, every thread) a running process
+    has used, from ``/proc`` (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_children() -> float:
+    import resource
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def run_play(tables: Path) -> tuple[float, str]:
@@ -174,7 +206,10 @@ def run_play(tables: Path) -> tuple[float, str]:
 
 def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tuple[float, str]:
     """``yatzy serve``, then GET ``route`` until it answers 200 (by default
-    /api/puzzles: the page's first Practice open)."""
+    /api/puzzles: the page's first Practice open), asking again ``POLL``
+    seconds after each 503 as the page does; ``AFTER[0]``: the seconds from
+    the first 503 that announces a build (``progress.build``) to the 200,
+    ``CPU_AFTER[0]`` the server's CPU seconds in them."""
     import httpx
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -209,11 +244,17 @@ def run_practice(tables: Path, route: str = "/api/puzzles?count=1&seed=1") -> tu
                 seen.append(f"HTTP {r.status_code} at once: {json.dumps(body['progress'])[:300]}")
             if build.get("seconds") and not said:     # the page's announcement of a build
                 said = True
+                announced_at, cpu_at = time.perf_counter(), cpu_of(server.pid)
                 seen.append(f"building {build.get('what', 'a table')} (page, after "
                             f"{time.perf_counter() - start:.1f} s) about {build['seconds']:.0f} s")
             last = f"HTTP {r.status_code} last: {json.dumps(body['progress'])[:200]}"
-            time.sleep(1)
-        return time.perf_counter() - start, "\n".join(seen + ([last] if last else []))
+            time.sleep(POLL)
+        end = time.perf_counter()
+        if said:
+            AFTER[0] = end - announced_at
+            cpu_end = cpu_of(server.pid)
+            CPU_AFTER[0] = None if cpu_at is None or cpu_end is None else cpu_end - cpu_at
+        return end - start, "\n".join(seen + ([last] if last else []))
     finally:
         server.terminate()
         server.wait()
@@ -248,6 +289,72 @@ def run_live(args: list[str], tables: Path) -> None:
     print(f"finished after {end:.1f} s; load {load():.1f}")
 
 
+def value_table() -> tuple[Path, Path | None]:
+    """The nordic value table: ``$YATZY_TABLES``'s where it is there, else
+    one solved into a new folder; and that new folder (to remove) or None."""
+    sys.path.insert(0, str(ROOT))
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.store import table_path
+    rules = parse_rules("nordic")
+    shared = os.environ.get("YATZY_TABLES")
+    if shared and table_path(rules, shared).exists():
+        return table_path(rules, shared), None
+    folder = Path(tempfile.mkdtemp(prefix="yatzy-values-"))
+    subprocess.run(YATZY + ["solve"], env={**os.environ, "YATZY_TABLES": str(folder),
+                                           "PYTHONPATH": str(ROOT)}, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return table_path(rules, folder), folder
+
+
+def solve_seconds(folder: Path) -> float | None:
+    """The ``solve_seconds`` of the explanations table stored in ``folder``."""
+    from solver.kernels.explain import part_table_size
+    from solver.rules.ruleset import parse_rules
+    from solver.tables.store import load_array
+    rules = parse_rules("nordic")
+    found = next(folder.glob("*-explain.tbl"), None)
+    if found is None:
+        return None
+    return load_array(rules, found, "explain", (part_table_size(rules),),
+                      verify=False)[1].get("solve_seconds")
+
+
+def show(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds:.1f}s"
+
+
+def run_pair(times: int) -> None:
+    """``--pair``: the command line's and the page's build of the same table."""
+    values, made = value_table()
+    print(f"machine: {machine()}; load {load():.1f}; the whole explanations table of nordic",
+          flush=True)
+    print(f"{'':<6}{'announced':>10}{'after it':>10}{'CPU after':>10}{'solve':>8}{'ratio':>7}"
+          "  load", flush=True)
+    print("(after it: from the announcement to the end; CPU after: every thread of the "
+          "process in that time; solve: the pull-back alone, the stored table's)", flush=True)
+    try:
+        for _ in range(times):
+            for name, case in (("cli", "train"), ("page", "practice")):
+                tables = Path(tempfile.mkdtemp(prefix="yatzy-pair-"))
+                shutil.copy(values, tables / values.name)
+                AFTER[0] = CPU_AFTER[0] = None
+                before = load()
+                try:
+                    _, text = run_case(case, tables)
+                    solved = solve_seconds(tables)
+                finally:
+                    shutil.rmtree(tables, ignore_errors=True)
+                said = sum(seconds_of(a) for a in announced(text))
+                after, cpu = AFTER[0], CPU_AFTER[0]
+                print(f"{name:<6}{(f'{said:.0f} s' if said else '-'):>10}{show(after):>10}"
+                      f"{show(cpu):>10}{show(solved):>8}"
+                      f"{(f'{after / said:.2f}' if said and after else '-'):>7}  "
+                      f"{before:.1f} -> {load():.1f}", flush=True)
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
 def run_case(case: str, tables: Path) -> tuple[float, str]:
     if case == "play":
         return run_play(tables)
@@ -262,6 +369,9 @@ def main(args: list[str]) -> None:
     every = [*CLI, "play", "practice", *PAGE]
     if "--list" in args:
         print("\n".join(every))
+        return
+    if "--pair" in args:
+        run_pair(int(args[args.index("--pair") + 1]))
         return
     if "--live" in args:
         case = args[args.index("--live") + 1]
@@ -283,7 +393,7 @@ def main(args: list[str]) -> None:
           "ratio: after it over announced, else real over announced)", flush=True)
     for case in cases:
         tables = Path(tempfile.mkdtemp(prefix="yatzy-first-"))
-        AFTER[0] = None
+        AFTER[0] = CPU_AFTER[0] = None
         spinner = (subprocess.Popen([PY, "-c", "while 1: pass"]) if busy else None)
         before = load()
         try:

@@ -141,6 +141,49 @@ def test_the_first_practice_announces_the_whole_explanations_build(nordic, table
     assert not list(tmp_path.glob("*-explain.tbl"))
 
 
+def test_the_page_measures_and_builds_in_one_thread_on_the_commands_threads(
+        nordic, tables_dir, tmp_path, monkeypatch):
+    """The page's announcement is measured where its build then runs (the
+    server's build thread, not the event loop's), and the kernels there run
+    on as many threads as in the main thread, where ``yatzy train`` builds
+    the same table: Numba's thread count is per thread, and a build thread
+    that got fewer would take longer than announced."""
+    import threading
+
+    import numba
+
+    from solver.errors import InputError
+    from solver.kernels.threads import threads
+    from solver.players import explain
+
+    values = Solver("nordic", tables=tables_dir).path
+    for f in values.parent.glob(values.name + "*"):            # the value table alone
+        shutil.copy(f, tmp_path / f.name)
+    seen: dict[str, tuple[threading.Thread, int]] = {}
+
+    def measured(*args):
+        seen["measure"] = (threading.current_thread(), threads())
+        return 1.0
+
+    def built(*args):
+        seen["build"] = (threading.current_thread(), threads())
+        raise InputError("stopped here")
+    monkeypatch.setattr(explain, "measure", measured)
+    monkeypatch.setattr(explain, "solve_and_store", built)
+    with TestClient(create_app("nordic", tmp_path, tmp_path / "tables.sqlite"),
+                    raise_server_exceptions=False) as c:
+        for _ in range(600):
+            r = c.get("/api/puzzles?count=1&seed=1")
+            if r.status_code != 503 or r.json()["code"] != "solving":
+                break                                   # the build failed, as held
+            time.sleep(0.1)
+    assert "stopped here" in r.json()["error"], r.text
+    assert set(seen) == {"measure", "build"}
+    (where, n), (built_in, m) = seen["measure"], seen["build"]
+    assert where is built_in and where is not threading.main_thread()
+    assert n == m == numba.get_num_threads()
+
+
 def test_puzzles_are_the_trainers_by_seed_and_by_date(client, solver):
     r = client.get("/api/puzzles?seed=42&count=6&level=2").json()
     drawn = pz.draw(solver.table, 6, 42, 2)
