@@ -13,9 +13,10 @@ second one in the same process: the compile is their difference.  Prints
 the machine, then per case the load, the share left, the old and the new
 announcement, the real compile and the ratios (announced / real).
 
-    python benchmarks/compile_estimates.py [--busy] [CASE ...]
+    python benchmarks/compile_estimates.py [--busy[=N]] [CASE ...]
 
-``--busy``: one CPU-bound process of the same priority beside every case.
+``--busy``: one CPU-bound process of the same priority beside every case
+(``--busy=N``: N of them).
 Uses the tables in ``$YATZY_TABLES`` (the nordic value table must be there:
 ``yatzy solve``).
 """
@@ -101,14 +102,15 @@ def run_case(name: str) -> dict:
 
 
 def main(argv: list[str]) -> None:
-    busy = "--busy" in argv
+    busy = max([1 if a == "--busy" else int(a.split("=")[1]) for a in argv
+                if a.startswith("--busy")] or [0])
     names = [a for a in argv if not a.startswith("--")] or list(CASES)
     print(f"# {os.uname().nodename}, {os.cpu_count()} cores; python {sys.version.split()[0]}"
-          f"{'; one busy loop beside' if busy else ''}")
+          f"{f'; {busy} busy loops beside' if busy else ''}")
     print("| case | load | share left | said before | said now | real compile | before / real "
           "| now / real |")
     print("|---|---|---|---|---|---|---|---|")
-    loop = subprocess.Popen([PY, "-c", "while 1: pass"]) if busy else None
+    loops = [subprocess.Popen([PY, "-c", "while 1: pass"]) for _ in range(busy)]
     try:
         for name in names:
             r = run_case(name)
@@ -117,7 +119,7 @@ def main(argv: list[str]) -> None:
             print(f"| {name} | {r['load']} | {r['left']:.2f} | {r['old']:.1f} s | {said} | "
                   f"{real:.1f} s | {r['old'] / real:.2f} | {r['new'] / real:.2f} |", flush=True)
     finally:
-        if loop is not None:
+        for loop in loops:
             loop.kill()
 
 

@@ -490,7 +490,7 @@ COMPILE_SECONDS_OF = {"win": 30.0,         # ... of the win chances' (29 s of CP
                       "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)
                       "distribution": 15.0,    # ... of the exact distribution's (``api``)
                       "simulation": 15.0,      # ... of a simulation's (``api``)
-                      "solver": 20.0,          # ... of the value table's solve (``store``)
+                      "solver": 15.0,          # ... of the value table's solve (``store``: 11-14 s quiet)
                       "player": 15.0}          # ... of the coach's computer players
 COMPILE_FIXED = 0.12        # the share of a compile that any kernel left to compile costs (the
                             # cached ones loaded, LLVM started): after a ``yatzy simulate``, 13 %
