@@ -395,9 +395,10 @@ class BarProgress:
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
             self.start, self.before, self.done = time.perf_counter(), done, done
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+            label = naming_table(self.label, self.lang)
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr,
                                          show_eta=False, item_show_func=lambda text: text,
-                                         width=bar_width(self.label))
+                                         width=bar_width(label))
             self.bar.__enter__()
             self.bar.update(done, "")
         else:
@@ -416,6 +417,23 @@ class BarProgress:
             left = clock(spent * (total - done) / (done - self.before))
             return message("bar_left", self.lang, spent=clock(spent), left=left)
         return clock(spent)
+
+
+def naming_table(label: str, lang: str = "en") -> str:
+    """``label`` with the whole table being built named after it where it
+    is not the value table (``tables.plan.building_now``): the target,
+    futures, explanations and decision tables' bars say which they are.
+
+    >>> from solver.tables.plan import building
+    >>> with building("target"):
+    ...     naming_table("regner ut Nordisk", "nb")
+    'regner ut Nordisk (måltabellen)'
+    >>> naming_table("solving Nordic")
+    'solving Nordic'
+    """
+    from solver.tables.plan import building_now
+    kind = building_now()
+    return f"{label} ({message(f'table_{kind}', lang)})" if kind not in ("", "value") else label
 
 
 BAR_TEXT = 42           # columns kept for the brackets, percentage, time spent and time left
@@ -460,6 +478,7 @@ class LineProgress:
 
     def __init__(self, label: str, lang: str = "en"):
         self.label, self.lang, self.start = label, lang, None
+        self.shown = label
         self.before = self.last_done = 0
         self.last_at, self.said = 0.0, False
 
@@ -470,12 +489,12 @@ class LineProgress:
                 return
             self.start = self.last_at = now
             self.before = self.last_done = done
-            self.said = False
+            self.said, self.shown = False, naming_table(self.label, self.lang)
             return
         spent, lang = now - self.start, self.lang
         if done >= total:                           # it ended: the next call begins another
             if self.said:
-                click.echo(message("bar_line_done", lang, label=self.label,
+                click.echo(message("bar_line_done", lang, label=self.shown,
                                    spent=number(spent / 60, 1, lang)), err=True)
             self.start = None
             return
@@ -484,7 +503,7 @@ class LineProgress:
                                     and since < LINE_MOST_SECONDS):
             return
         left = spent * (total - done) / max(done - self.before, 1)
-        click.echo(message("bar_line", lang, label=self.label,
+        click.echo(message("bar_line", lang, label=self.shown,
                            pct=f"{number(100 * done / total, 1, lang):>5}",
                            spent=number(spent / 60, 1, lang), left=number(left / 60, 1, lang)),
                    err=True)

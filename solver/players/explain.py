@@ -187,7 +187,8 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
 
     return open_or_solve(path, load, lambda: solve_and_store(rules, path, directory, progress),
                          force=force,
-                         plan=None if checked else lambda: whole_plan(rules, directory))
+                         plan=None if checked else lambda: whole_plan(rules, directory),
+                         kind="explanations")
 
 
 MEASURE_KEPT = 120.0     # seconds a measured time of a whole build is used again

@@ -145,7 +145,8 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
 
     return open_or_solve(path, load,
                          lambda: solve_and_store(rules, path, directory, progress), force=force,
-                         plan=None if checked else lambda: whole_plan(rules, directory))
+                         plan=None if checked else lambda: whole_plan(rules, directory),
+                         kind="futures")
 
 
 def whole_plan(rules: Rules, directory: Path | str | None = None):

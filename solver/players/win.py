@@ -89,14 +89,16 @@ def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
     return odds.less, odds.eq
 
 
-def need_futures(futures, opponents, target=None, card=None) -> None:
+def need_futures(futures, opponents, target=None, card=None, compile_after: str = "") -> None:
     """Make the futures of the opponents still playing ready (their
     sub-games, where the table is built piece by piece), and with
     ``target`` and ``card`` the target table's sub-game of ``card`` too:
-    all of them announced as one build (``tables.subgame.need_together``)."""
+    all of them announced as one build (``tables.subgame.need_together``;
+    ``compile_after``: the kernels that compile after them, counted in
+    its time)."""
     asks = [] if target is None else [(target, card.mask, card.upper_state)]
     asks += [(futures, o.card.mask, o.card.upper_state) for o in opponents if not o.finished]
-    need_together(asks)
+    need_together(asks, compile_after)
 
 
 def opponent_states(opponents) -> np.ndarray:
@@ -173,7 +175,7 @@ class WinTurn:
                  opponents):
         rules = table.rules
         self.table, self.card, self.opponents = table, card, opponents
-        need_futures(futures, opponents, target, card)  # the sub-games the turn reads
+        need_futures(futures, opponents, target, card, "win")   # the sub-games the turn reads
         tables = win_tables(rules, target.values, futures.values, table.values)
         compiling("win")                                # said where Numba's cache lacks it
         less, eq, s, self.start = position_chances(

@@ -208,4 +208,5 @@ def open_decisions(rules: Rules, directory: Path | str | None = None, *, force: 
     digest = values.header.get("sha256")
     return open_or_solve(path, lambda: load(rules, path, digest, theta),
                          lambda: store(rules, path, values, theta, progress), force=force,
-                         plan=lambda: plan(rules, path))
+                         plan=lambda: plan(rules, path),
+                         kind="decisions")

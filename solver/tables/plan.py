@@ -37,6 +37,8 @@ import os
 import shutil
 import time
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from math import prod
 from pathlib import Path
@@ -418,7 +420,7 @@ def announce(plan: Plan, seconds: float, stacklevel: int = 3) -> bool:
     return True
 
 
-def check_all(builds: list[tuple[Plan, float]]) -> None:
+def check_all(builds: list[tuple[Plan, float]], compile_after: str = "") -> None:
     """``check`` of builds that run one after another, all before the
     first starts (``builds``: each ``Plan`` and its ``estimate``, their
     kernels' compiles said already): refuse (``InputError``) where a
@@ -426,7 +428,10 @@ def check_all(builds: list[tuple[Plan, float]]) -> None:
     not fit in memory (they run one at a time) or a big one is not
     confirmed; then announce each (``announce``) and, where more than one
     build follows and any was announced, one line with their time
-    together (``together``).
+    together (``together``).  ``compile_after``: a ``KERNELS`` kind whose
+    first compile follows the builds (the win chances' kernels, which run
+    on what they build): where it is not in Numba's cache and a build was
+    announced, its time is counted in that line, which says so.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as seen:
@@ -453,11 +458,32 @@ def check_all(builds: list[tuple[Plan, float]]) -> None:
     for plan, _ in builds:
         fits(plan)
     said = [announce(plan, seconds, stacklevel=4) for plan, seconds in builds]
-    if len(builds) > 1 and any(said):
-        seconds = sum(s for _, s in builds)
-        warnings.warn(TableWarning(together(len(builds), seconds),
-                                   say=lambda lang: together(len(builds), seconds, lang)),
-                      stacklevel=3)
+    after = compile_seconds(compile_after, kernels_of(compile_after)) if compile_after else 0.0
+    if not any(said) or (len(builds) < 2 and after <= ANNOUNCE_SECONDS):
+        return
+    seconds = sum(s for _, s in builds)
+    if after > ANNOUNCE_SECONDS:
+        def say(lang: str) -> str:
+            return compile_together(compile_after, after, seconds + after, lang)
+    else:
+        def say(lang: str) -> str:
+            return together(len(builds), seconds, lang)
+    warnings.warn(TableWarning(say("en"), say=say), stacklevel=3)
+
+
+def compile_together(kind: str, compile: float, seconds: float, lang: str = "en") -> str:
+    """The line that follows the announcements of builds after which the
+    kernels of ``kind`` compile (``compile`` seconds): about how long the
+    builds and the compile take together (``seconds``), in ``lang`` (the
+    catalogue's ``build_then_compile``).
+
+    >>> compile_together("win", 28.0, 150.0, "nb")
+    'så kompileres kjernene til vinnersjansene (omtrent 28 s): omtrent 2,5 min i alt'
+    """
+    from solver.rules.words import decimal_mark, message
+    return message("build_then_compile", lang, what=message(f"compiled_{kind}", lang),
+                   compile=decimal_mark(describe_seconds(compile), lang),
+                   about=decimal_mark(describe_seconds(seconds), lang))
 
 
 def together(count: int, seconds: float, lang: str = "en") -> str:
@@ -474,6 +500,33 @@ def together(count: int, seconds: float, lang: str = "en") -> str:
 
 
 TABLE_KINDS = ("value", "target", "futures", "explanations", "decisions")
+
+_BUILDING: ContextVar[str] = ContextVar("building", default="")
+
+
+@contextmanager
+def building(kind: str):
+    """While the whole table of ``kind`` (``TABLE_KINDS``) is built in this
+    thread: ``building_now()`` names it, so that the progress of the build
+    can say which table it is.
+
+    >>> with building("target"):
+    ...     building_now()
+    'target'
+    >>> building_now()
+    ''
+    """
+    token = _BUILDING.set(kind)
+    try:
+        yield
+    finally:
+        _BUILDING.reset(token)
+
+
+def building_now() -> str:
+    """The kind of whole table being built in this thread (``building``), else ``""``."""
+    return _BUILDING.get()
+
 UNITS = ("values", "decisions")     # what a plan counts: stored numbers, or actions (a byte each)
 
 # the kernel a table of each kind is built by (its module, its name), where
@@ -503,12 +556,16 @@ def compiling(plan: Plan | str) -> None:
     an update, where Numba's cache does not hold them (the compile happens
     while the build's time is measured, before the build's own
     announcement)."""
-    import importlib
-
     kind = plan if isinstance(plan, str) else plan.kind
     if kind in KERNELS:
-        module, name = KERNELS[kind]
-        compile_notice(kind, (getattr(importlib.import_module(module), name),), stacklevel=5)
+        compile_notice(kind, kernels_of(kind), stacklevel=5)
+
+
+def kernels_of(kind: str) -> tuple:
+    """The dispatchers of a ``KERNELS`` kind (imported: Numba is loaded)."""
+    import importlib
+    module, name = KERNELS[kind]
+    return (getattr(importlib.import_module(module), name),)
 
 
 def compile_seconds(kind: str, kernels) -> float:
@@ -598,8 +655,9 @@ def _rules_of(plan: Plan) -> str:
     return plan.what.split(" of ", 1)[1]
 
 
-__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "announce", "busy_share", "calibrated_seconds",
-           "check", "check_all", "fits", "together",
+__all__ = ["BIG_BYTES", "BIG_SECONDS", "Plan", "announce", "building", "building_now",
+           "busy_share", "calibrated_seconds",
+           "check", "check_all", "compile_together", "fits", "kernels_of", "together",
            "cpu_share", "distribution_plan", "estimate", "announcement", "compiling", "TABLE_KINDS",
            "describe_bytes", "describe_seconds",
            "free_disk", "free_memory", "futures_plan", "parts_plan", "set_confirm",

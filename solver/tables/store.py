@@ -419,13 +419,15 @@ def value_measure(rules: Rules, theta: float = 0.0):
 
 def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object], *,
                   force: bool = False, solve_missing: bool = True,
-                  plan: Callable[[], object] | None = None) -> T:
+                  plan: Callable[[], object] | None = None, kind: str = "value") -> T:
     """``load()`` the table at ``path``; if that fails (or ``force``), take
     the solve lock, ``solve()`` unless another process stored the table
     meanwhile, and load it.  A bad file is reported (``TableWarning``) and
     solved again; with ``solve_missing=False`` the ``TableError`` is raised.
     ``plan()``: the build's ``solver.tables.plan.Plan``, checked
-    (``plan.check``: it fits, it is confirmed if big) before ``solve()``.
+    (``plan.check``: it fits, it is confirmed if big) before ``solve()``,
+    which runs as the build of a table of ``kind`` (``plan.building``: its
+    progress names it).
     Temporary files of writes killed before they finished are removed first
     (``solver.files.remove_orphans``)."""
     remove_orphans(path)
@@ -443,10 +445,11 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
+        from solver.tables.plan import building, check
         if plan is not None:
-            from solver.tables.plan import check
             check(plan())
-        solve()
+        with building(kind):
+            solve()
     return load()
 
 

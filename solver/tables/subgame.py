@@ -270,7 +270,7 @@ class Pieced:
         return self.pieces is not None and self.pieces.builds_whole(int(mask), int(upper))
 
 
-def need_together(asks) -> None:
+def need_together(asks, compile_after: str = "") -> None:
     """Make the sub-games of several turn-start states ready at once, in
     one or more of the tables built piece by piece (``asks``: ``(table,
     mask, upper)``, ``table`` a ``Pieced``; a win question asks the target
@@ -288,7 +288,9 @@ def need_together(asks) -> None:
     each whole table by name, the sub-games left as one, and where more
     than one build follows their time together; the disk for all of them),
     then they run in turn, the whole tables first.  The values are those
-    of ``need`` one state after another, bit for bit."""
+    of ``need`` one state after another, bit for bit.  ``compile_after``:
+    the kind of kernels that compile once the builds are done, counted in
+    the time said for them all (``plan.check_all``)."""
     from solver.tables.plan import Plan, check_all, compiling, estimate
 
     groups: dict[int, tuple] = {}
@@ -333,7 +335,7 @@ def need_together(asks) -> None:
                        sum(w[4] for w in work)))
     if not builds:
         return
-    check_all(builds)                       # all said, and the disk for all, before any
+    check_all(builds, compile_after)        # all said, and the disk for all, before any
     for table in whole:                     # built and stored, in turn
         table.take_whole(checked=True)
     for table, todo, lo, plan, _ in work:

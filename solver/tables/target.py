@@ -244,7 +244,8 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
     path = target_path(rules, directory)
     return open_or_solve(path, lambda: load(rules, path),
                          lambda: solve_and_store(rules, path, progress), force=force,
-                         plan=None if checked else lambda: whole_plan(rules, directory))
+                         plan=None if checked else lambda: whole_plan(rules, directory),
+                         kind="target")
 
 
 def whole_plan(rules: Rules, directory: Path | str | None = None):

@@ -27,3 +27,25 @@ def test_the_time_left_is_the_speed_since_the_first_call(monkeypatch):
     assert bar.times(120, 1000) == "1:40, about 14:40 left"
     bar(1000, 1000)
     assert bar.bar is None              # finished: a later build draws a new bar
+
+
+def test_a_whole_tables_progress_names_the_table(tmp_path, monkeypatch, capsys):
+    """The progress of a target table's build says it is the target table
+    (in the user's language); the value table it opens first keeps the
+    plain label."""
+    from small_games import SMALL
+
+    from solver.tables import target
+    monkeypatch.setattr(options, "LINE_SECONDS", 0.0)     # a line at every call
+    monkeypatch.setattr(options, "LINE_SHARE", 0.0)
+    line = options.LineProgress("regner ut small", "nb")
+    labels = []
+
+    def progress(done, total):
+        labels.append(options.naming_table("x", "nb"))
+        line(done, total)
+
+    target.open_whole(SMALL, tmp_path, progress=progress)
+    assert labels[-1] == "x (måltabellen)" and set(labels) <= {"x", "x (måltabellen)"}, labels
+    err = capsys.readouterr().err
+    assert "regner ut small (måltabellen): " in err, err

@@ -311,9 +311,11 @@ def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, 
     small = Solver(SMALL, tables=tmp_path, progress=solve_progress(SMALL))
     small.solve()
     capsys.readouterr()
-    for build in (lambda: small.target().need(0), lambda: small.futures().need(0),
-                  lambda: small.parts().need(0),
-                  lambda: small._decisions(1 << 40)):
+    for table, build in (("target", lambda: small.target().need(0)),
+                         ("futures", lambda: small.futures().need(0)),
+                         ("explanations", lambda: small.parts().need(0)),
+                         ("decision", lambda: small._decisions(1 << 40))):
         build()
         err = capsys.readouterr().err
-        assert "% after" in err and "min left" in err and "solving small: done after" in err, build
+        assert "% after" in err and "min left" in err, err
+        assert f"solving small ({table} table): done after" in err, err   # named

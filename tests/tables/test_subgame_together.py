@@ -199,3 +199,36 @@ def test_two_whole_tables_the_disk_cannot_hold_together_are_refused_before_eithe
     assert not started
     assert not target.target_path(REDUCED, tmp_path).exists()
     assert not futures_mod.futures_path(REDUCED, tmp_path).exists()
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_the_win_chances_compile_after_the_builds_is_counted_in_their_time(
+        tmp_path, monkeypatch, cached):
+    """A win question's sub-game, after which the win chances' kernels
+    compile (not in Numba's cache: 40 s here): the line after the
+    sub-game's announcement says the compile follows and the time of both
+    together, in English, Norwegian and Swedish; with the kernels cached
+    only the build is said."""
+    open_table(REDUCED, tmp_path, progress=False)
+    lazy = open_target(REDUCED, tmp_path)
+    (mine, mine_u), = positions(REDUCED, 20)[-1:]
+    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    build = []
+    monkeypatch.setattr(plan, "announce", lambda p, seconds, stacklevel=3: (
+        build.append(seconds), warnings.warn(TableWarning(f"building {p}")))[-1] is None)
+    monkeypatch.setattr(plan, "compile_seconds",
+                        lambda kind, kernels: 0.0 if cached else (kind == "win") * 40.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        subgame.need_together([(lazy, mine, mine_u)], "win")
+    said = [w.message for w in seen if issubclass(w.category, TableWarning)]
+    assert len(build) == 1 and str(said[0]).startswith("building "), said
+    if cached:
+        assert len(said) == 1, said
+        return
+    total = plan.describe_seconds(build[0] + 40.0)
+    assert len(said) == 2 and str(said[1]) == (
+        f"then the win chances' kernels compile (about 40 s): about {total} in all"), said
+    assert said[1].said("nb").startswith("så kompileres kjernene til vinnersjansene (omtrent 40 s)")
+    assert said[1].said("sv").startswith("sedan kompileras kärnorna till vinstchanserna")
+    assert lazy.pieces.holds(mine, mine_u)
