@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 import click
 
@@ -35,13 +36,15 @@ from solver.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
-def distribution_seconds(solver, card, policy: str, games: int | None):
+def distribution_seconds(solver, card, policy: str, games: int | None, start: bool = True):
     """The exact distribution's forward pass from ``card`` as a plan
     (``tables.plan.distribution_plan``) and its seconds on this machine now
     (the geometric mean of the reference time over this process's share of
-    a core and over the machine's free cores); ``(None, 0.0)`` where there is no pass
-    (an estimate from games, rules or a policy without one, a full card)."""
-    from solver.tables.plan import busy_share, distribution_plan, estimate
+    a core and over the machine's free cores; ``start``: with the time a
+    process's first pass spends before it, ``DISTRIBUTION_START``);
+    ``(None, 0.0)`` where there is no pass (an estimate from games, rules
+    or a policy without one, a full card)."""
+    from solver.tables.plan import DISTRIBUTION_START, busy_share, distribution_plan, estimate
 
     if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
         return None, 0.0
@@ -52,6 +55,8 @@ def distribution_seconds(solver, card, policy: str, games: int | None):
     # between the two: a core's share alone said 2.1 times too little at load 4.6
     # beside un-niced work; the machine's free cores alone 2-3 times too much at
     # load 4-8 of niced work (docs/speed.md)
+    if start:
+        plan = replace(plan, seconds=plan.seconds + DISTRIBUTION_START)
     return plan, (estimate(plan) * plan.seconds / busy_share()) ** 0.5
 
 
@@ -80,14 +85,16 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     """Say (one line ``warning: computing ...``) how many exact
     distributions ``compare`` computes and about how long they take
     together on this machine now, when that is over
-    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``;
-    a risk parameter's pass as the optimal one's)."""
+    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
+    the process's start counted once; a risk parameter's pass as the
+    optimal one's)."""
     from solver.api import announce_distribution_compile
     from solver.rules.words import message
     from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
 
-    passes = [distribution_seconds(s, card, p, None) for s in solvers
-              for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
+    passes = [distribution_seconds(s, card, p, None, start=not i) for i, (s, p) in enumerate(
+        (s, p) for s in solvers
+        for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas)))]
     passes = [(p, t) for p, t in passes if p is not None]
     if passes:
         for s in solvers:

@@ -244,6 +244,8 @@ def subgame_plan(rules: Rules, kind: str, values: int, measure=None) -> Plan:
 # its announcement to its end at load 2.2 (the 3.8-4.4 s measured before
 # were the whole command: start-up and the value table too).
 DISTRIBUTION_RATE = 0.69e-9
+DISTRIBUTION_START = 1.0        # seconds a process's first pass spends before it (its kernels
+                                # loaded from Numba's cache): nordic's first 3.1 s, a second 2.0 s
 DISTRIBUTION_BYTES = 320        # bytes of memory per state at the peak (nordic: 956 MB
                                 # as a command, the process's own 320 MiB aside)
 
