@@ -282,7 +282,7 @@ def target_option(f):
                              "largest score): the largest chance to reach it (exact; a "
                              "position solves only the states it can still reach, a late one "
                              "in under a second; an early one builds the whole target table "
-                             "once: about 52 s and 1.7 GiB for nordic on a quiet 2-core "
+                             "once: about 1.5 min and 1.7 GiB for nordic on a quiet 2-core "
                              "machine, announced with this machine's measured time first).")(f)
 
 

@@ -56,10 +56,11 @@ ANNOUNCE_BYTES = 256 << 20   # and so are larger ones
 # Seconds per unit of work on the reference machine (2 cores, 2026): every
 # stored value (a state, or a state and a need) costs (dice multisets x
 # rolls) units; measured on maxi:saved_rolls=false (3.0 min) for the value
-# tables, on nordic for the target (52 s) and futures (23 s) tables; the
+# tables, on nordic for the target (1.5 min) and futures (30 s) tables (quiet,
+# 2026-12-03; an earlier measurement gave 52 s and 23 s); the
 # explanations' parts table costs (dice multisets x rolls) units per
 # turn-start state (nordic: 35 s at load 16, about 10 s quiet).
-RATES = {"value": 5e-10, "target": 1.65e-10, "futures": 7.2e-11, "parts": 7e-9}
+RATES = {"value": 5e-10, "target": 2.85e-10, "futures": 9.4e-11, "parts": 7e-9}
 # With saved rolls a mask's turn runs (bank + rolls) levels, each over every
 # dice multiset and upper total, and scores at every level: a unit of these
 # costs 1.6-1.7 of the dense solve's (CPU time per unit, the same machine,
@@ -415,8 +416,8 @@ def announce(plan: Plan, seconds: float, stacklevel: int = 3) -> bool:
                                    say=lambda lang: announcement(plan, seconds, lang)),
                       stacklevel=stacklevel)
         return True
-    busy = (f" (this machine is busy: it measured {seconds / plan.seconds:.1f} times "
-            f"the quiet time)" if seconds > 1.5 * plan.seconds else "")
+    busy = (f" (measured on this machine now: {seconds / plan.seconds:.1f} times "
+            f"the reference machine's quiet time)" if seconds > 1.5 * plan.seconds else "")
     warnings.warn(TableWarning(f"building the {replace(plan, seconds=seconds)}{busy}"),
                   stacklevel=stacklevel)
     return True
@@ -541,7 +542,7 @@ KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
            # ... nor is the ``win`` seat's whole games (``research.win_seat``, ``yatzy match``)
            "win_games": ("solver.kernels.win_seat", "play_win_games")}
 COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
-COMPILE_SECONDS_OF = {"win": 30.0,         # ... of the win chances' (29 s of CPU, 2-core EPYC)
+COMPILE_SECONDS_OF = {"win": 42.0,         # ... of the win chances' (38-44 s quiet, 2-core EPYC)
                       "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)
                       "distribution": 15.0,    # ... of the exact distribution's (``api``)
                       "simulation": 15.0,      # ... of a simulation's (``api``)
@@ -617,15 +618,15 @@ def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
     ``lang`` (the catalogue's ``build_whole``): which table of which rules,
     its values, its size on disk (and the free space it needs while it
     builds), its memory, about how long on this machine now (``seconds``;
-    how much longer than the quiet time where the machine is busy), and
+    how many times the reference machine's quiet time, where over 1.5), and
     that it is built once and stored in its folder for every later question.
 
     >>> from solver.rules.ruleset import parse_rules
     >>> p = target_plan(parse_rules("nordic"), Path("/t/nordic.target"))
-    >>> print(announcement(p, 100.0))
+    >>> print(announcement(p, 200.0))
     building the target table of nordic: 229,326,336 values, 1.7 GiB on disk, 1.7 GiB in \
-memory, about 1.7 min (this machine is busy: it measured 1.9 times the quiet time); a \
-whole-game table, built once and stored in /t for every later question
+memory, about 3.3 min (measured on this machine now: 2.2 times the reference machine's \
+quiet time); a whole-game table, built once and stored in /t for every later question
     >>> print(announcement(p, 40.0, "nb"))
     bygger måltabellen for nordic: 229 326 336 verdier, 1,7 GiB på disk, 1,7 GiB i minnet, \
 omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle senere spørsmål
