@@ -530,6 +530,7 @@ def building_now() -> str:
     """The kind of whole table being built in this thread (``building``), else ``""``."""
     return _BUILDING.get()
 
+
 UNITS = ("values", "decisions")     # what a plan counts: stored numbers, or actions (a byte each)
 
 # the kernel a table of each kind is built by (its module, its name), where
