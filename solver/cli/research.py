@@ -92,9 +92,10 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     from solver.rules.words import message
     from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
 
-    passes = [distribution_seconds(s, card, p, None, start=not i) for i, (s, p) in enumerate(
-        (s, p) for s in solvers
-        for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas)))]
+    pairs = [(s, p) for s in solvers
+             for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
+    passes = [distribution_seconds(s, card, p, None, start=i == 0)
+              for i, (s, p) in enumerate(pairs)]
     passes = [(p, t) for p, t in passes if p is not None]
     if passes:
         for s in solvers:

@@ -461,16 +461,18 @@ def check_all(builds: list[tuple[Plan, float]], compile_after: str = "") -> None
     for plan, _ in builds:
         fits(plan)
     said = [announce(plan, seconds, stacklevel=4) for plan, seconds in builds]
-    after = compile_seconds(compile_after, kernels_of(compile_after)) if compile_after else 0.0
-    if not any(said) or (len(builds) < 2 and after <= ANNOUNCE_SECONDS):
+    if not any(said):
         return
+    after = compile_seconds(compile_after, kernels_of(compile_after)) if compile_after else 0.0
     seconds = sum(s for _, s in builds)
     if after > ANNOUNCE_SECONDS:
         def say(lang: str) -> str:
             return compile_together(compile_after, after, seconds + after, lang)
-    else:
+    elif len(builds) > 1:
         def say(lang: str) -> str:
             return together(len(builds), seconds, lang)
+    else:
+        return
     warnings.warn(TableWarning(say("en"), say=say), stacklevel=3)
 
 

@@ -214,8 +214,12 @@ def test_the_win_chances_compile_after_the_builds_is_counted_in_their_time(
     (mine, mine_u), = positions(REDUCED, 20)[-1:]
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     build = []
-    monkeypatch.setattr(plan, "announce", lambda p, seconds, stacklevel=3: (
-        build.append(seconds), warnings.warn(TableWarning(f"building {p}")))[-1] is None)
+
+    def announce(p, seconds, stacklevel=3):     # records the build's time said
+        build.append(seconds)
+        warnings.warn(TableWarning(f"building {p}"))
+        return True
+    monkeypatch.setattr(plan, "announce", announce)
     monkeypatch.setattr(plan, "compile_seconds",
                         lambda kind, kernels: 0.0 if cached else (kind == "win") * 40.0)
     with warnings.catch_warnings(record=True) as seen:
