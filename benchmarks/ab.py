@@ -17,7 +17,7 @@ measures, after solving its tables and loading its kernels:
 
 and digests of the results (the solved table, the distribution, each
 player's histogram and box figures): old and new must agree bit for bit.
-The child imports either layout (``solver.rules.ruleset`` and the
+The child imports either layout (``yatzy.rules.ruleset`` and the
 subpackages since 2c4edf1, the flat modules before),
 
 so an older commit runs as it is; the script prints every round, the
@@ -40,29 +40,29 @@ CHILD = r"""
 import hashlib, json, statistics, sys, time
 import numpy as np
 try:                                   # the layout since 2c4edf1
-    from solver.rules.ruleset import parse_rules
-    from solver.position.scorecard import Scorecard
-    from solver.tables.build import solve
-    from solver.research.distribution import distribution
-    from solver.research.simulate import simulate
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.tables.build import solve
+    from yatzy.research.distribution import distribution
+    from yatzy.research.simulate import simulate
     try:
-        from solver.research.games import run_games as play
+        from yatzy.research.games import run_games as play
     except ImportError:                # before the rename of play
-        from solver.research.games import play
+        from yatzy.research.games import play
     try:
-        from solver.research.triple_games import run_games as triple_play
+        from yatzy.research.triple_games import run_games as triple_play
     except ImportError:
-        from solver.research.triple_games import play as triple_play
-    from solver.tables.store import open_table
+        from yatzy.research.triple_games import play as triple_play
+    from yatzy.tables.store import open_table
 except ImportError:                    # the flat modules before it
-    from solver.rules import parse_rules
-    from solver.scorecard import Scorecard
-    from solver.engine import solve
-    from solver.distribution import distribution
-    from solver.simulate import simulate
-    from solver.play import play
-    from solver.triple_play import play as triple_play
-    from solver.tables import open_table
+    from yatzy.rules import parse_rules
+    from yatzy.scorecard import Scorecard
+    from yatzy.engine import solve
+    from yatzy.distribution import distribution
+    from yatzy.simulate import simulate
+    from yatzy.play import play
+    from yatzy.triple_play import play as triple_play
+    from yatzy.tables import open_table
 
 def table(spec):
     try:

@@ -42,8 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.game import Game  # noqa: E402
-from solver.rules.words import box_name, message  # noqa: E402
+from yatzy.game import Game  # noqa: E402
+from yatzy.rules.words import box_name, message  # noqa: E402
 from tests.web.whole_game import WORD, english_words  # noqa: E402
 
 WIDTH, HEIGHT = 80, 24
@@ -201,7 +201,7 @@ class Run:
         path = work / "g.json"
         seats = " ".join(f"--player {p}" for p in spec["players"])
         command = (f"cd {work} && TERM=xterm-256color YATZY_DATA={work}/data "
-                   f"PYTHONPATH={ROOT} {sys.executable} -m solver play --tables {self.tables} "
+                   f"PYTHONPATH={ROOT} {sys.executable} -m yatzy play --tables {self.tables} "
                    f"--rules {spec['rules']} --lang {self.lang} --hints {spec['hints']} "
                    f"--seed {spec['seed']} --no-record --autosave {path} {seats}; sleep 3600")
         self.saved = message("saved", self.lang, path=str(path))

@@ -1,7 +1,7 @@
 """A first compile's announced time against the real one, where an earlier
 command compiled some of the kernels already (or none).
 
-Each case copies the package (``solver/``, modification times kept, so that
+Each case copies the package (``solver/`` as ``yatzy/``, modification times kept, so that
 Numba's cache stamps match) to a new temporary folder, where Numba's cache
 starts empty; runs the case's earlier commands there as a user would
 (``yatzy simulate`` before ``yatzy distribution`` ...); then, in a fresh
@@ -36,15 +36,15 @@ PY = sys.executable
 
 # the work a case times, and its kernels (``api``'s, ``store``'s): python in the copy
 WORK = {
-    "distribution": ("from solver.api import Solver; s = Solver('nordic'); s.table",
+    "distribution": ("from yatzy.api import Solver; s = Solver('nordic'); s.table",
                      "s.distribution()",
-                     "from solver.kernels.forward import carry; "
-                     "from solver.kernels.policy import batch; kernels = (carry, batch)"),
-    "simulation": ("from solver.api import Solver; s = Solver('nordic'); s.table",
+                     "from yatzy.kernels.forward import carry; "
+                     "from yatzy.kernels.policy import batch; kernels = (carry, batch)"),
+    "simulation": ("from yatzy.api import Solver; s = Solver('nordic'); s.table",
                    "s.simulate(2000, seed=1)",
-                   "from solver.kernels.policy import batch; "
-                   "from solver.kernels.simulate import play_turn; kernels = (batch, play_turn)"),
-    "solver": ("from solver.tables import build; from solver.rules.ruleset import parse_rules; "
+                   "from yatzy.kernels.policy import batch; "
+                   "from yatzy.kernels.simulate import play_turn; kernels = (batch, play_turn)"),
+    "solver": ("from yatzy.tables import build; from yatzy.rules.ruleset import parse_rules; "
                "r = parse_rules('nordic')",
                "build.compile_kernels(r)",
                "kernels = build.KERNELS"),
@@ -65,8 +65,8 @@ import json, time, warnings
 warnings.simplefilter("ignore")
 {setup}
 {kernels}
-from solver.kernels.cache import uncompiled_share
-from solver.tables import plan
+from yatzy.kernels.cache import uncompiled_share
+from yatzy.tables import plan
 left = uncompiled_share(kernels)
 new = plan.compile_seconds({kind!r}, kernels)          # what the notice says
 old = plan.calibrated_seconds(plan.COMPILE_SECONDS_OF.get({kind!r}, plan.COMPILE_SECONDS),
@@ -86,11 +86,11 @@ def run_case(name: str) -> dict:
     kind, before = CASES[name]
     setup, work, kernels = WORK[kind]
     with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(ROOT / "solver", Path(tmp) / "solver", copy_function=shutil.copy2,
+        shutil.copytree(ROOT / "solver", Path(tmp) / "yatzy", copy_function=shutil.copy2,
                         ignore=shutil.ignore_patterns("__pycache__"))
         env = dict(os.environ, PYTHONPATH=tmp)
         for command in before:
-            subprocess.run([PY, "-m", "solver", *command], env=env, cwd=tmp, check=True,
+            subprocess.run([PY, "-m", "yatzy", *command], env=env, cwd=tmp, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         start = load()
         out = subprocess.run([PY, "-c", MEASURE.format(setup=setup, kernels=kernels, work=work,

@@ -45,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-YATZY = [PY, "-m", "solver"]
+YATZY = [PY, "-m", "yatzy"]
 
 CLI = {
     "target-8-open": ["advise", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
@@ -195,7 +195,7 @@ def run_play(tables: Path) -> tuple[float, str]:
     env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT),
            "YATZY_DATA": str(tables / "data"), "TERM": "xterm"}
     start = time.perf_counter()
-    child = pexpect.spawn(PY, ["-m", "solver", "play", "--screen", "plain"], cwd=str(tables),
+    child = pexpect.spawn(PY, ["-m", "yatzy", "play", "--screen", "plain"], cwd=str(tables),
                           env=env, encoding="utf-8", timeout=900, dimensions=(50, 120))
     child.expect(r"\w+> ")
     seconds = time.perf_counter() - start
@@ -264,7 +264,7 @@ def run_live(args: list[str], tables: Path) -> None:
     import pexpect
     env = {**os.environ, "YATZY_TABLES": str(tables), "PYTHONPATH": str(ROOT), "TERM": "xterm"}
     start = time.perf_counter()
-    child = pexpect.spawn(PY, ["-m", "solver", *args], cwd=str(tables), env=env,
+    child = pexpect.spawn(PY, ["-m", "yatzy", *args], cwd=str(tables), env=env,
                           encoding="utf-8", timeout=3600, dimensions=(50, 160))
     said, seen = [], ""
     while True:
@@ -293,8 +293,8 @@ def value_table() -> tuple[Path, Path | None]:
     """The nordic value table: ``$YATZY_TABLES``'s where it is there, else
     one solved into a new folder; and that new folder (to remove) or None."""
     sys.path.insert(0, str(ROOT))
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.store import table_path
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.store import table_path
     rules = parse_rules("nordic")
     shared = os.environ.get("YATZY_TABLES")
     if shared and table_path(rules, shared).exists():
@@ -308,9 +308,9 @@ def value_table() -> tuple[Path, Path | None]:
 
 def solve_seconds(folder: Path) -> float | None:
     """The ``solve_seconds`` of the explanations table stored in ``folder``."""
-    from solver.kernels.explain import part_table_size
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.store import load_array
+    from yatzy.kernels.explain import part_table_size
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.store import load_array
     rules = parse_rules("nordic")
     found = next(folder.glob("*-explain.tbl"), None)
     if found is None:

@@ -1,5 +1,5 @@
 """The ``win`` policy against 1, 3 and 5 expected-score opponents, and the
-latency of one position's win advice (``solver.players.win``).
+latency of one position's win advice (``yatzy.players.win``).
 
     python benchmarks/match.py [--rules nordic] [--games 2000] [--seed 1] [--workers 0]
                                [--tables DIR] [--opponents 1,3,5]
@@ -29,9 +29,9 @@ import click
 @click.option("--opponents", default="1,3,5", show_default=True)
 def main(spec: str, games: int, seed: int, workers: int, tables: str | None,
          opponents: str) -> None:
-    from solver.api import Solver
-    from solver.research.match import parse_players, run
-    from solver.rules.ruleset import parse_rules
+    from yatzy.api import Solver
+    from yatzy.research.match import parse_players, run
+    from yatzy.rules.ruleset import parse_rules
     rules = parse_rules(spec)
     solver = Solver(rules, tables=tables)
     for k in (int(x) for x in opponents.split(",")):
@@ -65,8 +65,8 @@ def seat_cpu(rules, solver, opponents: list[int], games: int = 400) -> None:
     """CPU seconds per game of the compiled win seat on one thread."""
     import numba
 
-    from solver.research.match import logged_games
-    from solver.research.win_seat import play_win_seat
+    from yatzy.research.match import logged_games
+    from yatzy.research.win_seat import play_win_seat
     table, target, futures = solver.table, solver.target(), solver.futures()
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -90,7 +90,7 @@ def late_advice(rules, solver) -> None:
     """``advise_win`` with two boxes open (the exact solve), 50 positions."""
     import numpy as np
 
-    from solver.position.scorecard import Scorecard
+    from yatzy.position.scorecard import Scorecard
     ds = rules.dice_space
     rng = np.random.default_rng(5)
     times = []

@@ -32,17 +32,17 @@ import time
 
 import click
 
-from solver.space import state_space
+from yatzy.space import state_space
 
 SPECS = ["maxi:saved_rolls=false,rolls=3", "maxi:saved_rolls=false", "maxi:rolls=3", "maxi"]
 
 LAYER_SAMPLE = r"""
 import hashlib, json, sys, time
 import numpy as np
-from solver.rules.ruleset import parse_rules
-from solver.space import state_space
-from solver.kernels.turn import turn_data
-from solver.kernels.solve import solve_masks
+from yatzy.rules.ruleset import parse_rules
+from yatzy.space import state_space
+from yatzy.kernels.turn import turn_data
+from yatzy.kernels.solve import solve_masks
 spec, p, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = parse_rules(spec); sp = state_space(rules); d = turn_data(rules)
 rng = np.random.default_rng(5)
@@ -70,8 +70,8 @@ print(json.dumps({"seconds": best, "digest": hashlib.sha256(rows.tobytes()).hexd
 def layer_ab(spec: str, reference: str, rounds: int) -> None:
     """The three costliest layers of ``spec``, sampled, this tree against
     ``reference``, interleaved (``LAYER_SAMPLE``)."""
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.build import work_units
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.build import work_units
 
     rules = parse_rules(spec)
     work = {p: work_units(rules, p) for p in range(rules.n_boxes)}
@@ -116,17 +116,17 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool,
          reference: str | None, rounds: int) -> None:
     import numpy as np
 
-    from solver.players.advice import advise
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.store import open_table
+    from yatzy.players.advice import advise
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.store import open_table
 
     print(f"machine: {os.cpu_count()} cores")
     where = ["--tables", tables_dir] if tables_dir else []
     for spec in specs or SPECS:
         rules = parse_rules(spec)
         if not advice_only:
-            wall, peak = _run([sys.executable, "-m", "solver", "solve", "--rules", spec,
+            wall, peak = _run([sys.executable, "-m", "yatzy", "solve", "--rules", spec,
                                "--force", "--yes", *where])
         table = open_table(rules, tables_dir, solve_missing=False)
         size = table.path.stat().st_size / 2**30
@@ -155,7 +155,7 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool,
             start = time.perf_counter()
             advise(table, card, dice, rules.rolls - 1 + bank)
             seconds.append(time.perf_counter() - start)
-        cmd = [sys.executable, "-m", "solver", "advise", "--rules", spec, "--dice", "123456",
+        cmd = [sys.executable, "-m", "yatzy", "advise", "--rules", spec, "--dice", "123456",
                "--rerolls", str(rules.rolls - 1), *where]
         e2e = statistics.median(_run(cmd)[0] for _ in range(3))
         print(f"{'':<34} advice in process {statistics.median(seconds) * 1e3:.1f} ms "

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.web.app import create_app  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
 from tests.web.servers import chromium, served  # noqa: E402
 from tests.web.whole_game import WholeGame  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Speed of the compiled player (``solver.research.games``), which simulates and
+"""Speed of the compiled player (``yatzy.research.games``), which simulates and
 estimates distributions for the rules the layer-at-a-time kernels do not
 model (saved rolls, Maxi); it plays every rule set, so yahtzee is measured
 too.
@@ -27,9 +27,9 @@ import click
 def main(specs: tuple[str, ...], games: int, runs: int) -> None:
     import numba
 
-    from solver.research.games import run_games
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.store import open_table
+    from yatzy.research.games import run_games
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.store import open_table
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     for spec in specs:

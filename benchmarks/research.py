@@ -4,11 +4,11 @@ Prints figures (medians of several runs) for docs/research.md:
 
     python benchmarks/research.py [--rules nordic] [--runs 3] [--games 1000000]
 
-* distribution  `solver.research.distribution.distribution` from a new game, in a
+* distribution  `yatzy.research.distribution.distribution` from a new game, in a
                 process whose kernels are loaded and whose table is solved
 * memory        peak resident set of a fresh process that loads the table
                 and computes the distribution (interpreter and imports included)
-* simulate      games per second of `solver.research.simulate.simulate` (optimal play,
+* simulate      games per second of `yatzy.research.simulate.simulate` (optimal play,
                 actions decided as the games go), in process
 * compile       the kernels' first use with an empty Numba cache (seconds)
 """
@@ -27,10 +27,10 @@ import click
 
 CHILD = """
 import resource, sys
-from solver.research.distribution import distribution
-from solver.rules.ruleset import parse_rules
-from solver.position.scorecard import Scorecard
-from solver.tables.store import open_table
+from yatzy.research.distribution import distribution
+from yatzy.rules.ruleset import parse_rules
+from yatzy.position.scorecard import Scorecard
+from yatzy.tables.store import open_table
 rules = parse_rules(sys.argv[1])
 table = open_table(rules, progress=False)
 d = distribution(rules, Scorecard.empty(rules), table.values)
@@ -38,12 +38,12 @@ print(d.seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 
 WARM = """
-from solver.rules.boxes import Box, groups, upper
-from solver.research.distribution import distribution
-from solver.tables.build import solve
-from solver.rules.ruleset import Rules
-from solver.position.scorecard import Scorecard
-from solver.research.simulate import simulate
+from yatzy.rules.boxes import Box, groups, upper
+from yatzy.research.distribution import distribution
+from yatzy.tables.build import solve
+from yatzy.rules.ruleset import Rules
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.simulate import simulate
 r = Rules("warm", (upper("ones", 1), groups("one_pair", (2,)), Box("chance", "chance")), dice=2)
 v = solve(r).values
 distribution(r, Scorecard.empty(r), v)
@@ -77,13 +77,13 @@ def _memory_gb() -> float:
 def main(spec: str, runs: int, games: int) -> None:
     import numba
 
-    from solver.errors import InputError
-    from solver.position.scorecard import Scorecard
-    from solver.research.distribution import distribution
-    from solver.research.review import check_supported
-    from solver.research.simulate import simulate
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.store import open_table
+    from yatzy.errors import InputError
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.research.distribution import distribution
+    from yatzy.research.review import check_supported
+    from yatzy.research.simulate import simulate
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.store import open_table
 
     rules = parse_rules(spec)
     print(f"machine       {_cpu()}, {os.cpu_count()} cores, {_memory_gb():.0f} GB, "

@@ -4,11 +4,11 @@ checkout measured in the same run, interleaved.
     python benchmarks/seats.py [--reference DIR] [--runs 3] [--games 3000]
                                [--triple-games 20000] [--opponents 3] [--tables DIR]
 
-* ``win``     the ``win`` seat of ``yatzy match`` (``solver.research.win_seat``)
+* ``win``     the ``win`` seat of ``yatzy match`` (``yatzy.research.win_seat``)
   in ``nordic`` against ``--opponents`` expected-score players' logged
   games, on Numba's threads (wall clock) and on one thread (CPU time)
 * ``triple``  Trippel-Yatzy games under the strategy (``optimal``, the
-  coupling term; ``solver.research.triple_games``), the same two ways
+  coupling term; ``yatzy.research.triple_games``), the same two ways
 
 ``--reference`` is a source checkout of the code to compare with (``git
 worktree add /tmp/ref main``); without it only this tree is measured.  Each
@@ -36,10 +36,10 @@ CHILD = r"""
 import hashlib, json, sys, time
 import numba
 import numpy as np
-from solver.api import Solver
-from solver.research.match import logged_games
-from solver.research.triple_games import run_games
-from solver.research.win_seat import play_win_seat
+from yatzy.api import Solver
+from yatzy.research.match import logged_games
+from yatzy.research.triple_games import run_games
+from yatzy.research.win_seat import play_win_seat
 
 tables, n_opp, games, triple_games = sys.argv[1] or None, int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 nordic, triple = Solver("nordic", tables=tables), Solver("triple", tables=tables)
@@ -71,8 +71,8 @@ def timed(play, n, seed):
 
 win(2, 1), trip(16, 1)                     # load the kernels
 win(games, 2)                              # page the tables in
-import solver
-print(json.dumps({"threads": threads, "where": solver.__file__}), flush=True)
+import yatzy
+print(json.dumps({"threads": threads, "where": yatzy.__file__}), flush=True)
 for line in sys.stdin:
     what = line.strip()
     if what == "win":

@@ -8,7 +8,7 @@ For each rule set, in one process whose kernels are compiled and whose tables
 are stored (built first if missing, the build timed):
 
 * lookup     games/s of ``simulate(..., decisions=...)``: every action looked
-             up in the decision table (``solver.tables.decisions``), whole games
+             up in the decision table (``yatzy.tables.decisions``), whole games
              played in lockstep groups (``kernels.simulate.play_games``)
 * reference  games/s of the layer simulation (actions decided layer by layer,
              ``players.policy.decide``), the code the lookup replaces; the two
@@ -57,8 +57,8 @@ def same(a, b) -> bool:
 
 def limits(rules, values, decisions) -> dict:
     """Random numbers and table reads per game, from 20,000 logged games."""
-    from solver.kernels.dice_stream import seed_states
-    from solver.research.simulate import simulate
+    from yatzy.kernels.dice_stream import seed_states
+    from yatzy.research.simulate import simulate
 
     ds = rules.dice_space
     logs = []
@@ -81,8 +81,8 @@ def compare_rows(rules, values, decisions, n_masks: int, seed: int = 1) -> tuple
     """Positions compared and positions that differ: the table's rows against
     ``decide``'s for ``n_masks`` random masks a game can reach, every upper
     total they have."""
-    from solver.players.policy import decide
-    from solver.tables.decisions import playable
+    from yatzy.players.policy import decide
+    from yatzy.tables.decisions import playable
 
     rng = np.random.default_rng(seed)
     masks = playable(rules)
@@ -99,10 +99,10 @@ def compare_rows(rules, values, decisions, n_masks: int, seed: int = 1) -> tuple
 
 
 def bench(spec: str, runs: int, games: int, ref_games: int, check_masks: int) -> float:
-    from solver.research.simulate import simulate
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.decisions import decisions_path, open_decisions
-    from solver.tables.store import open_table
+    from yatzy.research.simulate import simulate
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.decisions import decisions_path, open_decisions
+    from yatzy.tables.store import open_table
 
     rules = parse_rules(spec)
     table = open_table(rules, progress=False)
@@ -154,7 +154,7 @@ def whole_command(games: int, runs: int) -> None:
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "solver", "simulate", "--games", str(games)],
+        out = subprocess.run([sys.executable, "-m", "yatzy", "simulate", "--games", str(games)],
                              capture_output=True, text=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -181,7 +181,7 @@ def whole_command(games: int, runs: int) -> None:
 def main(specs, runs, games, reference_games, check_masks, command_games) -> None:
     import numba
 
-    from solver.version import ENGINE_VERSION
+    from yatzy.version import ENGINE_VERSION
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     print(f"simulation benchmark: engine {ENGINE_VERSION}, commit {commit or '?'}, "

@@ -34,7 +34,7 @@ import time
 
 import click
 
-from solver.space import state_space
+from yatzy.space import state_space
 
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference", "nordic.c")
 
@@ -88,7 +88,7 @@ def _wall(cmd: list[str], env: dict | None = None) -> tuple[float, int]:
 def main(spec: str, runs: int, cold: bool) -> None:
     import numba
 
-    from solver.rules.ruleset import parse_rules
+    from yatzy.rules.ruleset import parse_rules
 
     rules = parse_rules(spec)
     print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, "
@@ -98,7 +98,7 @@ def main(spec: str, runs: int, cold: bool) -> None:
     if cold:
         _compile_figure(spec)
     with tempfile.TemporaryDirectory() as tables:
-        cmd = [sys.executable, "-m", "solver", "solve", "--rules", spec, "--force",
+        cmd = [sys.executable, "-m", "yatzy", "solve", "--rules", spec, "--force",
                "--tables", tables]
         _wall(cmd)                                            # warm the compile cache
         walls, peaks = zip(*(_wall(cmd) for _ in range(runs)))
@@ -113,7 +113,7 @@ def compare(rules, runs: int) -> None:
     interleaved, ``runs`` rounds; medians and ratios."""
     import numba
 
-    from solver.tables.build import solve
+    from yatzy.tables.build import solve
 
     threads = numba.get_num_threads()
     solve(rules)                                              # load the kernels
@@ -123,7 +123,7 @@ def compare(rules, runs: int) -> None:
         if exe is None:
             print("reference: not run (" + ("gcc not found" if rules.spec == "nordic"
                                             else "it solves nordic only") + ")")
-        cmd = [sys.executable, "-m", "solver", "solve", "--rules", rules.spec, "--force",
+        cmd = [sys.executable, "-m", "yatzy", "solve", "--rules", rules.spec, "--force",
                "--tables", tmp]
         _wall(cmd)                                            # the table folder, the cache
         one, ref_one = [], []                                 # one thread, CPU seconds
@@ -166,7 +166,7 @@ def compare(rules, runs: int) -> None:
 
 def _compile_figure(spec: str) -> None:
     with tempfile.TemporaryDirectory() as cache:
-        code = ("import time; from solver.rules.ruleset import parse_rules; from solver.tables.build import solve;"
+        code = ("import time; from yatzy.rules.ruleset import parse_rules; from yatzy.tables.build import solve;"
                 f"r = parse_rules({spec!r}); r.scores; t = time.perf_counter(); solve(r);"
                 "a = time.perf_counter() - t; t = time.perf_counter(); solve(r);"
                 "print(a, time.perf_counter() - t)")
@@ -175,10 +175,10 @@ def _compile_figure(spec: str) -> None:
 
 
 def _advice_figures(rules, tables: str, runs: int) -> None:
-    from solver.players.advice import advise
-    from solver.position.scorecard import Scorecard
-    from solver.tables.build import compiled_keep_values as keep_values
-    from solver.tables.store import open_table
+    from yatzy.players.advice import advise
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.tables.build import compiled_keep_values as keep_values
+    from yatzy.tables.store import open_table
 
     spec = rules.spec
     table = open_table(rules, tables, progress=False)
@@ -201,7 +201,7 @@ def _advice_figures(rules, tables: str, runs: int) -> None:
           f"compiled median {statistics.median(fast) * 1e6:.0f} us; "
           f"numpy query with actions median {statistics.median(slow) * 1e6:.0f} us")
 
-    cmd = [sys.executable, "-m", "solver", "advise", "--rules", spec, "--dice",
+    cmd = [sys.executable, "-m", "yatzy", "advise", "--rules", spec, "--dice",
            ",".join(map(str, hands[3])), "--rerolls", str(rules.rolls - 1), "--tables", tables]
     walls = [_wall(cmd)[0] for _ in range(runs)]
     print(f"`yatzy advise` end to end: median {statistics.median(walls):.3f} s")

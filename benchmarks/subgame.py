@@ -33,9 +33,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.position.scorecard import Scorecard  # noqa: E402
-from solver.rules.ruleset import parse_rules  # noqa: E402
-from solver.tables import subgame  # noqa: E402
+from yatzy.position.scorecard import Scorecard  # noqa: E402
+from yatzy.rules.ruleset import parse_rules  # noqa: E402
+from yatzy.tables import subgame  # noqa: E402
 
 POSITIONS = {
     "nordic": [
@@ -51,14 +51,14 @@ POSITIONS = {
 def opener(kind: str):
     """``(open piece by piece, solve whole in memory, value at a card)``."""
     if kind == "target":
-        from solver.tables import target
+        from yatzy.tables import target
         return (target.open_target, lambda rules, values: target.solve(rules),
                 lambda t, card: t.probability(card, card.score + 100))
     if kind == "futures":
-        from solver.players import futures
+        from yatzy.players import futures
         return (futures.open_futures, futures.solve,
                 lambda t, card: t.remaining(card.mask, card.upper_state).copy())
-    from solver.players import explain
+    from yatzy.players import explain
     return (explain.open_parts, explain.solve,
             lambda t, card: t.parts(card.mask, card.upper_state).copy())
 
@@ -68,7 +68,7 @@ def opener(kind: str):
 @click.option("--rounds", default=3, show_default=True)
 @click.option("--kind", type=click.Choice(["target", "futures", "parts"]), default="target")
 def main(spec: str, rounds: int, kind: str) -> None:
-    from solver.tables.store import open_table
+    from yatzy.tables.store import open_table
 
     rules = parse_rules(spec)
     open_lazy, solve_whole, value_at = opener(kind)

@@ -1,4 +1,4 @@
-"""Time, peak memory and size of a target-table solve (``solver.tables.target``).
+"""Time, peak memory and size of a target-table solve (``yatzy.tables.target``).
 
     python benchmarks/target.py [--rules nordic] [--runs 1] [--reference DIR]
 
@@ -30,8 +30,8 @@ import click
 
 CHILD = r"""
 import json, os, resource, sys, time
-from solver.rules.ruleset import parse_rules
-from solver.tables import target
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables import target
 rules = parse_rules(sys.argv[1])
 target.solve(rules.__class__("warm", rules.boxes[:3], dice=2))    # load the kernels
 start, cpu = time.perf_counter(), time.process_time()
@@ -65,7 +65,7 @@ def summary(name: str, results: list[dict]) -> str:
 @click.option("--reference", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="a checkout of the code to compare with, run alternately")
 def main(spec: str, runs: int, reference: Path | None) -> None:
-    from solver.api import Solver
+    from yatzy.api import Solver
 
     here = Path(__file__).resolve().parents[1]
     trees = [("reference", reference.resolve()), ("this tree", here)] if reference else \

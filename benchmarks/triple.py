@@ -1,7 +1,7 @@
 """Speed of Trippel-Yatzy (``--rules triple``): one position's advice in
 process (``Solver.advise``, numpy), ``yatzy advise`` end to end (a fresh
 process, table present), and the compiled whole-game player
-(``solver.research.triple_games``, behind ``yatzy simulate``): the strategy
+(``yatzy.research.triple_games``, behind ``yatzy simulate``): the strategy
 (``optimal``, the slack values), the coupling term on ``H`` (``H + f``), the
 plain improvement step (``step``) and ``greedy``.
 
@@ -29,8 +29,8 @@ import click
 def main(games: int, runs: int) -> None:
     import numba
 
-    from solver import Solver
-    from solver.position.scorecard import Scorecard
+    from yatzy import Solver
+    from yatzy.position.scorecard import Scorecard
 
     print(f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} Numba threads")
     solver = Solver("triple")
@@ -58,7 +58,7 @@ def main(games: int, runs: int) -> None:
     ends = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "solver", "advise", "--rules", "triple", "--card",
+        subprocess.run([sys.executable, "-m", "yatzy", "advise", "--rules", "triple", "--card",
                         "ones@1=3,yatzy@3=50,chance@2=23", "--dice", "11256", "--rerolls", "2"],
                        check=True, capture_output=True)
         ends.append(time.perf_counter() - start)
@@ -66,9 +66,9 @@ def main(games: int, runs: int) -> None:
           f"(runs: {', '.join(f'{t:.2f}' for t in ends)})")
     import numpy as np
 
-    from solver.research.triple_games import run_games
+    from yatzy.research.triple_games import run_games
     run_games(table, solver.rules, 200, 99)
-    from solver.players.triple import coupling_of
+    from yatzy.players.triple import coupling_of
     step = np.zeros((0, 1 << solver.rules.columns))     # no coupling term: pi_1
     for name, policy, coupling in (("optimal", "optimal", None),
                                    ("H + f", "optimal", coupling_of(solver.rules)),

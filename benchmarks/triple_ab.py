@@ -32,8 +32,8 @@ import numpy as np
 def main(against: str, games: int, runs: int) -> None:
     import numba
 
-    from solver import Solver
-    from solver.research import triple_games as new
+    from yatzy import Solver
+    from yatzy.research import triple_games as new
 
     root = Path(new.__file__).parent
     name = f"_triple_play_{against[:10]}"
@@ -42,7 +42,7 @@ def main(against: str, games: int, runs: int) -> None:
     path = root / f"{name}.py"
     path.write_text(text)
     try:
-        old = importlib.import_module(f"solver.{name}")
+        old = importlib.import_module(f"yatzy.{name}")
         solver = Solver("triple")
         table, rules = solver.table, solver.rules
         step = np.zeros((0, 1 << rules.columns))

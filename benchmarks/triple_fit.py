@@ -1,11 +1,11 @@
-"""Fits the coupling term of Trippel-Yatzy's strategy (``solver.players.triple.COUPLING``)
+"""Fits the coupling term of Trippel-Yatzy's strategy (``yatzy.players.triple.COUPLING``)
 and prints it as the Python literal stored there.
 
     python benchmarks/triple_fit.py [--games 100000] [--rounds 2] [--seed 1001]
 
 Round ``k`` plays ``games`` games (seed ``seed + k``) with the term of the
 round before (round 0: none, the plain improvement step on ``H``) and fits
-``solver.research.triple_games.fit_coupling`` to them (LSTD on the features "box b
+``yatzy.research.triple_games.fit_coupling`` to them (LSTD on the features "box b
 open in the columns P", ridge 0.01 per game, damped by 0.5): approximate
 policy iteration.  Deterministic: the same arguments print the same table.
 """
@@ -26,8 +26,8 @@ import numpy as np
 @click.option("--save", type=click.Path(), default=None,
               help="also save round k's table as SAVE-k.npy")
 def main(spec: str, games: int, rounds: int, seed: int, save: str | None) -> None:
-    from solver import Solver
-    from solver.research.triple_games import fit_coupling
+    from yatzy import Solver
+    from yatzy.research.triple_games import fit_coupling
 
     solver = Solver(spec)
     coupling = np.zeros((0, 1 << solver.rules.columns))

@@ -37,9 +37,9 @@ import numpy as np
                    "turn with the look-ahead m,delta")
 def main(spec: str, games: int, seed: int, against: str, looks: tuple[str, ...],
          plans: tuple[str, ...]) -> None:
-    from solver import Solver
-    from solver.players.triple import half_steps, slack_plan, stored_slack, strategy_of
-    from solver.research.triple_games import run_games
+    from yatzy import Solver
+    from yatzy.players.triple import half_steps, slack_plan, stored_slack, strategy_of
+    from yatzy.research.triple_games import run_games
 
     solver = Solver(spec)
     table, rules = solver.table, solver.rules

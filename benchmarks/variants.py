@@ -21,8 +21,8 @@ SPECS = ["nordic", "forced", "forced:bonus_threshold=63", "upper_first",
 @click.command()
 @click.option("--runs", default=3, show_default=True)
 def main(runs: int) -> None:
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.build import solve
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.build import solve
 
     base = None
     print(f"{'rules':<42} {'expected':>12} {'solve s':>9} {'x nordic':>9}")

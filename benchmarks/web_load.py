@@ -45,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def positions(n: int, seed: int = 1) -> list[dict]:
     sys.path.insert(0, ROOT)
-    from solver.game import Game
+    from yatzy.game import Game
     rng = random.Random(seed)
     cards = []
     for i in range(200):                     # cards from games played by the optimal policy
@@ -118,9 +118,9 @@ async def run(port: int, requests: int, clients: int) -> None:
 
 # ------------------------------------------------------------ shared tables
 TABLE_APP = """\
-import solver.web.shared as shared
+import yatzy.web.shared as shared
 shared.LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))   # every phone here is 127.0.0.1
-from solver.web.app import app_from_env as app
+from yatzy.web.app import app_from_env as app
 """
 
 
@@ -131,7 +131,7 @@ def table_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
     with open(os.path.join(folder, "web_load_app.py"), "w") as f:
         f.write(TABLE_APP)
     code = ("import sys, uvicorn\n"
-            "from solver.web.limits import SERVER_LIMITS\n"
+            "from yatzy.web.limits import SERVER_LIMITS\n"
             "uvicorn.run('web_load_app:app', factory=True, host='127.0.0.1',\n"
             "            port=int(sys.argv[1]), workers=int(sys.argv[2]), **SERVER_LIMITS)\n")
     env = {**os.environ, "YATZY_SERVE_DB": db,
@@ -317,7 +317,7 @@ def main() -> None:
         return
     if port is None:
         port = free_port()
-        child = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port),
+        child = subprocess.Popen([sys.executable, "-m", "yatzy", "serve", "--port", str(port),
                                   "--workers", str(args.workers)],
                                  cwd=ROOT, stdout=subprocess.DEVNULL)
         wait_for(port)

@@ -1,21 +1,21 @@
 """Exact optimal strategy for Nordic Yatzy and its variants.
 
-    >>> import solver
-    >>> rules = solver.parse_rules("nordic")
-    >>> nordic = solver.Solver(rules)       # opens the table (solves it once), memory-mapped
-    >>> card = solver.Scorecard.parse("ones=3,two_pairs=18", rules)
+    >>> import yatzy
+    >>> rules = yatzy.parse_rules("nordic")
+    >>> nordic = yatzy.Solver(rules)       # opens the table (solves it once), memory-mapped
+    >>> card = yatzy.Scorecard.parse("ones=3,two_pairs=18", rules)
     >>> advice = nordic.advise(card, "11256", rerolls=2)
     >>> advice.best
     Action.parse('keep 6')
-    >>> advice.best == solver.Action.parse("keep 6")
+    >>> advice.best == yatzy.Action.parse("keep 6")
     True
     >>> round(advice.best.expected_final_score, 3)
     232.955
 
-``Solver`` (``solver.api``) answers every question about one rule set;
-``Game`` (``solver.game``) keeps a game at the table; ``open_table`` gives
+``Solver`` (``yatzy.api``) answers every question about one rule set;
+``Game`` (``yatzy.game``) keeps a game at the table; ``open_table`` gives
 the stored table itself.  The names below are imported on first use, so
-``import solver`` is fast, and the solver kernels (``solver.tables.build``)
+``import yatzy`` is fast, and the solver kernels (``yatzy.tables.build``)
 are imported only when a table has to be solved or a research method needs
 them, so advice starts without Numba.
 """
@@ -24,28 +24,28 @@ from importlib import import_module
 
 # public name -> the module that defines it
 _WHERE = {
-    "InputError": "solver.errors", "TableError": "solver.errors",
-    "Rules": "solver.rules.ruleset", "parse_rules": "solver.rules.ruleset",
-    "Scorecard": "solver.position.scorecard",
-    "Action": "solver.position.actions", "ActionKind": "solver.position.actions",
-    "Advice": "solver.position.actions",
-    "Table": "solver.tables.store", "TableWarning": "solver.tables.store",
-    "open_table": "solver.tables.store",
-    "advise": "solver.players.advice", "expected_final_score": "solver.players.advice",
-    "WinAdvice": "solver.players.win",
-    "Score": "solver.players.objectives", "Risk": "solver.players.objectives",
-    "Target": "solver.players.objectives", "Win": "solver.players.objectives",
-    "Distribution": "solver.research.distribution", "Simulation": "solver.research.simulate",
-    "Review": "solver.research.review",
-    "Solver": "solver.api", "Comparison": "solver.api", "compare": "solver.api",
-    "Game": "solver.game",
+    "InputError": "yatzy.errors", "TableError": "yatzy.errors",
+    "Rules": "yatzy.rules.ruleset", "parse_rules": "yatzy.rules.ruleset",
+    "Scorecard": "yatzy.position.scorecard",
+    "Action": "yatzy.position.actions", "ActionKind": "yatzy.position.actions",
+    "Advice": "yatzy.position.actions",
+    "Table": "yatzy.tables.store", "TableWarning": "yatzy.tables.store",
+    "open_table": "yatzy.tables.store",
+    "advise": "yatzy.players.advice", "expected_final_score": "yatzy.players.advice",
+    "WinAdvice": "yatzy.players.win",
+    "Score": "yatzy.players.objectives", "Risk": "yatzy.players.objectives",
+    "Target": "yatzy.players.objectives", "Win": "yatzy.players.objectives",
+    "Distribution": "yatzy.research.distribution", "Simulation": "yatzy.research.simulate",
+    "Review": "yatzy.research.review",
+    "Solver": "yatzy.api", "Comparison": "yatzy.api", "compare": "yatzy.api",
+    "Game": "yatzy.game",
 }
 __all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str):
     if name not in _WHERE:
-        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+        raise AttributeError(f"module 'yatzy' has no attribute {name!r}")
     value = getattr(import_module(_WHERE[name]), name)
     globals()[name] = value
     return value

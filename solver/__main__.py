@@ -1,3 +1,3 @@
-from solver.cli import main
+from yatzy.cli import main
 
 main(prog_name="yatzy")

@@ -1,7 +1,7 @@
 """The library's front object: one rule set, its solved table, and every
 question the solver answers about it.
 
-    >>> from solver import Solver
+    >>> from yatzy import Solver
     >>> nordic = Solver("nordic")           # the table is opened (solved once) on first use
     >>> nordic.ev()
     248.43998...
@@ -17,7 +17,7 @@ input raises ``InputError`` with one line naming the problem; a table that
 cannot be read or written, ``TableError``.
 
 Rules with several columns (``triple``) are played by the strategy of
-``solver.players.triple`` from the one-column table (``Rules.column_rules``): their
+``yatzy.players.triple`` from the one-column table (``Rules.column_rules``): their
 advice, values and distributions come from it, the distributions estimated
 from played games (policies ``optimal`` -- the strategy -- and ``greedy``).
 Cards are the same ``Scorecard`` (``ones@1=3,yatzy@3=50``), advice the same
@@ -26,14 +26,14 @@ Cards are the same ``Scorecard`` (``ones@1=3,yatzy@3=50``), advice the same
 one after the turn, below what the strategy scores.
 
 The choices the research tools make live here: a final-score distribution is
-exact where ``solver.research.distribution`` models the rules (every five-dice rule
+exact where ``yatzy.research.distribution`` models the rules (every five-dice rule
 set) and otherwise estimated from optimally played games
-(``solver.research.games.estimate``, optimal policy only); a simulation plays whole
-layers of games at a time (``solver.research.simulate``) where it can and one game
-at a time (``solver.research.games``) otherwise.
+(``yatzy.research.games.estimate``, optimal policy only); a simulation plays whole
+layers of games at a time (``yatzy.research.simulate``) where it can and one game
+at a time (``yatzy.research.games``) otherwise.
 
 Progress of a solve goes to ``progress(done, total)`` (see
-``solver.tables.store``); notices (a bad table recomputed, a solve resumed or
+``yatzy.tables.store``); notices (a bad table recomputed, a solve resumed or
 waiting for another process) are ``TableWarning`` warnings.  Nothing here
 prints, and the modules with Numba kernels are imported only by the methods
 that need them.
@@ -47,29 +47,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
-from solver import bounds
-from solver.bounds import check_games, check_seed, check_whole
-from solver.errors import InputError, TableError
-from solver.files import atomic_text, check_writable
-from solver.players.objectives import Objective, Target, Win, objective_from
-from solver.players.strategy import Strategy, strategy_for
-from solver.position.actions import Advice
-from solver.position.scorecard import Scorecard
-from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
-from solver.rules.ruleset import Rules, parse_rules
-from solver.tables.store import Progress, Table, open_table, table_path
-from solver.tables.values import check_theta
+from yatzy import bounds
+from yatzy.bounds import check_games, check_seed, check_whole
+from yatzy.errors import InputError, TableError
+from yatzy.files import atomic_text, check_writable
+from yatzy.players.objectives import Objective, Target, Win, objective_from
+from yatzy.players.strategy import Strategy, strategy_for
+from yatzy.position.actions import Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.objectives import ALL_POLICY_NAMES, policy_for
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.tables.store import Progress, Table, open_table, table_path
+from yatzy.tables.values import check_theta
 
 if TYPE_CHECKING:
-    from solver.players.explain import Explanation, Outlook, PartsTable
-    from solver.players.futures import FuturesTable
-    from solver.players.win import WinAdvice
-    from solver.research.distribution import Distribution
-    from solver.research.review import Review, Turn
-    from solver.research.simulate import Simulation
-    from solver.tables.target import TargetTable
+    from yatzy.players.explain import Explanation, Outlook, PartsTable
+    from yatzy.players.futures import FuturesTable
+    from yatzy.players.win import WinAdvice
+    from yatzy.research.distribution import Distribution
+    from yatzy.research.review import Review, Turn
+    from yatzy.research.simulate import Simulation
+    from yatzy.tables.target import TargetTable
 
-POLICIES = ALL_POLICY_NAMES      # declared in solver.rules.objectives
+POLICIES = ALL_POLICY_NAMES      # declared in yatzy.rules.objectives
 SIMPLE_POLICIES = tuple(p for p in POLICIES if p != "step")   # the policies of one column
 DEFAULT_GAMES = 20_000          # games an estimated distribution is played from
 
@@ -88,7 +88,7 @@ def announce_compile(kernels, kind: str) -> None:
     (``distribution``, ``simulation``) compiles its ``kernels`` first, once
     after an install or an update, where Numba's cache does not hold them
     (once a process: a command may say it before its own announcement)."""
-    from solver.tables.plan import compile_notice
+    from yatzy.tables.plan import compile_notice
     if kind not in _COMPILE_SAID:
         _COMPILE_SAID.add(kind)
         compile_notice(kind, kernels, stacklevel=4)
@@ -96,8 +96,8 @@ def announce_compile(kernels, kind: str) -> None:
 
 def announce_distribution_compile() -> None:
     """``announce_compile`` of the exact distribution's kernels."""
-    from solver.kernels.forward import carry
-    from solver.kernels.policy import batch
+    from yatzy.kernels.forward import carry
+    from yatzy.kernels.policy import batch
     announce_compile((carry, batch), "distribution")
 
 
@@ -119,9 +119,9 @@ class Solver:
     boldly, ``-1 <= theta <= 1``.  Values (``ev``, the advice) are then
     certainty equivalents: the sure score worth as much as the gamble.
     ``advise`` and ``ev`` take any other objective
-    (``solver.players.objectives``: ``Target(points)``, ``Win(opponents)``).
+    (``yatzy.players.objectives``: ``Target(points)``, ``Win(opponents)``).
 
-    ``playing``: how these rules are played (``solver.players.strategy``:
+    ``playing``: how these rules are played (``yatzy.players.strategy``:
     ``OneCard`` exactly, or ``Columns`` by the Trippel strategy; chosen
     once from ``rules.play``).
 
@@ -208,7 +208,7 @@ class Solver:
         """Every distinct action with ``dice`` on the table and ``rerolls``
         left (2 after the first roll of three, then 1, then 0; with saved
         rolls, own and banked together), best first, by the ``objective``
-        (default ``self.objective``; ``solver.players.objectives``).  Under
+        (default ``self.objective``; ``yatzy.players.objectives``).  Under
         ``Target(points)``: ranked by the largest chance to finish at or
         above it (``Action.p_at_least``), each with its expected final
         score too; under ``Win(opponents)`` a ``WinAdvice``.  With several
@@ -231,12 +231,12 @@ class Solver:
 
     # ------------------------------------------------------------ targets
     def target(self) -> TargetTable:
-        """The target table (``solver.tables.target``): the largest chance of
+        """The target table (``yatzy.tables.target``): the largest chance of
         reaching every score from every state: the stored whole table, else
         each position's sub-game solved in memory when a question first needs
         it (the whole table solved and stored for a position that needs most of it)."""
         if self._target is None:
-            from solver.tables.target import open_target
+            from yatzy.tables.target import open_target
             self._target = open_target(self.rules, self.tables, progress=self.progress)
         return self._target
 
@@ -248,24 +248,24 @@ class Solver:
 
     # ------------------------------------------------------------ opponents
     def futures(self) -> FuturesTable:
-        """The opponents' futures table (``solver.players.futures``): the
+        """The opponents' futures table (``yatzy.players.futures``): the
         distribution of the points still to come under expected-score play
         from every state: the stored whole table, else each position's
         sub-game when first needed (as ``target``)."""
         if self._futures is None:
-            from solver.players.futures import open_futures
+            from yatzy.players.futures import open_futures
             self._futures = open_futures(self.rules, self.tables, progress=self.progress)
         return self._futures
 
     # ------------------------------------------------------------ explanations
     def parts(self, progress: Progress | None = None) -> PartsTable:
-        """The parts table (``solver.players.explain``): each box's expected
+        """The parts table (``yatzy.players.explain``): each box's expected
         points, the chance of the upper bonus and the yahtzee bonuses to
         come under optimal play from every state: the stored whole table, else
         each position's sub-game when first needed (as ``target``; a build
         followed by ``progress``, else by the solver's)."""
         if self._parts is None:
-            from solver.players.explain import check_explain_rules, open_parts
+            from yatzy.players.explain import check_explain_rules, open_parts
             check_explain_rules(self.rules)
             if self.theta:
                 raise InputError("explanations are for the expected score "
@@ -279,7 +279,7 @@ class Solver:
         """Why each action of ``advise`` (same order) costs what it does:
         its loss split into exact parts per box (``groups``: per group of
         boxes), the upper bonus and the yahtzee bonus."""
-        from solver.players.explain import TurnParts, explain
+        from yatzy.players.explain import TurnParts, explain
         advice = self.advise(card, dice, rerolls)
         turn = TurnParts(self.table, self.parts(), advice.card)
         return tuple(explain(turn, advice, a, groups) for a in advice.actions)
@@ -287,7 +287,7 @@ class Solver:
     def outlook(self, card: Scorecard | str = "") -> Outlook:
         """The chance of the upper bonus and each open box's expected points
         from the start of the next turn at ``card`` under optimal play."""
-        from solver.players.explain import outlook
+        from yatzy.players.explain import outlook
         sc = self.card(card)
         return outlook(self.parts(), sc)
 
@@ -296,15 +296,15 @@ class Solver:
                    done: Iterable[Scorecard | str] = ()) -> WinAdvice:
         """``advise(card, dice, rerolls, Win(opponents, done))``: every
         action ranked by the chance to finish strictly above every opponent
-        (``solver.players.win``): ``opponents`` still playing for expected
+        (``yatzy.players.win``): ``opponents`` still playing for expected
         score from their cards, ``done`` those whose game is over (1 to 5 in
         all)."""
         return self.advise(card, dice, rerolls, Win(opponents, done))
 
     def strategy(self, card: Scorecard | str = "") -> list[dict]:
         """The best action for every roll and rerolls left at ``card``'s
-        turn start, as rows (``solver.research.export.STRATEGY_COLUMNS``)."""
-        from solver.research.export import strategy
+        turn start, as rows (``yatzy.research.export.STRATEGY_COLUMNS``)."""
+        from yatzy.research.export import strategy
         self._one_column("strategy")
         sc = self.card(card)
         if sc.is_full:
@@ -315,7 +315,7 @@ class Solver:
     def is_exact(self, policy: str = "optimal") -> bool:
         """Whether the final-score distribution under ``policy`` is computed
         exactly (else estimated from played games, optimal policy only)."""
-        from solver.kernels.policy import check_policy_rules
+        from yatzy.kernels.policy import check_policy_rules
         check_policy(policy)
         if not self.rules.play.exact:              # the strategy is measured from games
             policy_for(policy, self.rules)
@@ -353,22 +353,22 @@ class Solver:
         exact = self.is_exact(policy)
         table = self.table
         if not self.rules.play.exact:
-            from solver.research.triple_games import distribution
+            from yatzy.research.triple_games import distribution
             return distribution(table, card, policy, games, seed)
         if exact:
-            from solver.research.distribution import distribution
+            from yatzy.research.distribution import distribution
             announce_distribution_compile()
             return distribution(self.rules, card, table.values, policy, self.theta)
-        from solver.research.games import estimate
+        from yatzy.research.games import estimate
         return estimate(table, card, games, seed)
 
     def simulate(self, games: int, seed: int = 0, policy: str = "optimal",
                  log: str | Path | IO[str] | None = None) -> Simulation:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
-        file that receives every turn (``solver.research.review``'s format)."""
-        from solver.kernels.policy import check_policy_rules
-        from solver.research.review import header_line, log_lines
+        file that receives every turn (``yatzy.research.review``'s format)."""
+        from yatzy.kernels.policy import check_policy_rules
+        from yatzy.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
         if not self.rules.play.exact or policy not in SIMPLE_POLICIES:
@@ -394,16 +394,16 @@ class Solver:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             table = self.table if policy == "optimal" else None
             if not fast:
-                from solver.research.games import run_games
+                from yatzy.research.games import run_games
                 return run_games(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
 
             def write(batch) -> None:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
                                       batch.boxes, batch.points):
                     f.write(line + "\n")
-            from solver.kernels.policy import batch
-            from solver.kernels.simulate import play_games, play_turn
-            from solver.research.simulate import simulate
+            from yatzy.kernels.policy import batch
+            from yatzy.kernels.simulate import play_games, play_turn
+            from yatzy.research.simulate import simulate
             decisions = self._decisions(games) if policy == "optimal" else None
             kernels = (play_games,) if decisions is not None else (batch, play_turn)
             announce_compile(kernels, "simulation")
@@ -415,8 +415,8 @@ class Solver:
         """The decision table the simulation of ``games`` optimal games looks
         its actions up in: the stored one, or built now (seconds) for
         ``LOOKUP_GAMES`` games or more; ``None``: decided layer by layer."""
-        from solver.tables.decisions import build, decisions_path, open_decisions
-        from solver.tables.store import TableWarning
+        from yatzy.tables.decisions import build, decisions_path, open_decisions
+        from yatzy.tables.store import TableWarning
         rules = self.rules.column_rules
         if games < LOOKUP_GAMES and not decisions_path(rules, self.tables, self.theta).exists():
             return None
@@ -430,9 +430,9 @@ class Solver:
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
                           log: str | Path | IO[str] | None) -> Simulation:
-        """``simulate`` with several columns: ``solver.research.triple_games``."""
-        from solver.research.review import header_line
-        from solver.research.triple_games import run_games
+        """``simulate`` with several columns: ``yatzy.research.triple_games``."""
+        from yatzy.research.review import header_line
+        from yatzy.research.triple_games import run_games
         opened = atomic_text(log) if isinstance(log, (str, Path)) else contextlib.nullcontext(log)
         with opened as f:
             if f is not None:
@@ -447,8 +447,8 @@ class Solver:
 
     def review(self, log: str | Path | Sequence[Sequence[Turn]]) -> Review:
         """Every decision of a game log (a file name, or the games of
-        ``solver.research.review.read_log``) valued against the optimal strategy."""
-        from solver.research.review import read_log, review
+        ``yatzy.research.review.read_log``) valued against the optimal strategy."""
+        from yatzy.research.review import read_log, review
         if isinstance(log, (str, Path)):
             log = read_log(log, self._log_rules())[1]
         return review(self.table, log, self.rules)
@@ -468,7 +468,7 @@ class Solver:
         json) to the file ``out`` (atomically) or an open text file; with
         saved rolls only states with at most ``max_bank`` rolls banked.
         Returns the rows written."""
-        from solver.research.export import check_format, write_states
+        from yatzy.research.export import check_format, write_states
         self._one_column("export")
         if max_bank is not None:
             check_whole(max_bank, "max_bank")

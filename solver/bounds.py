@@ -32,17 +32,17 @@ the server); a value of the right type out of its range raises
     >>> check_theta(1e-20)
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: theta must be between -1 and 1, and 0 or at least 1e-06 in size, not 1e-20
+    yatzy.errors.InputError: theta must be between -1 and 1, and 0 or at least 1e-06 in size, not 1e-20
     >>> whole_text("9" * 500, "points")
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: points '99999999999999999999...' (500 characters): at most 100 digits
+    yatzy.errors.InputError: points '99999999999999999999...' (500 characters): at most 100 digits
     >>> check_text(None, "dice")
     Traceback (most recent call last):
     ...
-    solver.bounds.WrongType: dice must be text, not None
+    yatzy.bounds.WrongType: dice must be text, not None
 
-This module imports nothing of the package but ``solver.errors``.
+This module imports nothing of the package but ``yatzy.errors``.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ import os
 import numbers
 import re
 
-from solver.errors import InputError
+from yatzy.errors import InputError
 
 MAX_TEXT = 4096              # characters of one typed value (dice, card, move, spec)
 MAX_LINE = 1 << 20           # characters of one line of a log or game document
@@ -205,7 +205,7 @@ def parse_json(text: str, where: str) -> object:
     >>> parse_json("[" * 100_000, "game.json")
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: game.json: not JSON (nested too deeply)
+    yatzy.errors.InputError: game.json: not JSON (nested too deeply)
     """
     check_text(text, where, MAX_DOCUMENT)
     try:

@@ -37,8 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from solver.errors import InputError
-from solver.files import check_name
+from yatzy.errors import InputError
+from yatzy.files import check_name
 
 BUSY_SECONDS = 10.0             # how long a write waits for another process's lock
 MAX_BYTES = 1 << 30             # the default ceiling of a database file

@@ -26,11 +26,11 @@ something that is not a regular file (``/dev/null`` stays a device).
     >>> check_name("a" * 300)
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: 'aaaaaaaaaaaaaaaaaaaa...' (300 characters): a file name may have at most 255 bytes in each part
+    yatzy.errors.InputError: 'aaaaaaaaaaaaaaaaaaaa...' (300 characters): a file name may have at most 255 bytes in each part
     >>> read_text("/dev/zero")
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: /dev/zero: not a regular file
+    yatzy.errors.InputError: /dev/zero: not a regular file
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from solver.errors import InputError
+from yatzy.errors import InputError
 
 FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
 LEGACY_ORPHAN_SECONDS = 24 * 3600   # temporary files without a writer id: removed after a day

@@ -36,7 +36,7 @@ yahtzee bonus and may go only where the joker rule allows.
 Each player has one ``Scorecard``; under rules with several columns
 (Trippel-Yatzy: three, 45 turns, column ``c`` counting ``c`` times with its
 own bonus) a score names its column, and the advice is the Trippel
-strategy's (``solver.players.triple``), its values lower bounds
+strategy's (``yatzy.players.triple``), its values lower bounds
 (``Game.values``)::
 
     >>> game = Game("triple", ["Ann"], seed=3)
@@ -51,7 +51,7 @@ strategy's (``solver.players.triple``), its values lower bounds
 moves, replayed and so checked on load, and ``settings``: a front end's
 own choices, such as the coach's language and undo rule; documents
 without it load with none); ``log_lines()`` is the game as a
-``solver.research.review`` log (with a ``column`` per turn where the rules
+``yatzy.research.review`` log (with a ``column`` per turn where the rules
 have several).
 """
 
@@ -66,18 +66,18 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from solver.api import Solver, check_seed
-from solver.bounds import MAX_SEED, brief, parse_json, shown
-from solver.errors import InputError
-from solver.files import read_text, write_text
-from solver.players.advice import end_turn
-from solver.position.actions import Action, Advice, check_column
-from solver.position.scorecard import Scorecard
-from solver.research.review import Turn, header_line, turn_line
-from solver.rules.grammar import GrammarError, Typed, parse
-from solver.rules.objectives import ALL_POLICY_NAMES, policy_for
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.api import Solver, check_seed
+from yatzy.bounds import MAX_SEED, brief, parse_json, shown
+from yatzy.errors import InputError
+from yatzy.files import read_text, write_text
+from yatzy.players.advice import end_turn
+from yatzy.position.actions import Action, Advice, check_column
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.review import Turn, header_line, turn_line
+from yatzy.rules.grammar import GrammarError, Typed, parse
+from yatzy.rules.objectives import ALL_POLICY_NAMES, policy_for
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 GAME_VERSION = 1
 MAX_PLAYERS = 6
@@ -101,7 +101,7 @@ GAME_ERRORS = {
 }
 
 
-# The GameError kinds of a line the grammar (solver.rules.grammar) does not
+# The GameError kinds of a line the grammar (yatzy.rules.grammar) does not
 # read as a move; any other of its kinds is "bad_move"
 GRAMMAR_KINDS = {"bad_dice": "bad_dice", "bad_face": "bad_dice", "too_many": "bad_dice",
                  "digits": "bad_dice", "unknown_box": "unknown_box", "bad_column": "bad_column",
@@ -405,7 +405,7 @@ class Game:
 
     def play(self, move: str) -> Move:
         """Play ``move`` (``roll``, ``roll 11256``, ``keep 5 6``, ``reroll
-        all``, ``score chance``, or any phrasing ``solver.rules.grammar``
+        all``, ``score chance``, or any phrasing ``yatzy.rules.grammar``
         reads in English, Norwegian or Swedish: ``behold 5 5``, ``spara 6
         6``, ``skriv kåk``, ``stryk yatzy``, ``toere i kolonne 3``):
         InputError, game unchanged, if it is not legal now.  A new move
@@ -437,7 +437,7 @@ class Game:
 
     def _apply(self, pos: Position, text: str, drawn: bool = False) -> tuple[Move, Position]:
         """The move ``text`` made at ``pos`` and the position it leads to;
-        ``text`` is read by ``solver.rules.grammar`` in every language."""
+        ``text`` is read by ``yatzy.rules.grammar`` in every language."""
         if self.is_over_at(pos):
             raise GameError("game_over", "the game is over")
         due = not pos.rolls or len(pos.kept) == len(pos.rolls)
@@ -610,8 +610,8 @@ class Game:
             strategy, table = self.solver.playing, self.solver.table
             turn = strategy.turn(table, self.card, "step")
             return str(strategy.advise(table, self.card, self.dice, self.rerolls, turn).best)
-        from solver.kernels.policy import policy_tables as policy_game
-        from solver.players.policy import decide
+        from yatzy.kernels.policy import policy_tables as policy_game
+        from yatzy.players.policy import decide
         rules, card = self.rules, self.card
         u = card.upper_state
         d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))
@@ -623,7 +623,7 @@ class Game:
 
     # ------------------------------------------------------------ the log
     def log_lines(self) -> list[str]:
-        """The finished turns as a ``solver.research.review`` log: a header, then one
+        """The finished turns as a ``yatzy.research.review`` log: a header, then one
         line per turn; each seat is a game of its own (game = seat + 1),
         its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]
@@ -636,7 +636,7 @@ class Game:
         return out
 
     def log_turns(self, seat: int) -> list[Turn]:
-        """One seat's finished turns, as ``solver.research.review.read_log`` gives them."""
+        """One seat's finished turns, as ``yatzy.research.review.read_log`` gives them."""
         label = self.rules.play.label
         return [Turn("game", n, seat + 1, t.rolls, t.kept, t.box, t.points, label(t.column))
                 for n, t in enumerate(self.turns, 2) if t.player == seat]

@@ -35,7 +35,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from solver.database import data_folder, open_database
+from yatzy.database import data_folder, open_database
 
 MAX_ROWS = 100_000             # results kept in all (the oldest dropped first)
 TOP = 5                        # the best scores of a family shown
@@ -77,7 +77,7 @@ MIGRATIONS = (
        CREATE UNIQUE INDEX games_short ON games (short);
        """ + SCHEMA,
 )
-"""The steps of the shared tables' file (``solver.database.open_database``):
+"""The steps of the shared tables' file (``yatzy.database.open_database``):
 the tables and their changes, seats, the next game, proposals, short codes
 and families, and the results of finished games."""
 FILE = "tables.sqlite"        # the file's name in the data folder
@@ -85,7 +85,7 @@ FILE = "tables.sqlite"        # the file's name in the data folder
 
 def default_path() -> Path:
     """The shared tables' file: ``tables.sqlite`` in the data folder
-    (``solver.database.data_folder``), the file ``yatzy serve`` keeps."""
+    (``yatzy.database.data_folder``), the file ``yatzy serve`` keeps."""
     return data_folder() / FILE
 
 

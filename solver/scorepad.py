@@ -13,7 +13,7 @@ pad's, not the table's: a game written this way is marked
 ``pad_moves``), so that the loss ledger and the review rate the moves made
 with dice and leave the pad's unrated (``unrated``).
 
-    >>> from solver.game import Game
+    >>> from yatzy.game import Game
     >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
     >>> sorted(pad_values(g)[1, g.rules.box_index("two_pairs")])[:4]
     [0, 6, 8, 10]
@@ -24,7 +24,7 @@ with dice and leave the pad's unrated (``unrated``).
     >>> write_points(g, "two_pairs", 19)
     Traceback (most recent call last):
       ...
-    solver.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
+    yatzy.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
     >>> _ = g.play("roll 11256"); _ = g.play("score chance")
     >>> sorted(pad_moves(g)), unrated(g)
     ([0, 1], {0: 1, 1: 0})
@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.game import Game
+from yatzy.errors import InputError
+from yatzy.game import Game
 
 FLAG = "scorepad"          # the game's settings key: written from a score pad
 WRITES = "pad_writes"      # the settings key of each write: [move number, roll, score]

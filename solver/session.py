@@ -22,20 +22,20 @@ Rights (``Session.may``):
   holder or the admin.
 * **propose** the next game: any holder of a seat or the admin; **accept**
   it, **follow** a table with a new one: the admin (a shared table also
-  counts the agreement of every claimed seat, ``solver.web.shared``).
+  counts the agreement of every claimed seat, ``yatzy.web.shared``).
 
 The loss ledger keeps each person's decision's loss against the optimal
 strategy, move by move, valued exactly as the end review values it
-(``solver.research.review.judge``): an undo drops it, a redo or a resumed
+(``yatzy.research.review.judge``): an undo drops it, a redo or a resumed
 game computes the same number again, and once a turn is written a seat's
 running loss is the review's total for it, bit for bit::
 
-    >>> from solver.game import Game
+    >>> from yatzy.game import Game
     >>> s = Session(Game("nordic", ["Ann", "Bob"], seed=1))
     >>> s.play("roll 11256", Capability.of(1))
     Traceback (most recent call last):
       ...
-    solver.session.SessionError: it is Ann's move, not Bob's
+    yatzy.session.SessionError: it is Ann's move, not Bob's
     >>> _ = s.play("roll 11256"); _ = s.play("keep 1 1"); _ = s.play("roll 126")
     >>> s.last_move()
     LastMove(seat=0, name='Ann', text='roll 1 2 6', points=None)
@@ -53,13 +53,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.errors import InputError
-from solver.game import MAX_PLAYERS, Game, Move, Position
-from solver.players.advice import turn_values
-from solver.position.scorecard import Scorecard
-from solver.research.review import Review, Written, judge
-from solver.rules.ties import tolerance
-from solver.scorepad import is_pad, pad_moves, unrated, write_points
+from yatzy.errors import InputError
+from yatzy.game import MAX_PLAYERS, Game, Move, Position
+from yatzy.players.advice import turn_values
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.review import Review, Written, judge
+from yatzy.rules.ties import tolerance
+from yatzy.scorepad import is_pad, pad_moves, unrated, write_points
 
 UNDO_RULES = ("fair", "free")
 RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
@@ -137,7 +137,7 @@ def check_right(right: str, by: Capability, seat: int | None = None) -> None:
     >>> check_right("accept", Capability.of(0))
     Traceback (most recent call last):
       ...
-    solver.session.SessionError: only the table's creator may accept a game
+    yatzy.session.SessionError: only the table's creator may accept a game
     """
     if right == "claim":
         return
@@ -164,7 +164,7 @@ def bonus_pace(column: Scorecard) -> float | None:
     None where the rules have no bonus, no upper box is filled yet or the
     bonus is decided.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> r = parse_rules("nordic")
     >>> bonus_pace(Scorecard.parse("ones=4,sixes=12", r))
     -5.0
@@ -187,7 +187,7 @@ def bonus_needed(column: Scorecard) -> int | None:
     where the rules have no bonus or it is decided (won, or out of reach
     with every upper box filled).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> bonus_needed(Scorecard.parse("ones=4,sixes=12", parse_rules("nordic")))
     47
     """
@@ -327,14 +327,14 @@ class Session:
               by: Capability = EVERYONE) -> list[Move]:
         """Score-pad mode: write ``points`` in ``box`` (of ``column``) for the
         player to move, no dice entered, if ``by`` may move
-        (``solver.scorepad.write_points``: checked against the rules); the
+        (``yatzy.scorepad.write_points``: checked against the rules); the
         moves played (a roll that scores them, then the score)."""
         self.check("move", by)
         texts = write_points(self.game, box, points, column)
         return list(self.game.moves[-len(texts):])
 
     def undo_write(self, by: Capability = EVERYONE) -> list[Move]:
-        """``undo``, and in a score-pad game (``solver.scorepad.is_pad``) the
+        """``undo``, and in a score-pad game (``yatzy.scorepad.is_pad``) the
         roll that began the turn too, so that a written box is taken back
         to the turn's start, as it was written."""
         popped = self.undo(by)
@@ -364,7 +364,7 @@ class Session:
         """Each move's loss, as the moves are (``Game.moves``): a person's
         keep or score its loss against the best choice (0 within the
         tolerance), None for a roll, a computer's move or a box written
-        from a score pad (``solver.scorepad.pad_moves``: its dice are the
+        from a score pad (``yatzy.scorepad.pad_moves``: its dice are the
         pad's, not the table's)."""
         self._sync()
         return tuple(loss for _, _, loss, _ in self._ledger)

@@ -8,7 +8,7 @@ A turn-start state is ``(mask, u)`` (and, with saved rolls, the bank ``k``):
 * ``u``: the upper total capped at the bonus threshold (``Rules.cap``);
 * ``k``: rolls banked, at most ``bank_limit(filled boxes)``.
 
-Everything here is derived from a ``solver.rules.ruleset.Rules`` (the game's
+Everything here is derived from a ``yatzy.rules.ruleset.Rules`` (the game's
 description) and cached on it as ``state_space(rules)``: masks and their layers
 (masks with as many boxes filled), the rows a mask's values take in stored
 tables, the upper totals ("lanes") each mask can have, the boxes the fill
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from solver.rules.ruleset import Rules
+    from yatzy.rules.ruleset import Rules
 
 
 class StateSpace:
@@ -104,14 +104,14 @@ class StateSpace:
     def rows(self) -> np.ndarray:
         """``rows[mask]``: the row of a mask in stored values: its rank among
         the masks with as many boxes filled (values by layer, saved rolls),
-        else the mask itself (see ``solver.tables.values``)."""
+        else the mask itself (see ``yatzy.tables.values``)."""
         masks = np.arange(self.n_masks)
         return self.mask_rank(masks) if self.rules.saved_rolls else masks
 
     # ------------------------------------------------------------ fill order
     def allowed(self, masks: np.ndarray | int) -> np.ndarray:
         """Bitmask of the boxes that may be filled next, for each filled-box mask."""
-        from solver.rules.ruleset import Order
+        from yatzy.rules.ruleset import Order
 
         r = self.rules
         masks = np.asarray(masks, dtype=np.int64) & self.full_mask
@@ -230,7 +230,7 @@ class StateSpace:
         box at joker value, else any upper box (for 0).  Free choice joker
         (Verhoeff's reading): with the matching upper box open the usual rules
         apply; otherwise any open box, lower boxes at joker value."""
-        from solver.rules.ruleset import Joker
+        from yatzy.rules.ruleset import Joker
 
         r = self.rules
         masks = np.atleast_1d(np.asarray(masks, dtype=np.int64))

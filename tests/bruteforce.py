@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 import scoring_oracle as oracle
 
-from solver.rules.ruleset import Rules
-from solver.tables.build import solve
+from yatzy.rules.ruleset import Rules
+from yatzy.tables.build import solve
 
 TOL = 1e-9
 

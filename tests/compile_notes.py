@@ -13,8 +13,8 @@ def check_compile_said(run: Callable[[], object], starts: str, monkeypatch,
     and, as after an install (Numba's cache empty), says exactly one
     ``TableWarning`` whose English starts with ``starts``; ``said[lang]``:
     how it starts in each language."""
-    import solver.kernels.cache as cache
-    from solver.tables.store import TableWarning
+    import yatzy.kernels.cache as cache
+    from yatzy.tables.store import TableWarning
 
     def notes() -> list:
         with warnings.catch_warnings(record=True) as seen:

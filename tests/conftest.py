@@ -2,8 +2,8 @@ import os
 
 import pytest
 
-from solver.rules.ruleset import parse_rules
-from solver.tables.store import open_table
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.store import open_table
 
 
 @pytest.fixture(scope="session")

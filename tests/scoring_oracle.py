@@ -1,7 +1,7 @@
 """Box scoring written from docs/rules.md, independently of solver/boxes.py.
 
 The brute-force checks of the engine score with these functions, so that a
-mistake in ``solver.rules.boxes`` cannot hide in both the engine and its oracle.
+mistake in ``yatzy.rules.boxes`` cannot hide in both the engine and its oracle.
 Dice are plain values in any order, e.g. ``(5, 5, 4, 4, 2)``.
 
 Two forms:
@@ -22,7 +22,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import permutations
 
-from solver.rules.boxes import BoxKind
+from yatzy.rules.boxes import BoxKind
 
 
 # ------------------------------------------------------------ small helpers
@@ -168,7 +168,7 @@ YAHTZEE_JOKER = {
 # ------------------------------------------------------------ any box by its parameters
 @lru_cache(maxsize=None)
 def points(box, dice: tuple[int, ...]) -> int:
-    """Points of ``dice`` in ``box`` (a ``solver.rules.boxes.Box``), read from its
+    """Points of ``dice`` in ``box`` (a ``yatzy.rules.boxes.Box``), read from its
     parameters only: upper = face times count; chance = sum; straight = its
     points when any of its runs is among the dice; groups = the best way to
     cut some ordering of the dice into groups of equal dice of the given sizes

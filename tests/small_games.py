@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 import scoring_oracle as oracle
 
-from solver.players.advice import advise
-from solver.position.scorecard import Scorecard
-from solver.rules.boxes import NORDIC, Box, BoxKind, groups, straight, upper
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.players.advice import advise
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.boxes import NORDIC, Box, BoxKind, groups, straight, upper
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 # Two dice, four boxes, a bonus of 10 at an upper total of 4.
 TINY = Rules("tiny", (upper("ones", 1), upper("twos", 2), groups("one_pair", (2,)),

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from small_games import BANKED, THREE_UPPER
 
-from solver import InputError, Scorecard, Solver, compare
-from solver.tables.store import open_table
+from yatzy import InputError, Scorecard, Solver, compare
+from yatzy.tables.store import open_table
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def test_the_table_is_opened_on_first_use(tmp_path):
 
 
 def test_ev_and_advise_are_the_query_layer(small, folder):
-    from solver.players.advice import advise, expected_final_score
+    from yatzy.players.advice import advise, expected_final_score
 
     table = open_table(THREE_UPPER, folder)
     card = Scorecard.parse("ones=2", THREE_UPPER)
@@ -77,7 +77,7 @@ def test_errors_name_the_problem_not_an_option(small, call, message):
 
 
 def test_exact_distribution_is_solver_distribution(small, folder):
-    from solver.research.distribution import distribution
+    from yatzy.research.distribution import distribution
 
     table = open_table(THREE_UPPER, folder)
     for policy in ("optimal", "greedy"):
@@ -88,7 +88,7 @@ def test_exact_distribution_is_solver_distribution(small, folder):
 
 
 def test_saved_rolls_distribution_is_estimated_from_optimal_games(banked, folder):
-    from solver.research.games import estimate
+    from yatzy.research.games import estimate
 
     assert not banked.is_exact()
     got = banked.distribution(games=500, seed=2)
@@ -102,7 +102,7 @@ def test_saved_rolls_distribution_is_estimated_from_optimal_games(banked, folder
 
 
 def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
-    from solver.research.simulate import simulate
+    from yatzy.research.simulate import simulate
 
     sim = small.simulate(300, seed=4, log=tmp_path / "a.jsonl")
     want = simulate(THREE_UPPER, open_table(THREE_UPPER, folder).values, 300, 4)
@@ -118,7 +118,7 @@ def test_simulation_is_layer_at_a_time_where_it_can_be(small, folder, tmp_path):
 
 
 def test_simulation_with_saved_rolls_plays_game_by_game(banked, folder, tmp_path):
-    from solver.research.games import run_games
+    from yatzy.research.games import run_games
 
     sim = banked.simulate(200, seed=3, log=tmp_path / "b.jsonl")
     np.testing.assert_array_equal(sim.hist, run_games(open_table(BANKED, folder), 200, 3).hist)
@@ -139,7 +139,7 @@ def test_review_of_a_log_for_other_rules_is_refused(tmp_path, folder):
 
 
 def test_export_and_strategy_are_the_export_module(small, folder, tmp_path):
-    from solver.research.export import states, strategy
+    from yatzy.research.export import states, strategy
 
     table = open_table(THREE_UPPER, folder)
     out = io.StringIO()
@@ -164,6 +164,6 @@ def test_compare_checks_every_pair_first_and_ranks_against_the_first(small, bank
 
 
 def test_the_library_and_the_command_line_start_without_numba():
-    code = "import sys, solver.api, solver.cli; print('numba' in sys.modules)"
+    code = "import sys, yatzy.api, yatzy.cli; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr

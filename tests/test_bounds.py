@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner
 from small_games import SMALL
 
-from solver import Solver, bounds
-from solver.cli import main
-from solver.errors import InputError, TableError
-from solver.game import Game
-from solver.position.actions import Action
-from solver.position.scorecard import Scorecard
-from solver.research.match import chunks
-from solver.rules.ruleset import Rules, parse_rules
-from solver.tables import plan
-from solver.tables.store import TableWarning, load, open_table, table_path
+from yatzy import Solver, bounds
+from yatzy.cli import main
+from yatzy.errors import InputError, TableError
+from yatzy.game import Game
+from yatzy.position.actions import Action
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.match import chunks
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.tables import plan
+from yatzy.tables.store import TableWarning, load, open_table, table_path
 
 HUGE = "1" * 5000               # more digits than Python's int() reads from text
 
@@ -252,7 +252,7 @@ def test_the_sizes_are_what_the_tables_take(nordic):
     t = plan.target_plan(parse_rules("nordic"))
     assert 1.6 * 2**30 < t.disk_bytes < 1.8 * 2**30 and not t.big
     assert "1.7 GiB" in str(t) and "about " in str(t)     # and the time it takes
-    from solver.players.explain import open_parts
+    from yatzy.players.explain import open_parts
     e = plan.parts_plan(parse_rules("nordic"))
     parts = open_parts(parse_rules("nordic"), nordic.path.parent)
     parts.need(0)                          # the empty card's sub-game: the whole table, stored
@@ -283,7 +283,7 @@ def test_the_coach_refuses_a_folder_to_save_in(run, tmp_path):
 
 
 def test_a_full_disk_is_one_line_and_the_old_file_stays(run, tables_dir, tmp_path, monkeypatch):
-    from solver import files
+    from yatzy import files
     open_table(parse_rules("forced"), tables_dir, progress=False)     # solved before the disk fills
     out = tmp_path / "states.csv"
     out.write_text("old\n")

@@ -1,4 +1,4 @@
-"""The SQLite files (``solver.database``, the ratings of ``solver.research.ratings``)
+"""The SQLite files (``yatzy.database``, the ratings of ``yatzy.research.ratings``)
 in every state a user's disk can put them in: each is one line (``InputError``),
 an answer is either kept or said not to be, and two processes that create a
 new file at the same moment both succeed."""
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from solver import database
-from solver.database import DatabaseBroken, DatabaseBusy, DatabaseFull, open_database
-from solver.errors import InputError
-from solver.research.ratings import Answer, Ratings
+from yatzy import database
+from yatzy.database import DatabaseBroken, DatabaseBusy, DatabaseFull, open_database
+from yatzy.errors import InputError
+from yatzy.research.ratings import Answer, Ratings
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSWER = Answer("nordic", "|11111|0", "score", "score ones", "score ones", 0.5)
@@ -22,9 +22,9 @@ ANSWER = Answer("nordic", "|11111|0", "score", "score ones", "score ones", 0.5)
 # each child waits for the file "go" so that they open the new database together
 RACER = textwrap.dedent("""
     import sys, time, pathlib
-    from solver.database import open_database
-    from solver.research.ratings import MIGRATIONS as RATINGS
-    from solver.web.shared import MIGRATIONS as TABLES
+    from yatzy.database import open_database
+    from yatzy.research.ratings import MIGRATIONS as RATINGS
+    from yatzy.web.shared import MIGRATIONS as TABLES
     go = pathlib.Path(sys.argv[2])
     while not go.exists():
         time.sleep(0.0005)

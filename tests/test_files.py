@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.bounds import MAX_WORKERS, is_digits, whole_text
-from solver.cli import main
-from solver.cli.play import check_path
-from solver.errors import InputError
-from solver.files import (
+from yatzy.bounds import MAX_WORKERS, is_digits, whole_text
+from yatzy.cli import main
+from yatzy.cli.play import check_path
+from yatzy.errors import InputError
+from yatzy.files import (
     atomic_text,
     check_name,
     check_writable,
@@ -21,7 +21,7 @@ from solver.files import (
     remove_orphans,
     write_text,
 )
-from solver.game import MAX_NAME, Game, GameError, Player
+from yatzy.game import MAX_NAME, Game, GameError, Player
 
 LONG = "a" * 300
 

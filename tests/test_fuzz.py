@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import Solver
-from solver.cli import main
-from solver.errors import InputError, TableError
-from solver.game import Game
-from solver.tables import plan, store
+from yatzy import Solver
+from yatzy.cli import main
+from yatzy.errors import InputError, TableError
+from yatzy.game import Game
+from yatzy.tables import plan, store
 
 QUICK, LONG = 150, 10_000
 FUZZ_BUILD_BYTES = 64 << 20          # fuzzed calls never build more than this
@@ -249,7 +249,7 @@ test_coach_quick, test_coach_long = profiles(
 starlette = pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.web.app import create_app  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")

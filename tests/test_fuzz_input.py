@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.bounds import whole_text
-from solver.errors import InputError
-from solver.files import check_name
-from solver.game import Game, Player
+from yatzy.bounds import whole_text
+from yatzy.errors import InputError
+from yatzy.files import check_name
+from yatzy.game import Game, Player
 
 QUICK, LONG = 200, 10_000
 _SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

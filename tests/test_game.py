@@ -8,12 +8,12 @@ import json
 import pytest
 from small_games import BANKED
 
-from solver import InputError, Solver
-from solver.game import Game, Player
-from solver.research.review import read_log
-from solver.rules.boxes import NORDIC, groups, straight, upper
-from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import box_index, box_name
+from yatzy import InputError, Solver
+from yatzy.game import Game, Player
+from yatzy.research.review import read_log
+from yatzy.rules.boxes import NORDIC, groups, straight, upper
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.rules.words import box_index, box_name
 
 JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),
@@ -258,9 +258,9 @@ def test_box_names_in_every_language():
 def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
     import doctest
 
-    import solver.game
+    import yatzy.game
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
-    result = doctest.testmod(solver.game, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(yatzy.game, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 5
 
 

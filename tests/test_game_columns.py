@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-from solver import Solver
-from solver.errors import InputError
-from solver.game import Game
-from solver.position.actions import EXACT, LOWER_BOUND, Action
-from solver.position.scorecard import Scorecard
-from solver.research.review import read_log
-from solver.rules.ruleset import parse_rules
+from yatzy import Solver
+from yatzy.errors import InputError
+from yatzy.game import Game
+from yatzy.position.actions import EXACT, LOWER_BOUND, Action
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.review import read_log
+from yatzy.rules.ruleset import parse_rules
 
 TRIPLE = parse_rules("triple")
 NORDIC = parse_rules("nordic")

@@ -6,14 +6,16 @@ the fair and free undo; the bonus pace, standings and last move as data."""
 from __future__ import annotations
 
 import doctest
+
+import yatzy.session
 import random
 
 import pytest
 
-from solver import Solver
-from solver.game import Game
-from solver.scorepad import pad_values
-from solver.session import (
+from yatzy import Solver
+from yatzy.game import Game
+from yatzy.scorepad import pad_values
+from yatzy.session import (
     ANY_SEAT,
     EVERYONE,
     NOBODY,
@@ -214,7 +216,7 @@ def test_pace_standings_and_last_move_are_data(solvers):
 
 
 def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
-    import solver.session
+    import yatzy.session
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
-    result = doctest.testmod(solver.session)
+    result = doctest.testmod(yatzy.session)
     assert result.failed == 0 and result.attempted > 5

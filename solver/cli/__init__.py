@@ -1,5 +1,5 @@
 """The ``yatzy`` command line: parses options, calls the library
-(``solver.api``) and prints.
+(``yatzy.api``) and prints.
 
 ``options`` holds what the commands share (the group whose errors are one
 line, option types, progress on stderr); ``core`` the commands solve, ev,
@@ -18,7 +18,7 @@ import importlib
 
 import click
 
-from solver.cli.options import Group
+from yatzy.cli.options import Group
 
 COMMAND_MODULES = {
     **dict.fromkeys(("solve", "ev", "advise", "rules"), "core"),
@@ -28,7 +28,7 @@ COMMAND_MODULES = {
     "play": "play", "train": "train", "serve": "serve", "match": "match",
     "tables": "tables", "where": "where", "history": "history",
 }
-"""Each command's module in ``solver.cli`` (its ``COMMANDS``)."""
+"""Each command's module in ``yatzy.cli`` (its ``COMMANDS``)."""
 
 
 class LazyGroup(Group):
@@ -39,7 +39,7 @@ class LazyGroup(Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in COMMAND_MODULES:
-            module = importlib.import_module(f"solver.cli.{COMMAND_MODULES[name]}")
+            module = importlib.import_module(f"yatzy.cli.{COMMAND_MODULES[name]}")
             for command in module.COMMANDS:
                 self.add_command(command)
         return self.commands.get(name)

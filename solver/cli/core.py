@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import click
 
-from solver.cli.options import (
+from yatzy.cli.options import (
     Whole,
     card_option,
     json_option,
@@ -19,10 +19,10 @@ from solver.cli.options import (
     theta_option,
     value_name,
 )
-from solver.errors import InputError
-from solver.players.advice import bank_after
-from solver.players.objectives import Objective, Score, Win
-from solver.rules.ruleset import KEYS, PRESETS, parse_rules
+from yatzy.errors import InputError
+from yatzy.players.advice import bank_after
+from yatzy.players.objectives import Objective, Score, Win
+from yatzy.rules.ruleset import KEYS, PRESETS, parse_rules
 
 
 @click.command()
@@ -105,7 +105,7 @@ def _outlook(solver, card) -> dict:
 def _ev_columns(solver, card, as_json: bool) -> None:
     """``ev`` with several columns: the column-by-column value (a lower
     bound) and the strategy's value estimated from played games."""
-    from solver.research.triple_games import EV_GAMES
+    from yatzy.research.triple_games import EV_GAMES
     bound = solver.ev(card)
     dist = solver.distribution(card, games=EV_GAMES)
     lo, hi = dist.ci95

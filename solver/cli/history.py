@@ -1,5 +1,5 @@
 """``yatzy history``: the games finished at this computer's tables, kept in
-the shared tables' file (``solver.history``: ``yatzy play`` and ``yatzy
+the shared tables' file (``yatzy.history``: ``yatzy play`` and ``yatzy
 serve`` both write it): each rule set's best scores and every player's
 personal best, in the chosen language or as JSON."""
 
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import Choice, json_option
-from solver.errors import InputError
-from solver.rules.words import LANGS, message
+from yatzy.cli.options import Choice, json_option
+from yatzy.errors import InputError
+from yatzy.rules.words import LANGS, message
 
 
 def read(path: Path, rules: str | None, players: tuple[str, ...]) -> list[dict]:
-    """``solver.history.overview`` of the file at ``path`` ([] when there is
+    """``yatzy.history.overview`` of the file at ``path`` ([] when there is
     none yet: reading makes no file)."""
-    from solver.database import reporting
-    from solver.history import open_history, overview
+    from yatzy.database import reporting
+    from yatzy.history import open_history, overview
     if not path.exists():
         return []
     db = open_history(path)
@@ -62,8 +62,8 @@ def history(rules_spec: str | None, players: tuple[str, ...], path: str | None, 
             as_json: bool) -> None:
     """The finished games' best scores and each player's personal best:
     yatzy history --rules nordic --lang nb."""
-    from solver.history import default_path
-    from solver.rules.ruleset import parse_rules
+    from yatzy.history import default_path
+    from yatzy.rules.ruleset import parse_rules
     spec = parse_rules(rules_spec).spec if rules_spec else None
     file = Path(path) if path else default_path()
     try:

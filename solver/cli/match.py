@@ -1,5 +1,5 @@
 """``yatzy match``: head-to-head studies of 2 to 6 policies
-(``solver.research.match``), in process, on a local Dask cluster or on a running one."""
+(``yatzy.research.match``), in process, on a local Dask cluster or on a running one."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 
 import click
 
-from solver.bounds import MAX_WORKERS
-from solver.cli.options import (
+from yatzy.bounds import MAX_WORKERS
+from yatzy.cli.options import (
     GAMES,
     Whole,
     json_option,
@@ -16,7 +16,7 @@ from solver.cli.options import (
     seed_option,
     tables_option,
 )
-from solver.rules.ruleset import parse_rules
+from yatzy.rules.ruleset import parse_rules
 
 
 @click.command()
@@ -36,7 +36,7 @@ def match(rules_spec: str, tables_dir: str | None, players: str, games: int, see
           scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Play N games between the seats and print each seat's win rate (95 %
     interval), the ties and the mean scores; seats rotate who moves first."""
-    from solver.research.match import check_rules, parse_players, run
+    from yatzy.research.match import check_rules, parse_players, run
     rules = parse_rules(rules_spec)
     check_rules(rules)
     seats = parse_players(players, rules)

@@ -14,15 +14,15 @@ from typing import Iterator
 
 import click
 
-from solver import bounds
-from solver.api import POLICIES, Solver
-from solver.bounds import MAX_SEED, whole_range
-from solver.errors import InputError, TableError
-from solver.players.objectives import objective_from
-from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import LANGS, message, number, rules_name
-from solver.tables import plan
-from solver.tables.store import TableWarning
+from yatzy import bounds
+from yatzy.api import POLICIES, Solver
+from yatzy.bounds import MAX_SEED, whole_range
+from yatzy.errors import InputError, TableError
+from yatzy.players.objectives import objective_from
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.rules.words import LANGS, message, number, rules_name
+from yatzy.tables import plan
+from yatzy.tables.store import TableWarning
 
 
 # ------------------------------------------------------------------ errors
@@ -205,7 +205,7 @@ class Choice(click.Choice):
 
 
 class Theta(click.ParamType):
-    """A risk parameter: 0, or between 1e-6 and 1 in size (``solver.bounds``)."""
+    """A risk parameter: 0, or between 1e-6 and 1 in size (``yatzy.bounds``)."""
 
     name = "theta"
 
@@ -299,7 +299,7 @@ def objective_options(with_opponents: bool = True):
     """``--theta``, ``--target`` (with ``opponents``: ``--opponent``,
     ``--opponent-done``) given to the command as one ``objective``: the
     one place the command line's options become an objective
-    (``solver.players.objectives.objective_from``)."""
+    (``yatzy.players.objectives.objective_from``)."""
     def decorate(f):
         @functools.wraps(f)
         def command(*args, theta: float, target: int | None, opponents: tuple[str, ...] = (),
@@ -351,7 +351,7 @@ def _writable(ctx, param, value: str | None) -> str | None:
     """An output path, refused now (a folder, a missing or read-only
     folder) rather than after the work."""
     if value:
-        from solver.files import check_writable
+        from yatzy.files import check_writable
         check_writable(value)
     return value
 
@@ -424,14 +424,14 @@ def naming_table(label: str, lang: str = "en") -> str:
     is not the value table (``tables.plan.building_now``): the target,
     futures, explanations and decision tables' bars say which they are.
 
-    >>> from solver.tables.plan import building
+    >>> from yatzy.tables.plan import building
     >>> with building("target"):
     ...     naming_table("regner ut Nordisk", "nb")
     'regner ut Nordisk (måltabellen)'
     >>> naming_table("solving Nordic")
     'solving Nordic'
     """
-    from solver.tables.plan import building_now
+    from yatzy.tables.plan import building_now
     kind = building_now()
     return f"{label} ({message(f'table_{kind}', lang)})" if kind not in ("", "value") else label
 
@@ -513,8 +513,8 @@ class LineProgress:
 def check_plot(path: str | None) -> None:
     """Fail now, not after the work, if a plot could not be drawn or written."""
     if path:
-        from solver.files import check_writable
-        from solver.research.plots import plot_format, require
+        from yatzy.files import check_writable
+        from yatzy.research.plots import plot_format, require
         plot_format(path)
         check_writable(path)
         require()

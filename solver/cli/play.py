@@ -1,6 +1,6 @@
 """``yatzy play``: a coach in the terminal for a whole game at the table.
 
-Everything the game does is ``solver.game.Game``; this module reads lines,
+Everything the game does is ``yatzy.game.Game``; this module reads lines,
 prints the scorecard ("protokoll") and the hints, and keeps the game safe:
 it is written (atomically) to its file after every move, at game over and
 on hang-up, SIGTERM or Ctrl-C, with the coach's own settings (table mode,
@@ -26,15 +26,15 @@ import time
 
 import click
 
-from solver.cli.coach.card import protokoll
-from solver.cli.coach.loop import Coach, Quit, check_path
-from solver.cli.coach.signals import stopping
-from solver.cli.coach.solving import Stopped, solve_child, stop
-from solver.cli.coach.texts import game_error
-from solver.cli.options import SEED, Choice, rules_option, tables_option
-from solver.errors import InputError
-from solver.game import Game, GameError
-from solver.rules.words import LANGS, message
+from yatzy.cli.coach.card import protokoll
+from yatzy.cli.coach.loop import Coach, Quit, check_path
+from yatzy.cli.coach.signals import stopping
+from yatzy.cli.coach.solving import Stopped, solve_child, stop
+from yatzy.cli.coach.texts import game_error
+from yatzy.cli.options import SEED, Choice, rules_option, tables_option
+from yatzy.errors import InputError
+from yatzy.game import Game, GameError
+from yatzy.rules.words import LANGS, message
 
 HINTS = ("off", "check", "top3", "full")
 UNDO = ("fair", "free")
@@ -56,7 +56,7 @@ def open_game(rules_spec: str, tables_dir: str | None, players: tuple[str, ...],
 
 
 def history_path(path: str | None, no_record: bool, lang: str) -> str | None:
-    """The file of finished games (``solver.history``: the shared tables'
+    """The file of finished games (``yatzy.history``: the shared tables'
     file ``yatzy serve`` keeps) the game goes to; None with ``--no-record``.
     It is opened at the game's end: a file that cannot be used then is one
     line, and the game is saved all the same."""
@@ -64,7 +64,7 @@ def history_path(path: str | None, no_record: bool, lang: str) -> str | None:
         if path:
             raise InputError(message("opt_not_together", lang, a="--history", b="--no-record"))
         return None
-    from solver.history import default_path
+    from yatzy.history import default_path
     return path or str(default_path())
 
 
@@ -75,7 +75,7 @@ def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
         if db_path:
             raise InputError(message("opt_not_together", lang, a="--db", b="--no-record"))
         return None
-    from solver.research.ratings import Ratings, default_path
+    from yatzy.research.ratings import Ratings, default_path
     db = db_path or str(default_path())
     try:
         Ratings(db).close()

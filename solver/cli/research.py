@@ -1,6 +1,6 @@
 """Research commands of ``yatzy``: distribution, compare, simulate, review,
 export, strategy, bounds.  The choices (exact or estimated, how games are played)
-are the library's (``solver.api``); modules with Numba kernels are imported
+are the library's (``yatzy.api``); modules with Numba kernels are imported
 only there, when needed."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import replace
 
 import click
 
-from solver.api import DEFAULT_GAMES, POLICIES
-from solver.api import compare as compare_all
-from solver.cli.options import (
+from yatzy.api import DEFAULT_GAMES, POLICIES
+from yatzy.api import compare as compare_all
+from yatzy.cli.options import (
     GAMES,
     THETA,
     Choice,
@@ -32,7 +32,7 @@ from solver.cli.options import (
     tables_option,
     theta_option,
 )
-from solver.research.export import FORMATS
+from yatzy.research.export import FORMATS
 
 
 # ----------------------------------------------------------------- distribution
@@ -44,7 +44,7 @@ def distribution_seconds(solver, card, policy: str, games: int | None, start: bo
     process's first pass spends before it, ``DISTRIBUTION_START``);
     ``(None, 0.0)`` where there is no pass (an estimate from games, rules
     or a policy without one, a full card)."""
-    from solver.tables.plan import DISTRIBUTION_START, busy_share, distribution_plan, estimate
+    from yatzy.tables.plan import DISTRIBUTION_START, busy_share, distribution_plan, estimate
 
     if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
         return None, 0.0
@@ -67,9 +67,9 @@ def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     ``tables.plan.ANNOUNCE_SECONDS``."""
     from dataclasses import replace
 
-    from solver.api import announce_distribution_compile
-    from solver.rules.words import message
-    from solver.tables.plan import ANNOUNCE_SECONDS
+    from yatzy.api import announce_distribution_compile
+    from yatzy.rules.words import message
+    from yatzy.tables.plan import ANNOUNCE_SECONDS
 
     plan, seconds = distribution_seconds(solver, card, policy, games)
     if plan is not None:
@@ -88,9 +88,9 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
     the process's start counted once; a risk parameter's pass as the
     optimal one's)."""
-    from solver.api import announce_distribution_compile
-    from solver.rules.words import message
-    from solver.tables.plan import ANNOUNCE_SECONDS, describe_seconds
+    from yatzy.api import announce_distribution_compile
+    from yatzy.rules.words import message
+    from yatzy.tables.plan import ANNOUNCE_SECONDS, describe_seconds
 
     pairs = [(s, p) for s in solvers
              for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
@@ -127,7 +127,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
                  games: int | None, seed: int, theta: float) -> None:
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
-    from solver.research.stats import PERCENTILES
+    from yatzy.research.stats import PERCENTILES
 
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
@@ -136,7 +136,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     announce_distribution(solver, card, policy, games)
     dist = solver.distribution(card, policy, games, seed)
     if plot:
-        from solver.research.plots import plot_distribution
+        from yatzy.research.plots import plot_distribution
         plot_distribution(dist, plot)
     if as_json:
         click.echo(json.dumps(dist.as_dict(at_least)))
@@ -206,7 +206,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:
-        from solver.research.plots import plot_comparison
+        from yatzy.research.plots import plot_comparison
         plot_comparison(dists, plot)
     if as_json:
         click.echo(json.dumps(result.as_dict(at_least)))
@@ -246,13 +246,13 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, policy: str,
              log_path: str | None, theta: float, as_json: bool, plot: str | None) -> None:
     """Play games by Monte Carlo under a policy; seeded and reproducible."""
-    from solver.research.stats import PERCENTILES
+    from yatzy.research.stats import PERCENTILES
 
     solver = open_solver(rules_spec, tables_dir, theta)
     check_plot(plot)
     sim = solver.simulate(games, seed, policy, log=log_path)
     if plot:                         # over the exact distribution where there is one
-        from solver.research.plots import plot_simulation
+        from yatzy.research.plots import plot_simulation
         exact = solver.distribution(policy=policy) if solver.is_exact() else None
         plot_simulation(sim, exact, plot)
     if as_json:
@@ -283,8 +283,8 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
 def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
            as_json: bool) -> None:
     """Value every decision of a game log against the optimal strategy."""
-    from solver.position.actions import EXACT, LOWER_BOUND_NOTE
-    from solver.research.review import read_log
+    from yatzy.position.actions import EXACT, LOWER_BOUND_NOTE
+    from yatzy.research.review import read_log
 
     rules, games = read_log(log_file, rules_spec)
     result = open_solver(rules, tables_dir).review(games)
@@ -340,7 +340,7 @@ def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
 @out_option
 def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None) -> None:
     """The best action for every roll and rerolls left, as CSV."""
-    from solver.research.export import write_strategy
+    from yatzy.research.export import write_strategy
 
     write_strategy(open_solver(rules_spec, tables_dir).strategy(card), out, sys.stdout)
 
@@ -363,8 +363,8 @@ def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: i
     their interval)."""
     import time
 
-    from solver.research import brackets
-    from solver.research.triple_bound import cache_path, cached_bound, check_columns
+    from yatzy.research import brackets
+    from yatzy.research.triple_bound import cache_path, cached_bound, check_columns
 
     start = time.perf_counter()
     solver = open_solver(rules_spec, tables_dir)

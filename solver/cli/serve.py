@@ -1,4 +1,4 @@
-"""``yatzy serve``: the advisor as a web page (``solver.web``) on a local
+"""``yatzy serve``: the advisor as a web page (``yatzy.web``) on a local
 server.  Starlette and uvicorn are imported only when the command runs, so
 the other commands start as fast as before."""
 
@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from solver.cli.options import Whole, fail, rules_option, tables_option
-from solver.errors import missing_extra
+from yatzy.cli.options import Whole, fail, rules_option, tables_option
+from yatzy.errors import missing_extra
 
 
 @click.command()
@@ -38,9 +38,9 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
     try:
         import uvicorn
 
-        from solver.web.app import create_app
-        from solver.web.guard import hosts_served
-        from solver.web.limits import SERVER_LIMITS
+        from yatzy.web.app import create_app
+        from yatzy.web.guard import hosts_served
+        from yatzy.web.limits import SERVER_LIMITS
     except ImportError as e:
         fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
     addresses = network_addresses() if host in ("0.0.0.0", "::", "") else []
@@ -64,7 +64,7 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
         if addresses:                   # a table shared from the laptop's own page links here
             os.environ["YATZY_LAN_URL"] = f"http://{addresses[0]}:{bound}/"
         if addresses and on_terminal():
-            from solver.web.qr import terminal
+            from yatzy.web.qr import terminal
 
             click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
@@ -90,7 +90,7 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
         os.environ["YATZY_SERVE_DB"] = str(db)
     os.environ["YATZY_SERVE_HOSTS"] = ",".join(hosts)
     os.environ["YATZY_SERVE_ALLOW_RULES"] = "1" if allow_rules else "0"
-    config = uvicorn.Config("solver.web.app:app_from_env", factory=True, workers=workers,
+    config = uvicorn.Config("yatzy.web.app:app_from_env", factory=True, workers=workers,
                             **limits)
     Multiprocess(config, sockets=[sock]).run()
     sys.stdout.flush()
@@ -100,7 +100,7 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
 
 def Server(config, closing):
     """uvicorn's server that, told to stop (Ctrl-C, SIGTERM), first ends
-    every event stream (``closing``: ``solver.web.guard``), so it stops
+    every event stream (``closing``: ``yatzy.web.guard``), so it stops
     within about a second with phones connected."""
     import asyncio
 

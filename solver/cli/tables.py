@@ -1,7 +1,7 @@
 """``yatzy tables``: the stored tables (rule set, kind, size, age, where),
 removed by rule set or kind, and the leftovers of stopped builds cleaned.
 
-The files themselves are read and removed by ``solver.tables.store``
+The files themselves are read and removed by ``yatzy.tables.store``
 (``stored_files``, ``remove_stored``); this module picks and prints.
 """
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import Choice, fail, json_option
-from solver.rules.ruleset import parse_rules
-from solver.tables.plan import describe_bytes
-from solver.tables.store import (
+from yatzy.cli.options import Choice, fail, json_option
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.plan import describe_bytes
+from yatzy.tables.store import (
     KINDS,
     StoredFile,
     default_directory,

@@ -1,8 +1,8 @@
 """``yatzy train``: puzzles from real positions, answered at the prompt,
 each answer's loss explained and recorded; ``--stats`` shows the rating.
 
-The puzzles are ``solver.research.puzzles``'; the rating and its database
-``solver.research.ratings``; the explanations ``Solver.explain``.  Answers
+The puzzles are ``yatzy.research.puzzles``'; the rating and its database
+``yatzy.research.ratings``; the explanations ``Solver.explain``.  Answers
 are read line by line, so the command works piped (``yatzy train <
 answers.txt``); input ending stops the session after the answers given.
 """
@@ -18,7 +18,7 @@ import warnings
 
 import click
 
-from solver.cli.options import (
+from yatzy.cli.options import (
     SEED,
     Choice,
     Whole,
@@ -27,12 +27,12 @@ from solver.cli.options import (
     rules_option,
     tables_option,
 )
-from solver.errors import InputError
-from solver.position.actions import Action
-from solver.research import puzzles as pz
-from solver.research.ratings import Answer, Ratings
-from solver.rules.grammar import GrammarError, cut, parse
-from solver.rules.words import (
+from yatzy.errors import InputError
+from yatzy.position.actions import Action
+from yatzy.research import puzzles as pz
+from yatzy.research.ratings import Answer, Ratings
+from yatzy.rules.grammar import GrammarError, cut, parse
+from yatzy.rules.words import (
     LANGS,
     box_name,
     decimal_mark,
@@ -41,11 +41,11 @@ from solver.rules.words import (
     number,
     section,
 )
-from solver.tables.store import TableWarning
+from yatzy.tables.store import TableWarning
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 
-# The trainer's words (the catalogue's "train" section, solver.rules.words)
+# The trainer's words (the catalogue's "train" section, yatzy.rules.words)
 WORDS = section("train")
 KIND_KEYS = {"first keep": "kind_first", "second keep": "kind_second", "box choice": "kind_box"}
 
@@ -54,8 +54,8 @@ def build_notice(solver, lang: str) -> str:
     """The announcement of the whole explanations table's build, in
     ``lang``: what, its size on disk and about how long, the time measured
     on this machine now (``players.explain.whole_plan``, ``tables.plan.estimate``)."""
-    from solver.players.explain import whole_plan
-    from solver.tables.plan import describe_bytes, describe_seconds, estimate
+    from yatzy.players.explain import whole_plan
+    from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
     plan = whole_plan(solver.rules, solver.tables)
     return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec,
                 size=decimal_mark(describe_bytes(plan.file_size), lang),
@@ -85,7 +85,7 @@ def card_text(card, lang: str) -> str:
 def parse_answer(text: str, rules, lang: str = "en", dice: tuple[int, ...] | None = None
                  ) -> Action:
     """An answer as an action, read as the coach reads a move
-    (``solver.rules.grammar``): ``keep 5 6``, ``56`` (keep those), ``behold
+    (``yatzy.rules.grammar``): ``keep 5 6``, ``56`` (keep those), ``behold
     5 5``, ``spara 6 6``, ``keep sixes`` (with ``dice``), ``score BOX`` or
     ``BOX`` alone (any language; points may be said, ``chance (23)``, and
     a strike says 0), ``reroll all``, ``kast alle``."""
@@ -239,7 +239,7 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
         anchors = pz.calibrate(solver.table, games)
         db.store_anchors(spec, solver.rules.fingerprint, games, 0, anchors)
     if plot:
-        from solver.research.ratings import plot_stats
+        from yatzy.research.ratings import plot_stats
         plot_stats(stats, anchors, plot)
     if as_json:
         click.echo(json.dumps({**stats.as_dict(), "database": str(db.path),
@@ -301,7 +301,7 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
         raise InputError(message("opt_goes_with", lang, a="--plot", b="--stats"))
     check_plot(plot)
     solver = open_solver(rules_spec, tables_dir, lang=lang)
-    from solver.players.explain import check_explain_rules, parts_path
+    from yatzy.players.explain import check_explain_rules, parts_path
     check_explain_rules(solver.rules)               # these rules have explanations (else: why not)
     with warnings.catch_warnings():
         # the library's own notices of a build, said here in the language

@@ -1,8 +1,8 @@
 """``yatzy where``: every folder and file the program writes on its own,
 whether it exists yet, and its size.
 
-    tables        the solved tables (``solver.tables.store.default_directory``)
-    data          the folder of lasting state (``solver.database.data_folder``):
+    tables        the solved tables (``yatzy.tables.store.default_directory``)
+    data          the folder of lasting state (``yatzy.database.data_folder``):
                   ratings.sqlite (``yatzy train``), tables.sqlite (the history of
                   finished games too: ``yatzy play``, ``yatzy history``) and
                   tables-ratings/ (``yatzy serve``'s shared tables and their
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import json_option
-from solver.database import data_folder
-from solver.tables.plan import describe_bytes
-from solver.tables.store import default_directory
+from yatzy.cli.options import json_option
+from yatzy.database import data_folder
+from yatzy.tables.plan import describe_bytes
+from yatzy.tables.store import default_directory
 
 AUTOSAVES = "yatzy-game-*.json"
 DATA_FILES = (("ratings.sqlite", "the ratings of yatzy train"),
@@ -52,7 +52,7 @@ def size(path: Path) -> int:
 def places(tables_dir: str | None = None, here: Path | None = None) -> list[dict]:
     """What ``yatzy where`` lists: one entry per place, with its path,
     whether it exists, its size in bytes and what it holds."""
-    import solver
+    import yatzy
 
     folder = Path(tables_dir) if tables_dir else default_directory()
     data = data_folder()
@@ -62,7 +62,7 @@ def places(tables_dir: str | None = None, here: Path | None = None) -> list[dict
     found += [{"name": name, "path": data / name, "what": what} for name, what in DATA_FILES]
     found += [{"name": "autosave", "path": p, "what": "a game of yatzy play"}
               for p in sorted(here.glob(AUTOSAVES))]
-    package = Path(solver.__file__).resolve().parent
+    package = Path(yatzy.__file__).resolve().parent
     found.append({"name": "kernels", "path": package / "kernels" / "__pycache__",
                   "what": "the compiled solver, removed with the package"})
     for place in found:

@@ -110,7 +110,7 @@ def uncompiled_share(kernels) -> float:
     after a ``yatzy simulate`` compiles about a sixth of what it would
     from nothing).  Kernels inlined into their callers count with them.
 
-    >>> from solver.kernels.policy import batch
+    >>> from yatzy.kernels.policy import batch
     >>> 0.0 <= uncompiled_share([batch]) <= 1.0
     True
     """

@@ -3,7 +3,7 @@ and the yahtzee bonus are expected to bring from every turn-start state
 under expected-score play, pulled back one layer at a time.
 
 ``pull_parts`` combines each state's turn outcomes (``kernels.policy.Outcomes``)
-with the parts of the states they lead to; ``solver.players.explain`` drives
+with the parts of the states they lead to; ``yatzy.players.explain`` drives
 it and stores the table.
 """
 
@@ -15,10 +15,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.outcomes import child_mask, state_outcomes
-from solver.kernels.scoring import upper_after
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.kernels.outcomes import child_mask, state_outcomes
+from yatzy.kernels.scoring import upper_after
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 
 class PartLayout(NamedTuple):

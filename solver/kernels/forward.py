@@ -3,7 +3,7 @@ layer of turn-start states at a time.
 
 ``Layer`` holds one layer's state probabilities by points gained;
 ``carry`` pulls them through the policy's turn outcomes into the next layer
-(piece ``t`` of ``n``).  ``solver.research.distribution`` drives it.
+(piece ``t`` of ``n``).  ``yatzy.research.distribution`` drives it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.scoring import upper_after
+from yatzy.kernels.scoring import upper_after
 
 
 class Layer(NamedTuple):

@@ -3,7 +3,7 @@ under expected-score play, pulled back one layer at a time.
 
 ``pull_futures`` combines each state's turn outcomes (``kernels.policy.Outcomes``)
 with the distributions of the states they lead to (``kernels.target.Layout``
-order); ``solver.players.futures`` drives it.
+order); ``yatzy.players.futures`` drives it.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.kernels.outcomes import child_mask, state_outcomes
-from solver.kernels.scoring import upper_after
+from yatzy.kernels.outcomes import child_mask, state_outcomes
+from yatzy.kernels.scoring import upper_after
 
 
 @njit(cache=True, nogil=True)

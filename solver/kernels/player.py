@@ -5,7 +5,7 @@ a time for every rule set (jokers, the yahtzee bonus, saved rolls).
 ``kernels.turn.TurnData``; ``play_games`` plays games ``first ..`` from
 their dice streams, valuing every keep of each turn with
 ``kernels.turn.state_keep_levels`` and choosing with ``kernels.turn.pick``, so its
-choices are the advice's.  ``solver.research.games`` drives it.
+choices are the advice's.  ``yatzy.research.games`` drives it.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.scoring import end_turn
-from solver.kernels.turn import NEG, fill_candidates, pick, state_keep_levels, turn_data
-from solver.rules.ruleset import Rules
-from solver.rules.ties import keep_ranks
+from yatzy.kernels.dice_stream import roll_dice, seed_states
+from yatzy.kernels.scoring import end_turn
+from yatzy.kernels.turn import NEG, fill_candidates, pick, state_keep_levels, turn_data
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import keep_ranks
 
 
 class PlayTables(NamedTuple):
@@ -30,7 +30,7 @@ class PlayTables(NamedTuple):
       in box ``b``, -1 for 0 points
     * ``korder[kstart[r]:kstart[r + 1]]``  the keeps of roll ``r`` (proper
       sub-multisets), most preferred first; ``kcode[m]`` the preference code
-      of keep ``m`` (``solver.rules.ties``), ``by_code[kcode[m] - n_boxes] = m``
+      of keep ``m`` (``yatzy.rules.ties``), ``by_code[kcode[m] - n_boxes] = m``
     * ``size[m]``  number of dice in multiset ``m``
     """
 

@@ -6,7 +6,7 @@ a rule set; ``batch`` decides a batch of masks for one policy kind
 the futures table, pushes every roll's probability through the actions
 into turn outcomes (``Outcomes``) or records the actions (``ActionRows``).
 Every choice is one step of ``kernels.turn.pick``, the compiled tie rule.
-``solver.players.policy`` is the Python side (``decide``).
+``yatzy.players.policy`` is the Python side (``decide``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.errors import InputError
-from solver.kernels.turn import (
+from yatzy.errors import InputError
+from yatzy.kernels.turn import (
     FAST,
     NEG,
     TurnData,
@@ -28,10 +28,10 @@ from solver.kernels.turn import (
     pick,
     turn_data,
 )
-from solver.rules.objectives import POLICIES
-from solver.rules.ruleset import Joker, Rules
-from solver.rules.ties import TIE, keep_ranks
-from solver.space import state_space
+from yatzy.rules.objectives import POLICIES
+from yatzy.rules.ruleset import Joker, Rules
+from yatzy.rules.ties import TIE, keep_ranks
+from yatzy.space import state_space
 
 # the policies these kernels decide, by their kernel index (rules.objectives)
 KINDS = tuple(p.name for p in sorted(POLICIES, key=lambda p: p.kernel) if p.kernel >= 0)
@@ -45,7 +45,7 @@ BLOCK = 128          # columns (upper totals of one or more masks) decided toget
 
 class PolicyTables(NamedTuple):
     """Everything the policy kernels need about one rule set: the turn
-    kernels' ``turn`` (``solver.kernels.turn.TurnData``: ``R`` rolls, ``M``
+    kernels' ``turn`` (``yatzy.kernels.turn.TurnData``: ``R`` rolls, ``M``
     multisets of 0..n dice, the full rolls being ``first_roll + r``) and:
 
     * ``out_box[c], out_pts[c], out_extra[c]``  every (box, points, yahtzee
@@ -59,7 +59,7 @@ class PolicyTables(NamedTuple):
       outcome of such a roll in box ``b`` (as a joker or not, with the
       yahtzee bonus or not)
     * ``rank[m]``        preference rank of a non-full multiset (0 = most
-      preferred keep, ``solver.rules.ties.keep_ranks``); ``by_rank[i]`` the
+      preferred keep, ``yatzy.rules.ties.keep_ranks``); ``by_rank[i]`` the
       multiset of rank ``i``
     * ``gather[m, j]``   the multisets one die smaller than ``m``, padded to a
       multiple of 3 with ``M``

@@ -1,5 +1,5 @@
 r"""The relaxed one-column game of the Trippel-Yatzy upper bound
-(``solver.research.triple_bound``; the argument: docs/triple.md).
+(``yatzy.research.triple_bound``; the argument: docs/triple.md).
 
 One column of weight ``w`` over ``T`` turns: at each turn it rolls and
 keeps as in the real game, and after the last roll either writes one open
@@ -7,7 +7,7 @@ box (``w`` times its points and bonus, minus the turn's price
 :math:`\lambda_g`) or writes nothing (0); the card must be full after turn
 ``T``.  Its turn-start values ``V_g(mask, u)`` are solved turn by turn,
 from ``V_{T+1}`` (0 on the full card, ``NEG`` elsewhere) back to ``V_1``,
-with the kernels of one Yatzy turn (``solver.kernels.turn.advance``): the
+with the kernels of one Yatzy turn (``yatzy.kernels.turn.advance``): the
 values it reads are ``V_{g+1} - \lambda_g`` (so a box written, with or
 without points, pays the price), and the new option, writing nothing, is
 ``V_{g+1}(mask, u)`` itself, taken as the better of the two after the last
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.kernels.solve import LANE_BLOCK
-from solver.kernels.turn import FAST, NEG, advance, fmax, turn_work
+from yatzy.kernels.solve import LANE_BLOCK
+from yatzy.kernels.turn import FAST, NEG, advance, fmax, turn_work
 
 
 @njit(cache=True, fastmath=FAST)
@@ -88,7 +88,7 @@ def slack_tables(d, layers, n_boxes, full_mask, width, K):
     K`` in turn (``relaxed_turn``, two layers in memory), each for the
     masks with ``tau - K <= n_open <= tau``: ``K + 1`` table solves in all.
     Where ``n_open + k`` would pass the turns of the game the caller
-    clamps ``k`` (``solver.players.triple_slack``)."""
+    clamps ``k`` (``yatzy.players.triple_slack``)."""
     n_masks = len(d.allowed)
     out = np.full((K + 1, n_masks, width), NEG)
     nxt = np.full((n_masks, width), NEG)

@@ -15,7 +15,7 @@ import numpy as np
 class Games(NamedTuple):
     """The games a player plays: game ``first + i`` draws its dice from the
     stream ``(seed, first + i)`` (``kernels.dice_stream``); ``tol``: values
-    closer than this are ties (``solver.rules.ties.tolerance``; 0 under a
+    closer than this are ties (``yatzy.rules.ties.tolerance``; 0 under a
     risk parameter); ``start``: the turn-start position every game starts
     from (its form is the player's: ``kernels.player.play_games``,
     ``kernels.triple.play_games``)."""

@@ -1,5 +1,5 @@
 """What writing a turn's dice in a box does, compiled: the twin of
-``solver.position.scoring`` that every kernel uses (``tests/position/test_scoring.py``
+``yatzy.position.scoring`` that every kernel uses (``tests/position/test_scoring.py``
 checks the two against each other).
 
 * ``upper_after``: the upper bonus rule, ``(upper total after, bonus
@@ -21,11 +21,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe)
+from yatzy.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe)
 
 
 class TurnEnd(NamedTuple):
-    """What scoring a turn does (``end_turn``; ``solver.position.scoring.Scored``):
+    """What scoring a turn does (``end_turn``; ``yatzy.position.scoring.Scored``):
 
     * ``points``         written in the box (a joker's points as a joker)
     * ``upper_bonus``    the upper bonus this turn earns (0 if none)

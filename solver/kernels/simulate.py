@@ -1,11 +1,11 @@
 """The simulation's kernels.
 
 * ``play_turn``: the layer-at-a-time simulation -- every game in one layer
-  plays one turn with the policy's decided actions (``solver.research.simulate``
+  plays one turn with the policy's decided actions (``yatzy.research.simulate``
   decides the actions of the masks the games are in, ``players.policy.decide``,
   and runs it);
 * ``play_games``: whole games, every action looked up in the decision table
-  (``solver.tables.decisions``), games side by side in groups so that their
+  (``yatzy.tables.decisions``), games side by side in groups so that their
   table reads overlap.
 
 Both roll the dice of ``kernels.dice_stream`` and take the same actions from
@@ -23,8 +23,8 @@ from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from solver.kernels.dice_stream import next_draw, roll_dice
-from solver.kernels.scoring import upper_after
+from yatzy.kernels.dice_stream import next_draw, roll_dice
+from yatzy.kernels.scoring import upper_after
 
 
 class Layer(NamedTuple):

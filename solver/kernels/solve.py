@@ -1,10 +1,10 @@
 """The solve's kernels: turn-start values of whole layers of states.
 
 ``solve_masks`` solves piece ``t`` of ``n`` of one layer's masks; for each
-mask, ``solve_mask`` runs the reroll levels of ``solver.kernels.turn``
+mask, ``solve_mask`` runs the reroll levels of ``yatzy.kernels.turn``
 (``advance``) over the upper totals of the mask side by side and averages
 the last level over the first roll:
-``V(mask, u) = sum_R P(R) X_{rolls-1}(R)``.  ``solver.tables.build`` runs
+``V(mask, u) = sum_R P(R) X_{rolls-1}(R)``.  ``yatzy.tables.build`` runs
 them layer by layer, from the full card back to the empty one.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.kernels.turn import FAST, advance, prefetch, turn_work
+from yatzy.kernels.turn import FAST, advance, prefetch, turn_work
 
 # The compiled loops over upper totals do LANE_BLOCK of them per iteration and
 # any remainder one at a time, which costs more than padding: a mask with more

@@ -3,10 +3,10 @@ every need from every state.
 
 ``Layout`` says where each state's needs are stored in the flat table;
 ``fill_needs`` values every way to end a turn for all needs at once,
-``solve_state`` runs the reroll levels of ``solver.kernels.turn`` over the
+``solve_state`` runs the reroll levels of ``yatzy.kernels.turn`` over the
 need axis, and ``solve_masks`` solves piece ``t`` of ``n`` of a layer (or
 of the part of a layer a position's sub-game holds).
-``solver.tables.target`` drives them and stores the table.
+``yatzy.tables.target`` drives them and stores the table.
 
 Speed (every value the same bit for bit as the plain composition, see
 ``tests/kernels/test_target.py``): the work arrays' rows are whole cache
@@ -24,10 +24,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.scoring import upper_after
-from solver.kernels.turn import FAST, average_keeps, best_keeps, fmax, lane_rows, score_rolls
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.kernels.scoring import upper_after
+from yatzy.kernels.turn import FAST, average_keeps, best_keeps, fmax, lane_rows, score_rolls
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 
 class Layout(NamedTuple):
@@ -180,7 +180,7 @@ def solve_masks(d, lay, masks, values, lo, t, n_threads):
     """Solve masks ``t, t + n_threads, ...`` of ``masks`` (one layer) into
     ``values``, every need and every stored upper total from ``lo`` on (0:
     all of them; a position's sub-game needs only its own total and above,
-    ``solver.tables.subgame``)."""
+    ``yatzy.tables.subgame``)."""
     width = 1
     for i in range(len(masks)):
         width = max(width, lay.width[masks[i]])

@@ -7,11 +7,11 @@ coupling term those whose offsets ``column_offsets`` moved), then
 ``keep_levels`` the keep values of every reroll level for ``LANES`` games
 side by side; at each roll every (column, box) and every keep is valued and
 chosen by ``kernels.turn.pick``, so the choices are the advice's
-(``solver.players.triple``).  With a look-ahead (``TripleTables.look``),
+(``yatzy.players.triple``).  With a look-ahead (``TripleTables.look``),
 each game's write is chosen again among its best few by their points plus
 the next turn's value (``turn_values``), the positions of all the games
 of a turn solved side by side.  ``play_games`` plays whole games;
-``solver.research.triple_games`` drives it.
+``yatzy.research.triple_games`` drives it.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.scoring import end_turn, upper_after
-from solver.kernels.turn import (
+from yatzy.kernels.dice_stream import roll_dice, seed_states
+from yatzy.kernels.scoring import end_turn, upper_after
+from yatzy.kernels.turn import (
     NEG,
     average_keeps,
     best_keeps,

@@ -1,7 +1,7 @@
 r"""One turn, compiled: the kernel helpers the solve, the policies and the
 player share, and the data they read about a rule set.
 
-The quantities (notation of ``solver.tables.build``): with ``t`` rerolls left
+The quantities (notation of ``yatzy.tables.build``): with ``t`` rerolls left
 after roll ``R`` at turn state ``(mask, u)``,
 
 * ``fill_candidates``: the value of every way to end the turn, points +
@@ -13,7 +13,7 @@ after roll ``R`` at turn state ``(mask, u)``,
 * ``best_keeps``: :math:`X_t(R) = \max_{K \subseteq R} W_t(K)`;
 * ``advance``: one reroll level, :math:`X_{t-1} \to X_t`;
 * ``state_keep_levels``: :math:`W_t` of one state at every level of a turn;
-* ``pick``: the tie rule of ``solver.rules.ties`` as one compiled step.
+* ``pick``: the tie rule of ``yatzy.rules.ties`` as one compiled step.
 
 Every helper works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
 work arrays are ``[multiset or candidate, j]`` with ``j = u - u0``
@@ -37,10 +37,10 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from solver.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
-from solver.kernels.scoring import bonus_lanes
-from solver.rules.ruleset import Joker, Rules
-from solver.space import state_space
+from yatzy.kernels import cache as kernel_cache  # noqa: F401  (Numba's cache made safe; every kernel module imports this one)
+from yatzy.kernels.scoring import bonus_lanes
+from yatzy.rules.ruleset import Joker, Rules
+from yatzy.space import state_space
 
 NEG = -1e300
 FAST = {"nnan", "ninf", "nsz"}    # lets max() become vmaxpd; values are never NaN/inf
@@ -148,7 +148,7 @@ class TurnData(NamedTuple):
 
 def utility_shift(theta: float, points) -> tuple[np.ndarray, np.ndarray]:
     """``(mul, add)`` with ``utility(points + x) == utility(x) * mul + add``
-    (``solver.tables.values.utility``):
+    (``yatzy.tables.values.utility``):
     ``(1, points)`` for ``theta = 0``, ``(exp(-theta points), 0)`` else."""
     points = np.asarray(points, dtype=np.float64)
     if theta == 0:
@@ -243,7 +243,7 @@ def joker_candidates(rules: Rules, cand_box: np.ndarray, cand_score: np.ndarray)
 # ------------------------------------------------------------------ kernels
 @njit(cache=True, fastmath=FAST)
 def pick(v, best, code, chosen, tie):
-    """The tie rule of ``solver.rules.ties`` as one step of a running maximum: the
+    """The tie rule of ``yatzy.rules.ties`` as one step of a running maximum: the
     preference code chosen once a candidate of value ``v`` and code ``code``
     meets the running maximum ``best`` and choice ``chosen``: the candidate
     if it is better by more than ``tie``, the lower code if the two are tied.

@@ -1,7 +1,7 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
 the other seats' logged games (``play_win_games``), each choice that of
 ``kernels.win.choice.seat_choose`` after ``kernels.win.turns.seat_turn``;
-``solver.research.win_seat`` drives it.
+``yatzy.research.win_seat`` drives it.
 A game the seat leads starts against empty cards: that first turn's
 chances are the same in every such game and worked out once per call.
 The others' cards are brought up to date by one turn each turn, and the
@@ -16,14 +16,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.scoring import end_turn
-from solver.kernels.win.choice import new_expected, seat_choose
-from solver.kernels.win.data import EXACT_OPEN
-from solver.kernels.win.ends import after
-from solver.kernels.win.odds import Odds, opponents_best, prefetch_futures
-from solver.kernels.win.scratch import make_scratch, new_scratch
-from solver.kernels.win.turns import seat_turn
+from yatzy.kernels.dice_stream import roll_dice, seed_states
+from yatzy.kernels.scoring import end_turn
+from yatzy.kernels.win.choice import new_expected, seat_choose
+from yatzy.kernels.win.data import EXACT_OPEN
+from yatzy.kernels.win.ends import after
+from yatzy.kernels.win.odds import Odds, opponents_best, prefetch_futures
+from yatzy.kernels.win.scratch import make_scratch, new_scratch
+from yatzy.kernels.win.turns import seat_turn
 
 
 class Seating(NamedTuple):

@@ -9,15 +9,15 @@ dice in an allowed open box.
 
 The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
-``solver.tables.build``.
+``yatzy.tables.build``.
 
 ``advise`` and ``turn_values`` ask the rules' strategy
-(``solver.players.strategy``): with several columns (``triple``) that is
-the strategy of ``solver.players.triple``: one entry point, the same
+(``yatzy.players.strategy``): with several columns (``triple``) that is
+the strategy of ``yatzy.players.triple``: one entry point, the same
 ``Advice`` and ``Action`` types (a score names its column), the values
 labelled by ``Advice.values``.
 
-Ties follow the one rule of ``solver.rules.ties``.  This module is written
+Ties follow the one rule of ``yatzy.rules.ties``.  This module is written
 without the compiled kernels (numpy only, so ``yatzy advise`` starts without
 Numba) and is the tests' independent check of them.
 """
@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.position.actions import Action, ActionKind, Advice
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import upper_after
-from solver.rules.ruleset import Rules
-from solver.rules.ties import keep_ranks, ranking, tolerance
-from solver.space import state_space
-from solver.tables.values import StateValues
+from yatzy.errors import InputError
+from yatzy.position.actions import Action, ActionKind, Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import upper_after
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import keep_ranks, ranking, tolerance
+from yatzy.space import state_space
+from yatzy.tables.values import StateValues
 
 
 def expected_final_score(table: StateValues, card: Scorecard) -> float:
@@ -119,7 +119,7 @@ class TurnValues:
     """The values of one turn's rolls, ``X_t[r]`` for ``t`` rerolls left,
     each level computed once, when first needed (excluding the card's
     current score): a player deciding several times in a turn reuses them.
-    With a ``target`` table (``solver.tables.target``), the values are the largest
+    With a ``target`` table (``yatzy.tables.target``), the values are the largest
     probabilities of the points still to come reaching ``need``."""
 
     def __init__(self, table: StateValues, card: Scorecard, target=None, need: int = 0):
@@ -167,9 +167,9 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
 
 def turn_values(table: StateValues, card: Scorecard):
     """The values of the turn starting at ``card``, to reuse within the turn,
-    as the rules' strategy keeps them (``solver.players.strategy``:
-    ``TurnValues``, or with several columns ``solver.players.triple.TripleTurn``)."""
-    from solver.players.strategy import strategy_for
+    as the rules' strategy keeps them (``yatzy.players.strategy``:
+    ``TurnValues``, or with several columns ``yatzy.players.triple.TripleTurn``)."""
+    from yatzy.players.strategy import strategy_for
     return strategy_for(card.rules).turn(table, card)
 
 
@@ -177,11 +177,11 @@ def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: 
            turn=None) -> Advice:
     """Every distinct action for the position, best first, with losses
     (``turn``: the turn's values so far, ``turn_values``, to reuse within
-    a turn), by the rules' strategy (``solver.players.strategy``: one
+    a turn), by the rules' strategy (``yatzy.players.strategy``: one
     card exactly, ``exact_advice``; several columns,
-    ``solver.players.triple.advise``).  (The other objectives' advice:
-    ``solver.players.objectives``.)"""
-    from solver.players.strategy import strategy_for
+    ``yatzy.players.triple.advise``).  (The other objectives' advice:
+    ``yatzy.players.objectives``.)"""
+    from yatzy.players.strategy import strategy_for
     return strategy_for(card.rules).advise(table, card, dice, rerolls, turn)
 
 

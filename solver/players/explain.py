@@ -1,6 +1,6 @@
 r"""Exact explanations: why an action costs what it costs.
 
-Notation.  Under the expected-score policy (``solver.players.policy``,
+Notation.  Under the expected-score policy (``yatzy.players.policy``,
 optimal, its tie rule included) the points still to come from a turn-start
 state ``(mask, u)`` are the points each open box will hold, the upper bonus
 (if it is still to be earned) and the yahtzee bonuses.  Their expectations,
@@ -18,7 +18,7 @@ ends with outcome ``c`` (box ``b``, ``p`` points, yahtzee bonus ``e``;
            \big([b' = b]\, p + E_{b'}(mask | b, u')\big)
 
 and likewise ``B`` (plus 1 for an outcome that crosses the threshold) and
-``Y`` (plus ``e``).  The table (``solver.kernels.explain.part_layout``) is
+``Y`` (plus ``e``).  The table (``yatzy.kernels.explain.part_layout``) is
 stored beside the value table: ``<rules>-<fingerprint>-explain.tbl``.
 
 Within a turn the same parts follow the optimal action of every roll: an
@@ -29,11 +29,11 @@ one is then exactly
 .. math::  \text{loss} = \sum_b (E_b^{best} - E_b^{a}) + \beta (B^{best} - B^a)
            + (Y^{best} - Y^a)
 
-(to the tie tolerance, ``solver.rules.ties``): each term is a *part* of the
+(to the tie tolerance, ``yatzy.rules.ties``): each term is a *part* of the
 explanation, one per box (``groups=True``: per group of boxes: upper boxes,
 pairs and kinds, straights, full house, chance, yatzy).
 
-    >>> from solver import Solver
+    >>> from yatzy import Solver
     >>> nordic = Solver("nordic")
     >>> why = nordic.explain("ones=3,twos=6,threes=9,fours=12,fives=15",
     ...                      "66662", rerolls=0)
@@ -55,23 +55,23 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.explain import part_layout, part_table_size, pull_parts
-from solver.kernels.policy import (
+from yatzy.errors import InputError
+from yatzy.kernels.explain import part_layout, part_table_size, pull_parts
+from yatzy.kernels.policy import (
     check_policy_rules,
 )
-from solver.players.advice import TurnValues
-from solver.players.policy import pull_back
-from solver.position.actions import Action, ActionKind, Advice
-from solver.position.scorecard import Scorecard
-from solver.rules.boxes import BoxKind
-from solver.rules.ruleset import Rules
-from solver.rules.ties import keep_ranks, tolerance
-from solver.rules.words import EXPLAIN as WORDS
-from solver.rules.words import GROUP_WORDS, LANGS, box_name, number
-from solver.space import state_space
-from solver.tables.subgame import Pieced, measure, open_pieces
-from solver.tables.store import (
+from yatzy.players.advice import TurnValues
+from yatzy.players.policy import pull_back
+from yatzy.position.actions import Action, ActionKind, Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.boxes import BoxKind
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import keep_ranks, tolerance
+from yatzy.rules.words import EXPLAIN as WORDS
+from yatzy.rules.words import GROUP_WORDS, LANGS, box_name, number
+from yatzy.space import state_space
+from yatzy.tables.subgame import Pieced, measure, open_pieces
+from yatzy.tables.store import (
     Table,
     load_array,
     open_or_solve,
@@ -208,7 +208,7 @@ def whole_plan(rules: Rules, directory: Path | str | None = None):
     times too slow."""
     import time
 
-    from solver.tables.plan import parts_plan
+    from yatzy.tables.plan import parts_plan
     path = parts_path(rules, directory)
     key = (rules.spec, str(path))
 
@@ -504,7 +504,7 @@ class TurnParts:
 
     def rolls(self, rerolls: int) -> np.ndarray:
         """``P[r, k]``: the parts of roll ``r`` with ``rerolls`` left, played
-        optimally (the tie rule of ``solver.rules.ties``)."""
+        optimally (the tie rule of ``yatzy.rules.ties``)."""
         ds = self.rules.dice_space
         while len(self.levels) <= rerolls:
             t = len(self.levels)

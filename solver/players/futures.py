@@ -3,7 +3,7 @@ expected-score play, for every turn-start state, in one backward pass.
 
 Notation.  At a turn start in state ``(mask, u)``, ``F(mask, u)[k]`` is the
 probability that a player maximising the expected final score (the optimal
-policy of ``solver.players.policy``, its tie rule included) gains exactly ``k`` more
+policy of ``yatzy.players.policy``, its tie rule included) gains exactly ``k`` more
 points (bonus included) before the card is full.  With ``O(c | mask, u)``
 the probability that the turn ends with outcome ``c = (box, points)``
 (``policy.batch``'s turn outcomes) and ``g`` the points it gains (plus the
@@ -13,9 +13,9 @@ bonus when the upper total crosses the threshold):
 
 and ``F(full card)[0] = 1``.  An opponent's final-score distribution from a
 card is ``F`` at the card's state shifted by the card's score: a lookup, not
-a forward pass (``solver.research.distribution``) per query.
+a forward pass (``yatzy.research.distribution``) per query.
 
-Layout: the target table's (``solver.tables.target.layout``): per reachable mask,
+Layout: the target table's (``yatzy.tables.target.layout``): per reachable mask,
 upper totals ``start .. lanes-1`` (lower totals play and score alike), points
 ``0 .. width-1``; ``values[off[mask] + (u - start) * width[mask] + k]``.
 Same rules covered as the target tables (no saved rolls, no yahtzee bonus).
@@ -28,22 +28,22 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.futures import pull_futures
-from solver.kernels.target import layout, table_size
-from solver.players.policy import pull_back
-from solver.position.scorecard import Scorecard
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.store import (
+from yatzy.errors import InputError
+from yatzy.kernels.futures import pull_futures
+from yatzy.kernels.target import layout, table_size
+from yatzy.players.policy import pull_back
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.store import (
     load_array,
     open_or_solve,
     open_table,
     Progress,
     store_derived,
 )
-from solver.tables.subgame import Pieced, measure, open_pieces
-from solver.tables.target import check_target_rules, target_path
+from yatzy.tables.subgame import Pieced, measure, open_pieces
+from yatzy.tables.target import check_target_rules, target_path
 
 
 def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) -> np.ndarray:
@@ -57,7 +57,7 @@ def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) ->
 def solve_part(rules: Rules, values: np.ndarray, todo, out: np.ndarray,
                progress: Progress | None = None) -> np.ndarray:
     """The futures of the masks ``todo`` (by layer, closed under the states
-    after: ``solver.tables.subgame``), every upper total, into ``out`` (the
+    after: ``yatzy.tables.subgame``), every upper total, into ``out`` (the
     whole table's layout): the whole solve's values bit for bit."""
     lay = layout(rules)
     sp = state_space(rules)
@@ -72,7 +72,7 @@ class FuturesTable(Pieced):
     """The futures table of ``rules``: ``remaining(mask, u)`` and
     ``final(card)`` (the final-score pmf from a card).  ``pieces``: None for
     the whole table, else each state's sub-game is solved when first asked
-    (``need``, as ``solver.tables.target.TargetTable``)."""
+    (``need``, as ``yatzy.tables.target.TargetTable``)."""
 
     rules: Rules
     values: np.ndarray
@@ -113,7 +113,7 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
 
 def part_values(rules: Rules, todo) -> int:
     """The values of the masks ``todo`` (by layer, every upper total)."""
-    from solver.tables.target import part_values as values_from
+    from yatzy.tables.target import part_values as values_from
     return values_from(rules, todo, 0)
 
 
@@ -153,7 +153,7 @@ def whole_plan(rules: Rules, directory: Path | str | None = None):
     """The build of the whole futures table of ``rules`` (``plan.futures_plan``),
     its time measured on a sample of its own work (``subgame.measure``,
     under the value table: opened, or solved, first)."""
-    from solver.tables.plan import futures_plan
+    from yatzy.tables.plan import futures_plan
     return futures_plan(rules, futures_path(rules, directory), measure=lambda reference: measure(
         rules, table_size(rules), lambda todo, lo: part_values(rules, todo),
         piece_solver(rules, directory), state_space(rules).layers, 0, reference))

@@ -2,7 +2,7 @@ r"""Policies: the action taken in every position, decided for whole masks.
 
 A position is a turn-start state ``(mask, u)`` (filled boxes, upper total
 capped at the bonus threshold), the rerolls left ``k`` and the roll ``r``.
-An action is one byte ``d``, its preference code (``solver.rules.ties``):
+An action is one byte ``d``, its preference code (``yatzy.rules.ties``):
 
 * ``d < n_boxes``: score the roll in box ``d``;
 * ``d >= n_boxes``: keep the multiset ``by_rank[d - n_boxes]`` (a proper
@@ -11,7 +11,7 @@ An action is one byte ``d``, its preference code (``solver.rules.ties``):
 Kinds (``KINDS``):
 
 * ``optimal`` -- maximises the expected final score.  The within-turn values
-  of ``solver.tables.build`` are recomputed from the value table ``V``: scoring
+  of ``yatzy.tables.build`` are recomputed from the value table ``V``: scoring
   :math:`S_b(r)` (points, bonus and ``V`` of the next state),
   :math:`X_0(r) = \max_b S_b(r)`, keeping
   :math:`W_k(K) = E[X_{k-1}(K + \text{fresh dice})]` and
@@ -26,11 +26,11 @@ A roll of all dice alike that must go in as a joker (``StateSpace.jokers``) may
 only be scored in the joker boxes, at joker points; with the flag bit set
 (50 in the yatzy box) it earns the yahtzee bonus on top.
 
-Ties follow the one rule of ``solver.rules.ties``.  The kernels carry, next to
+Ties follow the one rule of ``yatzy.rules.ties``.  The kernels carry, next to
 each running maximum, the preference code of the action chosen so far, and
 every choice (box, keep, scoring against keeping) is one step of
 ``turn.pick``, the rule's compiled form, which the game-by-game player
-(``solver.research.games``) uses too.
+(``yatzy.research.games``) uses too.
 
 Upper totals from which the bonus can no longer be reached play alike, so
 only the highest of them is decided ("lanes" ``u0 .. L-1`` of a mask; every
@@ -51,8 +51,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.policy import (
+from yatzy.errors import InputError
+from yatzy.kernels.policy import (
     KINDS,
     NO_OUTCOMES,
     NO_ROWS,
@@ -62,10 +62,10 @@ from solver.kernels.policy import (
     batch,
     policy_tables,
 )
-from solver.kernels.threads import pieces, run_pieces
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.store import Progress
+from yatzy.kernels.threads import pieces, run_pieces
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.store import Progress
 
 # ------------------------------------------------------------ index tables
 
@@ -148,7 +148,7 @@ def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray,
     futures table, the explanations' parts).  ``progress(done, total)``
     follows it in turn-start states (once before the first layer, then after
     each).  ``layers``: the masks to pull back, by layer (default: every
-    reachable one; a position's sub-game, ``solver.tables.subgame``).
+    reachable one; a position's sub-game, ``yatzy.tables.subgame``).
     Returns ``out``."""
     g = policy_tables(rules)
     kind, vals = policy_values(rules, "optimal", values)

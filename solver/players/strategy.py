@@ -1,10 +1,10 @@
 """How the solver plays a rule set: one strategy object per way of playing
-(``solver.rules.play``), chosen once from the rules (``strategy_for``).
+(``yatzy.rules.play``), chosen once from the rules (``strategy_for``).
 
 * ``OneCard``: the exact single-card game, read from the solved table
-  (``solver.players.advice``): values exact.
+  (``yatzy.players.advice``): values exact.
 * ``Columns``: several columns (Trippel-Yatzy), the strategy of
-  ``solver.players.triple`` over the exact one-column table: the order and
+  ``yatzy.players.triple`` over the exact one-column table: the order and
   the losses the strategy's, the values lower bounds.
 
 Each owns what differs between the two: whether a position has something
@@ -14,7 +14,7 @@ turn lasts (``turn``; the ``step`` policy's too), the advice
 beyond the advice (``keep_all``: keeping every die).  What the rules
 allow is data (``strategy.play``: ``Play.values``, ``Play.refuse``).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> strategy_for(parse_rules("nordic")), strategy_for(parse_rules("triple"))
     (OneCard(), Columns())
     >>> strategy_for(parse_rules("triple")).play.values
@@ -26,14 +26,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
-from solver.players import advice, triple
-from solver.rules.play import COLUMNS, ONE_CARD, Play
+from yatzy.players import advice, triple
+from yatzy.rules.play import COLUMNS, ONE_CARD, Play
 
 if TYPE_CHECKING:
-    from solver.position.actions import Action, Advice
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import Rules
-    from solver.tables.values import StateValues
+    from yatzy.position.actions import Action, Advice
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import Rules
+    from yatzy.tables.values import StateValues
 
 
 class Strategy(ABC):
@@ -105,7 +105,7 @@ class OneCard(Strategy):
 
 
 class Columns(Strategy):
-    """Several columns: the Trippel strategy (``solver.players.triple``)."""
+    """Several columns: the Trippel strategy (``yatzy.players.triple``)."""
 
     play = COLUMNS
 

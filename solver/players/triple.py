@@ -19,7 +19,7 @@ the strategy values what follows a turn by ``H + f`` instead, with
 is still open and ``\kappa`` the coupling term (``coupling`` in code; θ is
 the risk parameter's name): an estimate of what being able to choose the
 column is worth, fitted to played games
-(``solver.research.triple_games.fit_coupling``).  It changes the value of
+(``yatzy.research.triple_games.fit_coupling``).  It changes the value of
 filling box ``b`` in column ``c`` by a constant of the turn,
 ``offsets(coupling, card)[c, b]``.  This step has no proof; it is kept
 because it measures better (docs/triple.md).
@@ -57,9 +57,9 @@ value is ``lower_bound`` of the card it leaves, the number ``yatzy ev``
 prints as "columns one by one"; the losses are the strategy's.
 
 ``advise`` computes these with numpy for one position (no compiled code, so
-``yatzy advise`` starts quickly); ``solver.research.triple_games.play`` plays whole games in one compiled
+``yatzy advise`` starts quickly); ``yatzy.research.triple_games.play`` plays whole games in one compiled
 call per piece of games, with the same values and the same tie rule
-(``solver.rules.ties``; the preference code of box ``b`` in column ``c`` is
+(``yatzy.rules.ties``; the preference code of box ``b`` in column ``c`` is
 ``(c - 1) * n_boxes + b``, keeps follow all boxes), so its choices are the
 advice's.  ``greedy`` is the same recursion with ``V = 0``: the best expected
 weighted points of the turn (bonus included).
@@ -71,16 +71,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.files import atomic_bytes
-from solver.players.advice import Scoring
-from solver.position.actions import LOWER_BOUND, Action, Advice
-from solver.position.scorecard import Scorecard
-from solver.rules.ruleset import Rules
-from solver.position.scoring import upper_after
-from solver.rules.ties import keep_ranks, ranking, tolerance
-from solver.space import state_space
-from solver.tables.values import StateValues
+from yatzy.errors import InputError
+from yatzy.files import atomic_bytes
+from yatzy.players.advice import Scoring
+from yatzy.position.actions import LOWER_BOUND, Action, Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.ruleset import Rules
+from yatzy.position.scoring import upper_after
+from yatzy.rules.ties import keep_ranks, ranking, tolerance
+from yatzy.space import state_space
+from yatzy.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
 # improvement step on H (never worse than column by column: docs/triple.md)
@@ -158,7 +158,7 @@ def slack_plan(rules: Rules, cap: float, rate: float, per: int = 1) -> np.ndarra
     ``L = 0 .. T`` turns left (halves round up), in steps of ``1 / per``
     turn, counted in layers (``per`` layers a turn).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> slack_plan(parse_rules("triple"), 4, 0.25)[0, :10].tolist()
     [0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
     >>> slack_plan(parse_rules("triple"), 4, 0.25, per=2)[0, :10].tolist()
@@ -174,10 +174,10 @@ def slack_values(rules: Rules, K: int) -> np.ndarray:
     column of weight 1 (``rules.column_rules``) from ``(mask, u)`` when it
     has ``k`` turns more than open boxes and may let any ``k`` of them pass
     without writing (the relaxed game of the upper bound with no prices,
-    ``solver.kernels.relaxed.slack_tables``).  Small rule sets only take a
+    ``yatzy.kernels.relaxed.slack_tables``).  Small rule sets only take a
     moment; ``triple`` about ``K + 1`` solves of the one-column table."""
-    from solver.kernels.relaxed import slack_tables
-    from solver.kernels.turn import turn_data
+    from yatzy.kernels.relaxed import slack_tables
+    from yatzy.kernels.turn import turn_data
     one = rules.column_rules
     sp = state_space(one)
     return slack_tables(turn_data(one), tuple(np.asarray(x, dtype=np.int64) for x in sp.layers),
@@ -203,7 +203,7 @@ _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
 def stored_slack(rules: Rules, K: int) -> np.ndarray:
     """``slack_values(rules, K)``, kept in memory and saved beside the
     tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
-    from solver.tables.store import table_path       # (Numba only once the tables are used)
+    from yatzy.tables.store import table_path       # (Numba only once the tables are used)
     path = table_path(rules)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))

@@ -3,14 +3,14 @@ every opponent (docs/rules.md, "Several players"), ties reported separately.
 
 The opponents play for the expected score from their cards, independently
 of each other and of us; opponent ``j``'s final score has the pmf of
-``solver.players.futures`` (a point mass at the card's score when that game is
+``yatzy.players.futures`` (a point mass at the card's score when that game is
 over), so their best score ``M`` has :math:`P(M \le t) = \prod_j P(S_j \le t)`.
 With our final score ``x`` the reward is ``[x > M]`` (a win) and the ties
 ``[x = M]`` are followed alongside.
 
 Values of the ways to end this turn, scoring ``g`` points (bonus included)
 from score ``s`` into the state ``(child, u')`` (``P*``: the target table,
-``solver.tables.target``, the largest chance that the points to come reach a need):
+``yatzy.tables.target``, the largest chance that the points to come reach a need):
 
 .. math::
 
@@ -19,8 +19,8 @@ from score ``s`` into the state ``(child, u')`` (``P*``: the target table,
 
 Within the turn, rolls are averaged and the action with the larger ``win``
 taken, then the larger ``tie`` (the chances compared to 40 bits), as
-``solver.players.advice`` does for one target; the compiled kernels are in
-``solver.kernels.win``, and the ``win`` seat of a match (``solver.research.win_seat``)
+``yatzy.players.advice`` does for one target; the compiled kernels are in
+``yatzy.kernels.win``, and the ``win`` seat of a match (``yatzy.research.win_seat``)
 plays the first action of this advice.
 
 * **exact** with at most ``EXACT_OPEN`` (2) boxes open: the states after
@@ -42,20 +42,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.player import play_tables
-from solver.kernels.target import layout
-from solver.kernels.turn import turn_data
-from solver.kernels.win.data import EXACT_OPEN, WinData, py_key, win_tables
-from solver.kernels.win.odds import new_odds, opponents_best
-from solver.kernels.win.turns import position_chances
-from solver.players.advice import TurnValues, advise
-from solver.position.actions import Action, ActionKind, loss_cells
-from solver.position.scorecard import Scorecard
-from solver.tables.plan import compiling
-from solver.tables.subgame import need_together
-from solver.tables.target import TargetTable
-from solver.tables.values import StateValues
+from yatzy.errors import InputError
+from yatzy.kernels.player import play_tables
+from yatzy.kernels.target import layout
+from yatzy.kernels.turn import turn_data
+from yatzy.kernels.win.data import EXACT_OPEN, WinData, py_key, win_tables
+from yatzy.kernels.win.odds import new_odds, opponents_best
+from yatzy.kernels.win.turns import position_chances
+from yatzy.players.advice import TurnValues, advise
+from yatzy.position.actions import Action, ActionKind, loss_cells
+from yatzy.position.scorecard import Scorecard
+from yatzy.tables.plan import compiling
+from yatzy.tables.subgame import need_together
+from yatzy.tables.target import TargetTable
+from yatzy.tables.values import StateValues
 
 MAX_OPPONENTS = 5
 
@@ -74,13 +74,13 @@ class Opponent:
 
 def best_opponent_pmf(futures, opponents: list[Opponent] | tuple[Opponent, ...]) -> np.ndarray:
     """``pmf[t]``: the probability that the best opponent's final score is
-    ``t`` (``futures``: the ``solver.players.futures.FuturesTable``)."""
+    ``t`` (``futures``: the ``yatzy.players.futures.FuturesTable``)."""
     less, eq = best_score(futures, opponents)
     return eq[:futures.rules.max_score + 1].copy()
 
 
 def best_score(futures, opponents) -> tuple[np.ndarray, np.ndarray]:
-    """``(less, eq)`` of ``solver.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
+    """``(less, eq)`` of ``yatzy.kernels.win``: ``P(M < k)`` and ``P(M = k)``."""
     rules = futures.rules
     need_futures(futures, opponents)
     lay = layout(rules)
@@ -165,7 +165,7 @@ def method_of(card: Scorecard, opponents) -> tuple[str, bool]:
 
 class WinTurn:
     """One turn's win and tie values at ``card`` against ``opponents``
-    (``solver.kernels.win.turns.turn_chances``): ``score[r, b]`` of scoring roll
+    (``yatzy.kernels.win.turns.turn_chances``): ``score[r, b]`` of scoring roll
     ``r`` in box ``b`` and ``keep[t - 1, m]`` of keeping multiset ``m``
     with ``t`` rerolls left, each a ``(win, tie)`` pair of arrays; ``start``
     the pair before the first roll.  A player deciding several times in a

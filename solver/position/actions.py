@@ -3,7 +3,7 @@
 An ``Action`` is a move: keep some dice and reroll the rest, or score the
 dice in a box.  It prints and parses as text::
 
-    >>> from solver.position.actions import Action
+    >>> from yatzy.position.actions import Action
     >>> Action.parse("keep 5 6")
     Action.parse('keep 5 6')
     >>> str(Action.parse("score chance (23)"))
@@ -30,14 +30,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from solver.bounds import check_text, shown, whole_text
-from solver.errors import InputError
-from solver.rules.dice import parse_dice
-from solver.rules.play import EXACT, LOWER_BOUND
+from yatzy.bounds import check_text, shown, whole_text
+from yatzy.errors import InputError
+from yatzy.rules.dice import parse_dice
+from yatzy.rules.play import EXACT, LOWER_BOUND
 
 if TYPE_CHECKING:
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import Rules
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import Rules
 
 
 class ActionKind(StrEnum):
@@ -77,7 +77,7 @@ class Action:
         column 3.  With ``rules``, box names may be aliases (``sjanse``),
         dice are checked against the game's dice, and a score must name a
         column exactly when the rules have several.  Text that is not a
-        ``str`` raises ``solver.bounds.WrongType`` (a TypeError)."""
+        ``str`` raises ``yatzy.bounds.WrongType`` (a TypeError)."""
         words = check_text(text, "action").strip().lower()
         faces, most = (rules.faces, rules.dice - 1) if rules is not None else (9, None)
         if words in ("reroll all", "reroll", "keep", "keep none"):
@@ -155,7 +155,7 @@ class Advice:
     another (a lower bound of what the strategy scores; ``yatzy ev``
     estimates that from played games), while the order and the ``loss``
     are the strategy's own (its values include the coupling term between
-    the columns, ``solver.players.triple``)."""
+    the columns, ``yatzy.players.triple``)."""
 
     card: Scorecard
     dice: tuple[int, ...]

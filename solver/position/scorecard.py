@@ -10,7 +10,7 @@ with saved rolls, ``bank=N`` the rolls banked.
 With several columns each entry names its column, ``BOX@COLUMN=POINTS``,
 with the points as written in that column (before its multiplier)::
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> card = Scorecard.parse("ones@1=3,yatzy@3=50,sjanse@2=23", parse_rules("triple"))
     >>> str(card), card.score, card.turn
     ('ones@1=3,chance@2=23,yatzy@3=50', 199, 3)
@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from solver.bounds import WrongType, check_text, shown, whole_text
-from solver.errors import InputError
-from solver.position.scoring import upper_bonus
-from solver.rules.ruleset import Joker, Order, Rules
-from solver.space import state_space
+from yatzy.bounds import WrongType, check_text, shown, whole_text
+from yatzy.errors import InputError
+from yatzy.position.scoring import upper_bonus
+from yatzy.rules.ruleset import Joker, Order, Rules
+from yatzy.space import state_space
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,7 @@ def bonus_places(rules: Rules, points: tuple[int | None, ...] | list[int | None]
     yahtzee: boxes the order lets be filled after the yatzy box, holding
     points that all dice alike make there (as they are, or as a joker).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> yahtzee = parse_rules("yahtzee")
     >>> bonus_places(yahtzee, Scorecard.parse("yahtzee=50,chance=29", yahtzee).points)
     0

@@ -7,18 +7,18 @@ yahtzee bonus of a further yahtzee, the rolls banked after the turn and the
 state the turn leads to.  ``upper_after`` and ``upper_bonus`` are its upper
 bonus rule on arrays, for code that rebuilds many cards at once (logs,
 exports).  The compiled kernels share one twin of this module,
-``solver.kernels.scoring`` (``tests/position/test_scoring.py`` checks the two
+``yatzy.kernels.scoring`` (``tests/position/test_scoring.py`` checks the two
 against each other and against an oracle written from the rules text).
 
 A state is ``CardState(mask, upper, bank)``, the turn-start state of
-``solver.space``: ``mask`` the filled boxes (bit ``b``) plus the flag bit
+``yatzy.space``: ``mask`` the filled boxes (bit ``b``) plus the flag bit
 once the yatzy box holds its points under a yahtzee bonus, ``upper`` the
 upper total capped at the bonus threshold (``Rules.cap``), ``bank`` the rolls
 banked (saved rolls).  With several columns, ``state`` is one column's card
 and ``column`` (from 0) says which: that column's points count
 ``column + 1`` times (``Scored.weight``).
 
->>> from solver.rules.ruleset import parse_rules
+>>> from yatzy.rules.ruleset import parse_rules
 >>> nordic = parse_rules("nordic")
 >>> s = score_turn(nordic, CardState(0b11110, 52), nordic.box_index("ones"), (1, 1, 1, 5, 6))
 >>> s.points, s.upper_bonus, s.gain, s.after
@@ -35,7 +35,7 @@ and ``column`` (from 0) says which: that column's points count
 >>> score_turn(nordic, CardState(1, 0), 0, (1, 2, 3, 4, 5))
 Traceback (most recent call last):
     ...
-solver.errors.InputError: box ones is already filled
+yatzy.errors.InputError: box ones is already filled
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 
 class CardState(NamedTuple):
@@ -94,7 +94,7 @@ def upper_after(rules: Rules, box, upper, points):
     upper box adds its points, capped at the threshold, and earns the bonus
     when the total reaches it now; other boxes change neither.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> r = parse_rules("nordic")
     >>> upper_after(r, np.array([5, 5, 6]), np.array([58, 63, 58]), np.array([10, 10, 10]))
     (array([63, 63, 58]), array([50,  0,  0]))
@@ -113,7 +113,7 @@ def upper_bonus(rules: Rules, upper):
     """The upper bonus of a card whose upper boxes hold ``upper`` points in
     all (capped or not; scalars or arrays alike).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> upper_bonus(parse_rules("forced"), np.array([41, 42, 70]))
     array([ 0, 50, 50])
     """

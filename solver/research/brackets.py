@@ -2,7 +2,7 @@
 method (``yatzy bounds``): the exact value where a table solves the game;
 for games of several columns, a strategy's measured mean (an estimate, with
 its interval) below and the proven upper bound of
-``solver.research.triple_bound`` above; for two players against an
+``yatzy.research.triple_bound`` above; for two players against an
 expected-score opponent, the ``win`` seat's measured rate below and the
 clairvoyant bound above.
 
@@ -22,8 +22,8 @@ from typing import Callable
 
 import numpy as np
 
-from solver.research.triple_bound import Bound
-from solver.rules.ruleset import Rules
+from yatzy.research.triple_bound import Bound
+from yatzy.rules.ruleset import Rules
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ A forward pass over the turn-start states reachable from a card, one layer
 * turn outcomes: for each state ``(mask, u)`` of the layer, the probability
   ``O(c | mask, u)`` that the turn ends with outcome ``c = (box, points,
   yahtzee bonus)``.  The policy's actions for the mask are decided
-  (``solver.players.policy``), then the probability of every roll is pushed forward:
+  (``yatzy.players.policy``), then the probability of every roll is pushed forward:
   roll -> keep (or score) -> reroll -> ... -> box.  Upper totals below the
   lowest one that can still reach the bonus act like it.
 * carrying: the probability of ``(mask, u, g)`` is pulled into the next
@@ -21,7 +21,7 @@ length for a mask is the most those boxes can add, plus one.
 Saved rolls and Maxi are not covered (the outcomes would also need the bank;
 six dice have 462 keeps, more than the one-byte actions hold; and a Maxi
 layer's score distribution would need 10^9 - 10^10 cells):
-``solver.research.games.estimate`` estimates those from played games.
+``yatzy.research.games.estimate`` estimates those from played games.
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.forward import Layer, carry
-from solver.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
-from solver.kernels.threads import pieces, run_pieces
-from solver.players.policy import policy_values
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import upper_bonus
-from solver.research import stats
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.errors import InputError
+from yatzy.kernels.forward import Layer, carry
+from yatzy.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
+from yatzy.kernels.threads import pieces, run_pieces
+from yatzy.players.policy import policy_values
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import upper_bonus
+from yatzy.research import stats
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 # ------------------------------------------------------------------ kernels
 
@@ -53,7 +53,7 @@ class Distribution:
     ``pmf[s]``: probability of final score ``s``; ``box_mean[b]`` and
     ``box_nonzero[b]``: mean points and probability of a non-zero score of
     each box (filled boxes count as they stand).  Exact, or (``games > 0``)
-    the frequencies of that many played games (``solver.research.games.estimate``).
+    the frequencies of that many played games (``yatzy.research.games.estimate``).
     """
 
     rules: Rules

@@ -27,14 +27,14 @@ import json
 
 import numpy as np
 
-from solver.bounds import brief
-from solver.errors import InputError, missing_extra
-from solver.files import atomic_path, atomic_text
-from solver.players.advice import advise
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import upper_after, upper_bonus
-from solver.space import state_space
-from solver.tables.store import Table
+from yatzy.bounds import brief
+from yatzy.errors import InputError, missing_extra
+from yatzy.files import atomic_path, atomic_text
+from yatzy.players.advice import advise
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import upper_after, upper_bonus
+from yatzy.space import state_space
+from yatzy.tables.store import Table
 
 FORMATS = ("csv", "parquet", "json")
 
@@ -161,7 +161,7 @@ STRATEGY_COLUMNS = ("rerolls", "dice", "action", "kind", "keep", "box", "points"
 
 
 def strategy(table: Table, card: Scorecard) -> list[dict]:
-    """The best action (``solver.players.advice`` ties rule) for every roll and every
+    """The best action (``yatzy.players.advice`` ties rule) for every roll and every
     number of rerolls left at ``card``'s turn start, as rows."""
     rules = table.rules
     if card.is_full:

@@ -5,17 +5,17 @@ bonus, saved rolls).  At the start of each turn the turn kernels value every
 keep at every number of rerolls left for the one state
 (``turn.state_keep_levels``) and, at each roll, every way to end the turn
 (``turn.fill_candidates``).  Each choice is made by ``turn.pick``, the
-compiled form of the tie rule of ``solver.rules.ties`` that the policies use too:
+compiled form of the tie rule of ``yatzy.rules.ties`` that the policies use too:
 boxes in scorecard order, keeps in order of preference, scoring against the
 best keep; so the choices are those of ``yatzy advise``.  Whole games run in
 one compiled call, on every thread.
 
-``solver.research.simulate`` plays the rule sets without saved rolls faster still,
+``yatzy.research.simulate`` plays the rule sets without saved rolls faster still,
 deciding whole layers of states at once; ``Solver.simulate`` uses this
 player for the others (saved rolls, Maxi), and estimates their
 distributions with it.  Only the optimal policy.
 
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
+Game ``i`` draws its dice from the splitmix64 stream of ``yatzy.research.simulate``
 seeded by ``(seed, i)``.
 """
 
@@ -26,19 +26,19 @@ from typing import Callable
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.player import Played, play_games, play_tables
-from solver.kernels.runs import Games, turn_log
-from solver.kernels.threads import run_pieces
-from solver.kernels.turn import turn_data
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import upper_bonus
-from solver.research.distribution import Distribution
-from solver.research.review import turn_line
-from solver.research.simulate import Simulation
-from solver.rules.ties import tolerance
-from solver.space import state_space
-from solver.tables.store import Table
+from yatzy.errors import InputError
+from yatzy.kernels.player import Played, play_games, play_tables
+from yatzy.kernels.runs import Games, turn_log
+from yatzy.kernels.threads import run_pieces
+from yatzy.kernels.turn import turn_data
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import upper_bonus
+from yatzy.research.distribution import Distribution
+from yatzy.research.review import turn_line
+from yatzy.research.simulate import Simulation
+from yatzy.rules.ties import tolerance
+from yatzy.space import state_space
+from yatzy.tables.store import Table
 
 CHUNK = 4096        # games per call when their turns are logged
 
@@ -48,7 +48,7 @@ def run_games(table: Table, games: int, seed: int = 0,
          card: Scorecard | None = None) -> Simulation:
     """Play ``games`` games optimally (from ``card``, default a new game);
     ``on_line`` receives each turn's log line (the format of
-    ``solver.research.review``).  Box figures count the card's filled boxes as they
+    ``yatzy.research.review``).  Box figures count the card's filled boxes as they
     stand."""
     rules = table.rules
     card = card or Scorecard.empty(rules)
@@ -97,7 +97,7 @@ def run_games(table: Table, games: int, seed: int = 0,
 def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distribution:
     """The final-score distribution from ``card`` under optimal play,
     estimated from ``games`` played games (for rules whose exact
-    distribution ``solver.research.distribution`` does not compute)."""
+    distribution ``yatzy.research.distribution`` does not compute)."""
     if card.is_full:
         raise InputError("the card is full: its final score is already known")
     sim = run_games(table, games, seed, card=card)

@@ -4,7 +4,7 @@ seat (docs/rules.md, "Several players"), equal top scores are a tie.
 
 Policies (``parse_policy``): ``optimal`` (expected score), ``greedy``,
 ``simple``, ``theta=X`` (the optimal policy of the risk parameter ``X``),
-and ``win`` (``solver.players.win``: the chance to finish above the others, who are
+and ``win`` (``yatzy.players.win``: the chance to finish above the others, who are
 assumed to play for expected score).  Seats rotate who moves first: in game
 ``g`` seat ``g mod n`` moves first.
 
@@ -13,8 +13,8 @@ CHUNK ..``; every seat's dice in a chunk come from its own seeded streams
 (``chunk_seed``), so a result depends on the seed and the games only, never
 on how many workers play the chunks or in which order.  The policies that
 ignore the others play their games independently through the fast
-simulator (``solver.research.simulate``, game logs give each turn); a ``win`` seat is
-played against the others' logged games by the compiled ``solver.research.win_seat``.
+simulator (``yatzy.research.simulate``, game logs give each turn); a ``win`` seat is
+played against the others' logged games by the compiled ``yatzy.research.win_seat``.
 
 Chunks run in process, on a ``dask.distributed`` cluster at a scheduler's
 address, or on a local cluster of this machine's cores (``run``).  Each
@@ -35,11 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.bounds import brief
-from solver.errors import InputError, missing_extra
-from solver.position.scoring import upper_bonus
-from solver.research import stats
-from solver.rules.ruleset import Rules
+from yatzy.bounds import brief
+from yatzy.errors import InputError, missing_extra
+from yatzy.position.scoring import upper_bonus
+from yatzy.research import stats
+from yatzy.rules.ruleset import Rules
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -48,9 +48,9 @@ MIN_SEATS, MAX_SEATS = 2, 6
 def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
-    ``solver.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from solver.rules.objectives import policy_for, policy_names
-    from solver.tables.values import check_theta
+    ``yatzy.players.triple`` (``optimal``, ``step``, ``greedy``)."""
+    from yatzy.rules.objectives import policy_for, policy_names
+    from yatzy.tables.values import check_theta
     text = text.strip()
     if text in policy_names(rules, match=True):
         return policy_for(text, rules, match=True).name, 0.0
@@ -105,22 +105,22 @@ def chunk_seed(seed: int, seat: int, chunk: int) -> int:
 @lru_cache(maxsize=16)
 def _value_table(rules: Rules, tables: str | None, theta: float):
     """A worker's value table (memory-mapped once per process)."""
-    from solver.tables.store import open_table
+    from yatzy.tables.store import open_table
     return open_table(rules.column_rules, tables, theta=theta)
 
 
 @lru_cache(maxsize=4)
 def _win_tables(rules: Rules, tables: str | None):
     """A worker's target and futures tables (once per process)."""
-    from solver.players.futures import open_futures
-    from solver.tables.target import open_target
+    from yatzy.players.futures import open_futures
+    from yatzy.tables.target import open_target
     return open_target(rules, tables), open_futures(rules, tables)
 
 
 def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
-    from solver.research.simulate import simulate
+    from yatzy.research.simulate import simulate
     values = _value_table(rules, tables, theta).values if kind == "optimal" else None
     logs = []
     simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
@@ -134,7 +134,7 @@ def own_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: i
     """``(scores, log)`` of a seat that plays for itself: the final scores
     of ``games`` games and, where a win seat can play against them (one
     card, ``Play.exact``), ``(boxes, points)`` of its logged games, else
-    None (several columns: ``solver.research.triple_games``)."""
+    None (several columns: ``yatzy.research.triple_games``)."""
     if not rules.play.exact:
         return _triple_scores(rules, tables, kind, games, seed), None
     scores, boxes, points = logged_games(rules, tables, kind, theta, games, seed)
@@ -143,8 +143,8 @@ def own_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: i
 
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
-    ``kind`` (``solver.research.triple_games``)."""
-    from solver.research.triple_games import run_games
+    ``kind`` (``yatzy.research.triple_games``)."""
+    from yatzy.research.triple_games import run_games
     return run_games(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
@@ -152,8 +152,8 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
               others: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray:
     """The final scores of a ``win`` seat in games ``first ..`` against the
     logged games ``others`` (``(seat, boxes, points)``), compiled
-    (``solver.research.win_seat``)."""
-    from solver.research.win_seat import play_win_seat
+    (``yatzy.research.win_seat``)."""
+    from yatzy.research.win_seat import play_win_seat
     target, futures = _win_tables(rules, tables)
     return play_win_seat(_value_table(rules, tables, 0.0), target, futures, games, seed,
                          first, seat, others)
@@ -294,7 +294,7 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     Dask needed, and faster on one machine than a local cluster)."""
     import time
 
-    from solver.bounds import check_games, check_seed, check_workers
+    from yatzy.bounds import check_games, check_seed, check_workers
     games, seed = check_games(games), check_seed(seed)
     workers = None if workers is None else check_workers(workers)
     start = time.perf_counter()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError, missing_extra
+from yatzy.errors import InputError, missing_extra
 
 MARKED = (5, 25, 50, 75, 95)
 
@@ -29,7 +29,7 @@ def plot_format(path: str | Path) -> str:
     >>> plot_format("x.jpg")
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: x.jpg: a plot is written as .png, .svg or .pdf (by the file's extension)
+    yatzy.errors.InputError: x.jpg: a plot is written as .png, .svg or .pdf (by the file's extension)
     """
     fmt = FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
@@ -40,7 +40,7 @@ def plot_format(path: str | Path) -> str:
 
 def save_figure(fig, path: str | Path) -> None:
     """Write ``fig`` at ``path`` atomically, in the format of its extension."""
-    from solver.files import atomic_path
+    from yatzy.files import atomic_path
 
     fmt = plot_format(path)
     with atomic_path(path) as tmp:

@@ -12,19 +12,19 @@ probability proportional to
 .. math::  \exp\big((Q(a) - Q^\ast) / T\big)
 
 where ``Q(a)`` is the expected final score after ``a`` under optimal play
-(``solver.players.advice``) and ``Q*`` the best of them: small losses are
+(``yatzy.players.advice``) and ``Q*`` the best of them: small losses are
 common, large ones rare, as with people.  ``T = 0`` is the optimal player.
 Its dice come from ``numpy.random.default_rng(seed)``: the puzzles of a seed
 are always the same; ``daily_seed(date, rules)`` gives everyone the same
 seed on a date.
 
 ``calibrate`` measures the rating scale: the mean loss per decision of the
-optimal, ``greedy`` and ``simple`` policies (``solver.research.simulate``'s
-games, each decision valued by ``solver.research.review``) and of the noisy
+optimal, ``greedy`` and ``simple`` policies (``yatzy.research.simulate``'s
+games, each decision valued by ``yatzy.research.review``) and of the noisy
 player at several temperatures, with their final means.
 
-    >>> from solver.rules.ruleset import parse_rules
-    >>> from solver.tables.store import open_table
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> from yatzy.tables.store import open_table
     >>> table = open_table(parse_rules("nordic"))
     >>> first = draw(table, 3, seed=7)
     >>> [p.key for p in first] == [p.key for p in draw(table, 3, seed=7)]
@@ -43,14 +43,14 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.players.advice import TurnValues, advise, end_turn
-from solver.position.actions import Action, Advice
-from solver.position.scorecard import Scorecard
-from solver.research import stats
-from solver.research.review import Turn, read_log, review
-from solver.rules.ruleset import Rules
-from solver.tables.store import Table
+from yatzy.errors import InputError
+from yatzy.players.advice import TurnValues, advise, end_turn
+from yatzy.position.actions import Action, Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.research import stats
+from yatzy.research.review import Turn, read_log, review
+from yatzy.rules.ruleset import Rules
+from yatzy.tables.store import Table
 
 # (smallest gap, largest gap) between the best and the second best action
 LEVELS = ((0.1, math.inf), (2.0, math.inf), (0.5, 2.0), (0.1, 0.5))
@@ -210,7 +210,7 @@ def draw(table: Table, count: int, seed: int = 0, level: int = 0,
 def from_log(table: Table, path: str, count: int, seed: int = 0,
              level: int = 0) -> list[Puzzle]:
     """``count`` puzzles of ``level`` from the positions of a game log
-    (``solver.research.review``'s format): the player's costliest decisions
+    (``yatzy.research.review``'s format): the player's costliest decisions
     first, then the others in an order drawn by ``seed``."""
     check_level(level)
     rules, games = read_log(path, table.rules)
@@ -293,8 +293,8 @@ def noisy_anchor(table: Table, temperature: float, games: int, seed: int = 0) ->
 
 def policy_anchor(table: Table, policy: str, games: int, seed: int = 0) -> Anchor:
     """``greedy``'s or ``simple``'s mean loss per decision over ``games``
-    simulated games (``solver.research.simulate``), valued by the review."""
-    from solver.research.simulate import simulate
+    simulated games (``yatzy.research.simulate``), valued by the review."""
+    from yatzy.research.simulate import simulate
     rules = table.rules
     ds = rules.dice_space
     played: list[list[Turn]] = []
@@ -320,7 +320,7 @@ def calibrate(table: Table, games: int = 100, seed: int = 0,
               temperatures: Sequence[float] = CALIBRATION_TEMPERATURES) -> list[Anchor]:
     """The anchors of the rating scale: optimal, greedy, simple and the
     noisy player at each of ``temperatures``, ``games`` games each."""
-    from solver.research.distribution import distribution
+    from yatzy.research.distribution import distribution
     out = [noisy_anchor(table, 0.0, games, seed)]
     out += [policy_anchor(table, p, games, seed) for p in ("greedy", "simple")]
     empty = Scorecard.empty(table.rules)

@@ -2,19 +2,19 @@
 
 One file (``default_path()``: ``ratings.sqlite`` in the user's data folder,
 ``$XDG_DATA_HOME/yatzy`` by default; or any file given), opened by
-``solver.database`` in WAL mode, so that a process killed mid-write leaves
+``yatzy.database`` in WAL mode, so that a process killed mid-write leaves
 every committed answer and a valid file.  Every write is one transaction.
 The schema is versioned (``PRAGMA user_version``) and ``MIGRATIONS`` bring
 an older file up to date in one transaction; a file from a newer program is
 refused.  A file that is damaged, locked by another program, full (its
 ceiling ``max_bytes``), or deleted while open is one line (``InputError``
-from ``solver.database``); a write that fails says the answer was not
+from ``yatzy.database``); a write that fails says the answer was not
 recorded.
 
 Tables:
 
 * ``answers``      one row per answer: when (UTC, ISO 8601), rules, the
-  puzzle (``solver.research.puzzles.Puzzle.key``), the kind of decision,
+  puzzle (``yatzy.research.puzzles.Puzzle.key``), the kind of decision,
   the answer, the best action, the loss, where the puzzle came from
   (``train``, ``daily``, ``review``, ``log``, ``game``: a decision of a
   game reviewed by ``yatzy play``), seconds taken, the player's name (games)
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from solver.database import (
+from yatzy.database import (
     MAX_BYTES,
     check_same,
     data_folder,
@@ -48,8 +48,8 @@ from solver.database import (
     schema_version,
     transaction,
 )
-from solver.errors import InputError
-from solver.research.puzzles import KINDS, Anchor, loss_summary
+from yatzy.errors import InputError
+from yatzy.research.puzzles import KINDS, Anchor, loss_summary
 
 MIGRATIONS = (            # step i takes the schema from version i to i + 1
     "CREATE TABLE answers (id INTEGER PRIMARY KEY, at TEXT NOT NULL, rules TEXT NOT NULL, "
@@ -71,7 +71,7 @@ WRONG = 1e-9                         # answers losing more than this are wrong
 
 
 def default_path() -> Path:
-    """``ratings.sqlite`` in the data folder (``solver.database.data_folder``:
+    """``ratings.sqlite`` in the data folder (``yatzy.database.data_folder``:
     ``$YATZY_DATA``, else ``$XDG_DATA_HOME/yatzy``, else ``~/.local/share/yatzy``)."""
     return data_folder() / "ratings.sqlite"
 
@@ -251,13 +251,13 @@ def check_database(path: str | Path) -> None:
 def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> None:
     """Mean loss per decision by day (95% intervals), with the anchors of
     the scale as horizontal lines, as a PNG."""
-    from solver.research import plots
+    from yatzy.research import plots
     plots.require()
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from solver.research.plots import save_figure
+    from yatzy.research.plots import save_figure
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     days = list(stats.by_day)

@@ -18,13 +18,13 @@ Log format, one JSON object per line (blank lines are ignored):
   card whenever it changes; ``turn`` and ``points`` are optional and checked
   when given.
 
-A review values every decision with ``solver.players.advice.advise``: the choice made,
+A review values every decision with ``yatzy.players.advice.advise``: the choice made,
 the best choice, both expected final scores and the loss (best minus chosen,
-0 within the tolerance of ``solver.rules.ties``).  Keeping all the dice (a
+0 within the tolerance of ``yatzy.rules.ties``).  Keeping all the dice (a
 reroll of none) is valued as keeping them with one reroll less.  With
 several columns the same review replays the columns' cards and values by
 the Trippel strategy: the values are then lower bounds and the losses the
-strategy's (``Review.values``, ``solver.position.actions.LOWER_BOUND``).
+strategy's (``Review.values``, ``yatzy.position.actions.LOWER_BOUND``).
 """
 
 from __future__ import annotations
@@ -34,17 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from solver.errors import InputError
-from solver.files import read_text
-from solver.players.advice import end_turn
-from solver.players.strategy import strategy_for
-from solver.position.actions import EXACT
-from solver.position.scorecard import Scorecard
-from solver.rules.dice import parse_dice
-from solver.rules.ruleset import Rules
-from solver.rules.ties import tolerance
-from solver.space import state_space
-from solver.tables.store import Table
+from yatzy.errors import InputError
+from yatzy.files import read_text
+from yatzy.players.advice import end_turn
+from yatzy.players.strategy import strategy_for
+from yatzy.position.actions import EXACT
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.dice import parse_dice
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import tolerance
+from yatzy.space import state_space
+from yatzy.tables.store import Table
 
 LOG_VERSION = 1
 
@@ -90,8 +90,8 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     InputError naming the line of the first problem.  ``rules_spec`` may also
     be a ``Rules`` (for rules no preset makes): the header's rules are then
     not read."""
-    from solver.bounds import MAX_LINE, brief, parse_json
-    from solver.rules.ruleset import parse_rules
+    from yatzy.bounds import MAX_LINE, brief, parse_json
+    from yatzy.rules.ruleset import parse_rules
 
     fixed = rules_spec if isinstance(rules_spec, Rules) else None
     if fixed is not None:
@@ -343,7 +343,7 @@ def judge(table: Table, values_now, card: Scorecard, dice: tuple[int, ...], rero
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:
-    """Log lines of simulated games (``solver.research.simulate.GameLog`` arrays:
+    """Log lines of simulated games (``yatzy.research.simulate.GameLog`` arrays:
     multiset indices, -1 where unused)."""
     ds = rules.dice_space
     for i in range(rolls.shape[0]):

@@ -1,10 +1,10 @@
 """Monte Carlo play of whole games under a policy, seeded and reproducible.
 
-With a decision table (``solver.tables.decisions``, the optimal policy) every
+With a decision table (``yatzy.tables.decisions``, the optimal policy) every
 action is looked up and each game is played whole (``kernels.simulate.play_games``).
 Without one, all games advance together, one turn (one layer of masks) at a
 time: the policy's actions are decided for the masks the games are in
-(``solver.players.policy.decide``), then every game plays its turn
+(``yatzy.players.policy.decide``), then every game plays its turn
 (``kernels.simulate.play_turn``).  The table's rows are the ones ``decide``
 computes, so both play the same games, bit for bit.  Game ``i``
 draws its dice from its own splitmix64 stream seeded by ``(seed, i)``, so a
@@ -20,18 +20,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.dice_stream import seed_states
-from solver.kernels.policy import check_policy_rules, policy_tables
-from solver.kernels.runs import turn_log
-from solver.kernels.simulate import Filled, Layer, Played, Rows, play_games, play_turn
-from solver.kernels.threads import pieces, run_pieces
-from solver.players.policy import decide, policy_values
-from solver.position.scoring import upper_bonus
-from solver.research import stats
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.decisions import DecisionTable
+from yatzy.errors import InputError
+from yatzy.kernels.dice_stream import seed_states
+from yatzy.kernels.policy import check_policy_rules, policy_tables
+from yatzy.kernels.runs import turn_log
+from yatzy.kernels.simulate import Filled, Layer, Played, Rows, play_games, play_turn
+from yatzy.kernels.threads import pieces, run_pieces
+from yatzy.players.policy import decide, policy_values
+from yatzy.position.scoring import upper_bonus
+from yatzy.research import stats
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.decisions import DecisionTable
 
 BATCH = 1 << 22          # games held in memory at once
 

@@ -8,15 +8,15 @@ With a price :math:`\lambda_g` for every turn ``g = 1..T`` (``T`` = columns
 .. math:: UB(\lambda) = \sum_g \lambda_g + \sum_c V_c(\lambda)
 
 where ``V_c`` is the optimal value of the relaxed game of column ``c``
-alone (``solver.kernels.relaxed``): it rolls every turn, and writes a box
+alone (``yatzy.kernels.relaxed``): it rolls every turn, and writes a box
 (``c`` times its points, minus :math:`\lambda_g`) or nothing.  Every
 :math:`\lambda` gives a valid bound; ``minimise`` looks for a small one
 among prices that are linear in the turn (a constant price changes nothing:
 each column writes exactly as many boxes as it has, whenever it writes
 them).
 
-    >>> from solver.rules.boxes import upper
-    >>> from solver.rules.ruleset import Rules
+    >>> from yatzy.rules.boxes import upper
+    >>> from yatzy.rules.ruleset import Rules
     >>> one = Rules("one", (upper("ones", 1), upper("twos", 2)), dice=2, faces=2, rolls=1,
     ...             bonus_threshold=0)
     >>> column_value(one, 1, np.zeros(2))        # one column: the game itself
@@ -33,13 +33,13 @@ from typing import Callable
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.files import write_text
-from solver.kernels.relaxed import relaxed_turn
-from solver.kernels.turn import turn_data
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.store import table_path
+from yatzy.errors import InputError
+from yatzy.files import write_text
+from yatzy.kernels.relaxed import relaxed_turn
+from yatzy.kernels.turn import turn_data
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.store import table_path
 
 
 def check_columns(rules: Rules) -> None:

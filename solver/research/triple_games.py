@@ -1,5 +1,5 @@
 """Trippel-Yatzy games played whole, compiled (the strategy of
-``solver.players.triple``).
+``yatzy.players.triple``).
 
 At each turn start ``scoring_layer`` builds the scoring layer :math:`X_0` as
 the maximum over the columns of each column's best box (``turn.fill_candidates``
@@ -10,11 +10,11 @@ of every reroll level with ``turn.best_keeps`` and ``turn.average_keeps``,
 for ``LANES`` games side by side (those two helpers do not depend on the
 state, so the games' values fill the vector lanes the solve uses for upper
 totals); at each roll every (column, box) and every keep is
-valued and chosen by ``turn.pick`` (the tie rule of ``solver.rules.ties``, codes as
-in ``solver.players.triple.advise``), so the choices are the advice's.  Whole games
+valued and chosen by ``turn.pick`` (the tie rule of ``yatzy.rules.ties``, codes as
+in ``yatzy.players.triple.advise``), so the choices are the advice's.  Whole games
 run in one compiled call per piece of games, on every thread.
 
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
+Game ``i`` draws its dice from the splitmix64 stream of ``yatzy.research.simulate``
 seeded by ``(seed, i)``, as every other player does.
 """
 
@@ -26,21 +26,21 @@ from typing import Callable
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.player import play_tables
-from solver.kernels.runs import Games, turn_log
-from solver.kernels.threads import run_pieces
-from solver.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
-from solver.kernels.turn import turn_data
-from solver.players.triple import Strategy, as_strategy, lower_bound, no_coupling
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import upper_after
-from solver.research.review import turn_line
-from solver.rules.objectives import policy_for
-from solver.rules.ruleset import Rules
-from solver.rules.ties import tolerance
-from solver.space import state_space
-from solver.tables.values import StateValues
+from yatzy.errors import InputError
+from yatzy.kernels.player import play_tables
+from yatzy.kernels.runs import Games, turn_log
+from yatzy.kernels.threads import run_pieces
+from yatzy.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
+from yatzy.kernels.turn import turn_data
+from yatzy.players.triple import Strategy, as_strategy, lower_bound, no_coupling
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import upper_after
+from yatzy.research.review import turn_line
+from yatzy.rules.objectives import policy_for
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import tolerance
+from yatzy.space import state_space
+from yatzy.tables.values import StateValues
 
 CHUNK = 1 << 15                      # games per compiled call (their box figures in memory)
 EV_GAMES = 4_000                     # games behind the estimate `yatzy ev` prints
@@ -66,9 +66,9 @@ class TripleGames:
     scores: np.ndarray | None = None
 
     def simulation(self):
-        """As a ``solver.research.simulate.Simulation`` (box figures: the mean per
+        """As a ``yatzy.research.simulate.Simulation`` (box figures: the mean per
         column; bonus: the share of columns with the bonus)."""
-        from solver.research.simulate import Simulation
+        from yatzy.research.simulate import Simulation
         cols = self.rules.columns
         return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
                           self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
@@ -86,7 +86,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
          coupling: np.ndarray | Strategy | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
-    ``on_line`` receives each turn's log line (``solver.research.review``'s format,
+    ``on_line`` receives each turn's log line (``yatzy.research.review``'s format,
     with ``column``).  Box figures count the card's boxes as they stand.
     ``coupling``: what ``optimal`` values a turn's end by
     (``triple.as_strategy``): default the strategy stored for the rules
@@ -237,10 +237,10 @@ def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
 
 def distribution(table: StateValues, card: Scorecard, policy: str, games: int, seed: int = 0):
     """The final-score distribution from ``card`` under ``policy``,
-    estimated from ``games`` played games (``solver.research.distribution``'s
+    estimated from ``games`` played games (``yatzy.research.distribution``'s
     ``Distribution``; ``table_value``: the column-by-column value, a lower
     bound of the optimum)."""
-    from solver.research.distribution import (
+    from yatzy.research.distribution import (
         Distribution,  # its kernels compile on first use
     )
     rules = card.rules

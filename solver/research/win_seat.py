@@ -1,5 +1,5 @@
 """The ``win`` seat of a match, compiled: whole games played to win against
-the other seats' logged games (``solver.research.match``).
+the other seats' logged games (``yatzy.research.match``).
 
 Before each of its turns the seat brings the others' cards up to date (a
 seat that moves earlier in the round has played one turn more),
@@ -8,8 +8,8 @@ their best final score ``M`` from the futures table
 (``kernels.win.turns.seat_turn``, exact with two boxes open: ``turn_chances``
 without writing out every roll's boxes); at each roll it plays
 ``kernels.win.choice.seat_choose`` (on the keys ``seat_turn`` stored), the first action
-of ``solver.players.win.advise_win``.
-Game ``i`` draws its dice from the splitmix64 stream of ``solver.research.simulate``
+of ``yatzy.players.win.advise_win``.
+Game ``i`` draws its dice from the splitmix64 stream of ``yatzy.research.simulate``
 seeded by ``(seed, i)``, as the other players do.
 """
 
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.kernels.player import play_tables
-from solver.kernels.threads import run_pieces
-from solver.kernels.turn import turn_data
-from solver.kernels.win.data import WinData, win_tables
-from solver.kernels.win_seat import Seating, play_win_games
-from solver.rules.ties import tolerance
-from solver.tables.plan import compiling
+from yatzy.kernels.player import play_tables
+from yatzy.kernels.threads import run_pieces
+from yatzy.kernels.turn import turn_data
+from yatzy.kernels.win.data import WinData, win_tables
+from yatzy.kernels.win_seat import Seating, play_win_games
+from yatzy.rules.ties import tolerance
+from yatzy.tables.plan import compiling
 
 
 def play_win_seat(table, target, futures, games: int, seed: int, first: int, seat: int,

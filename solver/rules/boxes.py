@@ -173,7 +173,7 @@ HOUSE_RULES = {h.name: h for h in (
     HouseRule("four_alike_is_two_pairs", "two_pairs", "four equal dice also count as two pairs"),
 )}
 """The house-rule switches, declared once: ``nordic_boxes`` takes them as
-keywords and the rules spec as keys (``solver.rules.ruleset.KEYS``)."""
+keywords and the rules spec as keys (``yatzy.rules.ruleset.KEYS``)."""
 
 
 def nordic_boxes(*flags: bool, **switches: bool) -> tuple[Box, ...]:

@@ -16,8 +16,8 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from solver.bounds import check_text, shown
-from solver.errors import InputError
+from yatzy.bounds import check_text, shown
+from yatzy.errors import InputError
 
 
 class DiceSpace:
@@ -144,7 +144,7 @@ def parse_dice(text: str, n: int | None, faces: int = 6, most: int | None = None
     """Sorted dice from ``1,1,2,5,6``, ``1 1 2 5 6`` or ``11256``: exactly
     ``n`` of them, or (``n`` None) any number up to ``most``; each a face
     ``1 .. faces``.  The one parser of dice typed by people (options, logs,
-    actions).  ``text`` longer than ``solver.bounds.MAX_TEXT`` is refused
+    actions).  ``text`` longer than ``yatzy.bounds.MAX_TEXT`` is refused
     before it is read; a number of more digits than a face has is no face."""
     s = check_text(text, "dice").strip()
     if re.fullmatch(r"\d+", s) and faces < 10:

@@ -2,7 +2,7 @@
 line read into one command (``Typed``), the same for the coach, the
 trainer, the page and ``Game.play``.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> nordic = parse_rules("nordic")
     >>> parse("spara 6 6", nordic, "sv").text           # keeps two sixes, saves nothing
     'keep 6 6'
@@ -23,7 +23,7 @@ trainer, the page and ``Game.play``.
     >>> parse("t", nordic, "en")
     Traceback (most recent call last):
     ...
-    solver.rules.grammar.GrammarError: 't' could be: twos, threes, two pairs, three of a kind
+    yatzy.rules.grammar.GrammarError: 't' could be: twos, threes, two pairs, three of a kind
 
 The forms (every language's words are listed in ``VERBS`` and ``BOX_WORDS``):
 
@@ -80,10 +80,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from solver.bounds import check_text
-from solver.errors import InputError
-from solver.rules.ruleset import Rules
-from solver.rules.words import BOXES, box_name
+from yatzy.bounds import check_text
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.words import BOXES, box_name
 
 LANGS = ("en", "nb", "sv")
 

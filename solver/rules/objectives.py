@@ -1,6 +1,6 @@
 """How a player can play: the policies, each declared once with the rule
 sets it supports and the tables it reads.  (What a player plays for, the
-objectives, are objects: ``solver.players.objectives``.)
+objectives, are objects: ``yatzy.players.objectives``.)
 
 Every surface reads these declarations: the API and the CLI check a
 request with ``policy_for``, the match seats and the game's computer
@@ -8,7 +8,7 @@ players list ``policy_names``, and the compiled policy kernels take a
 policy's ``kernel`` index.  Adding a policy is one declaration here plus
 its kernel parameter.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> policy_names(parse_rules("nordic"))
     ('optimal', 'greedy', 'simple')
     >>> policy_names(parse_rules("triple"))
@@ -16,7 +16,7 @@ its kernel parameter.
     >>> policy_for("step", parse_rules("nordic"))
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: policy 'step': under rules nordic expected one of optimal, greedy, simple (step needs several columns)
+    yatzy.errors.InputError: policy 'step': under rules nordic expected one of optimal, greedy, simple (step needs several columns)
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from solver.errors import InputError
+from yatzy.errors import InputError
 
 if TYPE_CHECKING:
-    from solver.rules.ruleset import Rules
+    from yatzy.rules.ruleset import Rules
 
 
 def _refusal(what: str) -> Callable[[Rules], str | None]:
@@ -66,7 +66,7 @@ class Policy:
     * ``name``: as typed (``--policy``, ``--player NAME=KIND``, match seats)
     * ``summary``: one line for help texts
     * ``kernel``: its index in the compiled policy kernels
-      (``solver.kernels.policy``), or -1 when another player plays it
+      (``yatzy.kernels.policy``), or -1 when another player plays it
     * ``tables``: the tables it reads (``value``, ``target``, ``futures``)
     * ``refuse(rules)``: why it cannot play ``rules``, or None
     * ``refuse_seat(rules)``: why a computer seat at the table (``Game``,

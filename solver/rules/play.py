@@ -1,11 +1,11 @@
 """How a rule set is played, as data: one card, solved exactly, or several
 columns (Trippel-Yatzy), played by a strategy over the exact one-column
-table (``solver.players.triple``).  The choice is made once, here
+table (``yatzy.players.triple``).  The choice is made once, here
 (``play_of``, read as ``Rules.play``); what differs between the two is a
 field of ``Play``, and the behaviour that goes with it is the strategy of
-``solver.players.strategy``.
+``yatzy.players.strategy``.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> nordic, triple = parse_rules("nordic").play, parse_rules("triple").play
     >>> nordic.name, nordic.values, triple.name, triple.values
     ('one card', 'exact', 'columns', 'lower_bound')
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from solver.rules.ruleset import Rules
+    from yatzy.rules.ruleset import Rules
 
 # What the values of advice and ``ev`` are (``Advice.values``).
 EXACT = "exact"                # the optimal strategy's expectation, from the solved table

@@ -2,7 +2,7 @@
 
 ``Rules`` holds everything that changes the optimal strategy, and nothing
 derived: the state space the engine works on (masks, layers, rows, upper
-totals) is ``solver.space.state_space(rules)``.  What one roll scores in each
+totals) is ``yatzy.space.state_space(rules)``.  What one roll scores in each
 box is derived here (``scores``), since it belongs to the game, not to its
 states.
 
@@ -24,11 +24,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from solver.bounds import MAX_DIGITS, brief, check_text, check_whole, shown, whole_text
-from solver.errors import InputError
-from solver.rules.boxes import HOUSE_RULES, MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
-from solver.rules.dice import DiceSpace, dice_space
-from solver.rules.play import Play, play_of
+from yatzy.bounds import MAX_DIGITS, brief, check_text, check_whole, shown, whole_text
+from yatzy.errors import InputError
+from yatzy.rules.boxes import HOUSE_RULES, MAXI, YAHTZEE, Box, BoxKind, nordic_boxes
+from yatzy.rules.dice import DiceSpace, dice_space
+from yatzy.rules.play import Play, play_of
 
 MAX_FIELD = 1 << 20     # no number of a rule set is larger (the tables are sized before a solve)
 
@@ -158,14 +158,14 @@ class Rules:
 
     @cached_property
     def play(self) -> Play:
-        """How these rules are played (``solver.rules.play``): one card,
+        """How these rules are played (``yatzy.rules.play``): one card,
         solved exactly, or several columns by the Trippel strategy."""
         return play_of(self)
 
     @cached_property
     def column_rules(self) -> "Rules":
         """The rules of one column played alone (``columns = 1``): its exact
-        table is what a several-column strategy reads (``solver.players.triple``).
+        table is what a several-column strategy reads (``yatzy.players.triple``).
         ``triple:order=forced`` gives ``nordic:order=forced``."""
         if self.columns == 1:
             return self
@@ -389,7 +389,7 @@ KEYS = {k.name: k for k in (
 
 def parse_rules(spec: str) -> Rules:
     """Build rules from ``PRESET[:key=value,...]``; raises InputError (and
-    ``solver.bounds.WrongType``, a TypeError, for a spec that is not text).
+    ``yatzy.bounds.WrongType``, a TypeError, for a spec that is not text).
     The bonus threshold may be at most the rules' largest score."""
     preset, _, rest = check_text(spec, "rules").strip().partition(":")
     preset = preset.strip().lower()

@@ -12,9 +12,9 @@ value, in this order of preference:
 2. boxes in scorecard order;
 3. keeps with more dice first, then higher dice first.
 
-Every player follows it: the advice (``solver.players.advice``), the policies and
-the exact distribution (``solver.players.policy``), the game-by-game player
-(``solver.research.games``) and the simulations.  The compiled kernels carry it as a
+Every player follows it: the advice (``yatzy.players.advice``), the policies and
+the exact distribution (``yatzy.players.policy``), the game-by-game player
+(``yatzy.research.games``) and the simulations.  The compiled kernels carry it as a
 *preference code* per action, lower = preferred: box ``b`` is ``b``, the
 keep of rank ``i`` in ``keep_ranks`` is ``n_boxes + i``; ``turn.pick`` is
 its compiled form.
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 if TYPE_CHECKING:
-    from solver.rules.ruleset import Rules
-    from solver.tables.values import StateValues
+    from yatzy.rules.ruleset import Rules
+    from yatzy.tables.values import StateValues
 
 TIE = 1e-9
 CHANCE_BITS = 40

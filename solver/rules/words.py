@@ -8,7 +8,7 @@ The catalogue is kept as one JSON document per language,
 - ``messages``: the rows of the scorecard ("protokoll") and the messages of
   ``yatzy play``, ``yatzy train`` and the command line (``message``);
 - ``explain`` and ``groups``: the sentences of an explanation
-  (``solver.players.explain``);
+  (``yatzy.players.explain``);
 - ``train``: the words of ``yatzy train``;
 - ``page``: the words of the web page (``solver/web/static/*.js``).
 
@@ -34,8 +34,8 @@ import functools
 import json
 from pathlib import Path
 
-from solver.errors import InputError
-from solver.rules.ruleset import Rules
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import Rules
 
 LANGS = ("en", "nb", "sv")
 CATALOGUE = Path(__file__).parent / "catalogue"
@@ -148,7 +148,7 @@ def box_index(rules: Rules, name: str) -> int:
     raise error
 
 
-# The sentences of an explanation (solver.players.explain), per language;
+# The sentences of an explanation (yatzy.players.explain), per language;
 # numbers come formatted (words.number: a decimal comma in nb and sv)
 EXPLAIN = section("explain")
 

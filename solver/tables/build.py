@@ -27,7 +27,7 @@ Variants are data, handled by the same recursion:
   :math:`X_t(R) = \max(S_t(R), \max_K W_t(K))`.  After ``p`` turns the bank
   holds at most ``(rolls - 1) p`` (``StateSpace.bank_limit``), so the values are
   kept per layer, ``[k, rank of the mask, u]`` with that many banks, which is
-  exact with no cap (``solver.tables.values``);
+  exact with no cap (``yatzy.tables.values``);
 * American Yahtzee: a state bit records a scored 50 in the yatzy box
   (``StateSpace.flag_bit``); a roll of all dice alike may be a joker, with the
   boxes and points the rules give (``joker_boxes``, ``joker_points``), plus
@@ -37,7 +37,7 @@ The kernels solve every upper total ``u`` of one mask at once: arrays are
 indexed ``[multiset, u]`` with ``u`` contiguous, so the inner loops run over
 contiguous memory and vectorise.  Masks with the same number of filled boxes
 depend only on masks with more, so each such layer is solved in parallel.
-The within-turn quantities are the helpers of ``solver.kernels.turn``, shared with
+The within-turn quantities are the helpers of ``yatzy.kernels.turn``, shared with
 the policies and the player; this module runs them over every state.
 """
 
@@ -49,13 +49,13 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from solver.kernels.solve import solve_masks
-from solver.kernels.threads import run_pieces
-from solver.kernels.turn import state_keep_levels as turn_keeps
-from solver.kernels.turn import turn_data
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.values import StateValues, utility
+from yatzy.kernels.solve import solve_masks
+from yatzy.kernels.threads import run_pieces
+from yatzy.kernels.turn import state_keep_levels as turn_keeps
+from yatzy.kernels.turn import turn_data
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.values import StateValues, utility
 
 KERNELS = (solve_masks,)     # what a solve compiles (``store`` says so first where it must)
 
@@ -145,13 +145,13 @@ def work_units(rules: Rules, filled: int) -> int:
 def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
     """The seconds the whole solve of ``rules`` (for ``theta``) takes on this
     machine as busy as it is now, measured as the sub-games' builds are
-    (``solver.tables.subgame.measure``): a sample of every layer's masks,
+    (``yatzy.tables.subgame.measure``): a sample of every layer's masks,
     about ``PROBE_SECONDS`` of the ``reference`` seconds, solved by these
     kernels on as many threads into scratch tables (pages never written take
     no memory), the median rate of three parts times the whole solve's
     ``work_units``.  (The kernels load, or compile, at the first sample.)
     With saved rolls: ``measure_layered``."""
-    from solver.tables.subgame import measure
+    from yatzy.tables.subgame import measure
 
     if rules.saved_rolls:
         return measure_layered(rules, reference, theta)
@@ -188,7 +188,7 @@ def measure_layered(rules: Rules, reference: float, theta: float = 0.0) -> float
     sample holds at least ``SAMPLE_MASKS`` masks of the widest layer per
     part, each layer's run on every thread: a few masks to a layer, run one
     by one, measured a quiet machine at half its speed."""
-    from solver.tables.subgame import PROBE_SECONDS, PROBES, sample, timed
+    from yatzy.tables.subgame import PROBE_SECONDS, PROBES, sample, timed
 
     sp = state_space(rules)
     widest = max(len(x) for x in sp.layers)
@@ -226,7 +226,7 @@ def compact_layers(rules: Rules, part: tuple[np.ndarray, ...], theta: float = 0.
     values: what ``run_layer`` solves the masks of ``part`` from, a layer
     at a time, as the whole solve does from its gigabyte layers.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> maxi = parse_rules("maxi:rolls=2,bank_cap=2")
     >>> part = tuple(x[:2] for x in state_space(maxi).layers)
     >>> d, values = compact_layers(maxi, part)

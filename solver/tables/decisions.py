@@ -2,8 +2,8 @@
 instead of computed.
 
 For every turn-start state ``(mask, u)`` it holds one *row*: the action byte
-``rows[j, k, r]`` (``solver.players.policy``'s encoding, the preference code
-of ``solver.rules.ties``) with ``k`` rerolls left after roll ``r``.  A row is
+``rows[j, k, r]`` (``yatzy.players.policy``'s encoding, the preference code
+of ``yatzy.rules.ties``) with ``k`` rerolls left after roll ``r``.  A row is
 one contiguous block of ``rolls * n_rolls`` bytes (756 for five dice and three
 rolls), so a turn reads one block.  Upper totals of a mask that play alike
 share a row: ``index[mask, u]`` is the row of state ``(mask, u)`` (-1 for
@@ -14,7 +14,7 @@ The rows are those of ``kernels.policy.batch`` (the kernel behind
 mask and every upper total: a lookup gives the same action, tie rule
 included, as deciding the state again.
 
-On disk the table is a derived table of bytes (``solver.tables.store``,
+On disk the table is a derived table of bytes (``yatzy.tables.store``,
 ``save_array`` / ``load_array``): the index as little-endian int32, then the
 rows; the header names the value table it was built from (its sha256), so a
 table built from another value table is rebuilt, never used.  The file is
@@ -29,13 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import TableError
-from solver.kernels.policy import NO_OUTCOMES, ActionRows, Job, batch, policy_tables
-from solver.kernels.threads import run_pieces
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.plan import Plan
-from solver.tables.store import (
+from yatzy.errors import TableError
+from yatzy.kernels.policy import NO_OUTCOMES, ActionRows, Job, batch, policy_tables
+from yatzy.kernels.threads import run_pieces
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.plan import Plan
+from yatzy.tables.store import (
     Progress,
     Table,
     load_array,
@@ -179,7 +179,7 @@ def plan(rules: Rules, path: Path | None = None) -> Plan:
     upper bound (equal rows of a mask are stored once, 604 MiB of 785 for
     ``nordic``); the value table held in memory too.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> print(plan(parse_rules("nordic")))
     decision table of nordic: 815,172,120 decisions, at most 785.4 MiB on disk, 1.5 GiB in memory, about 9 s
     """

@@ -16,14 +16,14 @@ machine, ``RATES``).  ``check(plan)`` then, before any work:
   measures the share of a core this process gets now (``cpu_share``: 1 on
   a quiet machine, 0.25 where four processes compete for each core), and
   the reference time is divided by it.  The bar of the build then shows the
-  live rate (``solver.cli.options.BarProgress``);
+  live rate (``yatzy.cli.options.BarProgress``);
 * for a big build (over ``BIG_BYTES`` on disk or in memory, or over
   ``BIG_SECONDS``), asks the confirmation function set by ``set_confirm``
   (the CLI: ``--yes``, else a y/N question on a terminal) and refuses it when
   there is none or the answer is no.  Without ``set_confirm`` (the library
   used from Python) big builds that fit go ahead.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> p = value_plan(parse_rules("nordic"))
     >>> p.values, p.disk_bytes > 16 << 20, p.big
     (2097152, True, False)
@@ -44,9 +44,9 @@ from math import prod
 from pathlib import Path
 from typing import Callable
 
-from solver.errors import InputError
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 BIG_BYTES = 2 << 30          # above this on disk or in memory: confirm first
 BIG_SECONDS = 300.0          # above this: confirm first
@@ -158,7 +158,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
     rolls and for builds over ``CALIBRATE_SECONDS`` on the reference
     machine without (the five-dice presets' 1.5 s are not timed first:
     their bar shows how they go)."""
-    from solver.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
+    from yatzy.tables.store import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 
     what = f"value table of {rules.spec}" + (f" (theta {theta:g})" if theta else "")
     sp = state_space(rules)
@@ -188,7 +188,7 @@ def value_plan(rules: Rules, path: Path | None = None, theta: float = 0.0,
 
 def _need_values(rules: Rules) -> int:
     """Values of the target (and futures) layout, from its widths alone."""
-    from solver.tables.target import table_size
+    from yatzy.tables.target import table_size
     return table_size(rules)
 
 
@@ -214,7 +214,7 @@ def parts_plan(rules: Rules, path: Path | None = None, measure=None) -> Plan:
     """The build of the explanations' parts table of ``rules`` (held in
     memory, with the value table it is solved from and one layer's turn
     outcomes)."""
-    from solver.kernels.explain import part_table_size
+    from yatzy.kernels.explain import part_table_size
 
     sp = state_space(rules)
     values = part_table_size(rules)
@@ -256,7 +256,7 @@ def distribution_plan(rules: Rules, mask: int = 0) -> Plan:
     are ``mask`` as a build (``Plan``): the states of the boxes still open,
     nothing stored, its memory and its time on the reference machine.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> p = distribution_plan(parse_rules("nordic"))
     >>> p.values, p.path, round(p.seconds, 1)
     (2097152, None, 2.0)
@@ -406,7 +406,7 @@ def announce(plan: Plan, seconds: float, stacklevel: int = 3) -> bool:
     over ``ANNOUNCE_BYTES`` on disk or in memory): a whole-game table's in
     the user's language (``announcement``), any other's in English;
     returns whether it was announced."""
-    from solver.tables.store import TableWarning
+    from yatzy.tables.store import TableWarning
 
     if not (seconds > ANNOUNCE_SECONDS or plan.disk_bytes > ANNOUNCE_BYTES
             or plan.memory_bytes > ANNOUNCE_BYTES):
@@ -446,7 +446,7 @@ def check_all(builds: list[tuple[Plan, float]], compile_after: str = "") -> None
     >>> seen[2].message.said("sv")
     '2 byggen efter varandra, ungefär 2,0 min sammanlagt'
     """
-    from solver.tables.store import TableWarning
+    from yatzy.tables.store import TableWarning
 
     folders: dict[Path, list[Plan]] = {}
     for plan, _ in builds:
@@ -485,7 +485,7 @@ def compile_together(kind: str, compile: float, seconds: float, lang: str = "en"
     >>> compile_together("win", 28.0, 150.0, "nb")
     'så kompileres kjernene til vinnersjansene (omtrent 28 s): omtrent 2,5 min i alt'
     """
-    from solver.rules.words import decimal_mark, message
+    from yatzy.rules.words import decimal_mark, message
     return message("build_then_compile", lang, what=message(f"compiled_{kind}", lang),
                    compile=decimal_mark(describe_seconds(compile), lang),
                    about=decimal_mark(describe_seconds(seconds), lang))
@@ -499,7 +499,7 @@ def together(count: int, seconds: float, lang: str = "en") -> str:
     >>> together(3, 250.0, "nb")
     '3 bygg etter hverandre, omtrent 4,2 min i alt'
     """
-    from solver.rules.words import decimal_mark, message
+    from yatzy.rules.words import decimal_mark, message
     return message("build_total", lang, count=count,
                    about=decimal_mark(describe_seconds(seconds), lang))
 
@@ -537,13 +537,13 @@ UNITS = ("values", "decisions")     # what a plan counts: stored numbers, or act
 
 # the kernel a table of each kind is built by (its module, its name), where
 # its compile is not said elsewhere (the value table's: ``store._compile``)
-KERNELS = {"target": ("solver.kernels.target", "solve_masks"),
-           "futures": ("solver.kernels.futures", "pull_futures"),
-           "explanations": ("solver.kernels.explain", "pull_parts"),
+KERNELS = {"target": ("yatzy.kernels.target", "solve_masks"),
+           "futures": ("yatzy.kernels.futures", "pull_futures"),
+           "explanations": ("yatzy.kernels.explain", "pull_parts"),
            # not a table: a win question's chances, in one compiled call (``players.win``)
-           "win": ("solver.kernels.win.turns", "position_chances"),
+           "win": ("yatzy.kernels.win.turns", "position_chances"),
            # ... nor is the ``win`` seat's whole games (``research.win_seat``, ``yatzy match``)
-           "win_games": ("solver.kernels.win_seat", "play_win_games")}
+           "win_games": ("yatzy.kernels.win_seat", "play_win_games")}
 COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
 COMPILE_SECONDS_OF = {"win": 42.0,         # ... of the win chances' (38-44 s quiet, 2-core EPYC)
                       "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)
@@ -583,7 +583,7 @@ def compile_seconds(kind: str, kernels) -> float:
     compiled some of the kernels they call; at least ``COMPILE_FIXED``),
     over the share of a core this process gets; 0 when Numba's cache holds
     them all."""
-    from solver.kernels.cache import uncompiled_share
+    from yatzy.kernels.cache import uncompiled_share
     left = uncompiled_share(kernels)
     if left == 0.0:
         return 0.0
@@ -598,8 +598,8 @@ def compile_notice(kind: str, kernels, stacklevel: int = 4) -> float:
     and about how long that takes on this machine now (``compile_seconds``
     of ``kernels``), where that is over ``ANNOUNCE_SECONDS``; returns those
     seconds (0 when Numba's cache holds every kernel)."""
-    from solver.rules.words import message
-    from solver.tables.store import TableWarning
+    from yatzy.rules.words import message
+    from yatzy.tables.store import TableWarning
     seconds = compile_seconds(kind, kernels)
     if seconds <= ANNOUNCE_SECONDS:
         return seconds
@@ -624,7 +624,7 @@ def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
     how many times the reference machine's quiet time, where over 1.5), and
     that it is built once and stored in its folder for every later question.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> p = target_plan(parse_rules("nordic"), Path("/t/nordic.target"))
     >>> print(announcement(p, 200.0))
     building the target table of nordic: 229,326,336 values, 1.7 GiB on disk, 1.7 GiB in \
@@ -634,7 +634,7 @@ quiet time); a whole-game table, built once and stored in /t for every later que
     bygger måltabellen for nordic: 229 326 336 verdier, 1,7 GiB på disk, 1,7 GiB i minnet, \
 omtrent 40 s; en tabell for hele spillet, bygd én gang og lagret i /t til alle senere spørsmål
     """
-    from solver.rules.words import decimal_mark, message
+    from yatzy.rules.words import decimal_mark, message
 
     def size(n: int) -> str:
         return decimal_mark(describe_bytes(n), lang)

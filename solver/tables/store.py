@@ -11,7 +11,7 @@ File layout::
                                    layers: values[k, rank, u] of each layer,
                                    p = 0 .. n_boxes, one after the other
 
-(see ``solver.tables.values`` for the two layouts).  Tables with saved rolls are
+(see ``yatzy.tables.values`` for the two layouts).  Tables with saved rolls are
 solved and written one layer at a time, each layer written (and
 checkpointed) by a second thread while the next one is solved; above
 ``FLOAT32_BYTES`` they are stored as float32, and the header records the
@@ -20,14 +20,14 @@ largest rounding error.
 ``open_table(rules)`` returns a ``Table`` backed by read-only memory maps.  A
 missing, truncated, corrupt or foreign file is reported (a ``TableWarning``)
 and (unless asked otherwise) solved again; writes are atomic
-(``solver.files``), so an interrupted solve never leaves a half-written
+(``yatzy.files``), so an interrupted solve never leaves a half-written
 table.  Large solves keep a checkpoint per layer and resume after an
 interruption.  Processes that need the same missing table solve it once: a
 solve holds an exclusive lock on ``<table>.lock`` (``fcntl.flock``), and a
 process that waited for it uses the table the first one stored.
 
 This module prints nothing.  Progress of a solve goes to a callback
-``progress(done, total)`` (work units of ``solver.tables.build``: called once with
+``progress(done, total)`` (work units of ``yatzy.tables.build``: called once with
 the work already done, 0 or what a resumed solve finds finished, before any
 new work, then after each piece, last with ``done == total``); notices go
 through ``warnings.warn`` as ``TableWarning``.
@@ -50,12 +50,12 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
-from solver.errors import InputError, TableError
-from solver.files import atomic_bytes, process_alive, remove_orphans, write_text
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.values import StateValues, certainty
-from solver.version import ENGINE_VERSION, TABLE_FORMAT
+from yatzy.errors import InputError, TableError
+from yatzy.files import atomic_bytes, process_alive, remove_orphans, write_text
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.values import StateValues, certainty
+from yatzy.version import ENGINE_VERSION, TABLE_FORMAT
 
 MAGIC = b"YATZYTBL"
 ALIGN = 64
@@ -151,7 +151,7 @@ def cache_folder(platform: str | None = None, environ: dict | None = None,
 
 def table_path(rules: Rules, directory: Path | str | None = None, theta: float = 0.0) -> Path:
     """The file of the table of ``rules`` (for the objective ``theta``, see
-    ``solver.tables.values.utility``)."""
+    ``yatzy.tables.values.utility``)."""
     directory = Path(directory) if directory else default_directory()
     objective = f"-theta{float(theta)!r}" if theta else ""
     return directory / f"{rules.name}-{rules.fingerprint}{objective}.tbl"
@@ -179,7 +179,7 @@ def _base_header(rules: Rules) -> dict:
 
 
 def save(values: np.ndarray, rules: Rules, path: Path, extra: dict | None = None) -> None:
-    """Write a dense table atomically (``solver.files``)."""
+    """Write a dense table atomically (``yatzy.files``)."""
     save_array(values, rules, path, "dense", extra)
 
 
@@ -204,7 +204,7 @@ def store_derived(rules: Rules, path: Path, kind: str,
 def save_array(values: np.ndarray, rules: Rules, path: Path, layout: str,
                extra: dict | None = None, dtype: str = "float64") -> None:
     """Write one array (as ``dtype``: float64, or uint8 for tables of
-    bytes) as a table file of ``layout`` atomically (``solver.files``):
+    bytes) as a table file of ``layout`` atomically (``yatzy.files``):
     header (with its shape and sha256), then the data."""
     values = np.ascontiguousarray(values, dtype=np.dtype(dtype))
     header = {**_base_header(rules), "layout": layout, "dtype": np.dtype(dtype).name,
@@ -394,10 +394,10 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     ``progress(done, total)`` follows a solve (see the module docstring;
     ``None`` or ``False``: no progress).  While one process solves a table,
     another that needs it waits for it and then uses its result.  ``theta``:
-    the table of that objective (``solver.tables.values.utility``; 0: the expected
+    the table of that objective (``yatzy.tables.values.utility``; 0: the expected
     score).
     """
-    from solver.tables.plan import value_plan
+    from yatzy.tables.plan import value_plan
 
     path = table_path(rules, directory, theta)
     return open_or_solve(path, lambda: load(rules, path, theta=theta),
@@ -410,9 +410,9 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
 def value_measure(rules: Rules, theta: float = 0.0):
     """``measure(reference seconds)`` of the value table's build
     (``Plan.measure``): timed on a sample of its own work
-    (``solver.tables.build.measure_solve``)."""
+    (``yatzy.tables.build.measure_solve``)."""
     def measure(reference: float) -> float:
-        from solver.tables import build as engine   # Numba only when something is solved
+        from yatzy.tables import build as engine   # Numba only when something is solved
         return engine.measure_solve(rules, reference, theta)
     return measure
 
@@ -424,12 +424,12 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
     the solve lock, ``solve()`` unless another process stored the table
     meanwhile, and load it.  A bad file is reported (``TableWarning``) and
     solved again; with ``solve_missing=False`` the ``TableError`` is raised.
-    ``plan()``: the build's ``solver.tables.plan.Plan``, checked
+    ``plan()``: the build's ``yatzy.tables.plan.Plan``, checked
     (``plan.check``: it fits, it is confirmed if big) before ``solve()``,
     which runs as the build of a table of ``kind`` (``plan.building``: its
     progress names it).
     Temporary files of writes killed before they finished are removed first
-    (``solver.files.remove_orphans``)."""
+    (``yatzy.files.remove_orphans``)."""
     remove_orphans(path)
     if not force:
         try:
@@ -445,7 +445,7 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
-        from solver.tables.plan import building, check
+        from yatzy.tables.plan import building, check
         if plan is not None:
             check(plan())
         with building(kind):
@@ -504,7 +504,7 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None,
     (see ``LayerWriter``).  If it is interrupted, the next solve of the same
     rules resumes after the last finished layer.
     """
-    from solver.tables import (
+    from yatzy.tables import (
         build as engine,  # Numba is only imported when something is solved
     )
 
@@ -554,7 +554,7 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
 def _compile(engine, rules: Rules) -> float:
     """Compile the solve's kernels (or load them), saying so first where it
     is a real compile (``plan.compile_notice``); returns the seconds it took."""
-    from solver.tables.plan import compile_notice
+    from yatzy.tables.plan import compile_notice
     compile_notice("solver", engine.KERNELS, stacklevel=3)
     return engine.compile_kernels(rules)
 

@@ -15,7 +15,7 @@ respected), grouped by filled boxes like ``StateSpace.layers``; ``Cover``:
 which of them a table has solved so far (the solved states are always
 closed under "the states after", so one state's check is the whole check).
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> nordic = parse_rules("nordic")
     >>> [len(x) for x in layers(nordic, (1 << 15) - 1 - 0b111)][12:]
     [1, 3, 3, 1]
@@ -30,8 +30,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 
 def layers(rules: Rules, mask: int) -> tuple[np.ndarray, ...]:
@@ -165,7 +165,7 @@ class Pieces:
         """The table so far, laid out as the whole table: mapped when the
         first piece is solved (after its plan is checked), not before."""
         if self._values is None:
-            from solver.errors import InputError
+            from yatzy.errors import InputError
             try:
                 self._values = lazy_zeros(self.size)
             except (OSError, MemoryError) as e:
@@ -183,7 +183,7 @@ class Pieces:
         table is to be built instead: the piece is over ``WHOLE_SHARE`` of
         it, or measured over ``SUBGAME_LIMIT`` seconds.  The last answer is
         kept (``builds_whole`` then ``need`` measure once)."""
-        from solver.tables.plan import compiling, estimate
+        from yatzy.tables.plan import compiling, estimate
 
         key = (lo, tuple(len(x) for x in todo), tuple(int(x.sum()) for x in todo))
         if self._asked is not None and self._asked[0] == key:
@@ -214,8 +214,8 @@ class Pieces:
         returns the whole table instead when one is stored already or the
         sub-game is over ``WHOLE_SHARE`` of it or over ``SUBGAME_LIMIT``
         seconds (``ask``), else None."""
-        from solver.tables.plan import check
-        from solver.tables.store import TableError
+        from yatzy.tables.plan import check
+        from yatzy.tables.store import TableError
 
         lo = upper if self.uppers else 0
         if self.cover.holds(mask, lo):
@@ -291,7 +291,7 @@ def need_together(asks, compile_after: str = "") -> None:
     of ``need`` one state after another, bit for bit.  ``compile_after``:
     the kind of kernels that compile once the builds are done, counted in
     the time said for them all (``plan.check_all``)."""
-    from solver.tables.plan import Plan, check_all, compiling, estimate
+    from yatzy.tables.plan import Plan, check_all, compiling, estimate
 
     groups: dict[int, tuple] = {}
     for table, mask, upper in asks:
@@ -351,7 +351,7 @@ def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
     (``Pieces``; ``made``: ``count``, ``solve``, ``whole``, ``whole_plan``
     as in ``Work``),
     holding no values until its first piece is solved."""
-    from solver.tables.plan import subgame_plan
+    from yatzy.tables.plan import subgame_plan
     work = Work(*made, lambda n, measure: subgame_plan(rules, kind, n, measure))
     pieces = Pieces(rules, size, work, path, uppers=uppers, progress=progress)
     return make(rules, np.zeros(0), None, None, pieces)
@@ -361,7 +361,7 @@ def sample(rules: Rules, todo: tuple[np.ndarray, ...], share: float) -> tuple[np
     """About ``share`` of the masks of ``todo`` (every k-th of them all, the
     full cards left out), by layer: what a build's estimate is measured on.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> nordic = parse_rules("nordic")
     >>> sum(len(x) for x in sample(nordic, layers(nordic, 0), 0.01))
     328

@@ -17,7 +17,7 @@ need.  Within a turn, with ``t`` rerolls left after roll ``R``:
 * :math:`P(mask, u, n) = \sum_R P(R) X_{rolls-1}(R, n)`.
 
 So the turn is the engine's turn with the need axis as the vector axis: the
-averaging, best keeps and per-roll maxima are ``solver.kernels.turn``'s kernels, and
+averaging, best keeps and per-roll maxima are ``yatzy.kernels.turn``'s kernels, and
 only the candidates differ (a shift along the need axis instead of an
 added score).  One solve covers every target.
 
@@ -40,14 +40,14 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.kernels.target import layout, solve_masks, table_size
-from solver.kernels.threads import run_pieces
-from solver.kernels.turn import turn_data
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.subgame import Pieced, lane_counts, measure, open_pieces
-from solver.tables.store import (
+from yatzy.errors import InputError
+from yatzy.kernels.target import layout, solve_masks, table_size
+from yatzy.kernels.threads import run_pieces
+from yatzy.kernels.turn import turn_data
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.subgame import Pieced, lane_counts, measure, open_pieces
+from yatzy.tables.store import (
     Progress,
     TableError,
     checkpoint_array,
@@ -89,7 +89,7 @@ def solve_layer(d, lay, layer: np.ndarray, values: np.ndarray, lo: int = 0) -> N
 def solve_part(rules: Rules, todo: tuple[np.ndarray, ...], lo: int, values: np.ndarray,
                progress=None) -> None:
     """Solve the masks ``todo`` (by layer, closed under the states after:
-    ``solver.tables.subgame``) from the upper total ``lo`` on into ``values``
+    ``yatzy.tables.subgame``) from the upper total ``lo`` on into ``values``
     (the whole table's layout), by the kernels of the whole solve: the same
     values bit for bit.  ``progress(done, total)``: values solved, after each
     layer."""
@@ -148,7 +148,7 @@ class TargetTable(Pieced):
     """The target table of ``rules``: ``probability(card, target)``.
 
     ``pieces``: None for the whole table (stored, or solved whole); else a
-    ``solver.tables.subgame.Pieces`` that solves each position's sub-game
+    ``yatzy.tables.subgame.Pieces`` that solves each position's sub-game
     when a question first reaches it (``need``; ``state``, ``lookup`` and
     ``probability`` call it), in memory, or opens the whole table when the
     position needs most of it."""
@@ -251,13 +251,13 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
 def whole_plan(rules: Rules, directory: Path | str | None = None):
     """The build of the whole target table of ``rules`` (``plan.target_plan``),
     its time measured on a sample of its own work (``whole_measure``)."""
-    from solver.tables.plan import target_plan
+    from yatzy.tables.plan import target_plan
     return target_plan(rules, target_path(rules, directory), measure=whole_measure(rules))
 
 
 def whole_measure(rules: Rules):
     """``Plan.measure`` of the whole table's build: a sample of its states
-    solved and timed (``solver.tables.subgame.measure``)."""
+    solved and timed (``yatzy.tables.subgame.measure``)."""
     return lambda reference: measure(
         rules, table_size(rules), lambda todo, lo: part_values(rules, todo, lo),
         lambda todo, lo, values, step: solve_part(rules, todo, lo, values, step),

@@ -24,10 +24,10 @@ from typing import Callable
 
 import numpy as np
 
-from solver import bounds
-from solver.errors import InputError
-from solver.rules.ruleset import Rules
-from solver.space import state_space
+from yatzy import bounds
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
 
 
 def utility(theta: float, x):
@@ -129,7 +129,7 @@ class StateValues:
 
 
 def check_theta(rules: Rules, theta: object) -> float:
-    """A risk parameter for ``rules`` (``solver.bounds.check_theta``): 0, or
+    """A risk parameter for ``rules`` (``yatzy.bounds.check_theta``): 0, or
     ``1e-6 <= |theta| <= 1`` (below, float64 no longer tells one point from
     the next in ``utility``) and small enough that ``exp(|theta| max_score)``
     stays a float64."""

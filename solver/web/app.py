@@ -48,26 +48,26 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.api import Solver, check_whole
-from solver.database import DatabaseBusy, DatabaseFull
-from solver.errors import InputError, TableError
-from solver.game import KINDS, Game
-from solver.players.advice import TurnValues, advise, bank_after, turn_values
-from solver.position.actions import Action, Advice
-from solver.position.scorecard import Scorecard
-from solver.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
-from solver.rules.words import LANGS, box_name, message
-from solver.scorepad import is_pad
-from solver.session import Session, bonus_pace
-from solver.tables.plan import value_plan
-from solver.web import words as page_words
-from solver.web.bodies import BodyError, json_body
-from solver.web.budget import Budget, Refused
-from solver.web.family import family
-from solver.web.guard import CLIENT, Guard
-from solver.web.openapi import DOCUMENT
-from solver.web.shared import SharedGames
-from solver.web.table_routes import table_routes
+from yatzy.api import Solver, check_whole
+from yatzy.database import DatabaseBusy, DatabaseFull
+from yatzy.errors import InputError, TableError
+from yatzy.game import KINDS, Game
+from yatzy.players.advice import TurnValues, advise, bank_after, turn_values
+from yatzy.position.actions import Action, Advice
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
+from yatzy.rules.words import LANGS, box_name, message
+from yatzy.scorepad import is_pad
+from yatzy.session import Session, bonus_pace
+from yatzy.tables.plan import value_plan
+from yatzy.web import words as page_words
+from yatzy.web.bodies import BodyError, json_body
+from yatzy.web.budget import Budget, Refused
+from yatzy.web.family import family
+from yatzy.web.guard import CLIENT, Guard
+from yatzy.web.openapi import DOCUMENT
+from yatzy.web.shared import SharedGames
+from yatzy.web.table_routes import table_routes
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024          # bytes of a request body
@@ -559,7 +559,7 @@ def points_field(obj: dict) -> int:
 async def game_pad(request: Request) -> Response:
     """Score-pad mode: ``{"game", "box", "points", "column"?}`` writes the
     points in the box for the person to move, no dice entered
-    (``solver.scorepad``: only points the box can take under the rules)."""
+    (``yatzy.scorepad``: only points the box can take under the rules)."""
     obj = await body(request)
     box = text_field(obj, "box").strip()
     points = points_field(obj)
@@ -737,7 +737,7 @@ def app_from_env() -> Starlette:
 def streams_end_on_stop(closing: asyncio.Event) -> None:
     """Put a step before the server's own SIGINT and SIGTERM handlers (a
     worker's uvicorn has set them when it loads the app): set ``closing``,
-    so every event stream ends at once (``solver.web.guard``)."""
+    so every event stream ends at once (``yatzy.web.guard``)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -775,10 +775,10 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
     folder of stored tables, ``db`` the SQLite file of shared tables
-    (``solver.web.shared``; default in the user's data folder, opened on
+    (``yatzy.web.shared``; default in the user's data folder, opened on
     first use); ``hosts`` the host names requests may name (None: any;
-    ``solver.web.guard``), ``allow_rules`` whether tables of rules other
-    than the presets are built, within a budget (``solver.web.budget``).
+    ``yatzy.web.guard``), ``allow_rules`` whether tables of rules other
+    than the presets are built, within a budget (``yatzy.web.budget``).
     ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
     event stream."""
     state = WebState(rules, tables, Budget(allow_rules))
@@ -793,7 +793,7 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
-    from solver.web.practice import Practice, practice_routes, ratings_folder   # Practice view
+    from yatzy.web.practice import Practice, practice_routes, ratings_folder   # Practice view
     app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
                                                   lambda spec: solver_for_game(state, spec),
                                                   state.budget))

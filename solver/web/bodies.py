@@ -9,18 +9,18 @@ it 400).  Every route that reads a JSON body reads it through
     >>> json_body(b"[" * 40 + b"]" * 40)
     Traceback (most recent call last):
     ...
-    solver.web.bodies.BodyError: the body is nested more than 32 deep
+    yatzy.web.bodies.BodyError: the body is nested more than 32 deep
     >>> json_body(b'{"seed": 1' + b"0" * 5000 + b"}")
     Traceback (most recent call last):
     ...
-    solver.web.bodies.BodyError: the body holds a number of more than 40 digits
+    yatzy.web.bodies.BodyError: the body holds a number of more than 40 digits
 """
 
 from __future__ import annotations
 
 import json
 
-from solver.errors import InputError
+from yatzy.errors import InputError
 
 MAX_DEPTH = 32          # a game document nests 5 deep
 MAX_DIGITS = 40         # a seed has at most 19

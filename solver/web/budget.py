@@ -8,8 +8,8 @@ CPU and up to hundreds of megabytes on disk each, kept.  Without
 ``--allow-rules`` only the presets are built (a fixed set, each once); a
 table already stored is opened whatever its rules (memory only).  With
 ``--allow-rules`` each new table of other rules is charged to the client
-that asked (``solver.web.guard.CLIENT``) by its planned size on disk
-(``solver.tables.plan``): at most ``BUILDS_PER_CLIENT`` builds and
+that asked (``yatzy.web.guard.CLIENT``) by its planned size on disk
+(``yatzy.tables.plan``): at most ``BUILDS_PER_CLIENT`` builds and
 ``DISK_PER_CLIENT`` bytes per client, ``BUILDS_TOTAL`` and ``DISK_TOTAL``
 for the server's life (each build is also CPU: the count bounds it).  A
 refusal is ``Refused``: 403 (rules not allowed), 429 (this client's
@@ -21,8 +21,8 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from solver.errors import InputError
-from solver.rules.ruleset import PRESETS, Rules, parse_rules
+from yatzy.errors import InputError
+from yatzy.rules.ruleset import PRESETS, Rules, parse_rules
 
 BUILDS_PER_CLIENT = 4
 BUILDS_TOTAL = 32

@@ -1,17 +1,17 @@
 """What a family's score pad shows, as data for the page, drawn from the
-table's ``Session`` (``solver.session``): who leads and by how much, each
+table's ``Session`` (``yatzy.session``): who leads and by how much, each
 column's bonus in words (made, missed, or the points still needed), the
 weighted totals of several columns, each person's running loss (the
 ledger; the turns written from a score pad unrated), the boxes a score
 pad may write now, and once the game is over the end review of each
 person (the loss, the costliest decisions).
 
-The single game's routes (``solver.web.app``) and the shared tables'
-states (``solver.web.shared``) both answer ``family(session)``, so every
+The single game's routes (``yatzy.web.app``) and the shared tables'
+states (``yatzy.web.shared``) both answer ``family(session)``, so every
 phone reads the same numbers as the coach and the end review.
 
-    >>> from solver.game import Game
-    >>> from solver.session import Session
+    >>> from yatzy.game import Game
+    >>> from yatzy.session import Session
     >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
     >>> for m in ["roll 33356", "score threes", "roll 11256", "score chance"]:
     ...     _ = g.play(m)
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.scorepad import is_pad, pad_values
-from solver.session import Session, bonus_pace
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.scorepad import is_pad, pad_values
+from yatzy.session import Session, bonus_pace
 
 WORST = 3                       # the costliest decisions of a person the review names
 
@@ -38,7 +38,7 @@ def bonus_state(column: Scorecard) -> dict | None:
     it), else ``need`` with the points still needed and the pace
     (``bonus_pace``); None where the rules have no bonus.
 
-    >>> from solver.rules.ruleset import parse_rules
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> r = parse_rules("nordic")
     >>> bonus_state(Scorecard.parse("ones=4,sixes=12", r))
     {'state': 'need', 'need': 47, 'pace': -5.0}

@@ -29,7 +29,7 @@ any route runs (``Guard``, ASGI middleware, outermost).
   connection.  ``closing`` (set by ``yatzy serve`` on Ctrl-C or SIGTERM)
   ends every stream at once: the stream's route is told the client left.
 * **The client.**  ``CLIENT`` holds the address of the request being
-  served (``solver.web.budget`` charges it); behind ``yatzy serve
+  served (``yatzy.web.budget`` charges it); behind ``yatzy serve
   --proxy`` it is the one ``X-Forwarded-For`` names, otherwise that header
   is ignored.
 

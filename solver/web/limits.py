@@ -6,10 +6,10 @@
 * ``HEADER_SECONDS``: seconds a connection has, from its opening or from the
   first byte of each request, to send the request line and its headers
   (``HeaderDeadline``); then it is closed.  A request body has its own
-  deadline in ``solver.web.app`` (408 after 10 s).
+  deadline in ``yatzy.web.app`` (408 after 10 s).
 * ``timeout_graceful_shutdown``: ``STOP_SECONDS``, how long Ctrl-C or
   SIGTERM waits for requests still running before it cancels them (event
-  streams end at once: ``solver.web.guard``), so the server stops within
+  streams end at once: ``yatzy.web.guard``), so the server stops within
   2 s even with phones connected;
 * ``proxy_headers``: off, so ``X-Forwarded-For`` is ignored (a client
   cannot pose as another to the rate limits); ``yatzy serve --proxy``

@@ -126,7 +126,7 @@ def _table(method: str, summary: str, properties: dict, required: list[str]) -> 
     return {method: op}
 
 
-# Shared tables (solver.web.shared, .table_routes): one game kept by the server for every phone.
+# Shared tables (yatzy.web.shared, .table_routes): one game kept by the server for every phone.
 TABLE_PATHS = {
     "/api/table": {"post": {
         "summary": "Make a shared table: answers its code, link and admin token",
@@ -198,7 +198,7 @@ TABLE_PATHS = {
                                                     "content": {"text/event-stream": {}}}}}},
 }
 
-# The Practice view (solver.web.practice): the puzzles of yatzy train, answers explained.
+# The Practice view (yatzy.web.practice): the puzzles of yatzy train, answers explained.
 PRACTICE_CODES = ["practice_rules", "player", "puzzle", "answer", "not_possible", "players_full",
                   "rate"]
 PLAYER = _query("player", "A player's name (1 to 32 letters, digits, spaces): their rating "

@@ -2,15 +2,15 @@
 each answer's loss and its exact explanation, and a rating kept under a
 player's name when the player asks for it.
 
-The same library calls as ``yatzy train`` (``solver.cli.train``):
-``solver.research.puzzles.draw`` draws the puzzles from a noisy player's
+The same library calls as ``yatzy train`` (``yatzy.cli.train``):
+``yatzy.research.puzzles.draw`` draws the puzzles from a noisy player's
 games (``daily_seed``: the same puzzles for everyone on a date, as
 ``yatzy train --daily``), ``Solver.explain`` splits an answer's loss into
-exact parts and words it in en, nb or sv, and ``solver.research.ratings``
+exact parts and words it in en, nb or sv, and ``yatzy.research.ratings``
 records the answers.
 
 Ratings on the server: one ratings database per player name
-(``solver.research.ratings.Ratings``: WAL, versioned schema, spaced
+(``yatzy.research.ratings.Ratings``: WAL, versioned schema, spaced
 repetition), each a file of a folder beside the shared tables' database
 (``ratings_folder``), named by a hash of the name.  One file per player,
 rather than a table in the shared tables' file, because each schema is
@@ -51,17 +51,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from solver.api import Solver
-from solver.database import data_folder
-from solver.errors import InputError
-from solver.players.explain import Explanation, parts_path, whole_plan
-from solver.position.actions import Action
-from solver.research import puzzles as pz
-from solver.research.ratings import Answer, Rating, Ratings, Stats
-from solver.rules.ruleset import parse_rules
-from solver.rules.words import LANGS, box_name
-from solver.tables.plan import describe_bytes, describe_seconds, estimate, parts_plan
-from solver.web.app import (
+from yatzy.api import Solver
+from yatzy.database import data_folder
+from yatzy.errors import InputError
+from yatzy.players.explain import Explanation, parts_path, whole_plan
+from yatzy.position.actions import Action
+from yatzy.research import puzzles as pz
+from yatzy.research.ratings import Answer, Rating, Ratings, Stats
+from yatzy.rules.ruleset import parse_rules
+from yatzy.rules.words import LANGS, box_name
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate, parts_plan
+from yatzy.web.app import (
     MAX_TEXT,
     ApiError,
     action_json,
@@ -73,10 +73,10 @@ from solver.web.app import (
     text_field,
     whole_arg,
 )
-from solver.web.budget import Budget
-from solver.web.guard import CLIENT
-from solver.web.shared import Limiter
-from solver.web.shared import TableError as Refused
+from yatzy.web.budget import Budget
+from yatzy.web.guard import CLIENT
+from yatzy.web.shared import Limiter
+from yatzy.web.shared import TableError as Refused
 
 MAX_COUNT = 20                 # puzzles in one request
 MAX_KEY = 400                  # characters of a puzzle (card|dice|rerolls)
@@ -99,7 +99,7 @@ NAME = re.compile(r"[^\W_](?:[\w .'-]{0,%d}[^\W_])?" % (MAX_NAME - 2))
 def ratings_folder(db: str | Path | None) -> Path:
     """Where the players' ratings live: beside the shared tables' database
     ``db`` (``tables.sqlite`` -> ``tables-ratings/``), else
-    ``web-ratings/`` in the data folder (``solver.database.data_folder``).
+    ``web-ratings/`` in the data folder (``yatzy.database.data_folder``).
 
     >>> ratings_folder("/srv/yatzy/tables.sqlite").as_posix()
     '/srv/yatzy/tables-ratings'

@@ -6,7 +6,7 @@ code (96 random bits) and the creator's ``admin`` token; only the code
 reaches it, and nothing lists the tables.  Its state is the game (without
 its dice seed until it is over, see below), the session's data (each
 person's loss so far, the bonus pace, the standings, the last move:
-``solver.session.Session.as_dict``), a change count ``moves`` (every move,
+``yatzy.session.Session.as_dict``), a change count ``moves`` (every move,
 undo or redo adds one) and ``version`` (every claim, release and proposal
 adds one).  A change names the count it was made at (``after``) and is
 applied only if the table is still there, else it is refused with 409 and
@@ -14,7 +14,7 @@ the current state, so two phones cannot both play the same turn.  ``GET
 .../events`` streams every change as a Server-Sent Event; a phone that
 reconnects gets the current state at once.
 
-Who may do what is the session's rule (``solver.session``), given the
+Who may do what is the session's rule (``yatzy.session``), given the
 capability of the request's ``token``: the admin token acts for every
 seat; a seat's token (``claim``) for that seat; at a table where any phone
 may move (``who_moves: any``) any request acts for every seat too, but only
@@ -38,7 +38,7 @@ over the state shows the whole document, seed included, so anyone can
 check every drawn roll.  A game shared as it stands (``{"game": ...}``)
 gets a fresh secret seed (its rolls so far are kept as rolled).
 
-Tables live in one SQLite file (``solver.database``: WAL, one transaction
+Tables live in one SQLite file (``yatzy.database``: WAL, one transaction
 per change, ``BEGIN IMMEDIATE``, schema versioned), so they survive a
 restart or ``kill -9`` and several server processes share them; a seat is
 one row under a primary key, read and written in one transaction, so two
@@ -46,7 +46,7 @@ processes never hand it out twice.  Unfinished tables expire ``TTL``
 seconds (a week) after their last change, finished ones ``FINISHED_TTL``
 seconds (a day) after it.
 
-The routes over them: ``solver.web.table_routes``.
+The routes over them: ``yatzy.web.table_routes``.
 """
 
 from __future__ import annotations
@@ -62,12 +62,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from solver.database import data_folder, open_database, transaction
-from solver.errors import InputError
-from solver.game import Game
-from solver.history import MIGRATIONS, game_key, history, page_family, record
-from solver.session import ANY_SEAT, NOBODY, Capability, Session, SessionError, check_right
-from solver.web.family import family
+from yatzy.database import data_folder, open_database, transaction
+from yatzy.errors import InputError
+from yatzy.game import Game
+from yatzy.history import MIGRATIONS, game_key, history, page_family, record
+from yatzy.session import ANY_SEAT, NOBODY, Capability, Session, SessionError, check_right
+from yatzy.web.family import family
 
 log = logging.getLogger(__name__)
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
@@ -620,7 +620,7 @@ class SharedGames:
 
     @staticmethod
     def _check(row: Row, right: str, token: str | None, seat: int | None = None) -> None:
-        """403 unless ``token`` has ``right`` (``solver.session.check_right``;
+        """403 unless ``token`` has ``right`` (``yatzy.session.check_right``;
         only tokens count for releasing a seat)."""
         try:
             check_right(right, row.capability(token, strict=right == "release"), seat)

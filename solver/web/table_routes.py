@@ -1,4 +1,4 @@
-"""The routes of shared tables (``solver.web.shared``): module-level
+"""The routes of shared tables (``yatzy.web.shared``): module-level
 handlers over ``Tables`` (the tables' file, the solvers, the rate limits and
 the phones following each table), each checking the request's body and
 handing the change to ``SharedGames``, where the session's rules decide.
@@ -13,7 +13,7 @@ Routes (``table_routes``; bodies are JSON objects):
 * ``GET /api/table/{code}`` -> the state
 * ``POST /api/table/{code}/move`` ``{"move", "after", "token"?}``; ``/pad``
   ``{"box", "points", "column"?, "after", "token"?}`` (score-pad mode:
-  ``solver.scorepad``); ``/undo``, ``/redo`` ``{"after", "token"?}`` -> the
+  ``yatzy.scorepad``); ``/undo``, ``/redo`` ``{"after", "token"?}`` -> the
   state, or 409 with it
 * ``POST /api/table/{code}/claim`` ``{"seat", "token"?}`` -> ``{"seat", "token"}``;
   ``/release`` ``{"seat", "token"}``
@@ -26,7 +26,7 @@ Routes (``table_routes``; bodies are JSON objects):
 * ``GET /api/join/{short}`` -> ``{"code", "url"}``: the table of a short code
   (6 letters a person can read aloud), rate-limited against guessing
 * ``POST /api/history`` ``{"game"}`` -> a finished page game recorded, and the
-  family's history (``solver.history``)
+  family's history (``yatzy.history``)
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from solver.bounds import parse_json
-from solver.database import DatabaseBusy, DatabaseFull
-from solver.errors import InputError
-from solver.game import MAX_PLAYERS, Game
-from solver.session import Capability, Session
-from solver.web.budget import Refused
-from solver.web.qr import matrix
-from solver.web.shared import (
+from yatzy.bounds import parse_json
+from yatzy.database import DatabaseBusy, DatabaseFull
+from yatzy.errors import InputError
+from yatzy.game import MAX_PLAYERS, Game
+from yatzy.session import Capability, Session
+from yatzy.web.budget import Refused
+from yatzy.web.qr import matrix
+from yatzy.web.shared import (
     BEAT,
     LIMITS,
     MAX_BODY,
@@ -444,7 +444,7 @@ async def join(tables: Tables, request: Request) -> Response:
 async def record_game(tables: Tables, request: Request) -> Response:
     """``POST /api/history`` ``{"game"}``: a finished game played on one page
     recorded (once; its family is its players' names), and the history
-    shown after it (``solver.history``)."""
+    shown after it (``yatzy.history``)."""
     tables.moving.take(client_of(request))
     obj = await read_body(request, MAX_GAME_BODY)
     doc = obj.get("game")

@@ -1,4 +1,4 @@
-"""The catalogue of words (``solver.rules.words``) for the page:
+"""The catalogue of words (``yatzy.rules.words``) for the page:
 ``GET /words.json`` answers every language's catalogue, ``?lang=nb`` one of
 them.  The documents change only with the program, so each answer carries
 an ETag of its bytes and ``Cache-Control: no-cache``: the browser keeps a
@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from solver.rules.words import LANGS, catalogue, page_words
+from yatzy.rules.words import LANGS, catalogue, page_words
 
 
 @functools.cache

@@ -12,24 +12,26 @@ PACKAGE = Path(__file__).resolve().parents[2] / "solver"
 
 # the order data flows in; a module may import its own stage and earlier ones
 STAGES = [
-    {"solver.errors", "solver.version", "solver.files", "solver.bounds", "solver.database",
-     "solver.history"},
-    {"solver.rules"},
-    {"solver.space"},
-    {"solver.position"},
-    {"solver.kernels"},
-    {"solver.tables"},
-    {"solver.players"},
-    {"solver.research"},
-    {"solver.api"},
-    {"solver.game", "solver.session", "solver.scorepad"},
-    {"solver.cli", "solver.web", "solver.__main__"},
+    {"yatzy.errors", "yatzy.version", "yatzy.files", "yatzy.bounds", "yatzy.database",
+     "yatzy.history"},
+    {"yatzy.rules"},
+    {"yatzy.space"},
+    {"yatzy.position"},
+    {"yatzy.kernels"},
+    {"yatzy.tables"},
+    {"yatzy.players"},
+    {"yatzy.research"},
+    {"yatzy.api"},
+    {"yatzy.game", "yatzy.session", "yatzy.scorepad"},
+    {"yatzy.cli", "yatzy.web", "yatzy.__main__"},
 ]
-NUMBA_ALLOWED = ("solver.kernels", "solver.tables.build")
+NUMBA_ALLOWED = ("yatzy.kernels", "yatzy.tables.build")
 
 
 def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    """The name a file of solver/ imports as (the folder is the package ``yatzy``)."""
+    rel = path.relative_to(PACKAGE)
+    parts = ("yatzy",) + (rel.with_suffix("").parts if rel.parts else ())
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -80,16 +82,16 @@ def parsed():
 
 
 def test_the_stages_cover_every_module():
-    assert [n for n, _ in parsed() if n != "solver" and stage(n) is None] == []
+    assert [n for n, _ in parsed() if n != "yatzy" and stage(n) is None] == []
 
 
 def test_each_stage_imports_only_earlier_ones():
     wrong = []
     for name, tree in parsed():
-        if name == "solver":                   # the lazy public names
+        if name == "yatzy":                   # the lazy public names
             continue
         for line, mod in imports(tree, name):
-            if mod.startswith("solver") and mod != "solver":
+            if mod.startswith("yatzy") and mod != "yatzy":
                 if stage(mod) is None or stage(mod) > stage(name):
                     wrong.append(f"{name}:{line} imports {mod}")
     assert wrong == []
@@ -106,7 +108,7 @@ def test_no_module_imports_another_modules_private_names():
     wrong = []
     for name, tree in parsed():
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("solver"):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("yatzy"):
                 wrong += [f"{name}:{node.lineno} {a.name}" for a in node.names
                           if a.name.startswith("_") and not a.name.startswith("__")]
     assert wrong == []
@@ -115,7 +117,7 @@ def test_no_module_imports_another_modules_private_names():
 def test_no_function_outside_the_cli_takes_more_than_eight_parameters():
     wrong = []
     for name, tree in parsed():
-        if name.startswith("solver.cli"):
+        if name.startswith("yatzy.cli"):
             continue
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -127,9 +129,26 @@ def test_no_function_outside_the_cli_takes_more_than_eight_parameters():
     assert sorted(wrong) == []
 
 
-@pytest.mark.parametrize("bad", ["solver.game", "solver.cli.core"])
+@pytest.mark.parametrize("bad", ["yatzy.game", "yatzy.cli.core"])
 def test_the_stage_check_can_fail(bad):
     """A kernel importing a later stage would be reported."""
     tree = ast.parse(f"import {bad}\n")
-    found = [m for _, m in imports(tree, "solver.kernels.turn")]
-    assert stage(found[0]) > stage("solver.kernels.turn")
+    found = [m for _, m in imports(tree, "yatzy.kernels.turn")]
+    assert stage(found[0]) > stage("yatzy.kernels.turn")
+
+
+def test_the_package_list_is_the_folders_subpackages():
+    """pyproject.toml maps the folder solver/ to the package ``yatzy`` and
+    lists its subpackages by hand: a new subpackage left out of the list
+    would be missing from the wheel."""
+    import tomllib
+    setup = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setup["package-dir"] == {"yatzy": "solver"}
+    assert sorted(setup["packages"]) == sorted(PACKAGES)
+
+
+def test_nothing_imports_the_folders_name():
+    """The folder's name is not a package: every import says ``yatzy``."""
+    wrong = [(name, line) for name, tree in parsed() for line, mod in imports(tree, name)
+             if mod == "solver" or mod.startswith("solver.")]
+    assert wrong == []

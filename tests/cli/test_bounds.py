@@ -1,5 +1,5 @@
 """`yatzy bounds`: what is known of a rule set's value, each figure with its
-method (solver.research.brackets; the bound itself: tests/research/test_triple_bound.py)."""
+method (yatzy.research.brackets; the bound itself: tests/research/test_triple_bound.py)."""
 
 import json
 
@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 from small_games import TINY
 
-from solver import Solver
-from solver.cli import main
-from solver.research import brackets
-from solver.research.triple_bound import Bound, cache_path
-from solver.rules.ruleset import parse_rules
+from yatzy import Solver
+from yatzy.cli import main
+from yatzy.research import brackets
+from yatzy.research.triple_bound import Bound, cache_path
+from yatzy.rules.ruleset import parse_rules
 
 KEYS = ["rules", "lower_bound", "lower_method", "upper_bound", "upper_method", "exact", "seconds"]
 

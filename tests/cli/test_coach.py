@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver
-from solver.cli import main
-from solver.cli.coach.card import protokoll
-from solver.cli.coach.standing import bonus_text, lead_text, points_line, standing_line
-from solver.cli.coach.steady import fit
-from solver.game import Game
-from solver.rules.words import BOXES, LANGS, message, number
-from solver.session import Session
+import yatzy
+from yatzy.cli import main
+from yatzy.cli.coach.card import protokoll
+from yatzy.cli.coach.standing import bonus_text, lead_text, points_line, standing_line
+from yatzy.cli.coach.steady import fit
+from yatzy.game import Game
+from yatzy.rules.words import BOXES, LANGS, message, number
+from yatzy.session import Session
 
-CLI = Path(solver.__file__).parent / "cli"
+CLI = Path(yatzy.__file__).parent / "cli"
 PARTS = sorted((CLI / "coach").glob("*.py")) + [CLI / "play.py", CLI / "train.py"]
 
 
@@ -204,8 +204,8 @@ def test_the_trippel_help_lines_give_forms_the_grammar_reads(lang):
     (a column, then the points) is read as that column, and those points."""
     import re
 
-    from solver.rules.grammar import parse
-    from solver.rules.ruleset import parse_rules
+    from yatzy.rules.grammar import parse
+    from yatzy.rules.ruleset import parse_rules
     triple = parse_rules("triple")
     text = message("help_columns", lang)
     shown = re.split(r"e\.g\.|f\.eks\.|t\.ex\.", text)[1]

@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 from golden import OPTIMA, rounds_to
 
-from solver.cli import main
-from solver.rules.ruleset import KEYS, PRESETS
+from yatzy.cli import main
+from yatzy.rules.ruleset import KEYS, PRESETS
 
 
 @pytest.fixture(scope="module")

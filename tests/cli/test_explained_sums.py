@@ -9,7 +9,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from yatzy.cli import main
 
 SIGNED = re.compile(r"([+\u2212])(\d+)[.,](\d\d)")
 UNSIGNED = r"(\d+)[.,](\d\d)"

@@ -1,6 +1,6 @@
 """The history of finished games at the terminal: `yatzy play` keeps each
 finished game in the shared tables' file (the one `yatzy serve` keeps,
-solver.history) and says the table's best scores and each player's
+yatzy.history) and says the table's best scores and each player's
 personal best; `yatzy history` shows them later; a file that cannot be
 used is one line and the game goes on."""
 
@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.history import MIGRATIONS, default_path, open_history
+from yatzy.cli import main
+from yatzy.history import MIGRATIONS, default_path, open_history
 
 ONES = ["enere", "toere", "treere", "firere", "femmere", "seksere", "ett par", "to par",
         "tre like", "fire like", "liten straight", "stor straight", "hus", "sjanse", "yatzy"]
@@ -94,8 +94,8 @@ def test_a_file_that_cannot_be_used_is_one_line_and_the_game_goes_on(play, tmp_p
 
 
 def test_a_locked_file_is_one_line(play, tmp_path, monkeypatch):
-    import solver.database
-    monkeypatch.setattr(solver.database, "BUSY_SECONDS", 0.2)
+    import yatzy.database
+    monkeypatch.setattr(yatzy.database, "BUSY_SECONDS", 0.2)
     path = tmp_path / "h.sqlite"
     open_history(path).close()
     holder = sqlite3.connect(path, isolation_level=None)

@@ -6,11 +6,11 @@ import sys
 
 from click.testing import CliRunner
 
-from solver.cli import COMMAND_MODULES, main
+from yatzy.cli import COMMAND_MODULES, main
 
 
 def test_every_command_is_mapped_to_its_module():
-    modules = {name: importlib.import_module(f"solver.cli.{name}")
+    modules = {name: importlib.import_module(f"yatzy.cli.{name}")
                for name in set(COMMAND_MODULES.values())}
     found = {c.name: name for name, m in modules.items() for c in m.COMMANDS}
     assert found == COMMAND_MODULES
@@ -22,8 +22,8 @@ def test_help_lists_every_command():
 
 
 def test_solve_does_not_import_the_other_commands():
-    code = ("import sys; from solver.cli import main; main.get_command(None, 'solve'); "
-            "print(sorted(m for m in sys.modules if m.startswith('solver.cli.')))")
+    code = ("import sys; from yatzy.cli import main; main.get_command(None, 'solve'); "
+            "print(sorted(m for m in sys.modules if m.startswith('yatzy.cli.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert eval(out) == ["solver.cli.core", "solver.cli.options"]
+    assert eval(out) == ["yatzy.cli.core", "yatzy.cli.options"]

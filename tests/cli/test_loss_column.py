@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from yatzy.cli import main
 
 
 # click before 8.2 mixes stderr (a build's notice, its progress) into stdout unless asked

@@ -4,8 +4,8 @@ call, shown once some work is done."""
 import io
 import sys
 
-from solver.cli import options
-from solver.cli.options import BarProgress, clock
+from yatzy.cli import options
+from yatzy.cli.options import BarProgress, clock
 
 
 def test_clock():
@@ -35,7 +35,7 @@ def test_a_whole_tables_progress_names_the_table(tmp_path, monkeypatch, capsys):
     plain label."""
     from small_games import SMALL
 
-    from solver.tables import target
+    from yatzy.tables import target
     monkeypatch.setattr(options, "LINE_SECONDS", 0.0)     # a line at every call
     monkeypatch.setattr(options, "LINE_SHARE", 0.0)
     line = options.LineProgress("regner ut small", "nb")

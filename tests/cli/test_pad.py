@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.cli.coach.pad import struck, values_text
-from solver.rules.words import message
+from yatzy.cli import main
+from yatzy.cli.coach.pad import struck, values_text
+from yatzy.rules.words import message
 
 NB = ["enere 3", "toere 6", "treere 9", "firere 12", "femmere 15", "seksere 18",
       "ett par 12", "to par 18", "tre like 15", "fire like 20", "liten straight 15",

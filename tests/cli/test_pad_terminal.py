@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import solver
+import yatzy
 
 NB = ["enere 3", "toere 6", "treere 9", "firere 12", "femmere 15", "seksere 18",
       "ett par 12", "to par 18", "tre like 15", "fire like 20", "liten straight 15",
@@ -61,10 +61,10 @@ class Terminal:
 
 def coach(tag: str, tmp_path: Path, tables_dir: Path, args: str) -> Terminal:
     """``yatzy play ARGS`` in a terminal of its own, in ``tmp_path``."""
-    root = Path(solver.__file__).parents[1]
+    root = Path(yatzy.__file__).parents[1]
     return Terminal(f"yatzy-{tag}-{time.monotonic_ns()}",
                     f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
-                    f"PYTHONPATH={root} {sys.executable} -m solver play --tables {tables_dir} "
+                    f"PYTHONPATH={root} {sys.executable} -m yatzy play --tables {tables_dir} "
                     f"{args}; sleep 60")
 
 
@@ -207,7 +207,7 @@ def test_points_and_status_at_the_pad_list_what_each_open_box_can_take(tables_di
     each open box of the player to move with the points it can take; with
     dice on the table, each open box's points for them, in rows broken
     between boxes; nothing wider than 80 columns."""
-    from solver.rules.words import box_name, message
+    from yatzy.rules.words import box_name, message
     points, full_house = PAD_WORDS[lang]
     term = coach("values", tmp_path, tables_dir,
                  f"--pad --lang {lang} --player Kari --player Ola --no-record --autosave g.json")

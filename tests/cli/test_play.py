@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver
-from solver.cli import main
-from solver.cli.play import protokoll
-from solver.game import Game
-from solver.rules.words import message
+import yatzy
+from yatzy.cli import main
+from yatzy.cli.play import protokoll
+from yatzy.game import Game
+from yatzy.rules.words import message
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "one pair", "two pairs",
          "three of a kind", "four of a kind", "small straight", "large straight",
@@ -217,9 +217,9 @@ def test_every_language(run, lang, words):
 def test_in_a_real_terminal(nordic, tables_dir, tmp_path):
     """A few moves typed into `yatzy play` running in tmux."""
     name = f"yatzy-test-{time.monotonic_ns()}"
-    root = Path(solver.__file__).parents[1]
+    root = Path(yatzy.__file__).parents[1]
     command = (f"cd {tmp_path} && YATZY_DATA={tmp_path}/data PYTHONPATH={root} "
-               f"{sys.executable} -m solver play "
+               f"{sys.executable} -m yatzy play "
                f"--tables {tables_dir} "
                "--player Ann --dice-from-table --autosave t.json")
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "50", command],
@@ -497,7 +497,7 @@ def test_the_last_score_can_be_undone_until_the_game_is_confirmed(nordic, tables
 
 
 def test_piped_output_has_no_escape_codes_and_a_bad_path_stops_at_once(run, tmp_path):
-    root = Path(solver.__file__).parents[1]
+    root = Path(yatzy.__file__).parents[1]
     done = subprocess.run([str(YATZY), "play", "--seed", "1", "--autosave", "p.json"],
                           input="card\nones\nfrobnicate\n", capture_output=True, text=True,
                           cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": str(root),
@@ -539,7 +539,7 @@ def test_a_game_without_undo_is_not_marked_free(run, tmp_path):
                                          ("nb", "kompilerer datamaskinspillerne først"),
                                          ("sv", "kompilerar datorspelarna först")])
 def test_a_computer_seats_first_compile_is_said_in_the_language(run, monkeypatch, lang, words):
-    from solver.kernels import cache
+    from yatzy.kernels import cache
     monkeypatch.setattr(cache, "compiled", lambda kernel: False)   # as after an install
     r = run("--player", "Cid=greedy", "--player", "Ann", "--seed", "3", "--lang", lang,
             input="quit\n")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.game import Game
+from yatzy.game import Game
 
 pexpect = pytest.importorskip("pexpect")
 

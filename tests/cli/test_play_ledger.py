@@ -10,11 +10,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver import Solver
-from solver.cli import main
-from solver.game import Game
-from solver.rules.words import number
-from solver.session import Session
+from yatzy import Solver
+from yatzy.cli import main
+from yatzy.game import Game
+from yatzy.rules.words import number
+from yatzy.session import Session
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "one pair", "two pairs",
          "three of a kind", "four of a kind", "small straight", "large straight",

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.cli.play import game_error, protokoll
-from solver.game import GAME_ERRORS, Game, GameError
-from solver.rules.words import message
+from yatzy.cli import main
+from yatzy.cli.play import game_error, protokoll
+from yatzy.game import GAME_ERRORS, Game, GameError
+from yatzy.rules.words import message
 from .test_play import BOXES, english_words
 
 pexpect = pytest.importorskip("pexpect")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from solver.rules.words import message
+from yatzy.rules.words import message
 from tests.cli.test_pad_terminal import SIX, coach
 
 
@@ -37,7 +37,7 @@ def test_beside_the_card_a_verdict_outlasts_computers_turns_and_old_hints_go():
     """``steady.fit``: the last judged turn's verdict is given room before
     the computers' moves since; a hint list for earlier dice is not shown
     (its rows would read as advice for the dice now)."""
-    from solver.cli.coach.steady import VERDICT, fit
+    from yatzy.cli.coach.steady import VERDICT, fit
     events = [("turn", "Kari's turn"), ("hint", "   move  loss"), ("hint", " 1 keep 5 5  best"),
               ("hint", " 2 keep 5  -0.4"), ("event", "Kari rolls 5 5 5 2 1"),
               (VERDICT, "cost 2.10; best was full house"), (VERDICT, "Kari writes 15 in fives")]
@@ -52,7 +52,7 @@ def events_column(screen: str, last_name: str) -> list[str]:
     """The rows beside the card on a steady screen whose header ends with
     ``last_name`` (or its first letters, ``Hen…``): from the column after
     the card and its gap, down to the dice."""
-    from solver.cli.coach.screen import GAP, PIPS
+    from yatzy.cli.coach.screen import GAP, PIPS
     lines = screen.splitlines()
     start = lines[0].index(" ", lines[0].index(last_name[:3])) + GAP
     rows = []
@@ -68,8 +68,8 @@ def broken(rows: list[str], lang: str) -> list[tuple[str, str]]:
     dice, or between a number and its words after a comma (``2 / kast
     igjen``)."""
     import re
-    from solver.cli.coach.steady import DICE
-    from solver.rules.words import BOXES
+    from yatzy.cli.coach.steady import DICE
+    from yatzy.rules.words import BOXES
     names = "|".join(map(re.escape, sorted(BOXES[lang].values(), key=len, reverse=True)))
     whole = re.compile(rf"(?<!\S)(?:(?:{names})(?:@\d+)?(?: \(\d+\))?|{DICE})[,:;.]?(?!\S)")
     bad = []
@@ -110,8 +110,8 @@ def test_trippels_end_review_fits_the_terminal(tables_dir, tmp_path):
     """At the end of a Trippel game the line saying the review's losses are
     the strategy's estimates is wrapped to the terminal, as the review's
     lines are (coach_games' triple-nb found it 133 columns wide)."""
-    from solver.game import Game
-    from solver.rules.words import box_name
+    from yatzy.game import Game
+    from yatzy.rules.words import box_name
     g = Game("triple", ["Kari"], seed=2)
 
     def left():

@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.rules.ruleset import parse_rules
-from solver.tables.store import open_table
+from yatzy.cli import main
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.store import open_table
 
 
 def test_compare_rules_and_policies_on_the_command_line(nordic, tables_dir):
@@ -46,8 +46,8 @@ def quick_and_slow(args, tables_dir, monkeypatch):
     no time before the first pass) and with the forward pass made slow (and
     the process's start before it, ``DISTRIBUTION_START``, as it is); and the
     slow pass's plan."""
-    from solver import Solver
-    from solver.tables import plan
+    from yatzy import Solver
+    from yatzy.tables import plan
 
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
     monkeypatch.setattr(plan, "busy_share", lambda: 0.125)     # between the two: 0.25
@@ -71,7 +71,7 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
     share of a core, here 0.5, and of the machine's free cores, here an
     eighth) when that is over 2 s, and not when it is shorter; the
     distribution itself is the same either way."""
-    from solver.tables.plan import DISTRIBUTION_START, describe_bytes, describe_seconds
+    from yatzy.tables.plan import DISTRIBUTION_START, describe_bytes, describe_seconds
 
     quick, r, p = quick_and_slow(["distribution", "--json"], tables_dir, monkeypatch)
     line = r.stderr.splitlines()[0]
@@ -88,9 +88,9 @@ def test_the_distributions_first_compile_is_said_once_before_its_pass(nordic, ta
     """After an install (Numba's cache empty) the exact distribution's
     compile is said once, before the pass's own announcement (the order
     they come in), not after it."""
-    import solver.api as api
-    import solver.kernels.cache as cache
-    from solver.tables import plan
+    import yatzy.api as api
+    import yatzy.kernels.cache as cache
+    from yatzy.tables import plan
 
     monkeypatch.setattr(api, "_COMPILE_SAID", set())
     monkeypatch.setattr(cache, "compiled", lambda kernel: False)
@@ -109,7 +109,7 @@ def test_a_long_comparison_is_announced_with_its_passes_together(nordic, tables_
     how long they take together when that is over 2 s (each as the
     distribution's own announcement, the process's start once), and nothing
     when it is shorter."""
-    from solver.tables.plan import DISTRIBUTION_START, describe_seconds
+    from yatzy.tables.plan import DISTRIBUTION_START, describe_seconds
 
     quick, r, p = quick_and_slow(["compare", "--policy", "optimal", "--policy", "greedy"],
                                  tables_dir, monkeypatch)

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import os, signal, sys, readline
 sys.path.insert(0, {root!r})
-from solver.cli.coach.prompt import read_line
-from solver.cli.coach.signals import stopping
+from yatzy.cli.coach.prompt import read_line
+from yatzy.cli.coach.signals import stopping
 
 class Stopped(Exception):
     pass

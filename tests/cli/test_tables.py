@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from small_games import THREE_UPPER, TINY
 
-from solver.cli import main
-from solver.research.ratings import default_path
-from solver.tables.store import open_table, table_path
+from yatzy.cli import main
+from yatzy.research.ratings import default_path
+from yatzy.tables.store import open_table, table_path
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_the_list_names_rules_kind_size_and_file(folder):
 
 
 def test_remove_by_rules_or_kind_takes_only_those(folder):
-    from solver.rules.ruleset import parse_rules
+    from yatzy.rules.ruleset import parse_rules
 
     nordic = table_path(parse_rules("nordic"), folder)
     nordic.write_bytes(b"not a real table")         # named as nordic's value table
@@ -83,7 +83,7 @@ def test_remove_all_and_clean(folder):
     (("remove", "--rules", "nordic:rolls=99"), "rolls"),
 ])
 def test_bad_input_is_one_line(folder, args, message):
-    result = subprocess.run([sys.executable, "-m", "solver", "tables", "--tables", str(folder),
+    result = subprocess.run([sys.executable, "-m", "yatzy", "tables", "--tables", str(folder),
                              *args], capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and message in result.stderr
@@ -109,8 +109,8 @@ def test_where_names_every_place_the_program_writes(tmp_path, monkeypatch):
 
 def test_where_names_the_servers_databases_as_the_server_opens_them(tmp_path, monkeypatch):
     pytest.importorskip("starlette", reason="starlette is not installed (the web extra)")
-    from solver.web.practice import ratings_folder
-    from solver.web.shared import SharedGames
+    from yatzy.web.practice import ratings_folder
+    from yatzy.web.shared import SharedGames
 
     monkeypatch.setenv("YATZY_DATA", str(tmp_path))
     places = {p["name"]: p["path"] for p in json.loads(run("where", "--json").output)}

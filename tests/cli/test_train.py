@@ -9,11 +9,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.cli.train import parse_answer
-from solver.errors import InputError
-from solver.research.ratings import Ratings
-from solver.rules.ruleset import parse_rules
+from yatzy.cli import main
+from yatzy.cli.train import parse_answer
+from yatzy.errors import InputError
+from yatzy.research.ratings import Ratings
+from yatzy.rules.ruleset import parse_rules
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_norwegian_session_names_boxes_in_norwegian(run, tmp_path):
 def test_a_wrong_answer_comes_back_as_a_review(run, tmp_path):
     db = tmp_path / "w.sqlite"
     with Ratings(db) as ratings:
-        from solver.research.ratings import Answer
+        from yatzy.research.ratings import Answer
         ratings.record(Answer("nordic", "|11256|2", "first keep", "reroll all", "keep 5 6",
                               1.2, at=__import__("datetime").datetime(
                                   2026, 1, 1, tzinfo=__import__("datetime").timezone.utc)))
@@ -150,9 +150,9 @@ def test_the_first_session_announces_the_whole_explanations_build(nordic, tables
     then started (here stopped at once)."""
     import shutil
 
-    from solver import Solver
-    from solver.players import explain
-    from solver.tables.plan import describe_bytes, parts_plan
+    from yatzy import Solver
+    from yatzy.players import explain
+    from yatzy.tables.plan import describe_bytes, parts_plan
     values = Solver("nordic", tables=tables_dir).path
     for f in values.parent.glob(values.name + "*"):            # the value table alone
         shutil.copy(f, tmp_path / f.name)

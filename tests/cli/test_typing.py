@@ -1,5 +1,5 @@
 """The coach (`yatzy play`) and the trainer (`yatzy train`) read the same
-phrasings in each language (solver.rules.grammar): a table-mode game typed
+phrasings in each language (yatzy.rules.grammar): a table-mode game typed
 with them, and a training session answered with them."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.cli.train import parse_answer
-from solver.position.actions import Action
-from solver.rules.grammar import MESSAGES
-from solver.rules.ruleset import parse_rules
-from solver.rules.words import BOXES as PRINTED
-from solver.rules.words import message
+from yatzy.cli import main
+from yatzy.cli.train import parse_answer
+from yatzy.position.actions import Action
+from yatzy.rules.grammar import MESSAGES
+from yatzy.rules.ruleset import parse_rules
+from yatzy.rules.words import BOXES as PRINTED
+from yatzy.rules.words import message
 
 # per language: (the dice typed, the phrasing, ...) for six turns, and the
 # moves the game records

@@ -9,8 +9,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.cli.options import BarProgress, LineProgress, command_lang
+from yatzy.cli import main
+from yatzy.cli.options import BarProgress, LineProgress, command_lang
 
 from .test_play import ENGLISH as COACH_ENGLISH
 
@@ -42,7 +42,7 @@ class Clock:
                                         ("sv", "1:40, ungefär 12:13 kvar")])
 def test_the_progress_bar_says_the_time_left_in_the_language(monkeypatch, lang, left):
     clock = Clock()
-    monkeypatch.setattr("solver.cli.options.time.perf_counter", clock)
+    monkeypatch.setattr("yatzy.cli.options.time.perf_counter", clock)
     bar = BarProgress("x", lang)
     bar.start, bar.before = 0.0, 0
     clock.now = 100.0
@@ -52,7 +52,7 @@ def test_the_progress_bar_says_the_time_left_in_the_language(monkeypatch, lang, 
 @pytest.mark.parametrize("lang", ["nb", "sv"])
 def test_the_progress_lines_have_no_english_and_a_decimal_comma(monkeypatch, capsys, lang):
     clock = Clock()
-    monkeypatch.setattr("solver.cli.options.time.perf_counter", clock)
+    monkeypatch.setattr("yatzy.cli.options.time.perf_counter", clock)
     line = LineProgress("x", lang)
     line(0, 1000)
     clock.now = 90.0

@@ -1,7 +1,7 @@
 """The command line's docs cannot drift from the code.
 
 * Every option (and argument) of every `yatzy` command, read from the click
-  command tree of `solver.cli.main`, is in that command's synopsis in
+  command tree of `yatzy.cli.main`, is in that command's synopsis in
   docs/cli.md, and every synopsis anywhere in README.md and docs/*.md names
   only options the command has. A synopsis is a line `yatzy COMMAND ...` in
   a fenced code block (indented lines below it continue it).
@@ -35,7 +35,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from yatzy.cli import main
 
 # (text in the command, why the example is only parsed)
 PARSE_ONLY = (
@@ -262,7 +262,7 @@ def test_cli_examples_run_as_shown(page, tables, tmp_path, monkeypatch):
                 failures.append(f"{where}\n  does not parse: {error.format_message()}")
             continue
         if typed(want) is not None:          # typed into a pipe, as a player would
-            result = subprocess.run([sys.executable, "-m", "solver", *words], input=typed(want),
+            result = subprocess.run([sys.executable, "-m", "yatzy", *words], input=typed(want),
                                     capture_output=True, text=True, cwd=tmp_path,
                                     env={**os.environ, "YATZY_TABLES": tables, "COLUMNS": "100",
                                          "PYTHONPATH": os.pathsep.join(

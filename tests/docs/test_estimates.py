@@ -1,5 +1,5 @@
 """One figure for one build wherever it is printed: the time and size the
-build's plan gives (``solver.tables.plan``, what the announcement says on
+build's plan gives (``yatzy.tables.plan``, what the announcement says on
 a quiet reference machine) are the ones in ``--help`` and in the docs."""
 
 from pathlib import Path
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.rules.ruleset import parse_rules
-from solver.tables.plan import describe_bytes, describe_seconds, futures_plan, target_plan
+from yatzy.cli import main
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.plan import describe_bytes, describe_seconds, futures_plan, target_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 NORDIC = parse_rules("nordic")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import solver
+import yatzy
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -35,12 +35,12 @@ def test_the_docs_have_python_examples():
     assert {"README.md", "python.md"} <= {page.name for page in PAGES}
 
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(solver.__path__, "solver.")
-                 if m.name != "solver.__main__")          # it runs the command
+MODULES = sorted(m.name for m in pkgutil.walk_packages(yatzy.__path__, "yatzy.")
+                 if m.name != "yatzy.__main__")          # it runs the command
 
 
 def test_every_module_is_walked():
-    assert {"solver.api", "solver.game", "solver.position.actions"} <= set(MODULES)
+    assert {"yatzy.api", "yatzy.game", "yatzy.position.actions"} <= set(MODULES)
 
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -50,14 +50,14 @@ REQUIRED = {re.split(r"[^A-Za-z0-9_.-]", dep, maxsplit=1)[0].lower()
 
 def import_or_skip(name):
     """The module ``name``; a module that needs what only an extra installs
-    (``starlette`` for ``solver.web.app``, ...) is skipped, naming what is
+    (``starlette`` for ``yatzy.web.app``, ...) is skipped, naming what is
     missing.  A missing required dependency, or a missing module of the
     package itself, still fails."""
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as e:
         missing = (e.name or "").split(".")[0]
-        if not missing or missing == "solver" or missing.lower() in REQUIRED:
+        if not missing or missing == "yatzy" or missing.lower() in REQUIRED:
             raise
         extras = ", ".join(sorted(PROJECT["optional-dependencies"]))
         pytest.skip(f"{name} needs {missing}, which is not installed "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli import main
+from yatzy.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

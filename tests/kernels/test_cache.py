@@ -7,7 +7,7 @@ import types
 import numba
 from numba.core.caching import IndexDataCacheFile
 
-import solver.tables.build  # noqa: F401  (installs solver.kernel_cache)
+import yatzy.tables.build  # noqa: F401  (installs the kernels cache)
 
 
 def _index(tmp_path, stamp, overloads):
@@ -40,8 +40,8 @@ def test_a_current_index_still_loads(tmp_path):
 def test_a_kernels_stamp_covers_every_module_of_the_package(monkeypatch):
     """A cached kernel runs the kernels it calls from other modules: its
     stamp changes when any module of the package changes, not only its own."""
-    from solver.kernels import cache as kernel_cache
-    from solver.kernels import turn
+    from yatzy.kernels import cache as kernel_cache
+    from yatzy.kernels import turn
     locator = turn.pick._cache._impl.locator
     before = locator.get_source_stamp()
     monkeypatch.setattr(kernel_cache, "package_stamp", lambda: "another version")

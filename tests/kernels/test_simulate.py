@@ -1,4 +1,4 @@
-"""solver.kernels.simulate: ``play_games`` (whole games by lookup, in lockstep
+"""yatzy.kernels.simulate: ``play_games`` (whole games by lookup, in lockstep
 groups) plays the dice of ``dice_stream.roll_dice`` and the table's actions,
 rejected draws and groups cut short included."""
 
@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from small_games import SMALL
 
-from solver.kernels.dice_stream import roll_dice, seed_states
-from solver.kernels.policy import policy_tables
-from solver.kernels.runs import turn_log
-from solver.kernels.simulate import GROUP, Played, Rows, play_games
-from solver.tables.decisions import build
+from yatzy.kernels.dice_stream import roll_dice, seed_states
+from yatzy.kernels.policy import policy_tables
+from yatzy.kernels.runs import turn_log
+from yatzy.kernels.simulate import GROUP, Played, Rows, play_games
+from yatzy.tables.decisions import build
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15

@@ -1,4 +1,4 @@
-"""The target table's kernels (``solver.kernels.target``): the solve is, bit
+"""The target table's kernels (``yatzy.kernels.target``): the solve is, bit
 for bit, the plain composition of the turn kernels it was written as (the
 candidates filled in numpy, ``score_rolls``, the reroll levels, the
 turn-start mean added roll by roll), and its helpers keep that promise."""
@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.kernels.scoring import upper_after
-from solver.kernels.target import best_keeps_mean, layout, table_size
-from solver.kernels.turn import average_keeps, best_keeps, score_rolls, turn_data
-from solver.rules.boxes import groups, upper
-from solver.rules.ruleset import Rules, parse_rules
-from solver.space import state_space
-from solver.tables import target
+from yatzy.kernels.scoring import upper_after
+from yatzy.kernels.target import best_keeps_mean, layout, table_size
+from yatzy.kernels.turn import average_keeps, best_keeps, score_rolls, turn_data
+from yatzy.rules.boxes import groups, upper
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.space import state_space
+from yatzy.tables import target
 
 NORDIC = parse_rules("nordic")
 # four-faced dice: fewer than six smaller multisets, the other branch of best_keeps

@@ -1,4 +1,4 @@
-"""The turn kernels' helpers (``solver.kernels.turn``): scratch rows laid
+"""The turn kernels' helpers (``yatzy.kernels.turn``): scratch rows laid
 out for the vector loops (``lane_rows``), and each roll's candidates listed
 once per mask (``roll_lists``, ``score_listed``) scoring exactly what the
 one-call ``score_rolls`` scores, jokers and the yahtzee bonus included."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.kernels.turn import (
+from yatzy.kernels.turn import (
     NEG,
     lane_rows,
     roll_lists,
@@ -17,8 +17,8 @@ from solver.kernels.turn import (
     score_rolls,
     turn_data,
 )
-from solver.rules.ruleset import parse_rules
-from solver.space import state_space
+from yatzy.rules.ruleset import parse_rules
+from yatzy.space import state_space
 
 
 @pytest.mark.parametrize("rows, width", [(1, 1), (3, 16), (463, 85), (925, 512)])

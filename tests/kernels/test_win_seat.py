@@ -1,4 +1,4 @@
-"""The win seat's shortcuts (solver.kernels.win) give what the plain
+"""The win seat's shortcuts (yatzy.kernels.win) give what the plain
 kernels give, value for value and choice for choice: ``best_scores``
 and ``one_box_scores`` against ``score_chances`` (jokers included),
 ``one_box_chances`` against ``fill_chances``, the exact turn's states after
@@ -15,18 +15,18 @@ import pytest
 from numba import njit
 from small_games import SMALL, TINY, joker_game
 
-from solver.api import Solver
-from solver.kernels.player import play_tables
-from solver.kernels.turn import NEG, pick, turn_data
-from solver.kernels.win.choice import expected_keeps, expected_row, new_expected, seat_choose
-from solver.kernels.win.data import OFF, WinData, key, win_tables
-from solver.kernels.win.ends import after, fill_chances, one_box_chances
-from solver.kernels.win.exact import turn_start
-from solver.kernels.win.odds import Odds, opponents_best, support
-from solver.kernels.win.rolls import best_scores, one_box, one_box_scores, score_chances
-from solver.kernels.win.scratch import make_scratch
-from solver.kernels.win.turns import seat_turn, turn_chances
-from solver.rules.ties import tolerance
+from yatzy.api import Solver
+from yatzy.kernels.player import play_tables
+from yatzy.kernels.turn import NEG, pick, turn_data
+from yatzy.kernels.win.choice import expected_keeps, expected_row, new_expected, seat_choose
+from yatzy.kernels.win.data import OFF, WinData, key, win_tables
+from yatzy.kernels.win.ends import after, fill_chances, one_box_chances
+from yatzy.kernels.win.exact import turn_start
+from yatzy.kernels.win.odds import Odds, opponents_best, support
+from yatzy.kernels.win.rolls import best_scores, one_box, one_box_scores, score_chances
+from yatzy.kernels.win.scratch import make_scratch
+from yatzy.kernels.win.turns import seat_turn, turn_chances
+from yatzy.rules.ties import tolerance
 
 
 @njit

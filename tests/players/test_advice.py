@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 from golden import OPTIMA, rounds_to
 
-from solver.errors import InputError
-from solver.players.advice import (
+from yatzy.errors import InputError
+from yatzy.players.advice import (
     advise,
     expected_final_score,
     keep_values,
     scoring_values,
 )
-from solver.position.scorecard import Scorecard
-from solver.space import state_space
+from yatzy.position.scorecard import Scorecard
+from yatzy.space import state_space
 
 
 def card(nordic, text=""):
@@ -125,7 +125,7 @@ def test_values_are_finite_on_every_reachable_state(nordic):
 
 def test_compiled_keep_values_agree_with_query(nordic):
     """The engine's one-state kernel and the numpy query layer agree."""
-    from solver.tables import build as engine
+    from yatzy.tables import build as engine
     for text in ["", "ones=3,two_pairs=18", "sixes=24,fives=15,chance=22,yatzy=0"]:
         sc = card(nordic, text)
         for rerolls in (1, 2):
@@ -136,8 +136,8 @@ def test_compiled_keep_values_agree_with_query(nordic):
 def test_tied_boxes_come_in_scorecard_order(nordic):
     """Scratching any of several boxes worth exactly the same ranks them in
     scorecard order (the documented tie rule)."""
-    from solver.position.actions import Action
-    from solver.rules.ties import preference, ranking
+    from yatzy.position.actions import Action
+    from yatzy.rules.ties import preference, ranking
     rules = nordic.rules
     acts = [(Action.parse(f"score {b} (0)"), preference(rules, box=rules.box_index(b)), v)
             for b, v in [("ones", 10.0), ("twos", 10.0 + 5e-10), ("chance", 10.0 - 1e-10)]]

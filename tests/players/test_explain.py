@@ -1,4 +1,4 @@
-"""Exact explanations (solver.players.explain): the parts of every action
+"""Exact explanations (yatzy.players.explain): the parts of every action
 add up to its loss, the parts table agrees with the exact forward
 distribution (bonus share, each box's mean) and sums to the value table;
 what surfaces show (``Explanation.shares``, ``sum_text``, ``sentence``) is
@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_games import SMALL, TINY, joker_game
 
-from solver.api import Solver
-from solver.errors import InputError
-from solver.players.advice import advise, end_turn
-from solver.players.explain import (
+from yatzy.api import Solver
+from yatzy.errors import InputError
+from yatzy.players.advice import advise, end_turn
+from yatzy.players.explain import (
     BONUS,
     GROUPS,
     NAMED,
@@ -32,11 +32,11 @@ from solver.players.explain import (
     outlook,
     parts_path,
 )
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.rules.ruleset import parse_rules
-from solver.rules.ties import tolerance
-from solver.tables.store import open_table
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.rules.ruleset import parse_rules
+from yatzy.rules.ties import tolerance
+from yatzy.tables.store import open_table
 
 FIVE_DICE = ("nordic", "forced", "upper_first", "yahtzee")
 
@@ -113,8 +113,8 @@ def test_every_state_parts_sum_to_its_value(rules, tables_dir):
     distribution's."""
     table = open_table(rules, tables_dir, progress=False)
     parts = open_parts(rules, tables_dir)
-    from solver.kernels.explain import part_layout
-    from solver.space import state_space
+    from yatzy.kernels.explain import part_layout
+    from yatzy.space import state_space
     lay, sp = part_layout(rules), state_space(rules)
     weights = np.ones(rules.n_boxes + 2)
     weights[rules.n_boxes] = rules.bonus_points

@@ -1,6 +1,6 @@
-"""Opponents' futures (solver.futures): the final-score distribution of
+"""Opponents' futures (yatzy.players.futures): the final-score distribution of
 expected-score play from any card is a lookup plus a shift, and equals the
-exact forward distribution (solver.distribution) from the same card."""
+exact forward distribution (yatzy.research.distribution) from the same card."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from small_games import SMALL, TINY
 from tables.test_target import MID
 
-from solver.players.futures import futures_path, open_futures
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.tables.store import open_table
+from yatzy.players.futures import futures_path, open_futures
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.tables.store import open_table
 
 CARDS = {
     "tiny": ["", "ones=1", "twos=4", "ones=2,one_pair=6", "ones=1,twos=2,chance=7"],

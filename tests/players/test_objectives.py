@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from solver.api import Solver
-from solver.errors import InputError
-from solver.players.advice import advise, expected_final_score
-from solver.players.objectives import Risk, Score, Target, Win, objective_from
-from solver.rules.boxes import NORDIC, Box, BoxKind, groups
-from solver.rules.ruleset import Rules
-from solver.rules.ties import RELATIVE, TIE, ranking
+from yatzy.api import Solver
+from yatzy.errors import InputError
+from yatzy.players.advice import advise, expected_final_score
+from yatzy.players.objectives import Risk, Score, Target, Win, objective_from
+from yatzy.rules.boxes import NORDIC, Box, BoxKind, groups
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import RELATIVE, TIE, ranking
 
 # Five dice, the six upper boxes, four alike, chance and a yatzy: all the
 # most points come with a chance far below 1e-9.

@@ -1,14 +1,14 @@
-"""solver.players.policy: the compiled decisions of the optimal policy are the advice."""
+"""yatzy.players.policy: the compiled decisions of the optimal policy are the advice."""
 
 import random
 
 from small_games import card
 
-from solver.kernels.policy import policy_tables
-from solver.players.advice import advise
-from solver.players.policy import decide
-from solver.position.scorecard import Scorecard
-from solver.space import state_space
+from yatzy.kernels.policy import policy_tables
+from yatzy.players.advice import advise
+from yatzy.players.policy import decide
+from yatzy.position.scorecard import Scorecard
+from yatzy.space import state_space
 
 
 def test_policy_matches_the_advice_everywhere_it_is_asked(nordic):

@@ -1,5 +1,5 @@
-"""The strategy object (``solver.players.strategy``) and the play data
-(``solver.rules.play``): the one place the column count chooses how a rule
+"""The strategy object (``yatzy.players.strategy``) and the play data
+(``yatzy.rules.play``): the one place the column count chooses how a rule
 set is played, and the advice and review of a one-card game and of
 Trippel-Yatzy pinned, bit for bit, as they were before the choice was made
 there (values as ``float.hex``: one card from commit 048b939, Trippel from
@@ -15,14 +15,14 @@ import json
 
 import pytest
 
-from solver import Solver
-from solver.errors import InputError
-from solver.game import Game
-from solver.players.strategy import Columns, OneCard, strategy_for
-from solver.position.actions import Action, check_column
-from solver.position.scorecard import Scorecard
-from solver.rules.play import COLUMNS, EXACT, LOWER_BOUND, ONE_CARD
-from solver.rules.ruleset import parse_rules
+from yatzy import Solver
+from yatzy.errors import InputError
+from yatzy.game import Game
+from yatzy.players.strategy import Columns, OneCard, strategy_for
+from yatzy.position.actions import Action, check_column
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.play import COLUMNS, EXACT, LOWER_BOUND, ONE_CARD
+from yatzy.rules.ruleset import parse_rules
 
 ADVICE = {
     ('nordic', '', '11256', 2): ('exact', [

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from bruteforce import dice_outcomes, turn_value
 
-from solver import Solver
-from solver.errors import InputError
-from solver.players.triple import (
+from yatzy import Solver
+from yatzy.errors import InputError
+from yatzy.players.triple import (
     Strategy,
     TripleTurn,
     advise,
@@ -27,11 +27,11 @@ from solver.players.triple import (
     slack_values,
     strategy_of,
 )
-from solver.position.scorecard import Scorecard
-from solver.research.triple_bound import column_value, upper_bound
-from solver.research.triple_games import fit_coupling, run_games
-from solver.rules.boxes import Box, BoxKind, upper
-from solver.rules.ruleset import Rules, parse_rules
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.triple_bound import column_value, upper_bound
+from yatzy.research.triple_games import fit_coupling, run_games
+from yatzy.rules.boxes import Box, BoxKind, upper
+from yatzy.rules.ruleset import Rules, parse_rules
 
 TRIPLE = parse_rules("triple")
 # Two columns of three boxes, two three-faced dice, two rolls, bonus 5 at an
@@ -268,10 +268,10 @@ def test_fed_offsets_are_the_next_turn_less_the_slack_values(duo):
     each open box's offset is the value of the next turn after writing it
     (upper boxes with their par points) less the slack value ``S`` of that
     position, the numpy ``next_turn`` and the slack table giving the same."""
-    from solver.kernels import triple as kernel
-    from solver.kernels.player import play_tables
-    from solver.kernels.turn import turn_data
-    from solver.players.triple import fed_offsets, next_turn, par_points
+    from yatzy.kernels import triple as kernel
+    from yatzy.kernels.player import play_tables
+    from yatzy.kernels.turn import turn_data
+    from yatzy.players.triple import fed_offsets, next_turn, par_points
 
     one = DUO.column_rules
     d, pt = turn_data(one), play_tables(one)
@@ -313,7 +313,7 @@ def test_fed_offsets_are_the_next_turn_less_the_slack_values(duo):
 
 
 def test_slack_values_are_saved_in_the_tables_folder(tmp_path, monkeypatch):
-    from solver.players.triple import stored_slack
+    from yatzy.players.triple import stored_slack
     monkeypatch.setenv("YATZY_TABLES", str(tmp_path))
     first = stored_slack(DUO, 2)
     saved = list(tmp_path.glob("duo-*-slack2.npy"))
@@ -324,7 +324,7 @@ def test_slack_values_are_saved_in_the_tables_folder(tmp_path, monkeypatch):
 def test_triple_stores_a_slack_plan():
     plan = slack_plan(TRIPLE, 4, 0.25)
     assert plan.shape == (3, 46) and plan[:, 45].tolist() == [4, 4, 4] and plan[:, 0].sum() == 0
-    from solver.players import triple
+    from yatzy.players import triple
     assert triple.SLACK[TRIPLE.fingerprint] == (4, 0.25)
     assert strategy_of(DUO).plan.shape == (0, 0)     # none stored: the step (or coupling)
 
@@ -394,7 +394,7 @@ def test_review_rejects_a_box_filled_twice_in_a_column(nordic, tables_dir, tmp_p
 
 # ------------------------------------------------------------ the commands
 def _yatzy(*args, tables):
-    return subprocess.run([sys.executable, "-m", "solver", *args, "--tables", str(tables)],
+    return subprocess.run([sys.executable, "-m", "yatzy", *args, "--tables", str(tables)],
                           capture_output=True, text=True)
 
 
@@ -416,7 +416,7 @@ def test_cli_bad_input_is_one_line_exit_2(nordic, tables_dir, args, message):
 
 def test_step_is_the_plain_improvement_step(nordic, tables_dir):
     """Policy ``step`` plays without the coupling term."""
-    from solver.research.triple_games import run_games
+    from yatzy.research.triple_games import run_games
     got = Solver(TRIPLE, tables=tables_dir).simulate(300, seed=4, policy="step")
     want = run_games(nordic, TRIPLE, 300, 4, "optimal", coupling=no_coupling(TRIPLE))
     coupled = run_games(nordic, TRIPLE, 300, 4, "optimal")

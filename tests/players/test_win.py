@@ -1,4 +1,4 @@
-"""Playing to win (solver.win): last-player advice against the target
+"""Playing to win (yatzy.players.win): last-player advice against the target
 tables, the exact best response of a reduced two-player game brute-forced
 here, and bad input on the command line."""
 
@@ -14,11 +14,11 @@ from bruteforce import dice_outcomes
 from click.testing import CliRunner
 from small_games import SMALL, oracle_points
 
-from solver.api import Solver
-from solver.cli import main
-from solver.players.objectives.target import advise_target
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
+from yatzy.api import Solver
+from yatzy.cli import main
+from yatzy.players.objectives.target import advise_target
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_the_last_turns_are_the_exact_best_response_brute_forced(solver, text, d
 
 
 def test_opponents_best_score_is_the_product_of_their_distributions(solver):
-    from solver.players.win import Opponent, best_opponent_pmf
+    from yatzy.players.win import Opponent, best_opponent_pmf
     cards = [Scorecard.parse(t, SMALL) for t in ("ones=3,twos=6", "yatzy=30,chance=12")]
     pmfs = [distribution(SMALL, c, solver.table.values).pmf for c in cards]
     got = best_opponent_pmf(solver.futures(), [Opponent(c) for c in cards])

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.position.scoring import CardState, score_turn
-from solver.rules.ruleset import PRESETS, parse_rules
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.position.scoring import CardState, score_turn
+from yatzy.rules.ruleset import PRESETS, parse_rules
 
 
 def rolls(rules):

@@ -5,10 +5,10 @@ threshold is 0, which the engine reads as no bonus)."""
 import numpy as np
 import pytest
 
-from solver.api import Solver
-from solver.position.scorecard import Scorecard
-from solver.research.review import read_log
-from solver.rules.ruleset import parse_rules
+from yatzy.api import Solver
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.review import read_log
+from yatzy.rules.ruleset import parse_rules
 
 
 @pytest.mark.parametrize("spec", ["nordic", "nordic:bonus_threshold=0", "forced"])

@@ -1,5 +1,5 @@
-"""A turn's end scored three ways, which must agree: ``solver.position.scoring``
-(numpy), its compiled twin ``solver.kernels.scoring`` (the kernels' one
+"""A turn's end scored three ways, which must agree: ``yatzy.position.scoring``
+(numpy), its compiled twin ``yatzy.kernels.scoring`` (the kernels' one
 scoring) and the oracle of tests/scoring_oracle.py (written from the rules
 text), for every preset over every roll, every box a roll may go in and a
 sample of states (mask, upper total, flag bit, bank)."""
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 import scoring_oracle as oracle
 
-from solver.errors import InputError
-from solver.kernels.scoring import bonus_lanes, end_turn
-from solver.kernels.scoring import upper_after as compiled_upper_after
-from solver.kernels.turn import turn_data
-from solver.position.scoring import CardState, score_turn, upper_after, upper_bonus
-from solver.rules.ruleset import parse_rules
-from solver.space import state_space
+from yatzy.errors import InputError
+from yatzy.kernels.scoring import bonus_lanes, end_turn
+from yatzy.kernels.scoring import upper_after as compiled_upper_after
+from yatzy.kernels.turn import turn_data
+from yatzy.position.scoring import CardState, score_turn, upper_after, upper_bonus
+from yatzy.rules.ruleset import parse_rules
+from yatzy.space import state_space
 
 SPECS = ["nordic", "forced", "upper_first", "yahtzee", "yahtzee:joker=free", "maxi",
          "maxi:bank_cap=2", "triple", "nordic:five_alike_is_full_house=true"]

@@ -1,4 +1,4 @@
-"""solver.research.distribution: the exact final-score distribution, against a
+"""yatzy.research.distribution: the exact final-score distribution, against a
 whole-game brute force, the table, the golden figures and a double sum."""
 
 import numpy as np
@@ -15,11 +15,11 @@ from small_games import (
     simple,
 )
 
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.rules.ruleset import parse_rules
-from solver.tables.store import open_table
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.store import open_table
 
 
 def test_distribution_sums_to_one_and_its_mean_is_the_table_value(small):

@@ -1,4 +1,4 @@
-"""solver.research.export: every reachable state as CSV, JSON or Parquet, and the
+"""yatzy.research.export: every reachable state as CSV, JSON or Parquet, and the
 printable strategy table (the advice for every roll)."""
 
 import json
@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 from small_games import SMALL, card
 
-from solver.cli import main
-from solver.players.advice import advise
-from solver.research.export import states
-from solver.space import state_space
+from yatzy.cli import main
+from yatzy.players.advice import advise
+from yatzy.research.export import states
+from yatzy.space import state_space
 
 
 def _export(tables_dir, *args):

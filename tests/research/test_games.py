@@ -11,15 +11,15 @@ import pytest
 from click.testing import CliRunner
 from small_games import SMALL, agrees, card, counts_of
 
-from solver.cli import main
-from solver.players.advice import advise
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.research.games import estimate, run_games
-from solver.research.review import read_log, review
-from solver.rules.boxes import groups, straight, upper
-from solver.rules.ruleset import PRESETS, Preset, Rules, parse_rules
-from solver.tables.store import open_table
+from yatzy.cli import main
+from yatzy.players.advice import advise
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.research.games import estimate, run_games
+from yatzy.research.review import read_log, review
+from yatzy.rules.boxes import groups, straight, upper
+from yatzy.rules.ruleset import PRESETS, Preset, Rules, parse_rules
+from yatzy.tables.store import open_table
 
 JOKER = Rules("joker", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
                         straight("run", ((1, 2), (2, 3)), 7), groups("yahtzee", (2,), points=20)),

@@ -1,4 +1,4 @@
-"""Head-to-head studies (solver.match): reproducible for a seed, the same
+"""Head-to-head studies (yatzy.research.match): reproducible for a seed, the same
 for any number of Dask workers, wins and ties counted per docs/rules.md, "Several players", and
 bad input on the command line."""
 
@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 from small_games import SMALL, TINY
 
-from solver.cli import main
-from solver.research.match import chunk_seed, parse_players, play_chunk, run
-from solver.research.simulate import simulate
-from solver.tables.store import open_table
+from yatzy.cli import main
+from yatzy.research.match import chunk_seed, parse_players, play_chunk, run
+from yatzy.research.simulate import simulate
+from yatzy.tables.store import open_table
 
 
 def _key(m):
@@ -100,10 +100,10 @@ def _advised_win_seat(rules, solver, games, seed, first, seat, others):
     """The final scores of a win seat that plays, at every roll, the first
     action of ``advise_win`` (in Python, one position at a time), with the
     dice of the compiled seat."""
-    from solver.kernels.dice_stream import roll_dice, seed_states
-    from solver.kernels.turn import turn_data
-    from solver.players.win import Opponent, WinTurn, advise_win
-    from solver.position.scorecard import Scorecard
+    from yatzy.kernels.dice_stream import roll_dice, seed_states
+    from yatzy.kernels.turn import turn_data
+    from yatzy.players.win import Opponent, WinTurn, advise_win
+    from yatzy.position.scorecard import Scorecard
     table, target, futures = solver.table, solver.target(), solver.futures()
     d = turn_data(rules)
     ds = rules.dice_space
@@ -141,9 +141,9 @@ def _advised_win_seat(rules, solver, games, seed, first, seat, others):
 def test_the_compiled_win_seat_plays_the_advice(tables_dir, rules, n_others, games):
     """Every game of the compiled win seat ends with the score of a player
     following ``advise_win`` at every roll on the same dice."""
-    from solver.api import Solver
-    from solver.research.match import logged_games
-    from solver.research.win_seat import play_win_seat
+    from yatzy.api import Solver
+    from yatzy.research.match import logged_games
+    from yatzy.research.win_seat import play_win_seat
     solver = Solver(rules, tables=tables_dir)
     others = [(o, *logged_games(rules, str(tables_dir), "optimal", 0.0, games, 100 + o)[1:])
               for o in range(1, n_others + 1)]
@@ -186,8 +186,8 @@ def test_rules_a_match_cannot_play_are_one_line(tmp_path):
 def test_a_match_with_several_columns_seats_their_policies(nordic, tables_dir):
     """Trippel-Yatzy seats play solver.triple_play's games with the chunk's
     seed (``step``: the plain improvement step, no coupling term)."""
-    from solver.research.triple_games import run_games
-    from solver.rules.ruleset import parse_rules
+    from yatzy.research.triple_games import run_games
+    from yatzy.rules.ruleset import parse_rules
     triple = parse_rules("triple")
     players = parse_players("optimal,step,greedy", triple)
     r = play_chunk(triple, str(tables_dir), players, 5, 0, 200)
@@ -219,9 +219,9 @@ def test_the_win_seats_first_compile_is_said(tables_dir, monkeypatch):
     language, not a silent wait; nothing is said when Numba's cache (or
     this process) holds them."""
     from compile_notes import check_compile_said
-    from solver.api import Solver
-    from solver.research.match import logged_games
-    from solver.research.win_seat import play_win_seat
+    from yatzy.api import Solver
+    from yatzy.research.match import logged_games
+    from yatzy.research.win_seat import play_win_seat
     solver = Solver(TINY, tables=tables_dir)
     others = [(1, *logged_games(TINY, str(tables_dir), "optimal", 0.0, 4, 101)[1:])]
 

@@ -1,4 +1,4 @@
-"""solver.research.plots: PNG files for distribution, simulate and compare; without
+"""yatzy.research.plots: PNG files for distribution, simulate and compare; without
 matplotlib a one-line error before any work."""
 
 import sys
@@ -6,7 +6,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from yatzy.cli import main
 
 
 def test_plots_are_png_files(tables_dir, tmp_path):

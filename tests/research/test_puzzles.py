@@ -1,4 +1,4 @@
-"""Puzzles (solver.research.puzzles): reproducible by seed and by date,
+"""Puzzles (yatzy.research.puzzles): reproducible by seed and by date,
 kept only where the choice matters, and the noisy player's temperature
 orders its losses."""
 
@@ -9,10 +9,10 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from solver.errors import InputError
-from solver.players.advice import advise
-from solver.research import puzzles as pz
-from solver.research.review import header_line, turn_line
+from yatzy.errors import InputError
+from yatzy.players.advice import advise
+from yatzy.research import puzzles as pz
+from yatzy.research.review import header_line, turn_line
 
 
 def test_the_same_seed_gives_the_same_puzzles_and_another_seed_others(nordic):

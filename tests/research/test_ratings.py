@@ -1,4 +1,4 @@
-"""The ratings database (solver.research.ratings): answers recorded and
+"""The ratings database (yatzy.research.ratings): answers recorded and
 read back, the rating with its interval, spaced repetition, schema
 migrations, and a kill in the middle of writes leaves a valid file."""
 
@@ -15,9 +15,9 @@ import time
 
 import pytest
 
-from solver.errors import InputError
-from solver.research.puzzles import Anchor
-from solver.research.ratings import (
+from yatzy.errors import InputError
+from yatzy.research.puzzles import Anchor
+from yatzy.research.ratings import (
     MIGRATIONS,
     RETRY,
     SCHEMA_VERSION,
@@ -112,7 +112,7 @@ def test_the_default_file_is_under_the_users_data_folder(monkeypatch, tmp_path):
 
 WRITER = textwrap.dedent("""
     import sys
-    from solver.research.ratings import Answer, Ratings
+    from yatzy.research.ratings import Answer, Ratings
     db = Ratings(sys.argv[1])
     print("ready", flush=True)
     i = 0

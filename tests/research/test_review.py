@@ -1,4 +1,4 @@
-"""solver.research.review: optimal games review with zero loss, a blunder costs what
+"""yatzy.research.review: optimal games review with zero loss, a blunder costs what
 the advice says, malformed logs are one-line errors naming the line."""
 
 import json
@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 from small_games import card
 
-from solver.cli import main
-from solver.players.advice import advise
-from solver.research.review import read_log, review
-from solver.rules.ties import TIE
+from yatzy.cli import main
+from yatzy.players.advice import advise
+from yatzy.research.review import read_log, review
+from yatzy.rules.ties import TIE
 
 
 def test_optimal_games_review_with_zero_loss(nordic, tables_dir, tmp_path):

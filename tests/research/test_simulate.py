@@ -1,4 +1,4 @@
-"""solver.research.simulate: seeded layer-at-a-time simulation agrees with the exact
+"""yatzy.research.simulate: seeded layer-at-a-time simulation agrees with the exact
 distribution (chi-square), is reproducible and independent of threads."""
 
 import numba
@@ -7,13 +7,13 @@ import pytest
 from click.testing import CliRunner
 from small_games import SMALL, agrees, card, counts_of, joker_game
 
-from solver.cli import main
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.research.games import estimate
-from solver.research.simulate import simulate
-from solver.tables.store import open_table
+from yatzy.cli import main
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.research.games import estimate
+from yatzy.research.simulate import simulate
+from yatzy.tables.store import open_table
 
 
 @pytest.mark.parametrize("policy", ["optimal", "greedy", "simple"])
@@ -78,7 +78,7 @@ def logged(rules, values, games, seed, decisions=None):
 
 @pytest.mark.parametrize("game", ["small", "jokers"])
 def test_games_by_lookup_are_the_layer_simulations_bit_for_bit(game, small, tmp_path):
-    from solver.tables.decisions import build
+    from yatzy.tables.decisions import build
     if game == "small":
         rules, values = SMALL, small.values
     else:
@@ -105,10 +105,10 @@ def test_games_by_lookup_are_the_layer_simulations_bit_for_bit(game, small, tmp_
 def test_a_stored_decision_table_is_used_and_changes_nothing(small, tmp_path, monkeypatch):
     import shutil
 
-    import solver.research.simulate as research
+    import yatzy.research.simulate as research
 
-    from solver.api import Solver
-    from solver.tables.decisions import decisions_path, open_decisions
+    from yatzy.api import Solver
+    from yatzy.tables.decisions import decisions_path, open_decisions
     shutil.copy(small.path, tmp_path)
     layered = Solver(SMALL, tables=tmp_path).simulate(2000, seed=4)
     assert not decisions_path(SMALL, tmp_path).exists()       # few games: not built
@@ -125,7 +125,7 @@ def test_a_stored_decision_table_is_used_and_changes_nothing(small, tmp_path, mo
 
 
 def test_games_by_lookup_under_a_risk_parameter_are_the_layer_simulations(tmp_path):
-    from solver.tables.decisions import build, open_decisions
+    from yatzy.tables.decisions import build, open_decisions
     theta = 0.02
     table = open_table(SMALL, tmp_path, progress=False, theta=theta)
     a = simulate(SMALL, table.values, 3000, seed=2, theta=theta,
@@ -141,18 +141,18 @@ def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_
                                                                      monkeypatch):
     import shutil
 
-    import solver.api
-    import solver.tables.decisions as decisions
-    from solver.errors import TableError
-    from solver.tables.store import TableWarning
+    import yatzy.api
+    import yatzy.tables.decisions as decisions
+    from yatzy.errors import TableError
+    from yatzy.tables.store import TableWarning
 
     def unwritable(*args, **kwargs):
         raise TableError("tables: cannot write the table (read-only file system)")
 
     shutil.copy(small.path, tmp_path)
-    monkeypatch.setattr(solver.api, "LOOKUP_GAMES", 100)
+    monkeypatch.setattr(yatzy.api, "LOOKUP_GAMES", 100)
     monkeypatch.setattr(decisions, "open_decisions", unwritable)
     with pytest.warns(TableWarning, match="built for this run only"):
-        looked_up = solver.api.Solver(SMALL, tables=tmp_path).simulate(200, seed=1)
+        looked_up = yatzy.api.Solver(SMALL, tables=tmp_path).simulate(200, seed=1)
     layered = simulate(SMALL, small.values, 200, seed=1)
     assert np.array_equal(looked_up.hist, layered.hist)

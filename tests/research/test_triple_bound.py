@@ -1,4 +1,4 @@
-"""The upper bound on games of several columns (``solver.research.triple_bound``,
+"""The upper bound on games of several columns (``yatzy.research.triple_bound``,
 docs/triple.md) against brute force on reduced games: the relaxed one-column
 game's value, the bound ≥ the exact optimum ≥ the strategy, and, with one
 column, the bound equal to the exact value for any prices.
@@ -19,13 +19,13 @@ import pytest
 import scoring_oracle as oracle
 from bruteforce import dice_outcomes, turn_value
 
-from solver import Solver
-from solver.errors import InputError
-from solver.players.triple import TripleTurn, advise
-from solver.position.scorecard import Scorecard
-from solver.research import triple_bound as tb
-from solver.rules.boxes import Box, BoxKind, groups, upper
-from solver.rules.ruleset import Rules, parse_rules
+from yatzy import Solver
+from yatzy.errors import InputError
+from yatzy.players.triple import TripleTurn, advise
+from yatzy.position.scorecard import Scorecard
+from yatzy.research import triple_bound as tb
+from yatzy.rules.boxes import Box, BoxKind, groups, upper
+from yatzy.rules.ruleset import Rules, parse_rules
 
 # two columns of three boxes, two three-faced dice, two rolls, bonus 5 at 4
 DUO = Rules("duo", (upper("ones", 1), upper("twos", 2), Box("chance", BoxKind.CHANCE)),

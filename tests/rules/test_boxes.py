@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_oracle import counts
 
-from solver.rules.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
-from solver.rules.dice import dice_space
-from solver.rules.ruleset import Rules, parse_rules
-from solver.tables.build import solve
+from yatzy.rules.boxes import NORDIC, Box, groups, nordic_boxes, straight, upper
+from yatzy.rules.dice import dice_space
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.tables.build import solve
 
 BOX = {b.name: b for b in nordic_boxes()}
 NAMES = [b.name for b in NORDIC]

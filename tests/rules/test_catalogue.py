@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.rules.words import LANGS, SECTIONS, catalogue, message, plural
+from yatzy.rules.words import LANGS, SECTIONS, catalogue, message, plural
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "solver" / "web" / "static"

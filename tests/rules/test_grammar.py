@@ -1,4 +1,4 @@
-"""The grammar of what a player types (solver.rules.grammar): every
+"""The grammar of what a player types (yatzy.rules.grammar): every
 phrasing people use at the table in en/nb/sv read to the one command it
 means, words that fit several boxes or commands refused with the
 candidates, odd digits refused in one line, errors that repeat what was
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.errors import InputError
-from solver.game import Game, GameError
-from solver.rules.grammar import BOX_WORDS, LANGS, MESSAGES, VERBS, GrammarError, Typed, parse
-from solver.rules.ruleset import PRESETS, parse_rules
-from solver.rules.words import BOXES
+from yatzy.errors import InputError
+from yatzy.game import Game, GameError
+from yatzy.rules.grammar import BOX_WORDS, LANGS, MESSAGES, VERBS, GrammarError, Typed, parse
+from yatzy.rules.ruleset import PRESETS, parse_rules
+from yatzy.rules.words import BOXES
 
 NORDIC = parse_rules("nordic")
 TRIPLE = parse_rules("triple")

@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from small_games import BANKED, THREE_UPPER
 
-from solver.api import Solver
-from solver.errors import InputError
-from solver.research.match import parse_policy
-from solver.players.objectives import OBJECTIVES, objective_for
-from solver.rules.objectives import ALL_POLICY_NAMES, policy_for, policy_names
+from yatzy.api import Solver
+from yatzy.errors import InputError
+from yatzy.research.match import parse_policy
+from yatzy.players.objectives import OBJECTIVES, objective_for
+from yatzy.rules.objectives import ALL_POLICY_NAMES, policy_for, policy_names
 
 COLUMNS = replace(THREE_UPPER, name="three_upper_x3", columns=3)
 RULES = {"one column": THREE_UPPER, "saved rolls": BANKED, "three columns": COLUMNS}

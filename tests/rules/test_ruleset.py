@@ -2,10 +2,10 @@
 
 import pytest
 
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.rules.ruleset import parse_rules
-from solver.space import state_space
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.ruleset import parse_rules
+from yatzy.space import state_space
 
 
 def test_spec_is_canonical_and_fingerprint_tracks_values():
@@ -72,8 +72,8 @@ def test_describe_lists_every_box():
 
 
 def test_forced_order_advice_offers_only_the_box_whose_turn_it_is(tmp_path):
-    from solver.players.advice import advise
-    from solver.tables.store import open_table
+    from yatzy.players.advice import advise
+    from yatzy.tables.store import open_table
     rules = parse_rules("forced")
     table = open_table(rules, tmp_path, progress=False)
     card = Scorecard.parse("ones=2,twos=4,threes=9", rules)

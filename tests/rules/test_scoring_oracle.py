@@ -9,8 +9,8 @@ import itertools
 import pytest
 import scoring_oracle as oracle
 
-from solver.rules.boxes import Box, BoxKind, groups, straight, upper
-from solver.rules.ruleset import parse_rules
+from yatzy.rules.boxes import Box, BoxKind, groups, straight, upper
+from yatzy.rules.ruleset import parse_rules
 
 PRESETS = [
     ("nordic", oracle.NORDIC),

@@ -1,7 +1,7 @@
 """The engine against an independent brute force over the whole game tree.
 
-``BruteForce`` (tests/bruteforce.py) shares nothing with ``solver.tables.build``,
-``solver.rules.dice`` or ``solver.rules.boxes``: box points come from the independent
+``BruteForce`` (tests/bruteforce.py) shares nothing with ``yatzy.tables.build``,
+``yatzy.rules.dice`` or ``yatzy.rules.boxes``: box points come from the independent
 oracle written from docs/rules.md (tests/scoring_oracle.py).
 
 The engine's ``values[mask, u]`` is compared with the brute force at the start
@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from bruteforce import TOL, assert_engine_matches, brute
 
-from solver.rules.boxes import NORDIC, groups, straight, upper
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables.build import solve
+from yatzy.rules.boxes import NORDIC, groups, straight, upper
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables.build import solve
 
 N = {b.name: b for b in NORDIC}
 

@@ -7,8 +7,8 @@ from bruteforce import assert_engine_matches
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.rules.boxes import Box, BoxKind, groups, straight, upper
-from solver.rules.ruleset import Order, Rules
+from yatzy.rules.boxes import Box, BoxKind, groups, straight, upper
+from yatzy.rules.ruleset import Order, Rules
 
 
 @st.composite

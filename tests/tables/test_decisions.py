@@ -1,4 +1,4 @@
-"""solver.tables.decisions: the stored decision table is the advice (tie rule
+"""yatzy.tables.decisions: the stored decision table is the advice (tie rule
 included), the rows ``decide`` computes, and a bad file is never used."""
 
 import random
@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from small_games import SMALL, joker_game
 
-from solver.errors import TableError
-from solver.kernels.policy import policy_tables
-from solver.players.advice import advise
-from solver.players.policy import decide
-from solver.position.scorecard import Scorecard
-from solver.space import state_space
-from solver.tables.decisions import build, decisions_path, load, open_decisions
-from solver.tables.store import TableWarning, open_table
+from yatzy.errors import TableError
+from yatzy.kernels.policy import policy_tables
+from yatzy.players.advice import advise
+from yatzy.players.policy import decide
+from yatzy.position.scorecard import Scorecard
+from yatzy.space import state_space
+from yatzy.tables.decisions import build, decisions_path, load, open_decisions
+from yatzy.tables.store import TableWarning, open_table
 
 
 @pytest.fixture(scope="module")

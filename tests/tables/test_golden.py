@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from golden import DISTRIBUTIONS, GOLDEN, OPTIMA, rounds_to, run
 
-from solver.rules.ruleset import parse_rules
-from solver.tables.build import solve
+from yatzy.rules.ruleset import parse_rules
+from yatzy.tables.build import solve
 
 RESULTS = Path(__file__).parents[2] / "docs" / "results.md"
 

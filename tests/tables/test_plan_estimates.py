@@ -10,11 +10,11 @@ import warnings
 import pytest
 from small_games import BANKED, SMALL
 
-from solver.rules.ruleset import Rules, parse_rules
-from solver.tables import plan
-from solver.tables.decisions import open_decisions
-from solver.tables.decisions import plan as decisions_plan
-from solver.tables.store import TableWarning, open_table
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.tables import plan
+from yatzy.tables.decisions import open_decisions
+from yatzy.tables.decisions import plan as decisions_plan
+from yatzy.tables.store import TableWarning, open_table
 
 
 def test_a_layered_tables_file_is_the_size_announced(tmp_path):
@@ -95,7 +95,7 @@ def measured_build(rules, tmp_path, monkeypatch, share=0.01):
     kernels) with the old probe made 100x off (``share``): every ``build.measure_solve``
     call's ``(rules, reference, result)`` in the order they end, and the
     build's announcements."""
-    from solver.tables import build
+    from yatzy.tables import build
     monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
@@ -129,7 +129,7 @@ def test_a_measured_value_solve_is_near_the_real_one():
     """The measured estimate of a whole solve against the solve itself (the
     kernels loaded; a loose bound: the machine may be shared)."""
     import time
-    from solver.tables import build
+    from yatzy.tables import build
     rules = parse_rules("nordic:rolls=6")
     build.solve(rules)                                     # the kernels loaded
     estimate = build.measure_solve(rules, plan.value_plan(rules).seconds)
@@ -145,7 +145,7 @@ def test_a_saved_rolls_value_tables_time_is_measured_on_a_unit_of_its_own_solve(
     layered solve (``build.measure_layered``: its banks, its rolls), not on
     the same rules without a bank (whose unit measured a Maxi with a small
     bank 5-7 times too short), nor the share of a core."""
-    from solver.tables import build
+    from yatzy.tables import build
     seen = []
     real = build.measure_layered
     monkeypatch.setattr(build, "measure_layered",
@@ -160,7 +160,7 @@ def test_a_saved_rolls_value_tables_time_is_measured_on_a_unit_of_its_own_solve(
 def banked_nordic(bank_cap: int) -> Rules:
     """Nordic's fifteen boxes with saved rolls, the bank capped (a layered
     solve of a few seconds)."""
-    from solver.rules.boxes import NORDIC
+    from yatzy.rules.boxes import NORDIC
     return Rules(f"banked_nordic_{bank_cap}", tuple(NORDIC), dice=5, rolls=3, bonus_threshold=63,
                  bonus_points=50, saved_rolls=True, bank_cap=bank_cap)
 
@@ -169,7 +169,7 @@ def test_a_measured_layered_solve_is_near_the_real_one():
     """The measured estimate of a whole saved-rolls solve against the solve
     itself (the kernels loaded; a loose bound: the machine may be shared)."""
     import time
-    from solver.tables import build
+    from yatzy.tables import build
     rules = banked_nordic(2)
     build.compile_kernels(rules)
     estimate = build.measure_layered(rules, plan.value_plan(rules).seconds)
@@ -184,8 +184,8 @@ def test_the_layered_sample_holds_the_rows_its_turns_read():
     own in the compact layers, so the sample reads as many distinct rows as
     the real solve."""
     import numpy as np
-    from solver.space import state_space
-    from solver.tables import build
+    from yatzy.space import state_space
+    from yatzy.tables import build
     rules = banked_nordic(1)
     sp = state_space(rules)
     part = tuple(x[::50] for x in sp.layers)
@@ -239,7 +239,7 @@ def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatc
     """The target, futures and explanations kernels compile while the
     build's time is measured: said first (once after an install), not a
     silent wait; nothing is said when Numba's cache holds them."""
-    import solver.kernels.cache as cache
+    import yatzy.kernels.cache as cache
     rules = parse_rules("nordic")
     p = plan.subgame_plan(rules, "target", 10)
     for cached, said in ((False, 1), (True, 0)):
@@ -264,9 +264,9 @@ def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left
     simulation's kernels cached and compiles only the rest: its notice
     gives that share of the whole compile's time, and says nothing when
     what is left takes under ``ANNOUNCE_SECONDS``."""
-    import solver.kernels.cache as cache
-    from solver.kernels.forward import carry
-    from solver.kernels.policy import batch
+    import yatzy.kernels.cache as cache
+    from yatzy.kernels.forward import carry
+    from yatzy.kernels.policy import batch
     kernels = (carry, batch)
     reached = []
     monkeypatch.setattr(cache, "compiled", lambda kernel: reached.append(kernel) or False)

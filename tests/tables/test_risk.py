@@ -21,13 +21,13 @@ from bruteforce import dice_outcomes, turn_value
 from click.testing import CliRunner
 from small_games import SMALL, TINY, final_scores, optimal
 
-from solver.api import Solver, check_theta
-from solver.cli import main
-from solver.errors import InputError
-from solver.position.scorecard import Scorecard
-from solver.research.distribution import distribution
-from solver.tables.build import solve
-from solver.tables.store import open_table
+from yatzy.api import Solver, check_theta
+from yatzy.cli import main
+from yatzy.errors import InputError
+from yatzy.position.scorecard import Scorecard
+from yatzy.research.distribution import distribution
+from yatzy.tables.build import solve
+from yatzy.tables.store import open_table
 
 
 def u(theta, x):

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import scoring_oracle as oracle
 
-from solver.errors import InputError
-from solver.players.advice import advise, keep_values
-from solver.position.scorecard import Scorecard
-from solver.rules.boxes import MAXI, groups, straight, upper
-from solver.rules.ruleset import Rules, parse_rules
-from solver.space import state_space
-from solver.tables import build as engine
-from solver.tables.store import open_table
+from yatzy.errors import InputError
+from yatzy.players.advice import advise, keep_values
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.boxes import MAXI, groups, straight, upper
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.space import state_space
+from yatzy.tables import build as engine
+from yatzy.tables.store import open_table
 
 BOXES = (upper("ones", 1), upper("twos", 2), groups("pair", (2,)),
          straight("run", ((1, 2, 3),), 10))
@@ -213,7 +213,7 @@ def test_maxi_scoring(box, dice, points):
 
 
 def test_compiled_turn_levels_agree_with_the_query_layer(bank_table):
-    from solver.players.advice import TurnValues
+    from yatzy.players.advice import TurnValues
     rules = bank_table.rules
     card = Scorecard.parse("pair=4,twos=2,bank=2", rules)
     top = rules.rolls - 1 + card.bank

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from small_games import BANKED, SMALL, THREE_UPPER
 
-from solver.errors import TableError
-from solver.rules.ruleset import Rules
-from solver.tables import build as engine
-from solver.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
+from yatzy.errors import TableError
+from yatzy.rules.ruleset import Rules
+from yatzy.tables import build as engine
+from yatzy.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_engine_version_mismatch_is_rejected(stored):
 def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
     def interrupted(fd):
         raise KeyboardInterrupt
-    monkeypatch.setattr("solver.tables.store.os.fsync", interrupted)
+    monkeypatch.setattr("yatzy.tables.store.os.fsync", interrupted)
     path = tmp_path / "t.tbl"
     with pytest.raises(KeyboardInterrupt):
         save(np.zeros((16, 7)), THREE_UPPER, path)
@@ -109,7 +109,7 @@ def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
 
 def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
     before = stored.read_bytes()
-    monkeypatch.setattr("solver.tables.store.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
+    monkeypatch.setattr("yatzy.tables.store.os.fsync", lambda fd: (_ for _ in ()).throw(OSError("disk")))
     with pytest.raises(OSError):
         save(np.zeros((16, 7)), THREE_UPPER, stored)
     assert stored.read_bytes() == before
@@ -117,8 +117,8 @@ def test_interrupted_rewrite_keeps_the_old_table(stored, monkeypatch):
 
 
 def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypatch):
-    import solver.tables.build as engine
-    monkeypatch.setattr("solver.tables.store.CHECKPOINT_BYTES", 0)      # checkpoint even this one
+    import yatzy.tables.build as engine
+    monkeypatch.setattr("yatzy.tables.store.CHECKPOINT_BYTES", 0)      # checkpoint even this one
     fresh = engine.solve(THREE_UPPER).banks
     real = engine.run_layer
     calls = []
@@ -143,13 +143,13 @@ def test_interrupted_large_solve_resumes_after_the_last_layer(tmp_path, monkeypa
 
 
 def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monkeypatch):
-    monkeypatch.setattr("solver.tables.store.STAMP_BYTES", 0)
+    monkeypatch.setattr("yatzy.tables.store.STAMP_BYTES", 0)
     load(THREE_UPPER, stored)
     stamp = stored.with_name(stored.name + ".verified")
     assert stamp.exists()
     calls = []
-    real = __import__("solver.tables.store", fromlist=["_sha256"])._sha256
-    monkeypatch.setattr("solver.tables.store._sha256", lambda *a: calls.append(1) or real(*a))
+    real = __import__("yatzy.tables.store", fromlist=["_sha256"])._sha256
+    monkeypatch.setattr("yatzy.tables.store._sha256", lambda *a: calls.append(1) or real(*a))
     load(THREE_UPPER, stored)
     assert calls == []                      # stamp matched: the data is not hashed (the header is)
     data = bytearray(stored.read_bytes())
@@ -162,11 +162,11 @@ def test_large_table_remembers_its_checksum_until_the_file_changes(stored, monke
 def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from solver.cli import main
+    from yatzy.cli import main
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr("solver.tables.store.save", refuse)
+    monkeypatch.setattr("yatzy.tables.store.save", refuse)
     r = CliRunner().invoke(main, ["ev", "--rules", "forced", "--tables", str(tmp_path)])
     assert r.exit_code == 2
     assert "cannot write the table (Permission denied)" in r.output
@@ -175,9 +175,9 @@ def test_unwritable_table_directory_is_a_one_line_error(tmp_path, monkeypatch):
 
 SOLVE_SMALL = """
 import sys
-from solver.rules.boxes import NORDIC
-from solver.rules.ruleset import Rules
-from solver.tables.store import open_table
+from yatzy.rules.boxes import NORDIC
+from yatzy.rules.ruleset import Rules
+from yatzy.tables.store import open_table
 small = Rules("three_upper", NORDIC[:3] + NORDIC[-1:], dice=3, bonus_threshold=6)
 solved = []
 table = open_table(small, sys.argv[1], progress=lambda done, total: solved.append(done))
@@ -216,8 +216,8 @@ def test_processes_needing_the_same_missing_table_solve_it_once(tmp_path):
     assert results[0][1] == results[1][1] == repr(load(THREE_UPPER, path).expected_score)
 
 # ------------------------------------------------ layered tables (saved rolls)
-from solver.space import state_space
-from solver.tables import store as tables  # noqa: E402
+from yatzy.space import state_space
+from yatzy.tables import store as tables  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +248,7 @@ def test_float32_tables_stay_within_a_thousandth(tmp_path, monkeypatch, banked_s
     err = np.nanmax(np.abs(_all_values(t) - _all_values(banked_solution)))
     assert 0 < err <= t.header["max_rounding_error"] < 1e-5
     assert t.expected_score == banked_solution.expected_score    # float64, from the header
-    from solver.rules.ties import TIE, tolerance
+    from yatzy.rules.ties import TIE, tolerance
     assert tolerance(t) == TIE + 2 * t.header["max_rounding_error"]   # advice ties within precision
 
 
@@ -297,12 +297,12 @@ def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, 
     """Where the bar cannot draw (stderr not a terminal), every build kind
     says how far it is in plain lines (here one per progress call: the
     lines' spacing made zero), and how long it took."""
-    from solver.api import Solver
-    from solver.cli import options
-    from solver.cli.options import solve_progress
+    from yatzy.api import Solver
+    from yatzy.cli import options
+    from yatzy.cli.options import solve_progress
     monkeypatch.setattr(options, "LINE_SECONDS", 0.0)
     monkeypatch.setattr(options, "LINE_SHARE", 0.0)
-    monkeypatch.setattr("solver.tables.decisions.CHUNK_ROWS", 64)     # more than one step
+    monkeypatch.setattr("yatzy.tables.decisions.CHUNK_ROWS", 64)     # more than one step
     solver = Solver(BANKED, tables=tmp_path, progress=solve_progress(BANKED))
     solver.solve()
     lines = capsys.readouterr().err.strip().splitlines()

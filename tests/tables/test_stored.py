@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from small_games import THREE_UPPER, TINY
 
-from solver.tables import store
-from solver.tables.store import (
+from yatzy.tables import store
+from yatzy.tables.store import (
     open_table,
     remove_stored,
     stale,

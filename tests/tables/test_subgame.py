@@ -1,4 +1,4 @@
-"""A position's sub-game (``solver.tables.subgame``): the target, futures
+"""A position's sub-game (``yatzy.tables.subgame``): the target, futures
 and explanation tables answer a question about one position from the states
 it can still reach, with the whole table's values bit for bit, and build the
 whole table (stored) only where the position needs most of it; nothing of a
@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 from small_games import SMALL
 
-from solver.kernels.target import layout
-from solver.players import futures as futures_mod
-from solver.players.explain import open_parts, part_layout
-from solver.players.explain import solve as solve_parts
-from solver.players.futures import futures_path, open_futures
-from solver.rules.boxes import NORDIC, groups, upper
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables import subgame, target
-from solver.tables.store import open_table
-from solver.tables.target import open_target, target_path
+from yatzy.kernels.target import layout
+from yatzy.players import futures as futures_mod
+from yatzy.players.explain import open_parts, part_layout
+from yatzy.players.explain import solve as solve_parts
+from yatzy.players.futures import futures_path, open_futures
+from yatzy.rules.boxes import NORDIC, groups, upper
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables import subgame, target
+from yatzy.tables.store import open_table
+from yatzy.tables.target import open_target, target_path
 
 # Three four-faced dice, five boxes, two rolls (tests/tables/test_target.py's MID)
 MID = Rules("mid", (upper("ones", 1), upper("twos", 2), upper("threes", 3),
@@ -146,7 +146,7 @@ def _reaches(rules, a, b) -> bool:
 
 
 def _card(rules, text):
-    from solver.position.scorecard import Scorecard
+    from yatzy.position.scorecard import Scorecard
     return Scorecard.parse(text, rules)
 
 
@@ -197,7 +197,7 @@ def test_a_build_is_measured_on_a_sample_of_its_own_work():
 def _reference(rules: Rules, mask: int, upper: int) -> float:
     """The reference seconds of a position's target sub-game (its estimate
     on this machine where that is under ``plan.MEASURE_ABOVE``: not measured)."""
-    from solver.tables import plan
+    from yatzy.tables import plan
     n = target.part_values(rules, subgame.Cover(rules).missing(mask, upper), upper)
     return plan.subgame_plan(rules, "target", n).seconds
 
@@ -211,8 +211,8 @@ def test_a_sub_game_measured_over_the_limit_builds_the_whole_table_announced_onc
     answered from its sub-game."""
     import warnings
 
-    from solver.tables import plan
-    from solver.tables.store import TableWarning
+    from yatzy.tables import plan
+    from yatzy.tables.store import TableWarning
     size = target.table_size(REDUCED)
     cover = subgame.Cover(REDUCED)
     small = [(m, u) for m, u in positions(REDUCED, 20)

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from tables.test_subgame import REDUCED, bits, positions, target_states
 
-from solver.errors import InputError
-from solver.kernels.target import layout
-from solver.players import futures as futures_mod
-from solver.players.futures import open_futures
-from solver.space import state_space
-from solver.tables import plan, subgame, target
-from solver.tables.store import TableWarning, open_table
-from solver.tables.target import open_target
+from yatzy.errors import InputError
+from yatzy.kernels.target import layout
+from yatzy.players import futures as futures_mod
+from yatzy.players.futures import open_futures
+from yatzy.space import state_space
+from yatzy.tables import plan, subgame, target
+from yatzy.tables.store import TableWarning, open_table
+from yatzy.tables.target import open_target
 
 
 def building(seen) -> list[str]:

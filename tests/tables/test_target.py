@@ -15,14 +15,14 @@ from bruteforce import dice_outcomes, turn_value
 from click.testing import CliRunner
 from small_games import SMALL, TINY
 
-from solver.api import Solver
-from solver.cli import main
-from solver.errors import InputError
-from solver.players.objectives import Target
-from solver.rules.boxes import groups, straight, upper
-from solver.rules.ruleset import Rules
-from solver.space import state_space
-from solver.tables import target
+from yatzy.api import Solver
+from yatzy.cli import main
+from yatzy.errors import InputError
+from yatzy.players.objectives import Target
+from yatzy.rules.boxes import groups, straight, upper
+from yatzy.rules.ruleset import Rules
+from yatzy.space import state_space
+from yatzy.tables import target
 
 # Three four-faced dice, five boxes, two rolls: every need of every state in seconds.
 MID = Rules("mid", (upper("ones", 1), upper("twos", 2), upper("threes", 3),

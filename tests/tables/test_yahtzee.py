@@ -7,14 +7,14 @@ from functools import lru_cache
 import pytest
 import scoring_oracle as oracle
 
-from solver.errors import InputError
-from solver.players.advice import advise
-from solver.position.scorecard import Scorecard
-from solver.rules.boxes import Box, groups, straight, upper
-from solver.rules.ruleset import Rules, parse_rules
-from solver.space import state_space
-from solver.tables.build import solve
-from solver.tables.store import open_table
+from yatzy.errors import InputError
+from yatzy.players.advice import advise
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.boxes import Box, groups, straight, upper
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.space import state_space
+from yatzy.tables.build import solve
+from yatzy.tables.store import open_table
 
 
 @pytest.fixture(scope="module")

@@ -44,8 +44,8 @@ def explained(nordic, tables_dir, tmp_path_factory):
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient
 
-    from solver import Solver
-    from solver.web.app import create_app
+    from yatzy import Solver
+    from yatzy.web.app import create_app
 
     folder = tmp_path_factory.mktemp("explained")
     values = Path(Solver("nordic", tables=tables_dir).path)

@@ -6,9 +6,9 @@ import sys
 import uvicorn
 from starlette.applications import Starlette
 
-from solver.api import Solver
-from solver.web.shared import LIMITS, SharedGames
-from solver.web.table_routes import table_routes
+from yatzy.api import Solver
+from yatzy.web.shared import LIMITS, SharedGames
+from yatzy.web.table_routes import table_routes
 
 
 def describe(game) -> dict:

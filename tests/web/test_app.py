@@ -16,10 +16,10 @@ pytest.importorskip("httpx")
 from starlette.routing import Mount  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver import Solver  # noqa: E402
-from solver.web.app import MAX_BODY, create_app  # noqa: E402
-from solver.web.openapi import DOCUMENT  # noqa: E402
-from solver.rules.ruleset import parse_rules  # noqa: E402
+from yatzy import Solver  # noqa: E402
+from yatzy.web.app import MAX_BODY, create_app  # noqa: E402
+from yatzy.web.openapi import DOCUMENT  # noqa: E402
+from yatzy.rules.ruleset import parse_rules  # noqa: E402
 import anyio  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -308,7 +308,7 @@ def test_page_and_assets_ship_in_the_package(client):
 
 
 def test_serve_command_prints_its_address(tables_dir, nordic):
-    proc = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "yatzy", "serve", "--port", "0",
                              "--tables", str(tables_dir)], cwd=ROOT, stdout=subprocess.PIPE,
                             text=True)
     try:
@@ -328,7 +328,7 @@ def test_serve_command_prints_its_address(tables_dir, nordic):
     finally:
         proc.terminate()
         proc.wait(10)
-    bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--rules", "poker"], cwd=ROOT,
+    bad = subprocess.run([sys.executable, "-m", "yatzy", "serve", "--rules", "poker"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown rules preset")
 
@@ -336,8 +336,8 @@ def test_serve_command_prints_its_address(tables_dir, nordic):
 def test_docstring_examples_of_the_app():
     import doctest
 
-    import solver.web.app
-    result = doctest.testmod(solver.web.app)
+    import yatzy.web.app
+    result = doctest.testmod(yatzy.web.app)
     assert result.failed == 0 and result.attempted > 0
 
 
@@ -345,8 +345,8 @@ def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, no
                                                                  monkeypatch):
     """Asking for more rule sets than the server keeps open closes the
     least recently used idle one instead of refusing every other rule set."""
-    from solver.web import app as web_app
-    from solver.web.budget import Budget
+    from yatzy.web import app as web_app
+    from yatzy.web.budget import Budget
     monkeypatch.setattr(web_app, "MAX_RULE_SETS", 2)
     solvers = web_app.Solvers(tables_dir, Budget(allow_rules=True))     # nordic:rolls=2 is built
     specs = ["nordic", "nordic:rolls=2", "forced", "nordic"]
@@ -361,7 +361,7 @@ def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, no
 def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
     from starlette.requests import Request
 
-    from solver.web import app as web_app
+    from yatzy.web import app as web_app
     monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
     parts = [{"type": "http.request", "body": b'{"players": ', "more_body": True},
              {"type": "http.request", "body": b'["Ann"]}', "more_body": False}]
@@ -378,7 +378,7 @@ def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
 
 
 def test_a_builds_time_left_is_its_speed_since_it_began(monkeypatch):
-    from solver.web import app as web_app
+    from yatzy.web import app as web_app
     now = [50.0]
     monkeypatch.setattr(web_app.time, "monotonic", lambda: now[0])
     clock: dict = {}

@@ -1,11 +1,11 @@
-"""The build budget of ``yatzy serve`` (``solver.web.budget``): presets free,
+"""The build budget of ``yatzy serve`` (``yatzy.web.budget``): presets free,
 other rules refused without ``--allow-rules``, and with it at most so many
 builds and bytes per client and in all."""
 
 import pytest
 
-from solver.rules.ruleset import parse_rules
-from solver.web.budget import Budget, Refused
+from yatzy.rules.ruleset import parse_rules
+from yatzy.web.budget import Budget, Refused
 
 OTHER = [parse_rules(f"nordic:bonus_threshold={t}") for t in range(50, 60)]
 

@@ -12,8 +12,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver import Solver  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
+from yatzy import Solver  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -17,11 +17,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.game import Game  # noqa: E402
-from solver.scorepad import PadError, is_pad, pad_moves, pad_values, write_points  # noqa: E402
-from solver.session import Session  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
-from solver.web.shared import LIMITS, MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
+from yatzy.game import Game  # noqa: E402
+from yatzy.scorepad import PadError, is_pad, pad_moves, pad_values, write_points  # noqa: E402
+from yatzy.session import Session  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
+from yatzy.web.shared import LIMITS, MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -326,8 +326,8 @@ def test_a_page_game_is_recorded_once(client):
 
 
 def test_the_schema_migrates_an_old_file(tmp_path):
-    from solver.database import open_database
-    from solver.web.shared import SharedGames
+    from yatzy.database import open_database
+    from yatzy.web.shared import SharedGames
     path = tmp_path / "old.sqlite"
     db = open_database(path, MIGRATIONS[:4])
     db.execute("INSERT INTO games (code, rules, created, updated, moves, doc, admin) "

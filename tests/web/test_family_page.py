@@ -15,7 +15,7 @@ import pytest
 from .test_page import AXE, CHROMIUM, PHONE, axe, sync_api  # noqa: F401  (skips as test_page does)
 from .test_share_page import Phone, browser, server  # noqa: F401  (fixtures)
 
-from solver.game import Game  # noqa: E402
+from yatzy.game import Game  # noqa: E402
 
 
 def new_game(phone, players, seed, rules="nordic"):
@@ -140,7 +140,7 @@ def test_the_end_review_is_one_tap_from_the_top_of_the_dialog_on_a_phone(browser
     buttons, below the fold: a link under the ranking, in view when the
     dialog opens (the focus still on "New game"), brings its heading and
     the first person's loss into view and moves the focus there."""
-    from solver.rules.words import catalogue
+    from yatzy.rules.words import catalogue
     phone = Phone(browser, server, "nb")
     p = phone.page
     p.set_viewport_size({"width": width, "height": height})
@@ -175,7 +175,7 @@ def test_a_game_of_one_names_its_player_not_a_winner(browser, server):
     """A game of one beats nobody: the end says what the player scored (not
     "Kari vinner", as the coach names no winner either), no ranking of one,
     and the link and heading of the review name the player, not "each"."""
-    from solver.rules.words import catalogue
+    from yatzy.rules.words import catalogue
     words = catalogue("nb")["page"]
     phone = Phone(browser, server, "nb")
     p = phone.page
@@ -203,7 +203,7 @@ def test_trippels_weighted_totals_are_said_once_in_the_chips(browser, server, sh
     """Trippel's chips are the weighted totals; the line under the turn no
     longer lists them again ("Vektet sum: Kari 22 · Ola 0"): the totals
     bar is named "Vektet sum" once."""
-    from solver.rules.words import catalogue
+    from yatzy.rules.words import catalogue
     g = Game("triple", ["Kari", "Ola"], seed=3)
     g.play("roll")
     g.play(str(max((a for a in g.legal_actions() if str(a).startswith("score")),
@@ -225,7 +225,7 @@ def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, se
     """Trippel has no exact solution: the running loss and the end review
     say its losses are the strategy's estimates, not losses against best
     play (a Nordic review says "mot beste spill": the test above)."""
-    from solver.scorepad import pad_values, write_points
+    from yatzy.scorepad import pad_values, write_points
     g = Game("triple", ["Kari"], seed=21)
 
     def left():
@@ -336,7 +336,7 @@ def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(
     assert "Kari har tapt" in family and "· 1 tur ført fra poengblokka er ikke vurdert" in family
     view = p.evaluate("import('/static/state.js').then((m) => m.S.view)")
     g = Game.from_dict(view["game"], None)
-    from solver.session import Session
+    from yatzy.session import Session
     s = Session(g)
     assert s.losses()[:4] == (None,) * 4 and s.losses()[5] is not None
     assert view["family"]["ledger"] == {"0": s.loss(0), "1": s.loss(1)}

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.game import Game  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
-from solver.web.openapi import DOCUMENT  # noqa: E402
+from yatzy.game import Game  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
+from yatzy.web.openapi import DOCUMENT  # noqa: E402
 
 GETS = [p for p, ops in DOCUMENT["paths"].items() if "get" in ops and p.startswith("/api/")]
 POSTS = [p for p, ops in DOCUMENT["paths"].items() if "post" in ops]

@@ -18,8 +18,8 @@ pytest.importorskip("uvicorn")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from solver.web.app import create_app  # noqa: E402
-from solver.web.limits import SERVER_LIMITS  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
+from yatzy.web.limits import SERVER_LIMITS  # noqa: E402
 
 from .servers import served  # noqa: E402
 from .test_guard import request  # noqa: E402

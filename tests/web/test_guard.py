@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from solver.web.guard import STREAMS_PER_CLIENT, hosts_served  # noqa: E402
+from yatzy.web.guard import STREAMS_PER_CLIENT, hosts_served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +62,7 @@ class Serving:
     def __init__(self, tables_dir: Path, data: Path, *extra: str):
         env = {**os.environ, "PYTHONPATH": str(ROOT), "YATZY_DATA": str(data)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "solver", "serve", "--port", "0", "--tables", str(tables_dir),
+            [sys.executable, "-m", "yatzy", "serve", "--port", "0", "--tables", str(tables_dir),
              "--db", str(data / "tables.sqlite"), *extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
@@ -248,7 +248,7 @@ def test_streams_in_all_are_limited_and_closing_ends_them():
     """Guard alone, as ASGI: a stream route that lasts until its client
     leaves; the third stream of a server allowing two is 503, and
     ``closing`` ends the others, each with its last body message."""
-    from solver.web.guard import Guard
+    from yatzy.web.guard import Guard
 
     async def stream_route(scope, receive, send):
         await send({"type": "http.response.start", "status": 200, "headers": []})

@@ -33,10 +33,10 @@ if CHROMIUM is None:
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
 
-from solver import Solver  # noqa: E402
-from solver.errors import TableError  # noqa: E402
-from solver.game import Game  # noqa: E402
-from solver.web.app import game_json  # noqa: E402
+from yatzy import Solver  # noqa: E402
+from yatzy.errors import TableError  # noqa: E402
+from yatzy.game import Game  # noqa: E402
+from yatzy.web.app import game_json  # noqa: E402
 
 from .test_page import browser, server  # noqa: E402,F401  (the page tests' fixtures)
 

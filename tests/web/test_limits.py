@@ -1,4 +1,4 @@
-"""The server's per-connection bounds (``solver.web.limits``) on a real
+"""The server's per-connection bounds (``yatzy.web.limits``) on a real
 uvicorn server over real sockets: clients that send their headers a byte at
 a time, or nothing at all, are cut off after the header deadline, and the
 server keeps answering others meanwhile."""
@@ -11,8 +11,8 @@ import pytest
 
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
 
-from solver.web.app import create_app  # noqa: E402
-from solver.web.limits import SERVER_LIMITS, HeaderDeadline  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
+from yatzy.web.limits import SERVER_LIMITS, HeaderDeadline  # noqa: E402
 
 DEADLINE = 1.5
 

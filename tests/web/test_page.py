@@ -30,9 +30,9 @@ if CHROMIUM is None:
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
 
-from solver import Solver  # noqa: E402
-from solver.game import Game  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
+from yatzy import Solver  # noqa: E402
+from yatzy.game import Game  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
 
 from .servers import chromium, served  # noqa: E402
 

@@ -27,12 +27,12 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver import Solver  # noqa: E402
-from solver.research import puzzles as pz  # noqa: E402
-from solver.research.ratings import Answer, Ratings  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
-from solver.web import practice as practice_module  # noqa: E402
-from solver.web.practice import MAX_COUNT, player_file, ratings_folder  # noqa: E402
+from yatzy import Solver  # noqa: E402
+from yatzy.research import puzzles as pz  # noqa: E402
+from yatzy.research.ratings import Answer, Ratings  # noqa: E402
+from yatzy.web.app import create_app  # noqa: E402
+from yatzy.web import practice as practice_module  # noqa: E402
+from yatzy.web.practice import MAX_COUNT, player_file, ratings_folder  # noqa: E402
 
 from .servers import chromium, served  # noqa: E402
 
@@ -103,10 +103,10 @@ def test_the_first_practice_announces_the_whole_explanations_build(nordic, table
     (here held, then stopped)."""
     import threading
 
-    from solver.errors import InputError
-    from solver.players import explain
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.plan import parts_plan
+    from yatzy.errors import InputError
+    from yatzy.players import explain
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.plan import parts_plan
 
     values = Solver("nordic", tables=tables_dir).path
     for f in values.parent.glob(values.name + "*"):            # the value table alone
@@ -152,9 +152,9 @@ def test_the_page_measures_and_builds_in_one_thread_on_the_commands_threads(
 
     import numba
 
-    from solver.errors import InputError
-    from solver.kernels.threads import threads
-    from solver.players import explain
+    from yatzy.errors import InputError
+    from yatzy.kernels.threads import threads
+    from yatzy.players import explain
 
     values = Solver("nordic", tables=tables_dir).path
     for f in values.parent.glob(values.name + "*"):            # the value table alone
@@ -378,7 +378,7 @@ def test_the_openapi_document_has_the_practice_routes(client):
 def test_docstring_examples_of_the_practice_module():
     import doctest
 
-    import solver.web.practice as module
+    import yatzy.web.practice as module
     assert doctest.testmod(module).failed == 0
 
 
@@ -572,8 +572,8 @@ def test_the_page_shows_the_announced_build_and_its_bar(browser, server, lang, w
     long, in the page's language, with the build's bar; then the puzzles."""
     import json as json_module
 
-    from solver.rules.ruleset import parse_rules
-    from solver.tables.plan import parts_plan
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.plan import parts_plan
     size = parts_plan(parse_rules("nordic")).file_size
     progress = {"state": "solving", "done": 37, "total": 100, "seconds": 3.0, "seconds_left": None,
                 "build": {"what": "explanations", "rules": "nordic", "bytes": size,

@@ -8,15 +8,15 @@ import subprocess
 
 import pytest
 
-import solver.web.qr
-from solver.web.qr import _bch, matrix, terminal
+import yatzy.web.qr
+from yatzy.web.qr import _bch, matrix, terminal
 
 TEXTS = ["x", "http://192.168.1.20:8000/", "http://[fe80::1234:5678:9abc:def0]:65535/?lang=nb",
          "A" * 100, "h" * 200]
 
 
 def test_docstring_examples():
-    result = doctest.testmod(solver.web.qr)
+    result = doctest.testmod(yatzy.web.qr)
     assert result.failed == 0 and result.attempted > 0
 
 
@@ -71,7 +71,7 @@ def test_serve_prints_the_network_address_and_its_qr_code(monkeypatch, nordic, t
     import click
     from click.testing import CliRunner
 
-    from solver.cli import serve as command
+    from yatzy.cli import serve as command
     monkeypatch.setattr(command, "network_addresses", lambda: ["192.168.1.20"])
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
 

@@ -52,7 +52,7 @@ class Server:
 
     def start(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "solver", "serve", "--port", str(self.port), "--db",
+            [sys.executable, "-m", "yatzy", "serve", "--port", str(self.port), "--db",
              str(self.db), "--tables", str(self.tables)], cwd=ROOT,
             env={k: v for k, v in os.environ.items() if k != "YATZY_LAN_URL"},   # links as asked
             stdout=subprocess.DEVNULL, stderr=open(Path(self.db).with_suffix(".log"), "ab"))

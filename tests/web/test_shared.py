@@ -18,8 +18,8 @@ pytest.importorskip("starlette")
 httpx = pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.tables.plan import cpu_share  # noqa: E402
-from solver.web.shared import MIGRATIONS, SharedGames  # noqa: E402
+from yatzy.tables.plan import cpu_share  # noqa: E402
+from yatzy.web.shared import MIGRATIONS, SharedGames  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -126,8 +126,8 @@ def test_undo_redo_and_delete(client):
 def test_a_database_of_the_previous_schema_is_migrated(nordic, tables_dir, tmp_path):
     from shared_server import describe
 
-    from solver.api import Solver
-    from solver.database import open_database
+    from yatzy.api import Solver
+    from yatzy.database import open_database
     path = tmp_path / "old.sqlite"
     old = SharedGames.__new__(SharedGames)              # a table written by schema version 1
     db = open_database(path, MIGRATIONS[:1])
@@ -151,8 +151,8 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     of one table reaches another."""
     from shared_server import describe
 
-    from solver.api import Solver
-    from solver.game import Game
+    from yatzy.api import Solver
+    from yatzy.game import Game
     solver = Solver("nordic", tables=tables_dir)
     replays = []
     real = Game.from_dict.__func__
@@ -192,7 +192,7 @@ def session_of(shared, code, solver):
 
 
 def test_what_a_process_keeps_is_bounded():
-    from solver.web.shared import Held
+    from yatzy.web.shared import Held
     held = Held(2)
     for key in "abc":
         held.keep(key, key.upper())
@@ -319,8 +319,8 @@ def test_load_50_tables_4_phones_each_bounded(server):
     each seat's phone plays its own moves (two turns of roll and score per
     seat, bounded) and every phone reads the table after each move; no
     error, each move answered quickly."""
-    from solver.api import Solver
-    from solver.game import Game
+    from yatzy.api import Solver
+    from yatzy.game import Game
     url = server["url"]
     shared = SharedGames(server["db"])             # tables made beside the server (no rate limit)
     solver = Solver("nordic", tables=server["tables"])
@@ -365,7 +365,7 @@ def test_load_50_tables_4_phones_each_bounded(server):
 def test_the_served_app_has_the_tables_without_the_coach(nordic, tables_dir, tmp_path):
     """``yatzy serve``'s app answers the tables; their view holds no advice
     (each player asks for their own)."""
-    from solver.web.app import create_app
+    from yatzy.web.app import create_app
     with TestClient(create_app("nordic", tables_dir, tmp_path / "s.sqlite")) as c:
         t = c.post("/api/table", json={"players": ["Ann", "Bob"], "seed": 2}).json()
         r = c.post(f"/api/table/{t['code']}/move", json={"move": "roll", "after": 0}).json()
@@ -376,7 +376,7 @@ def test_the_served_app_has_the_tables_without_the_coach(nordic, tables_dir, tmp
 
 # ------------------------------------------------------------ for the page
 def test_a_game_as_it_stands_is_shared(client):
-    from solver.game import Game
+    from yatzy.game import Game
     doc = {"yatzy_game": 1, "rules": "nordic", "seed": 4,
            "players": [{"name": "Ann", "kind": "human"}, {"name": "Max", "kind": "optimal"}],
            "moves": [], "played": 0, "drawn": []}
@@ -481,7 +481,7 @@ def test_a_change_by_another_process_reaches_the_stream(server):
     own SharedGames (another process than the server) is streamed too."""
     from shared_server import describe
 
-    from solver.api import Solver
+    from yatzy.api import Solver
     url = server["url"]
     code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 1}).json()["code"]
     ids = []
@@ -514,7 +514,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
     server's next move is made at the new count, on the replayed game."""
     from shared_server import describe
 
-    from solver.api import Solver
+    from yatzy.api import Solver
     url = server["url"]
     code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 2}).json()["code"]
     events = []
@@ -552,7 +552,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
 
 
 def test_the_network_addresses_are_not_the_loopback():
-    from solver.cli.serve import network_addresses
+    from yatzy.cli.serve import network_addresses
     found = network_addresses()
     assert len(found) == len(set(found)) and not any(a.startswith("127.") for a in found)
     assert all(len(a.split(".")) == 4 for a in found)
@@ -693,17 +693,17 @@ def test_the_dice_seed_is_secret_until_the_game_is_over(server):
         assert "seed" not in s["game"] and "drawn" not in s["game"], s["game"]
     assert '"seed"' not in history
     assert state["game"]["seed"] == 11 == final["game"]["seed"]             # over: revealed
-    from solver.game import Game
+    from yatzy.game import Game
     replay = Game.from_dict(state["game"], where="table")                   # drawn from it
     assert [m.text for m in replay.moves] == state["game"]["moves"]
     # the table's running loss is the review of the game replayed, bit for bit
-    from solver.api import Solver
+    from yatzy.api import Solver
     again = Game.from_dict(state["game"], Solver("nordic", tables=server["tables"]))
     assert state["session"]["ledger"]["0"] == again.review(0).total_loss > 0
 
 
 def test_a_shared_game_gets_a_fresh_seed_and_the_name_limits(client):
-    from solver.game import Game
+    from yatzy.game import Game
     mine = Game("nordic", ["Ann"], seed=4)          # the phone that shares knows this seed
     mine.play("roll")
     r = client.post("/api/table", json={"game": mine.to_dict()})
@@ -724,8 +724,8 @@ def test_a_shared_game_gets_a_fresh_seed_and_the_name_limits(client):
 
 
 def test_finished_tables_expire(nordic, tables_dir, tmp_path):
-    from solver.api import Solver
-    from solver.game import Game
+    from yatzy.api import Solver
+    from yatzy.game import Game
     shared = SharedGames(tmp_path / "t.sqlite", finished_ttl=60)
     solver = Solver("nordic", tables=tables_dir)
     done, _ = shared.create(Game(solver, ["Ann"], seed=1))
@@ -742,7 +742,7 @@ def test_finished_tables_expire(nordic, tables_dir, tmp_path):
 
 RACE = """
 import sys, json, time
-from solver.web.shared import SharedGames, TableError
+from yatzy.web.shared import SharedGames, TableError
 db, at, codes = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
 time.sleep(max(0.0, at - time.time()))
 shared = SharedGames(db)
@@ -760,8 +760,8 @@ def test_two_processes_never_hand_out_one_seat_twice(nordic, tables_dir, tmp_pat
     """Two processes, each its own SharedGames on the file, claim seat 0 of
     the same 30 tables at the same moment: each seat goes to one of them,
     the other told 409, and the stored token is the winner's."""
-    from solver.api import Solver
-    from solver.game import Game
+    from yatzy.api import Solver
+    from yatzy.game import Game
     db = tmp_path / "t.sqlite"
     shared = SharedGames(db)
     solver = Solver("nordic", tables=tables_dir)
@@ -782,7 +782,7 @@ def test_two_processes_never_hand_out_one_seat_twice(nordic, tables_dir, tmp_pat
 
 CREATE = """
 import sys, time
-from solver.web.shared import SharedGames
+from yatzy.web.shared import SharedGames
 db, at = sys.argv[1], float(sys.argv[2])
 time.sleep(max(0.0, at - time.time()))
 SharedGames(db).stamp("x" * 16)

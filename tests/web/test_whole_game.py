@@ -44,7 +44,7 @@ def test_six_people_late_in_trippel_see_the_verdict_and_the_next_turn_at_360(bro
     the next person's banner and roll button are all above the totals bar
     (page_games' triple-6-check found the verdict under it)."""
     import random
-    from solver.game import Game
+    from yatzy.game import Game
     names = ["Kari", "Ola", "Ingrid", "Magnus", "Sofie", "Henrik"]
     rng, g = random.Random(5), Game("triple", names, seed=5)
     while len(g.turns) < 240:                       # a careless game: bonuses out of reach, big losses

@@ -9,8 +9,8 @@ pytest.importorskip("httpx")
 from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from solver.rules.words import LANGS, catalogue  # noqa: E402
-from solver.web import words  # noqa: E402
+from yatzy.rules.words import LANGS, catalogue  # noqa: E402
+from yatzy.web import words  # noqa: E402
 
 
 @pytest.fixture(scope="module")

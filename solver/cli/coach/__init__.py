@@ -8,7 +8,7 @@
 - ``hints``: the ranked list, a move's cost and why, the running loss;
 - ``solving``: the tables a game needs, solved in a child process;
 - ``ending``: game over, the review and the ratings database;
-- ``loop``: the coach itself, the loop of turns over ``solver.session.Session``.
+- ``loop``: the coach itself, the loop of turns over ``yatzy.session.Session``.
 
-``solver.cli.play`` is the command (its options) that starts the coach.
+``yatzy.cli.play`` is the command (its options) that starts the coach.
 """

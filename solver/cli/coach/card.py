@@ -7,10 +7,10 @@ from dataclasses import dataclass, field, replace
 
 import click
 
-from solver.cli.coach.texts import cut
-from solver.game import Game
-from solver.rules.ruleset import Order
-from solver.rules.words import box_name, message
+from yatzy.cli.coach.texts import cut
+from yatzy.game import Game
+from yatzy.rules.ruleset import Order
+from yatzy.rules.words import box_name, message
 
 MIN_NAME = 4                     # a name is cut to no fewer characters to make a card fit
 FOLDS = ("sum_bonus", "bank", "sum")   # what a card too tall for the screen gives up, in order

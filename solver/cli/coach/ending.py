@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from solver.cli.coach.records import Records
-from solver.errors import InputError
-from solver.rules.play import LOWER_BOUND
-from solver.scorepad import is_pad, pad_moves
+from yatzy.cli.coach.records import Records
+from yatzy.errors import InputError
+from yatzy.rules.play import LOWER_BOUND
+from yatzy.scorepad import is_pad, pad_moves
 
 
 class Ending(Records):
@@ -64,11 +64,11 @@ class Ending(Records):
 
     def record(self, reviews: dict) -> None:
         """Every reviewed decision of the people at the table in the ratings
-        database (``solver.research.ratings``): its position as a puzzle key
+        database (``yatzy.research.ratings``): its position as a puzzle key
         (so a wrong one comes back in ``yatzy train``), kind, choice, best
         action, loss and the player's name; once per game."""
-        from solver.research.puzzles import KINDS
-        from solver.research.ratings import Answer, Ratings
+        from yatzy.research.puzzles import KINDS
+        from yatzy.research.ratings import Answer, Ratings
         game = self.game
         answers = []
         for seat, review in reviews.items():

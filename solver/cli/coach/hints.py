@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from solver.cli.coach.steady import VERDICT
-from solver.errors import InputError
-from solver.position.actions import LOWER_BOUND
-from solver.rules.grammar import Typed
+from yatzy.cli.coach.steady import VERDICT
+from yatzy.errors import InputError
+from yatzy.position.actions import LOWER_BOUND
+from yatzy.rules.grammar import Typed
 
 FULL_HINT = 10                         # actions shown by `hint` and --hints full
 
@@ -47,7 +47,7 @@ class Hints:
         """Why a choice cost what it did, where the rules have explanations
         (``Solver.explain``): the sentence, then every part of the loss as
         one sum, as the library gives them."""
-        from solver.players.explain import check_explain_rules
+        from yatzy.players.explain import check_explain_rules
         try:
             check_explain_rules(self.game.rules)
             if self.game.solver.theta:

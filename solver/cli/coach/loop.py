@@ -1,4 +1,4 @@
-"""The coach: the loop of a game at the prompt over ``solver.session.Session``."""
+"""The coach: the loop of a game at the prompt over ``yatzy.session.Session``."""
 
 from __future__ import annotations
 
@@ -7,22 +7,22 @@ from pathlib import Path
 
 import click
 
-from solver.cli.coach.ending import Ending
-from solver.cli.coach.hints import FULL_HINT, Hints
-from solver.cli.coach.moves import Moves
-from solver.cli.coach.pad import Pad
-from solver.cli.coach.prompt import read_line
-from solver.cli.coach.screen import EVENTS, Screen
-from solver.cli.coach.solving import Tables
-from solver.cli.coach.standing import points_rows
-from solver.cli.coach.texts import cut
-from solver.errors import InputError
-from solver.files import check_name, check_writable
-from solver.game import Game, Move
-from solver.rules.grammar import Typed, parse
-from solver.rules.words import box_name, message
-from solver.scorepad import is_pad
-from solver.session import EVERYONE, Session, SessionError
+from yatzy.cli.coach.ending import Ending
+from yatzy.cli.coach.hints import FULL_HINT, Hints
+from yatzy.cli.coach.moves import Moves
+from yatzy.cli.coach.pad import Pad
+from yatzy.cli.coach.prompt import read_line
+from yatzy.cli.coach.screen import EVENTS, Screen
+from yatzy.cli.coach.solving import Tables
+from yatzy.cli.coach.standing import points_rows
+from yatzy.cli.coach.texts import cut
+from yatzy.errors import InputError
+from yatzy.files import check_name, check_writable
+from yatzy.game import Game, Move
+from yatzy.rules.grammar import Typed, parse
+from yatzy.rules.words import box_name, message
+from yatzy.scorepad import is_pad
+from yatzy.session import EVERYONE, Session, SessionError
 
 
 class Quit(Exception):
@@ -33,7 +33,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
     """One game at the prompt: reads moves and commands, prints the game,
     writes it to ``path`` after every move.  The settings (``table_mode``,
     ``pad``, ``hints``, ``lang``, ``undo``) are ``game.settings``; ``history``
-    is the file of finished games (``solver.history``; None: none)."""
+    is the file of finished games (``yatzy.history``; None: none)."""
 
     def __init__(self, game: Game, path: str, color: bool = False, steady: bool = False,
                  db: str | None = None, history: str | None = None):
@@ -206,7 +206,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
             self.error(str(e))
 
     def command(self, typed: Typed, line: str) -> None:
-        """Run the session command ``typed`` (``solver.rules.grammar``)."""
+        """Run the session command ``typed`` (``yatzy.rules.grammar``)."""
         game = self.game
         word = typed.kind
         if word == "help":

@@ -6,14 +6,14 @@ import sys
 
 import click
 
-from solver.cli.coach.prompt import read_line
-from solver.cli.coach.steady import VERDICT
-from solver.cli.coach.texts import cut, game_error
-from solver.errors import InputError
-from solver.position.actions import Action
-from solver.rules.grammar import Typed
-from solver.rules.ruleset import Order
-from solver.rules.words import box_name
+from yatzy.cli.coach.prompt import read_line
+from yatzy.cli.coach.steady import VERDICT
+from yatzy.cli.coach.texts import cut, game_error
+from yatzy.errors import InputError
+from yatzy.position.actions import Action
+from yatzy.rules.grammar import Typed
+from yatzy.rules.ruleset import Order
+from yatzy.rules.words import box_name
 
 
 class Moves:
@@ -21,7 +21,7 @@ class Moves:
 
     # ---------------------------------------------------------------- moves
     def move(self, typed: Typed, line: str) -> None:
-        """Play the move ``typed`` (``solver.rules.grammar``), as typed in ``line``."""
+        """Play the move ``typed`` (``yatzy.rules.grammar``), as typed in ``line``."""
         game = self.game
         if game.needs_roll:
             if typed.kind == "score" and self.table_mode:

@@ -1,14 +1,14 @@
 """Score-pad mode: a box written with the points read off real dice, no
-dice typed (``solver.scorepad``), checked against what the box may take."""
+dice typed (``yatzy.scorepad``), checked against what the box may take."""
 
 from __future__ import annotations
 
-from solver.cli.coach.texts import cut
-from solver.game import Game
-from solver.rules.grammar import VERBS, Typed
-from solver.rules.ruleset import Order
-from solver.rules.words import box_name
-from solver.scorepad import at_turn_start, pad_values
+from yatzy.cli.coach.texts import cut
+from yatzy.game import Game
+from yatzy.rules.grammar import VERBS, Typed
+from yatzy.rules.ruleset import Order
+from yatzy.rules.words import box_name
+from yatzy.scorepad import at_turn_start, pad_values
 
 STRIKES = frozenset(p for words in VERBS.values() for p, m in words.items() if m == "strike")
 SHOWN = 8                       # points listed in full when a box takes no more kinds

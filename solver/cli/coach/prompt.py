@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from solver.cli.coach.signals import waiting
+from yatzy.cli.coach.signals import waiting
 
 ANSI = re.compile(r"(\x1b\[[0-9;]*m)")
 

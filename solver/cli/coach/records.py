@@ -1,5 +1,5 @@
 """The history of finished games at the end of a game: the game kept in
-the shared tables' file (``solver.history``, the file ``yatzy serve``
+the shared tables' file (``yatzy.history``, the file ``yatzy serve``
 keeps), then the table's best scores and each player's personal best.
 A file that cannot be used (not a database, locked, newer) is one line;
 the game is saved all the same."""
@@ -10,8 +10,8 @@ import shutil
 import sys
 import textwrap
 
-from solver.database import reporting, transaction
-from solver.errors import InputError
+from yatzy.database import reporting, transaction
+from yatzy.errors import InputError
 
 
 class Records:
@@ -20,10 +20,10 @@ class Records:
     def keep_history(self, losses: dict[int, float]) -> None:
         """Record the finished game (each seat's name, score, place and, where
         rated, loss) in ``self.history`` and say the table's best scores and
-        each player's best; once per game (``solver.history.game_key``)."""
+        each player's best; once per game (``yatzy.history.game_key``)."""
         if self.history is None:
             return
-        from solver.history import game_key, history, open_history, page_family, record
+        from yatzy.history import game_key, history, open_history, page_family, record
         game = self.game
         names = [p.name for p in game.players]
         places = {s.seat: s.place for s in self.session.standings()}
@@ -53,7 +53,7 @@ class Records:
         self.echo(text)
 
     def say_history(self, found: dict, spec: str) -> None:
-        """The lines of ``solver.history.history``'s answer (on a terminal
+        """The lines of ``yatzy.history.history``'s answer (on a terminal
         the best scores wrapped to its width)."""
         top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
         if top:

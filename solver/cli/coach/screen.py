@@ -7,13 +7,13 @@ import sys
 
 import click
 
-from solver.cli.coach.card import protokoll
-from solver.cli.coach.standing import standing_line
-from solver.cli.coach.steady import fit
-from solver.errors import InputError
-from solver.game import Move
-from solver.position.actions import Action
-from solver.rules.words import BOXES, box_name, message, number
+from yatzy.cli.coach.card import protokoll
+from yatzy.cli.coach.standing import standing_line
+from yatzy.cli.coach.steady import fit
+from yatzy.errors import InputError
+from yatzy.game import Move
+from yatzy.position.actions import Action
+from yatzy.rules.words import BOXES, box_name, message, number
 
 EVENTS = 200                           # recent events kept for beside the card: a
                                        # person's verdict outlasts five computers' turns
@@ -134,8 +134,8 @@ class Screen:
         """Say, in the language, that a computer seat's policy compiles its
         kernels first, and about how long (once, where Numba's cache does
         not hold them: ``tables.plan.compile_seconds``)."""
-        from solver.kernels.policy import batch
-        from solver.tables.plan import ANNOUNCE_SECONDS, compile_seconds
+        from yatzy.kernels.policy import batch
+        from yatzy.tables.plan import ANNOUNCE_SECONDS, compile_seconds
         if kind in ("greedy", "simple"):
             seconds = compile_seconds("player", (batch,))
             if seconds > ANNOUNCE_SECONDS:

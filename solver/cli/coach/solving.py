@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from solver.errors import InputError, TableError
-from solver.rules.ruleset import Rules, parse_rules
-from solver.rules.words import decimal_mark, message, rules_name
+from yatzy.errors import InputError, TableError
+from yatzy.rules.ruleset import Rules, parse_rules
+from yatzy.rules.words import decimal_mark, message, rules_name
 
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
@@ -45,7 +45,7 @@ def faster_rules(rules: Rules) -> Rules | None:
 
 
 
-CHILD = ("import sys; from solver.cli.coach.solving import solve_child; "
+CHILD = ("import sys; from yatzy.cli.coach.solving import solve_child; "
          "sys.exit(solve_child(sys.argv[1]))")
 
 
@@ -62,8 +62,8 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
     process (``PR_SET_PDEATHSIG``).  ``bar``: the progress bar's label
     (None: no bar); ``lang``: the language of its notices (the kernels'
     first compile, said by the child as it starts it), time left and errors."""
-    import solver
-    root = str(Path(solver.__file__).resolve().parents[1])
+    import yatzy
+    root = str(Path(yatzy.__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     job = json.dumps({"rules": spec, "tables": None if tables is None else str(tables),
@@ -84,9 +84,9 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
 def solve_child(job: str) -> int:
     """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
     ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
-    from solver.api import Solver
-    from solver.cli.options import stderr_progress
-    from solver.tables.store import TableWarning
+    from yatzy.api import Solver
+    from yatzy.cli.options import stderr_progress
+    from yatzy.tables.store import TableWarning
     args = json.loads(job)
     try:                                    # die with the parent (Linux)
         import ctypes
@@ -135,9 +135,9 @@ class Tables:
         big one as ``--yes`` would, then solve it in a child process
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
-        from solver.players.explain import parts_path
-        from solver.tables.plan import calibrated_seconds, estimate, parts_plan, value_plan
-        from solver.tables.store import value_measure
+        from yatzy.players.explain import parts_path
+        from yatzy.tables.plan import calibrated_seconds, estimate, parts_plan, value_plan
+        from yatzy.tables.store import value_measure
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -177,9 +177,9 @@ class Tables:
         measured already), before the child starts: it fits, and a big build
         is confirmed (``--yes``, or a question in the language on a
         terminal), else one InputError in the language."""
-        from solver.cli.options import ask_to_build
-        from solver.tables import plan as plans
-        from solver.tables.store import TableWarning
+        from yatzy.cli.options import ask_to_build
+        from yatzy.tables import plan as plans
+        from yatzy.tables.store import TableWarning
         before = plans.set_confirm(None)
         declined = []
 
@@ -217,7 +217,7 @@ class Tables:
 
     def size(self, n: int) -> str:
         """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
-        from solver.tables.plan import describe_bytes
+        from yatzy.tables.plan import describe_bytes
         return decimal_mark(describe_bytes(n), self.lang)
 
     def about(self, seconds: float) -> str:

@@ -2,8 +2,8 @@
 (weighted totals with several columns), what the player to move still
 needs for the bonus, and what each open box takes for the dice shown.
 
-    >>> from solver.game import Game
-    >>> from solver.session import Session
+    >>> from yatzy.game import Game
+    >>> from yatzy.session import Session
     >>> game = Game("nordic", ["Kari", "Ola"], seed=1)
     >>> for move in ("roll 11256", "score ones", "roll 66652", "score sixes"):
     ...     _ = game.play(move)
@@ -17,10 +17,10 @@ needs for the bonus, and what each open box takes for the dice shown.
 
 from __future__ import annotations
 
-from solver.cli.coach.pad import packed
-from solver.game import Game
-from solver.rules.words import box_name, message
-from solver.session import Session, bonus_pace
+from yatzy.cli.coach.pad import packed
+from yatzy.game import Game
+from yatzy.rules.words import box_name, message
+from yatzy.session import Session, bonus_pace
 
 
 def lead_text(session: Session, lang: str) -> str:

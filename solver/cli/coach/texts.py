@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from solver.errors import InputError
-from solver.game import GameError
-from solver.rules.grammar import GrammarError
-from solver.rules.words import box_name, message
+from yatzy.errors import InputError
+from yatzy.game import GameError
+from yatzy.rules.grammar import GrammarError
+from yatzy.rules.words import box_name, message
 
 CUT = 40                               # characters of typed text repeated in a message
 
@@ -24,7 +24,7 @@ def game_error(error: InputError, lang: str = "en") -> str:
     message (box names in the language, typed text cut); any other error as
     it is.
 
-    >>> from solver.game import Game
+    >>> from yatzy.game import Game
     >>> try:
     ...     Game("nordic", ["Ann", "ann"])
     ... except GameError as e:

@@ -1,6 +1,6 @@
 r"""Playing to win, compiled: one turn's chances to win and to tie for every
-roll, box and keep, which ``solver.players.win`` ranks for advice, and the
-choice among them that the ``win`` seat of ``solver.research.win_seat``
+roll, box and keep, which ``yatzy.players.win`` ranks for advice, and the
+choice among them that the ``win`` seat of ``yatzy.research.win_seat``
 plays (the tests check it against a plain choice made from every recorded
 chance).  The modules, by what they compute:
 
@@ -21,7 +21,7 @@ chance).  The modules, by what they compute:
   worked out only where read (``seat_choose``)
 * ``scratch``  the work arrays of one thread (``Scratch``)
 
-Notation (``solver.players.win``): ``M`` is the best opponent's final score, with
+Notation (``yatzy.players.win``): ``M`` is the best opponent's final score, with
 ``less[k] = P(M < k)`` and ``eq[k] = P(M = k)``; ending the turn with
 ``final`` points on the card in state ``(child, u')`` is worth
 
@@ -30,7 +30,7 @@ Notation (``solver.players.win``): ``M`` is the best opponent's final score, wit
    \mathrm{win} = P(M < final) + \sum_{n \ge 1} P^*(child, u', n)\, P(M = final + n - 1)
 
 and ``tie`` the same with ``P(M <= final)`` and ``P(M = final + n)``, less
-``win`` (``P*``: the target table, ``solver.tables.target``).  With two boxes
+``win`` (``P*``: the target table, ``yatzy.tables.target``).  With two boxes
 open (``exact``), each such state is valued instead by its own last turn
 played to win (whose states after are full cards: the values are exact).
 
@@ -39,7 +39,7 @@ lanes ``win`` and ``tie``) and the best action taken: the larger chance to
 win, then to tie, each compared to 40 bits (``key``), so equal chances
 computed along different paths compare equal.  An action of the turn is
 chosen the same way, then, among the actions still equal, by the
-expected-score tie rule (``turn.pick``, as ``solver.research.games`` chooses).
+expected-score tie rule (``turn.pick``, as ``yatzy.research.games`` chooses).
 
 The match seat takes shortcuts that give the same values and choices:
 ``seat_turn`` finds each roll's best box among the roll's candidates and

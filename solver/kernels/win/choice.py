@@ -12,8 +12,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.turn import NEG, fill_candidates, pick, state_keep_levels
-from solver.kernels.win.data import OFF, key
+from yatzy.kernels.turn import NEG, fill_candidates, pick, state_keep_levels
+from yatzy.kernels.win.data import OFF, key
 
 
 class ExpectedValues(NamedTuple):
@@ -23,7 +23,7 @@ class ExpectedValues(NamedTuple):
     score less the card's, ``NEG`` where it may not go; ``expected_row``),
     ``evk[t - 1, m]`` of keeping ``m`` with ``t`` rerolls left and
     ``cand[c, 0]`` of candidate ``c`` (``turn.fill_candidates``;
-    ``expected_keeps``), valued as ``solver.research.games`` values them;
+    ``expected_keeps``), valued as ``yatzy.research.games`` values them;
     ``ready[0]``: 1 once ``cand`` and ``evk`` are filled this turn,
     ``ready[1 + r]``: 1 once ``ev[r]`` is.  ``new_expected`` makes one."""
 

@@ -7,7 +7,7 @@ their layout and the dense expected-score table ``values[mask, u]``;
 Chances compare on ``key``: rounded to 40 significant bits, so equal chances computed
 along different paths compare equal.  ``OFF`` marks a box that cannot be
 filled; ``EXACT_OPEN`` open boxes make a turn valued exactly
-(``solver.kernels.win.exact``).
+(``yatzy.kernels.win.exact``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.target import layout
-from solver.rules.ruleset import Rules
-from solver.rules.ties import CHANCE_BITS
+from yatzy.kernels.target import layout
+from yatzy.rules.ruleset import Rules
+from yatzy.rules.ties import CHANCE_BITS
 
 
 SCALE = float(2 ** CHANCE_BITS)    # chances compare equal when they agree to 40 bits
@@ -36,9 +36,9 @@ class WinTables(NamedTuple):
     """What the win kernels read besides ``TurnData`` and ``PlayTables``:
 
     * ``target[off[mask] + (max(u, start[mask]) - start[mask]) * width[mask] + n]``
-      ``P*(mask, u, n)`` for needs ``n = 0 .. width[mask] - 1`` (``solver.tables.target``)
+      ``P*(mask, u, n)`` for needs ``n = 0 .. width[mask] - 1`` (``yatzy.tables.target``)
     * ``futures[...the same place... + k]``  the chance that expected-score
-      play gains ``k`` more points from ``(mask, u)`` (``solver.players.futures``)
+      play gains ``k`` more points from ``(mask, u)`` (``yatzy.players.futures``)
     * ``off[mask]``, ``width[mask]``, ``start[mask]``  the layout (``target.Layout``)
     * ``values[mask, u]``  the expected-score table (for the tie rule)
     * ``reach``  ``len(less)``: the most points a game can score, plus 3

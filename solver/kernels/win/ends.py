@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from solver.kernels.scoring import upper_after
-from solver.kernels.turn import prefetch
-from solver.kernels.win.data import key
-from solver.kernels.win.odds import support
+from yatzy.kernels.scoring import upper_after
+from yatzy.kernels.turn import prefetch
+from yatzy.kernels.win.data import key
+from yatzy.kernels.win.odds import support
 
 
 @njit(cache=True)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from solver.kernels.turn import average_keeps
-from solver.kernels.win.data import key
-from solver.kernels.win.ends import after, fill_chances, one_box_chances
-from solver.kernels.win.keeps import all_zero, keep_chances
-from solver.kernels.win.odds import support
-from solver.kernels.win.rolls import best_scores, one_box, one_box_scores
+from yatzy.kernels.turn import average_keeps
+from yatzy.kernels.win.data import key
+from yatzy.kernels.win.ends import after, fill_chances, one_box_chances
+from yatzy.kernels.win.keeps import all_zero, keep_chances
+from yatzy.kernels.win.odds import support
+from yatzy.kernels.win.rolls import best_scores, one_box, one_box_scores
 
 
 @njit(cache=True)

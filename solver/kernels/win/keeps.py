@@ -11,8 +11,8 @@ import math
 
 from numba import njit
 
-from solver.kernels.turn import FAST, average_keeps
-from solver.kernels.win.data import key
+from yatzy.kernels.turn import FAST, average_keeps
+from yatzy.kernels.win.data import key
 
 
 @njit(cache=True)

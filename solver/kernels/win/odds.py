@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.kernels.turn import prefetch
+from yatzy.kernels.turn import prefetch
 
 
 class Odds(NamedTuple):

@@ -1,5 +1,5 @@
 """Each roll's best box: from the chances of every way to end the turn
-(``solver.kernels.win.ends``), the best way to score each roll ``r`` into
+(``yatzy.kernels.win.ends``), the best way to score each roll ``r`` into
 ``work[first_roll + r]`` (win, tie) with its keys in ``wkey``;
 ``score_chances`` also records every box's (``swin[r, b], stie[r, b]``),
 ``best_scores`` and ``one_box_scores`` find the same values quicker.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from solver.kernels.win.data import OFF
+from yatzy.kernels.win.data import OFF
 
 
 @njit(cache=True)

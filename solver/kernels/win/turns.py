@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.kernels.win.ends import fill_chances
-from solver.kernels.win.exact import fill_exact
-from solver.kernels.win.keeps import keep_chances, seat_keeps
-from solver.kernels.win.odds import Odds, opponents_best
-from solver.kernels.win.rolls import best_scores, score_chances
-from solver.kernels.win.scratch import make_scratch
+from yatzy.kernels.win.ends import fill_chances
+from yatzy.kernels.win.exact import fill_exact
+from yatzy.kernels.win.keeps import keep_chances, seat_keeps
+from yatzy.kernels.win.odds import Odds, opponents_best
+from yatzy.kernels.win.rolls import best_scores, score_chances
+from yatzy.kernels.win.scratch import make_scratch
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ command line or a request gives (``theta``, ``target``, ``opponents``).
     >>> objective_from(theta=0.05, target=200)
     Traceback (most recent call last):
     ...
-    solver.errors.InputError: a target and a risk parameter do not go together: the target tables maximise the chance itself
+    yatzy.errors.InputError: a target and a risk parameter do not go together: the target tables maximise the chance itself
     >>> [o.name for o in OBJECTIVES]
     ['score', 'risk', 'target', 'win']
 """
@@ -26,16 +26,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from solver.errors import InputError
-from solver.players.objectives.base import Objective, Tables
-from solver.players.objectives.risk import Risk
-from solver.players.objectives.score import Score
-from solver.players.objectives.target import Target
-from solver.players.objectives.win import Win
+from yatzy.errors import InputError
+from yatzy.players.objectives.base import Objective, Tables
+from yatzy.players.objectives.risk import Risk
+from yatzy.players.objectives.score import Score
+from yatzy.players.objectives.target import Target
+from yatzy.players.objectives.win import Win
 
 if TYPE_CHECKING:
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import Rules
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import Rules
 
 OBJECTIVES: tuple[type[Objective], ...] = (Score, Risk, Target, Win)
 

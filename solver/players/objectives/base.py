@@ -10,20 +10,20 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from solver.errors import InputError
+from yatzy.errors import InputError
 
 if TYPE_CHECKING:
-    from solver.players.futures import FuturesTable
-    from solver.position.actions import Advice
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import Rules
-    from solver.tables.target import TargetTable
-    from solver.tables.values import StateValues
+    from yatzy.players.futures import FuturesTable
+    from yatzy.position.actions import Advice
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import Rules
+    from yatzy.tables.target import TargetTable
+    from yatzy.tables.values import StateValues
 
 
 class Tables(Protocol):
     """Where an objective's tables come from, each opened on first use
-    (``solver.api.Solver`` is one)."""
+    (``yatzy.api.Solver`` is one)."""
 
     rules: Rules
 
@@ -85,7 +85,7 @@ class Objective(ABC):
     @property
     def ev_basis(self) -> Objective:
         """The expected-score objective ``yatzy ev`` reports beside this one."""
-        from solver.players.objectives.score import Score
+        from yatzy.players.objectives.score import Score
         return Score()
 
     def ev_fields(self, tables: Tables, card: Scorecard) -> dict:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.errors import InputError
-from solver.players.objectives.score import Score
-from solver.tables.values import check_theta
+from yatzy.errors import InputError
+from yatzy.players.objectives.score import Score
+from yatzy.tables.values import check_theta
 
 if TYPE_CHECKING:
-    from solver.rules.ruleset import Rules
+    from yatzy.rules.ruleset import Rules
 
 
 class Risk(Score):

@@ -1,17 +1,17 @@
 """Playing for the largest expected final score: the value table, and
-ties within ``solver.rules.ties.tolerance`` points, played by the rules'
-strategy (``solver.players.strategy``)."""
+ties within ``yatzy.rules.ties.tolerance`` points, played by the rules'
+strategy (``yatzy.players.strategy``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.players.objectives.base import Objective, Tables
-from solver.players.strategy import strategy_for
+from yatzy.players.objectives.base import Objective, Tables
+from yatzy.players.strategy import strategy_for
 
 if TYPE_CHECKING:
-    from solver.position.actions import Advice
-    from solver.position.scorecard import Scorecard
+    from yatzy.position.actions import Advice
+    from yatzy.position.scorecard import Scorecard
 
 
 class Score(Objective):
@@ -50,5 +50,5 @@ class Score(Objective):
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The expected final score (with several columns: the value of
         playing them one after another, a lower bound of the strategy's;
-        ``solver.players.strategy``)."""
+        ``yatzy.players.strategy``)."""
         return strategy_for(card.rules).value(tables.value_table(self.theta), card)

@@ -1,30 +1,30 @@
 """Playing for a target: the largest chance to finish with at least
-``points`` (the target table, ``solver.tables.target``).  Chances are tied
-only when they agree to ``solver.rules.ties.CHANCE_BITS`` significant bits
+``points`` (the target table, ``yatzy.tables.target``).  Chances are tied
+only when they agree to ``yatzy.rules.ties.CHANCE_BITS`` significant bits
 (relative): a chance of 2e-10 is never tied with 0."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver import bounds
-from solver.players.advice import (
+from yatzy import bounds
+from yatzy.players.advice import (
     TurnValues,
     action_values,
     check_position,
     losses,
     ranked_advice,
 )
-from solver.players.objectives.base import Objective, Tables
-from solver.rules.objectives import target_tables_refusal
-from solver.rules.ties import RELATIVE, ranking
+from yatzy.players.objectives.base import Objective, Tables
+from yatzy.rules.objectives import target_tables_refusal
+from yatzy.rules.ties import RELATIVE, ranking
 
 if TYPE_CHECKING:
-    from solver.position.actions import Advice
-    from solver.position.scorecard import Scorecard
-    from solver.rules.ruleset import Rules
-    from solver.tables.target import TargetTable
-    from solver.tables.values import StateValues
+    from yatzy.position.actions import Advice
+    from yatzy.position.scorecard import Scorecard
+    from yatzy.rules.ruleset import Rules
+    from yatzy.tables.target import TargetTable
+    from yatzy.tables.values import StateValues
 
 
 class Target(Objective):

@@ -1,20 +1,20 @@
 """Playing to win: the largest chance to finish strictly above every
-opponent, then to tie (``solver.players.win``: the value, target and
+opponent, then to tie (``yatzy.players.win``: the value, target and
 futures tables)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from solver import bounds
-from solver.errors import InputError
-from solver.players.objectives.base import Objective, Tables
-from solver.position.scorecard import Scorecard
-from solver.rules.objectives import target_tables_refusal
+from yatzy import bounds
+from yatzy.errors import InputError
+from yatzy.players.objectives.base import Objective, Tables
+from yatzy.position.scorecard import Scorecard
+from yatzy.rules.objectives import target_tables_refusal
 
 if TYPE_CHECKING:
-    from solver.players.win import WinAdvice
-    from solver.rules.ruleset import Rules
+    from yatzy.players.win import WinAdvice
+    from yatzy.rules.ruleset import Rules
 
 
 class Win(Objective):
@@ -52,7 +52,7 @@ class Win(Objective):
 
     def check(self, rules: Rules) -> Win:
         """The opponents' cards read under ``rules``."""
-        from solver.players.win import MAX_OPPONENTS
+        from yatzy.players.win import MAX_OPPONENTS
         playing = tuple(_card(c, rules) for c in self.opponents)
         done = tuple(_card(c, rules) for c in self.done)
         if any(c.turn == 0 for c in done):
@@ -65,15 +65,15 @@ class Win(Objective):
         return Win(playing, done)
 
     def seats(self) -> list:
-        from solver.players.win import Opponent
+        from yatzy.players.win import Opponent
         return ([Opponent(c, False) for c in self.opponents]
                 + [Opponent(c, True) for c in self.done])
 
     def advise(self, tables: Tables, card: Scorecard, dice: tuple[int, ...],
                rerolls: int) -> WinAdvice:
         """Every action ranked by the chance to win, then to tie (each to
-        40 bits, ``solver.kernels.win.key``), then the expected-score order."""
-        from solver.players.win import advise_win
+        40 bits, ``yatzy.kernels.win.key``), then the expected-score order."""
+        from yatzy.players.win import advise_win
         if card.is_full:
             raise InputError("the card is full: there is nothing left to decide")
         return advise_win(tables.value_table(), tables.target(), tables.futures(), card, dice,
@@ -81,7 +81,7 @@ class Win(Objective):
 
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The chance to win from the start of the next turn."""
-        from solver.players.win import WinTurn
+        from yatzy.players.win import WinTurn
         if card.is_full:
             raise InputError("the card is full: its final score is already known")
         turn = WinTurn(tables.value_table(), tables.target(), tables.futures(), card,

@@ -2,7 +2,7 @@
 // how much, the bonus in words for the player to move (each column's with
 // several), and (advice on) the player's loss so far (Trippel's weighted
 // totals are the chips of the totals bar, card.js, not said again).  The
-// numbers are the server's (the game's "family": solver.web.family, the
+// numbers are the server's (the game's "family": yatzy.web.family, the
 // table's session); this module only words them.  game.js's render() calls renderFamily().
 import {int, num, t} from "./words.js";
 import {$, el} from "./dom.js";

@@ -1,6 +1,6 @@
 // The Practice rating in plain words ("Level: good, about 14 points a game
 // below perfect play"), above the table of means and intervals.  The server
-// words the numbers (GET /api/practice/level, solver.web.practice.level_of;
+// words the numbers (GET /api/practice/level, yatzy.web.practice.level_of;
 // a player's rating on the server carries its "level" already); this module
 // asks once per count of answers and draws the line.  practice.js's
 // renderStats() calls showLevel(rules, overall, level).

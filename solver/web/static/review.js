@@ -3,11 +3,11 @@
 // moves ("Kari lost 38 points; worst move turn 7 …"); in Trippel, which has
 // no exact solution (the view's values "lower_bound"), against the
 // strategy's own estimates, and said so.  The same numbers as
-// the coach's review (the server's "family": solver.web.family); the turns
+// the coach's review (the server's "family": yatzy.web.family); the turns
 // written from a score pad are left out and counted ("3 turns written from
 // the score pad are not rated"), a game written wholly from one shows the
 // scores only (no dice, nothing to review).  Under it the history of the table and each player's best
-// (solver.web.history): a shared table's state has it, a game of this page
+// (yatzy.web.history): a shared table's state has it, a game of this page
 // alone is recorded once (POST /api/history) when it ends.  game.js's
 // showEnd() calls renderReview().
 import {int, lang, num, t} from "./words.js";
@@ -29,7 +29,7 @@ export function decisionText(a) {
 const lower = (s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);     // mid-sentence
 function personLines(r) {
   const est = estimated();
-  // the turns written from the score pad are not rated (solver.scorepad.pad_moves)
+  // the turns written from the score pad are not rated (yatzy.scorepad.pad_moves)
   const unrated = r.unrated ? [el("p", {class: "review-unrated note", text: t("padUnrated", {n: r.unrated})})] : [];
   if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})}), ...unrated];
   if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: est ? t("reviewPerfectEstimate", {name: r.name})

@@ -2,7 +2,7 @@
 // pad.  At the start of a person's turn the dice pad gives way to the open
 // boxes: type the points and tap a box (one tap), or tap a box and pick
 // its points from the values it can take (the server's "family.pad",
-// solver.scorepad: only points the box can score).  No dice are entered,
+// yatzy.scorepad: only points the box can score).  No dice are entered,
 // the advice is not asked for; undo takes a written box back as one step,
 // and the review at the end shows the scores only.  A toggle in the
 // toolbar turns it on (kept in this browser).  game.js's render() calls

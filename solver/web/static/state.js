@@ -28,5 +28,5 @@ export const S = {
 };
 
 // Whether the game's losses are the strategy's estimates (Trippel has no
-// exact solution: solver.rules.play.LOWER_BOUND), not measured against best play.
+// exact solution: yatzy.rules.play.LOWER_BOUND), not measured against best play.
 export function estimated() { return !!S.view && S.view.values === "lower_bound"; }
