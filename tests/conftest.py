@@ -15,8 +15,8 @@ def tables_dir(tmp_path_factory):
 def _default_tables_in_the_session_folder(tables_dir):
     """Code that falls back on the default tables folder (``$YATZY_TABLES``,
     else the checkout's ``tables/``), in the test process and in the
-    commands it starts, uses the session's folder: a test run writes
-    nothing into the checkout, and shares what it solves there.  A test of
+    commands it starts, uses this run's tables folder (``tables_dir``): a
+    test run writes nothing into the checkout, and shares what it solves.  A test of
     the default itself removes the variable (``monkeypatch.delenv``)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("YATZY_TABLES", str(tables_dir))
