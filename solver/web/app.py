@@ -63,6 +63,8 @@ from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Budget, Refused
+from yatzy.web.connections import WholeBody
+from yatzy.web.fair import WRITES, Fair
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
@@ -180,6 +182,18 @@ def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     return None
 
 
+def missing_table(rules: Rules) -> "ApiError":
+    """422 ``no_table``: the rules' table is not stored and is too big to
+    solve on demand; with what it needs, as ``yatzy solve`` says it
+    (``plan``: its size and time) and the ``command`` that builds it."""
+    plan = value_plan(rules)
+    return ApiError(422, f"rules {rules.spec}: no stored table, and this server solves only "
+                         f"small rule sets itself ({plan}; run yatzy solve --rules "
+                         f"{rules.spec} first)", "no_table",
+                    command=f"yatzy solve --rules {rules.spec}", plan=str(plan),
+                    disk_bytes=plan.disk_bytes, seconds=round(plan.seconds))
+
+
 def build_times(clock: dict, done: int, total: int) -> dict:
     """A build's progress for ``/api/status`` and a 503: ``done``, ``total``
     (work units), ``seconds`` since the build's first report and
@@ -248,10 +262,7 @@ class Solvers:
                     raise
             if not solver.path.exists() and not solvable_here(rules):
                 del self.status[rules.spec]
-                raise ApiError(422, f"rules {rules.spec}: no stored table, and this server "
-                                    f"solves only small rule sets itself (run yatzy solve "
-                                    f"--rules {rules.spec} first)", "no_table",
-                               command=f"yatzy solve --rules {rules.spec}")
+                raise missing_table(rules)
             self.solvers[rules.spec] = solver
         threading.Thread(target=self._open, args=(solver, status), daemon=True).start()
         return solver
@@ -714,7 +725,9 @@ async def on_database_full(request: Request, e: DatabaseFull) -> Response:
 
 
 async def on_database_busy(request: Request, e: DatabaseBusy) -> Response:
-    return error_reply(503, str(e), "db_busy")
+    response = error_reply(503, str(e), "db_busy")
+    response.headers["Retry-After"] = "2"
+    return response
 
 
 def app_from_env() -> Starlette:
@@ -771,24 +784,27 @@ def shared_view(game: Game) -> dict:
 
 def create_app(rules: str = "nordic", tables: str | Path | None = None,
                db: str | Path | None = None, *, hosts: list[str] | None = None,
-               allow_rules: bool = False) -> Starlette:
+               allow_rules: bool = False, writes: tuple[float, float] = WRITES) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
     folder of stored tables, ``db`` the SQLite file of shared tables
     (``yatzy.web.shared``; default in the user's data folder, opened on
     first use); ``hosts`` the host names requests may name (None: any;
     ``yatzy.web.guard``), ``allow_rules`` whether tables of rules other
-    than the presets are built, within a budget (``yatzy.web.budget``).
+    than the presets are built, within a budget (``yatzy.web.budget``);
+    ``writes`` the rate of changes one client may make (``yatzy.web.fair``).
     ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
     event stream."""
-    state = WebState(rules, tables, Budget(allow_rules))
-    shared = table_routes(SharedGames(db), lambda spec: solver_for_game(state, spec),
-                          shared_view)
+    games = SharedGames(db)
+    state = WebState(rules, tables, Budget(allow_rules, path=games.path))
+    shared = table_routes(games, lambda spec: solver_for_game(state, spec), shared_view)
     app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
         TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
         DatabaseBusy: on_database_busy})
     app.add_middleware(Bounds)
+    app.add_middleware(Fair, writes=writes, client=CLIENT.get)  # heavy routes queued per client
+    app.add_middleware(WholeBody)                   # every body read within its deadline
     app.state.closing = asyncio.Event()
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
