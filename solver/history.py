@@ -62,7 +62,8 @@ SCHEMA_6 = """ALTER TABLE games ADD COLUMN client TEXT NOT NULL DEFAULT '';
     CREATE INDEX results_client ON results (client, id);
     CREATE TABLE builds (
         rules TEXT NOT NULL, what TEXT NOT NULL, client TEXT NOT NULL,
-        bytes INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (rules, what))"""
+        bytes INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (rules, what));
+    CREATE TABLE keys (name TEXT PRIMARY KEY, value BLOB NOT NULL)"""
 
 
 MIGRATIONS = (
@@ -93,7 +94,7 @@ MIGRATIONS = (
        CREATE UNIQUE INDEX games_short ON games (short);
        """ + SCHEMA,
     # 6: whose word a result is (the server's record of a table, or a page's) and the
-    #    client it is charged to; the tables the server built for the network
+    #    client it is charged to; the tables the server built for the network; its keys
     SCHEMA_6,
 )
 """The steps of the shared tables' file (``yatzy.database.open_database``):

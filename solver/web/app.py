@@ -63,11 +63,12 @@ from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Budget, Refused
-from yatzy.web.connections import WholeBody
+from yatzy.web.connections import WholeBody, no_paths
 from yatzy.web.fair import WRITES, Fair
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
+from yatzy.web.seal import Seal
 from yatzy.web.shared import SharedGames
 from yatzy.web.table_routes import table_routes
 
@@ -103,7 +104,7 @@ def reply(obj: object, status: int = 200, headers: dict | None = None) -> Respon
 
 
 def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
-    line = " ".join(str(text).split()) or "error"
+    line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
     return reply({"error": line, "code": code, **extra}, status)
 
 
@@ -406,11 +407,13 @@ class WebState:
     """What the routes share: the default rules, the folder of tables, the
     solvers, and the distributions kept (one computed at a time)."""
 
-    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None):
+    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None,
+                 seal: Seal | None = None):
         self.default = parse_rules(rules).spec
         self.tables = tables
         self.budget = budget or Budget()
         self.budget.presets |= {self.default}        # the owner's choice is always built
+        self.seal = seal or Seal(key=os.urandom(32))   # a one-page game's seed, kept back
         self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
@@ -533,7 +536,7 @@ async def game_of(request: Request, obj: dict) -> Game:
         raise ApiError(400, "game: rules must be a rules spec", "bad_game")
     solver = await solver_for_game(web(request), spec)
     try:
-        return Game.from_dict(doc, solver)
+        return Game.from_dict(web(request).seal.open(doc), solver)
     except InputError as e:
         raise ApiError(400, str(e), "bad_game") from None
 
@@ -548,12 +551,16 @@ async def new_game(request: Request) -> Response:
     seed = obj.get("seed")
     solver = await solver_for_game(state, text_field(obj, "rules", state.default))
     game = Game(solver, players, seed=seed)
-    return reply(game_json(game, session=state.session(game)))
+    return answer(request, game)
 
 
 def answer(request: Request, game: Game, **extra: Any) -> Response:
-    """The game's answer with its session's data (``game_json``)."""
-    return reply(game_json(game, session=web(request).session(game), **extra))
+    """The game's answer with its session's data (``game_json``), its dice
+    seed sealed until the game is over (``yatzy.web.seal``)."""
+    state = web(request)
+    out = game_json(game, session=state.session(game), **extra)
+    out["game"] = state.seal.close(out["game"], game.is_over)
+    return reply(out)
 
 
 async def game_state(request: Request) -> Response:
@@ -796,7 +803,7 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
     event stream."""
     games = SharedGames(db)
-    state = WebState(rules, tables, Budget(allow_rules, path=games.path))
+    state = WebState(rules, tables, Budget(allow_rules, path=games.path), Seal(games.path))
     shared = table_routes(games, lambda spec: solver_for_game(state, spec), shared_view)
     app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,

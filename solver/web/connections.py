@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -194,8 +195,13 @@ class WholeBody:
     ``Transfer-Encoding``) passes as it is (an event stream's ``receive``
     waits for the client to leave)."""
 
-    def __init__(self, app, seconds: float = BODY_SECONDS, most: int = MAX_BODY):
-        self.app, self.seconds, self.most = app, seconds, most
+    def __init__(self, app, seconds: float | None = None, most: int = MAX_BODY):
+        self.app, self.given, self.most = app, seconds, most
+
+    @property
+    def seconds(self) -> float:
+        """The deadline: as given, else ``BODY_SECONDS`` as it is now."""
+        return BODY_SECONDS if self.given is None else self.given
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or not has_body(scope["headers"]):
@@ -232,6 +238,21 @@ class WholeBody:
         return await self.app(scope, replay, send)
 
 
+PATH = re.compile(r"(?<![\w:/.])(?:/[^\s/'\"]+)+/([^\s/'\"]+)")
+
+
+def no_paths(text: str) -> str:
+    """``text`` with each absolute path shortened to its last part (an error
+    line tells no client where the server keeps its files).
+
+    >>> no_paths("cannot open /home/kari/.local/share/yatzy/tables.sqlite: locked")
+    'cannot open tables.sqlite: locked'
+    >>> no_paths("rules nordic: 3 of 5 moves; see http://x/y")
+    'rules nordic: 3 of 5 moves; see http://x/y'
+    """
+    return PATH.sub(r"\1", text)
+
+
 def has_body(headers) -> bool:
     """Whether a request's headers announce a body."""
     for name, value in headers:
@@ -250,4 +271,4 @@ async def answer(send, status: int, text: str, code: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BODY_SECONDS", "Connection", "MAX_HEAD", "PER_CLIENT", "WholeBody", "json_line"]
+__all__ = ["BODY_SECONDS", "Connection", "no_paths", "MAX_HEAD", "PER_CLIENT", "WholeBody", "json_line"]

@@ -105,12 +105,15 @@ class Seats:
                 return row.next
             if row.proposal is None:
                 raise TableError(409, "no next game is proposed", code="no_proposal")
-            if proposal != row.proposal.get("id"):
-                raise TableError(409, "another next game is proposed now; look at it again",
-                                 code="other_proposal")
             if not (row.is_admin(token) or row.seats_of(token)):
                 raise TableError(403, "only a seated player or the table's creator may accept "
                                  "the next game")
+            if not isinstance(proposal, int) or isinstance(proposal, bool):
+                raise TableError(400, "id must be the id of the proposal accepted (the "
+                                 "state's proposal.id)", code="proposal_id")
+            if proposal != row.proposal.get("id"):
+                raise TableError(409, "another next game is proposed now; look at it again",
+                                 code="other_proposal")
             return self._agree(row, None, token, solver)
 
     def cancel(self, code: str, token: str | None) -> None:

@@ -73,6 +73,7 @@ log = logging.getLogger(__name__)
 ROW = ("SELECT rules, moves, doc, who_moves, finished, next, admin, proposal, version, short, "
        "family FROM games ")
 STAMP = "SELECT moves, version, next FROM games "
+CHANGES_KEPT = 2000     # the last changes of a table its history keeps (a game makes ~500)
 
 
 class SharedGames(NewTables, Seats, Results):
@@ -294,6 +295,8 @@ class SharedGames(NewTables, Seats, Results):
                                                int(game.is_over), code))
             self.db.execute("INSERT INTO changes (code, n, kind, text, at) VALUES (?, ?, ?, ?, ?)",
                             (code, row.moves + 1, kind, str(text), now))
+            self.db.execute("DELETE FROM changes WHERE code = ? AND n <= ?",   # bounded: an undo
+                            (code, row.moves + 1 - CHANGES_KEPT))               # and redo loop
         self.games.keep(code, (row.moves + 1, session))
         row.moves, row.doc, row.finished = row.moves + 1, doc, game.is_over
         state = self._with_history(row, state_of(row, session, describe(game)))

@@ -49,6 +49,7 @@ from yatzy.game import MAX_PLAYERS, Game
 from yatzy.session import Capability, Session
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Refused
+from yatzy.web.connections import no_paths
 from yatzy.web.qr import matrix
 from yatzy.web.shared import (
     BEAT,
@@ -269,21 +270,25 @@ async def guarded(handler, tables: Tables, request: Request) -> Response:
     JSON 500 there, and logged."""
     try:
         return await handler(tables, request)
-    except TableError as e:
-        body = {"error": str(e), "code": e.code}
-        if e.state is not None:
+    except (TableError, Refused, DatabaseFull, DatabaseBusy, InputError) as e:
+        return refusal(e)
+
+
+def refusal(e: Exception) -> Response:
+    """A refusal as one JSON line with its ``code``, without server paths."""
+    body = {"error": no_paths(" ".join(str(e).split()))}
+    headers = None
+    if isinstance(e, (TableError, Refused)):
+        status, body["code"] = e.status, e.code
+        if getattr(e, "state", None) is not None:
             body["state"] = e.state
-        return JSONResponse(body, status_code=e.status)
-    except Refused as e:
-        return JSONResponse({"error": str(e), "code": e.code}, status_code=e.status)
-    except DatabaseFull as e:
-        return JSONResponse({"error": str(e), "code": "db_full"}, status_code=507)
-    except DatabaseBusy as e:
-        return JSONResponse({"error": str(e), "code": "db_busy"}, status_code=503,
-                            headers={"Retry-After": "2"})
-    except InputError as e:
-        return JSONResponse({"error": str(e), "code": getattr(e, "kind", None) or "input"},
-                            status_code=400)
+    elif isinstance(e, DatabaseFull):
+        status, body["code"] = 507, "db_full"
+    elif isinstance(e, DatabaseBusy):
+        status, body["code"], headers = 503, "db_busy", {"Retry-After": "2"}
+    else:
+        status, body["code"] = 400, getattr(e, "kind", None) or "input"
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def create(tables: Tables, request: Request) -> Response:
@@ -415,9 +420,6 @@ async def accept(tables: Tables, request: Request) -> Response:
     row = await tables.run(tables.shared.row, code)
     spec = row.proposal["rules"] if row.proposal else row.rules
     wanted = obj.get("id")
-    if not isinstance(wanted, int) or isinstance(wanted, bool):
-        raise TableError(400, "id must be the id of the proposal accepted (the state's "
-                              "proposal.id)", code="proposal_id")
     made = await tables.run(tables.shared.accept, code, token_field(obj),
                             await tables.solver_for(spec), wanted)
     tables.notify(code)

@@ -642,12 +642,17 @@ def test_a_next_game_is_proposed_shown_and_replaces_nothing_until_accepted(serve
                                                          "token": bob})
     state = r.json()
     assert r.status_code == 200 and state["next"] is None and state["next_code"] is None
-    assert state["proposal"] == {"players": ["Bob", "Ann"], "rules": "nordic",
-                                 "who_moves": "any", "by": 1, "agreed": [1]}
+    assert state["proposal"] == {"players": ["Bob", "Ann"], "rules": "nordic", "who_moves": "any",
+                                 "by": 1, "agreed": [1], "id": state["version"]}
     seen = httpx.get(f"{url}/api/table/{code}").json()           # every phone sees it
     assert seen["proposal"] == state["proposal"] and seen["next"] is None
     assert httpx.post(f"{url}/api/table/{code}/next/accept", json={}).status_code == 403
     r = httpx.post(f"{url}/api/table/{code}/next/accept", json={"token": ann})
+    assert r.status_code == 400 and r.json()["code"] == "proposal_id"      # which one?
+    r = httpx.post(f"{url}/api/table/{code}/next/accept", json={"token": ann, "id": 0})
+    assert r.status_code == 409 and r.json()["code"] == "other_proposal"
+    r = httpx.post(f"{url}/api/table/{code}/next/accept",
+                   json={"token": ann, "id": state["proposal"]["id"]})
     nxt = r.json()["next_code"]
     assert nxt and r.json()["next"] == nxt and r.json()["proposal"] is None
     new = httpx.get(f"{url}/api/table/{nxt}").json()
