@@ -4,9 +4,9 @@ is the server's secret until the game is over, so no page can compute the
 next roll.
 
 ``Seal.close(doc, over)`` answers the document with its seed replaced by a
-sealed text (``sealed:`` and three base64url parts: a fresh nonce, the seed
-masked by an HMAC-SHA256 of the nonce, and a tag over both), unless the
-game is over; ``Seal.open(doc)`` puts the seed back, refusing a seal this
+sealed text (``sealed:`` and three base64url parts: a nonce, the HMAC of
+the seed, the seed masked by an HMAC-SHA256 of the nonce, and a tag over
+both; the same seed is sealed the same each time), unless the game is over; ``Seal.open(doc)`` puts the seed back, refusing a seal this
 server did not make or that was altered (``InputError``: 400).  The key is
 32 random bytes kept in the shared tables' SQLite file (``keys``), made on
 first use: every worker of ``yatzy serve --workers`` and every restart
@@ -81,7 +81,7 @@ class Seal:
         seed = doc.get("seed")
         if over or not isinstance(seed, int) or isinstance(seed, bool):
             return doc
-        nonce = secrets.token_bytes(12)
+        nonce = hmac.digest(self.key, b"nonce" + seed.to_bytes(8, "big"), hashlib.sha256)[:12]
         masked = (seed ^ self._mask(nonce)).to_bytes(8, "big")
         text = PREFIX + ".".join(map(_b64, (nonce, masked, self._tag(nonce, masked))))
         return {**doc, "seed": text}
