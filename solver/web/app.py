@@ -64,7 +64,7 @@ from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Budget, Refused
 from yatzy.web.connections import WholeBody, no_paths
-from yatzy.web.fair import WRITES, Fair
+from yatzy.web.fair import WRITES, Fair, background
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
@@ -511,8 +511,8 @@ async def distribution_endpoint(request: Request) -> Response:
         games = None if solver.is_exact() else ESTIMATE_GAMES
         state.running += 1
         try:
-            dist = await anyio.to_thread.run_sync(solver.distribution, card, "optimal",
-                                                  games, 0, limiter=state.limiter)
+            dist = await anyio.to_thread.run_sync(background(solver.distribution), card,
+                                                  "optimal", games, 0, limiter=state.limiter)
         finally:
             state.running -= 1
         state.distributions[key] = {k: v for k, v in dist.as_dict().items() if k != "boxes"}

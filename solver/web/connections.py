@@ -271,4 +271,5 @@ async def answer(send, status: int, text: str, code: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BODY_SECONDS", "Connection", "no_paths", "MAX_HEAD", "PER_CLIENT", "WholeBody", "json_line"]
+__all__ = ["BODY_SECONDS", "Connection", "HeaderDeadline", "MAX_HEAD", "PER_CLIENT", "WholeBody",
+           "json_line", "no_paths"]

@@ -5,10 +5,11 @@ next roll.
 
 ``Seal.close(doc, over)`` answers the document with its seed replaced by a
 sealed text (``sealed:`` and three base64url parts: a nonce, the HMAC of
-the seed, the seed masked by an HMAC-SHA256 of the nonce, and a tag over
-both; the same seed is sealed the same each time), unless the game is over; ``Seal.open(doc)`` puts the seed back, refusing a seal this
-server did not make or that was altered (``InputError``: 400).  The key is
-32 random bytes kept in the shared tables' SQLite file (``keys``), made on
+the seed; the seed masked by an HMAC-SHA256 of the nonce; a tag over
+both: the same seed is sealed the same each time), unless the game is
+over; ``Seal.open(doc)`` puts the seed back, refusing a seal this server
+did not make or that was altered (``InputError``: 400).  The key is 32
+random bytes kept in the shared tables' SQLite file (``keys``), made on
 first use: every worker of ``yatzy serve --workers`` and every restart
 opens the seals of the others.
 
