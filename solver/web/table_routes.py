@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -43,7 +44,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from yatzy.database import DatabaseBusy, DatabaseFull
+from yatzy.database import DatabaseBusy, DatabaseFull, database_error
 from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game
 from yatzy.session import Capability, Session
@@ -209,7 +210,12 @@ class Tables:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
 
     async def run(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        """``fn(*args)`` in the tables' thread; an SQLite error is one line
+        (a file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        except sqlite3.Error as e:
+            raise database_error(self.shared.path, e) from None
 
     def notify(self, code: str) -> None:
         for event in self.listeners.get(code, ()):

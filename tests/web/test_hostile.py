@@ -245,6 +245,31 @@ def test_a_page_game_is_the_pages_word_and_touches_no_tables_best(port, nordic, 
     assert history is None                                   # unfinished: nothing shown yet
 
 
+def test_a_locked_database_is_503_db_busy_with_a_retry(nordic, tables_dir, tmp_path,
+                                                       monkeypatch):
+    import sqlite3
+
+    from yatzy import database
+    monkeypatch.setattr(database, "BUSY_SECONDS", 1.0)
+    db = tmp_path / "tables.sqlite"
+    with served(create_app("nordic", tables_dir, db), **LIMITS) as running:
+        port = int(running.url.rsplit(":", 1)[1])
+        code = table(port, "127.0.0.1")["code"]
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")            # another program holds the file
+        try:
+            start = time.monotonic()
+            status, body = post(port, f"/api/table/{code}/move", {"move": "roll", "after": 0})
+            waited = time.monotonic() - start
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert status == 503 and body["code"] == "db_busy", body
+        assert str(tmp_path) not in body["error"] and waited < 10
+        status, _ = post(port, f"/api/table/{code}/move", {"move": "roll", "after": 0})
+        assert status == 200
+
+
 def serve(tmp_path, tables_dir, *extra, wait=True):
     env = {**os.environ, "PYTHONPATH": ROOT, "YATZY_DATA": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "yatzy", "serve", "--port", "0",
