@@ -49,7 +49,7 @@ def solver(tables_dir, nordic):
 def one_line_error(r, status):
     assert r.status_code == status, r.text
     body = r.json()
-    assert set(body) <= {"error", "code", "command", "progress"}
+    assert set(body) <= {"error", "code", "command", "progress", "plan", "disk_bytes", "seconds"}
     assert "\n" not in body["error"] and body["error"] and body["code"]
     return body["error"]
 

@@ -227,7 +227,8 @@ export async function newTable(players, rules) {
 async function acceptNext() {
   if (!S.table || !S.table.proposal) return;
   let state;
-  try { state = await api(tableUrl("next/accept"), {token: token()}); }
+  // the proposal shown: if another has replaced it meanwhile, the server says so (409)
+  try { state = await api(tableUrl("next/accept"), {token: token(), id: S.table.proposal.id}); }
   catch (e) { showError(errorText(e)); return; }
   takeState(state);
 }
