@@ -28,6 +28,7 @@ default rules, the solvers, the distributions kept) is ``request.app.state.web``
 from __future__ import annotations
 
 import asyncio
+import functools
 import atexit
 import json
 import logging
@@ -174,10 +175,22 @@ def solvable_here(rules: Rules) -> bool:
 
 def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     """Why the page cannot start a game of ``rules`` now (None: it can):
-    ``{"code": "no_table", "command": ...}``."""
+    ``{"code": "no_table", "command": ..., "bytes": ..., "seconds": ...}``,
+    the size of the missing table's file and its time to solve on the
+    reference machine (``yatzy.tables.plan.value_plan``)."""
     if not Solver(rules, tables=tables).path.exists() and not solvable_here(rules):
-        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}"}
+        size, seconds = table_cost(rules)
+        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}",
+                "bytes": size, "seconds": round(seconds)}
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def table_cost(rules: Rules) -> tuple[int, float]:
+    """The bytes of the value table of ``rules`` and the seconds its solve
+    takes on the reference machine (planned once: a second for Maxi)."""
+    plan = value_plan(rules)
+    return plan.file_size, plan.seconds
 
 
 def build_times(clock: dict, done: int, total: int) -> dict:

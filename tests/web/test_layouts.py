@@ -68,6 +68,15 @@ def maxi_answers(folder):
     return handle
 
 
+def maxi_offered(route, request):
+    """``/api/rules?spec=maxi`` as a server holding Maxi's table answers it
+    (the page's Start waits for it, and stays off for rules it cannot play)."""
+    answer = route.fetch()
+    body = answer.json()
+    body["unavailable"] = None
+    route.fulfill(response=answer, json=body)
+
+
 class Phone:
     def __init__(self, browser, server, width, tmp_path, shots):
         self.width, self.height, self.shots = width, SIZES[width], shots
@@ -82,6 +91,7 @@ class Phone:
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route("**/api/game/**", maxi_answers(tmp_path))
+        self.page.route("**/api/rules?spec=maxi", maxi_offered)
         self.page.goto(server + "/")
         self.page.wait_for_selector("#new-game:not([hidden])")
 
@@ -99,6 +109,7 @@ class Phone:
             p.select_option(f"#player-kind-{i}", kind or "human")
         if rules == "maxi":                          # not offered (no table): typed as a spec
             p.fill("#rules-spec", "maxi")
+            p.wait_for_selector("#start:not([disabled])")
         else:
             p.select_option("#rules-select", rules)
         p.tap("#start")

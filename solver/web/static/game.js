@@ -268,7 +268,7 @@ function renderStatus() {
   const bits = [t("turnN", {n: int(S.view.turns_played[seat] + 1), of: int(S.view.turns_each)})];
   if (!S.view.needs_roll) bits.push(t("rerollsLeft", {n: S.view.rerolls}));
   else if (S.view.bank && S.view.bank[seat]) bits.push(t("bankSaved", {n: S.view.bank[seat]}));   // saved rolls, before the roll
-  if (S.mode !== "off" && S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedAbout", {ev: num(S.view.expected)}));
+  if (S.mode !== "off" && S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedFinal", {ev: int(Math.round(S.view.expected))}));
   sub.textContent = bits.join(" · ");
 }
 
@@ -340,7 +340,7 @@ function renderDice(busy) {
   if (S.view && !S.view.is_over) {
     if (!isHuman(S.view.turn_player)) hint = t("waitComputer", {name: playerName(S.view.turn_player)});
     else if (rolling) hint = t("enterDice", {n: need - S.entry.length});
-    else if (deciding) hint = (S.view.rerolls ? t("tapToKeep") : t("noRerolls"))
+    else if (deciding) hint = (!S.view.rerolls ? t("noRerolls") : S.mode === "full" && S.view.advice ? t("tapToKeep") : t("tapToKeepPlain"))
       + (S.view.bank_if_stopped ? " " + t("bankIfStop", {n: S.view.bank_if_stopped}) : "");   // saved rolls
     else hint = tableHint();
   }

@@ -369,6 +369,7 @@ function parseAction(text) {
 // the hint under the dice when another phone is to move
 export function tableHint() {
   if (!S.table || !S.view || S.view.is_over || mayMove() || !isHuman(S.view.turn_player)) return "";
+  if (S.table.seat === null) return t("pickSeatFirst");     // not the mover's phone yet: it may be theirs
   return S.table.seat === "watch" ? t("watching") : t("waitPhone", {name: playerName(S.view.turn_player)});
 }
 

@@ -69,4 +69,6 @@ export function signed(x) {
 }
 // A number as it is, at most one decimal ("4", "2,5").
 export function plain(x) { return new Intl.NumberFormat(locale(), {maximumFractionDigits: 1}).format(x); }
+// Points a child reads: whole ("17"), one decimal under one point ("0,4").
+export function points(x) { return Math.abs(x) < 0.95 ? num(x, 1) : int(Math.round(x)); }
 export function percent(p) { return new Intl.NumberFormat(locale(), {style: "percent"}).format(p); }
