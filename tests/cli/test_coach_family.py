@@ -1,0 +1,113 @@
+"""The coach at a family's table: a computer seat that cannot play the
+rules is refused before the game starts (and on ``--resume``), in the
+player's language; a new game's file never takes another game's name, and
+two coaches cannot play one file at once; a line that is almost right
+points at the right word (points are whole numbers; 0 in a box is a strike)."""
+
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from yatzy.cli import main
+from yatzy.cli.play import holding, new_name
+from yatzy.errors import InputError
+from yatzy.game import GAME_VERSION
+from yatzy.rules.grammar import GrammarError, parse
+from yatzy.rules.ruleset import parse_rules
+
+
+@pytest.fixture(autouse=True)
+def here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("YATZY_DATA", str(tmp_path / "data"))
+    return tmp_path
+
+
+def play(*args, input=""):
+    result = CliRunner().invoke(main, ["play", "--no-record", *args], input=input)
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+@pytest.mark.parametrize("kind", ["greedy", "simple"])
+@pytest.mark.parametrize("lang, said", [("nb", "en datamaskin kan ikke spille"),
+                                        ("sv", "en dator kan inte spela")])
+def test_a_computer_seat_that_cannot_play_the_rules_is_refused_at_the_start(here, kind, lang, said):
+    got = play("--lang", lang, "--rules", "maxi:saved_rolls=false", "--player", "Kari",
+               "--player", f"Bot={kind}", "--screen", "plain")
+    assert got.exit_code == 2, got.output
+    assert said in got.output and kind in got.output
+    assert "Kari>" not in got.output                      # no turn was begun
+    assert list(here.glob("yatzy-game-*.json")) == []      # nothing saved
+
+
+def test_a_saved_game_with_such_a_seat_is_refused_on_resume(here):
+    doc = {"yatzy_game": GAME_VERSION, "rules": "maxi:saved_rolls=false", "seed": 1,
+           "players": [{"name": "Kari", "kind": "human"}, {"name": "Bot", "kind": "greedy"}],
+           "moves": [], "played": 0, "drawn": [], "settings": {"lang": "nb"}}
+    (here / "g.json").write_text(json.dumps(doc))
+    got = play("--lang", "nb", "--resume", "g.json", "--screen", "plain")
+    assert got.exit_code == 2 and "greedy" in got.output, got.output
+    assert json.loads((here / "g.json").read_text()) == doc   # left as it was
+
+
+def test_two_new_games_in_one_second_get_two_files(here, monkeypatch):
+    monkeypatch.setattr(time, "strftime", lambda fmt, *a: "yatzy-game-20261207-151553")
+    names = [new_name("nb") for _ in range(3)]
+    assert names == ["yatzy-game-20261207-151553.json", "yatzy-game-20261207-151553-2.json",
+                     "yatzy-game-20261207-151553-3.json"]
+    assert all((here / n).exists() for n in names)
+
+
+@pytest.mark.parametrize("lang, said", [("nb", "en annen yatzy play har g.json åpen"),
+                                        ("sv", "ett annat yatzy play har g.json öppen")])
+def test_a_second_coach_of_one_file_is_refused(here, lang, said):
+    (here / "g.json").write_text("{}")
+    with holding("g.json", lang):
+        with pytest.raises(InputError, match=said):
+            with holding("g.json", lang):
+                pass
+        assert (here / "g.json.lock").exists()
+    assert not (here / "g.json.lock").exists()             # released, and the lock file gone
+    with holding("g.json", lang):                          # free again
+        pass
+
+
+def test_a_second_play_of_a_file_in_use_stops_with_one_line(here):
+    import subprocess
+    import sys
+    assert play("--lang", "sv", "--player", "Jonas", "--autosave", "g.json", "--screen",
+                "plain").exit_code == 0                   # a game saved, then resumed twice
+    first = subprocess.Popen([sys.executable, "-m", "yatzy", "play", "--no-record", "--lang", "sv",
+                              "--resume", "g.json", "--screen", "plain"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    try:
+        for _ in range(600):
+            if (here / "g.json.lock").exists():
+                break
+            time.sleep(0.05)
+        got = play("--lang", "sv", "--resume", "g.json", "--screen", "plain")
+        assert got.exit_code == 2, got.output
+        assert "ett annat yatzy play har g.json öppen" in got.output
+    finally:
+        out, _ = first.communicate("", timeout=120)
+    assert first.returncode == 0, out
+    assert json.loads((here / "g.json").read_text())["players"][0]["name"] == "Jonas"
+
+
+@pytest.mark.parametrize("lang, line, said", [
+    ("nb", "sjanse 23,5", "'23,5': poeng er hele tall"),
+    ("sv", "chans 23,5", "'23,5': poäng är heltal"),
+    ("nb", "skriv 0 på yatzy", "skriv «stryk yatzy»"),
+    ("nb", "null på yatzy", "skriv «stryk yatzy»"),
+    ("sv", "noll på yatzy", "skriv ”stryk yatzy”"),
+    ("en", "write 0 on yatzy", "type 'strike yatzy'"),
+])
+def test_an_almost_right_line_points_at_the_right_word(lang, line, said):
+    with pytest.raises(GrammarError) as e:
+        parse(line, parse_rules("nordic"), lang, dice=(1, 2, 3, 4, 5))
+    assert said in str(e.value)
+    assert "ukjent boks" not in str(e.value) and "okänd ruta" not in str(e.value)
