@@ -111,3 +111,19 @@ def test_an_almost_right_line_points_at_the_right_word(lang, line, said):
         parse(line, parse_rules("nordic"), lang, dice=(1, 2, 3, 4, 5))
     assert said in str(e.value)
     assert "ukjent boks" not in str(e.value) and "okänd ruta" not in str(e.value)
+
+
+@pytest.mark.parametrize("spec, roll, said", [
+    ("nordic", "roll 66661", "Kari trenger 39 til bonus (6 foran tre av hver)"),
+    ("forced", "roll 11123", "(1 foran 2 av hver)"),
+    ("maxi:saved_rolls=false", "roll 111234", "(1 bak 4 av hver)"),
+])
+def test_the_bonus_pace_is_said_in_the_measure_of_the_rules(spec, roll, said):
+    """Nordic's bonus is three of each, forced order's (42) two, Maxi's (84) four."""
+    from yatzy.cli.coach.standing import bonus_text
+    from yatzy.game import Game
+    from yatzy.session import Session
+    game = Game(spec, ["Kari"], seed=1)
+    game.play(roll)
+    game.play("score sixes" if spec == "nordic" else "score ones")
+    assert said in bonus_text(Session(game), "nb")
