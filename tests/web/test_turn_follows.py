@@ -166,6 +166,40 @@ def test_the_turn_comes_into_view_on_the_phone_to_move(phones, server, shots):
     axe(mine[0].page, "the turn arrived, nb 360")
 
 
+def test_a_whole_game_on_four_phones_brings_every_turn_into_view(phones, server, shots):
+    """Four phones, nb and sv at 360 x 640 and 390 x 844, a whole game (60
+    turns: the server's dice, then a box); before each turn every waiting
+    phone is scrolled to its card; at the end every phone shows the next
+    game's proposal at the top of its end dialog."""
+    mine = [phones("nb", 360), phones("sv", 390), phones("nb", 390), phones("sv", 360)]
+    mine[0].open(server.url + "/")
+    table_of(mine, ["Mor", "Jonas", "Åse", "Morfar"])
+    checked = 0
+    for turn in range(60):
+        now = mine[turn % 4]
+        for phone in mine:
+            if phone is not now:
+                phone.to_card()
+        now.page.wait_for_function("document.activeElement === document.querySelector('#roll')",
+                                   timeout=10000)
+        assert now.in_view() is None, (turn, now.width, now.in_view())
+        checked += 1
+        play_turn(now)
+    assert checked == 60
+    for phone in mine:
+        phone.page.wait_for_selector("#end[open]")
+    mine[1].page.tap("#again")                       # Jonas proposes the next game
+    for phone in mine:
+        phone.page.wait_for_selector("#end[open] #table-news .proposal")
+        top = phone.page.evaluate("""() => {
+            const d = document.querySelector('#end'), p = document.querySelector('#table-news');
+            return [p.getBoundingClientRect().top - d.getBoundingClientRect().top,
+                    p.getBoundingClientRect().bottom, innerHeight]; }""")
+        assert top[0] < 120 and top[1] < top[2], (phone.width, top)   # under the heading, in view
+    mine[0].page.screenshot(path=str(shots / "end-proposal-nb-360.png"))
+    axe(mine[3].page, "the end dialog with the proposal, sv 360")
+
+
 def test_undo_only_where_it_works_and_refusals_name_the_right_player(phones, server):
     """Mor made the table (she may undo anything); Jonas wrote a box: only
     his phone (and Mor's) may take it back, and Åse's refusal names Jonas."""
