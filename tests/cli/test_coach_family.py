@@ -127,3 +127,50 @@ def test_the_bonus_pace_is_said_in_the_measure_of_the_rules(spec, roll, said):
     game.play(roll)
     game.play("score sixes" if spec == "nordic" else "score ones")
     assert said in bonus_text(Session(game), "nb")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["nb", "sv"])
+def test_an_undone_choice_takes_its_verdict_off_the_screen(nordic, tables_dir, tmp_path, lang,
+                                                           size):
+    """Check mode on the steady screen (tmux): a choice's verdict and the
+    running loss beside the card go with the undo that takes the choice back."""
+    import shutil as tools
+    if tools.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    from tests.cli.test_pad_terminal import Terminal
+    from yatzy.rules.words import message
+
+    class Sized(Terminal):
+        def __init__(self, name, command):
+            self.name = name
+            self.tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+                      command, check=True)
+
+    term = Sized(f"yatzy-undo-{time.monotonic_ns()}", term_command(tmp_path, tables_dir, lang))
+    chance = {"nb": "skriv sjanse", "sv": "skriv chans"}[lang]
+    verdicts = (message("best", lang), message("cost", lang, loss="X", best="Y").split("X")[0],
+                message("tally", lang, name="Kari", loss="X").split("X")[0].strip())
+    try:
+        term.wait_for("Kari>", seconds=60)
+        term.type(chance)
+        shown = term.wait_for("Ola>", seconds=240)
+        assert any(v in shown for v in verdicts), shown
+        term.type("angre" if lang == "nb" else "ångra")
+        shown = term.wait_for(message("undone", lang, move="").strip(), "Kari>", seconds=60)
+    finally:
+        term.close()
+    assert not any(v in shown for v in verdicts), shown
+    assert all(len(line) <= size[0] for line in shown.splitlines())
+
+
+def term_command(tmp_path, tables_dir, lang):
+    import sys
+    from pathlib import Path
+
+    import yatzy
+    root = Path(yatzy.__file__).parents[1]
+    return (f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
+            f"PYTHONPATH={root} {sys.executable} -m yatzy play --tables {tables_dir} "
+            f"--lang {lang} --hints check --seed 5 --player Kari --player Ola --no-record; "
+            "sleep 60")
