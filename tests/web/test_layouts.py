@@ -218,7 +218,10 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
             phone.shot(f"{case}-{width}-next")
         # a kept die's label in its slot
         if state == "roll":
-            p.tap("#roll")
+            # real dice typed in: a keep then waits for the rest to be typed (the server's
+            # dice would roll the rest at once), its kept dice in their slots
+            for k in range(p.evaluate("document.querySelectorAll('#dice .die').length")):
+                p.tap(f"#faces button[data-face='{k % 6 + 1}']")
             phone.wait("decide")
             # the next person's open boxes, further right on the card, widen nothing
             # (their screen-reader words are held by the card's box: no layout viewport past the phone)
@@ -272,10 +275,10 @@ def test_maxis_saved_rolls_are_seen_and_used_on_a_phone(browser, server, tmp_pat
             assert f"{left} omkast igjen" in p.inner_text("#sub"), (left, p.inner_text("#sub"))
             p.tap("#dice .die[data-index='0']")
             in_view("#keep")
-            p.tap("#keep")
-            phone.wait("roll")
-            p.tap("#roll")
-            phone.wait("decide")
+            moves = int(p.evaluate("document.body.dataset.moves"))
+            p.tap("#keep")                               # kept, and the rest rolled at once
+            p.wait_for_function(f"+document.body.dataset.moves >= {moves + 2}"
+                                " && document.body.dataset.state === 'decide'")
             phone.no_sideways_scroll(f"{left} rerolls left")
         assert "2 omkast igjen" in p.inner_text("#sub")
         assert "spares 2 kast" in p.inner_text("#hint")
