@@ -498,7 +498,8 @@ class Session:
                          for card in self.pace()],
                 "standings": [vars(s) for s in self.standings()],
                 "last": None if last is None else vars(last),
-                "undo_rule": self.undo_rule, "undo_seat": self.undo_seat()}
+                "undo_rule": self.undo_rule, "undo_seat": self.undo_seat(),
+                "redo_seat": self.game.redo_moves[0].player if self.game.redo_moves else None}
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",

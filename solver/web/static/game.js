@@ -248,7 +248,7 @@ function showMover() {
 export function canUndo() {
   return !!S.view && S.live && (!S.table || mayUndo()) && (hasHumans() ? S.view.can_undo_human : S.view.can_undo);
 }
-export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
+export function canRedo() { return !!S.view && S.live && (!S.table || mayUndo("redo")) && S.view.can_redo; }
 export function hasHumans() { return S.view.players.some((p) => p.kind === "human"); }
 
 function renderStatus() {

@@ -48,11 +48,12 @@ export function mayMove() {
 // session names the seat whose move an undo takes back (undo_seat); where
 // only each player's own phone moves, only that seat's phone (or the
 // table's creator) may.
-export function mayUndo() {
+export function mayUndo(kind = "undo") {
   if (!S.table) return true;
   if (S.table.seat === "watch") return false;
-  if (S.table.admin || S.table.who !== "seat" || S.table.undoSeat === undefined) return true;
-  return S.table.undoSeat !== null && S.table.undoSeat in S.table.tokens;
+  const seat = kind === "redo" ? S.table.redoSeat : S.table.undoSeat;
+  if (S.table.admin || S.table.who !== "seat" || seat === undefined) return true;
+  return seat !== null && seat in S.table.tokens;
 }
 export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.table.seat === S.view.turn_player; }
 
@@ -81,7 +82,7 @@ export function showKept(code) {
   S.table = {code: s.code, short: s.short || null, moves: -1, claimed: s.claimed, who: s.who_moves, url: s.url || null,
            seat: mine.seat ?? null, tokens: mine.tokens || {}, admin: mine.admin || null,
            proposal: s.proposal || null, last: (s.session && s.session.last) || null,
-           undoSeat: s.session ? s.session.undo_seat : undefined};
+           undoSeat: s.session ? s.session.undo_seat : undefined, redoSeat: s.session ? s.session.redo_seat : undefined};
   S.view = {...s.view, game: s.game, advice: null, family: s.family, history: s.history};
   S.live = false;
   render();
@@ -124,6 +125,7 @@ function takeState(s) {
   S.table.proposal = s.proposal || null; S.table.last = (s.session && s.session.last) || null;
   if (typeof S.table.seat === "number" && !(S.table.seat in S.table.tokens)) S.table.seat = null;
   S.table.undoSeat = s.session ? s.session.undo_seat : undefined;
+  S.table.redoSeat = s.session ? s.session.redo_seat : undefined;
   store(KEPT, JSON.stringify(s));
   if (same) { render(); return; }
   const wasMine = myTurn() && S.live;
@@ -184,7 +186,8 @@ export async function tableSend(kind, extra = {}, opts = {}) {
 // server's name where it gives one, else the seat whose move an undo takes
 // back, else the player to move.
 function refusal(kind, e) {
-  const seat = kind === "undo" && typeof S.table.undoSeat === "number" ? S.table.undoSeat : S.view.turn_player;
+  const mover = kind === "undo" ? S.table.undoSeat : kind === "redo" ? S.table.redoSeat : null;
+  const seat = typeof mover === "number" ? mover : S.view.turn_player;
   const name = (e.data && typeof e.data.name === "string" && e.data.name) || playerName(seat);
   return kind === "undo" || kind === "redo" ? t("notYoursUndo", {name}) : t("notYours", {name});
 }
