@@ -240,6 +240,7 @@ def test_a_reload_without_the_server_shows_the_table_and_catches_up(phones, serv
     assert b.page.is_visible("#protokoll tbody tr")
     assert b.data("table") == a.data("table")
     b.page.screenshot(path=str(shots / "offline-reload-nb-360.png"))
+    axe(b.page, "a table reloaded offline, nb 360")
     # meanwhile Ann takes her box back on her phone: the table moves on without Bob's
     assert not a.page.is_disabled("#undo")
     a.page.tap("#undo")
