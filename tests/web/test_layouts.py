@@ -211,6 +211,12 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
         assert banner >= 0 and roll <= phone.fold(), ("after a lower box", banner, roll)
         focused = p.evaluate("document.activeElement.id || document.activeElement.tagName")
         assert focused == ("roll" if state == "roll" else "turn"), focused
+        # a card wider than the phone has scrolled sideways to the mover's columns, whole
+        mover = p.evaluate("""() => { const box = document.querySelector('#card .scroll').getBoundingClientRect();
+            const head = document.querySelector('#protokoll thead th.now').getBoundingClientRect();
+            const label = document.querySelector('#protokoll thead th.label').getBoundingClientRect();
+            return [head.left - label.right, box.right - head.right]; }""")
+        assert min(mover) >= -1, ("the mover's columns are off the card", mover)
         phone.no_sideways_scroll("next turn")
         if case in PICTURED:
             phone.axe(state)
