@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import json
 import logging
 import os
@@ -177,9 +178,13 @@ def solvable_here(rules: Rules) -> bool:
 
 def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     """Why the page cannot start a game of ``rules`` now (None: it can):
-    ``{"code": "no_table", "command": ...}``."""
+    ``{"code": "no_table", "command": ..., "bytes": ..., "seconds": ...}``,
+    the size of the missing table's file and its time to solve on the
+    reference machine (``yatzy.tables.plan.value_plan``)."""
     if not Solver(rules, tables=tables).path.exists() and not solvable_here(rules):
-        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}"}
+        size, seconds = table_cost(rules)
+        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}",
+                "bytes": size, "seconds": round(seconds)}
     return None
 
 
@@ -193,6 +198,14 @@ def missing_table(rules: Rules) -> "ApiError":
                          f"{rules.spec} first)", "no_table",
                     command=f"yatzy solve --rules {rules.spec}", plan=str(plan),
                     disk_bytes=plan.disk_bytes, seconds=round(plan.seconds))
+
+
+@functools.lru_cache(maxsize=64)
+def table_cost(rules: Rules) -> tuple[int, float]:
+    """The bytes of the value table of ``rules`` and the seconds its solve
+    takes on the reference machine (planned once: a second for Maxi)."""
+    plan = value_plan(rules)
+    return plan.file_size, plan.seconds
 
 
 def build_times(clock: dict, done: int, total: int) -> dict:
