@@ -19,6 +19,7 @@ import importlib
 import click
 
 from yatzy.cli.options import Group
+from yatzy.version import __version__
 
 COMMAND_MODULES = {
     **dict.fromkeys(("solve", "ev", "advise", "rules"), "core"),
@@ -46,7 +47,7 @@ class LazyGroup(Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="yatzy", message="yatzy %(version)s")
+@click.version_option(__version__, "--version", "-V", message="yatzy %(version)s")
 def main() -> None:
     """Exact optimal strategy for Nordic Yatzy and its variants."""
 
