@@ -169,7 +169,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         click.echo(f"{b.name:<18}{dist.box_mean[i]:>8.3f}{pct(dist.box_nonzero[i]):>10}")
     click.echo(f"seconds       {dist.seconds:.2f}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # -------------------------------------------------------------------- compare
@@ -228,7 +228,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     if any(d.games for d in dists):
         click.echo(f"* estimated from {games} optimal games (seed {seed}); the others are exact")
     if plot:
-        click.echo(f"plot: {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # ------------------------------------------------------------------- simulate
@@ -270,7 +270,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
     if log_path:
         click.echo(f"log           {log_path}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # --------------------------------------------------------------------- review
