@@ -40,14 +40,15 @@ class BuildWithTable(build_py):
         super().run()
         if getattr(self, "editable_mode", False):
             return
-        package = Path(self.build_lib) / "yatzy"
+        build_lib = str(Path(self.build_lib).resolve())
+        package = Path(build_lib) / "yatzy"
         shipped = package / "tables" / "shipped"
         if any(shipped.glob("*.tbl")):
             return
         with tempfile.TemporaryDirectory() as work:
             env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
                    "NUMBA_CACHE_DIR": str(Path(work) / "numba"),
-                   "PYTHONPATH": os.pathsep.join([self.build_lib,
+                   "PYTHONPATH": os.pathsep.join([build_lib,
                                                   os.environ.get("PYTHONPATH", "")])}
             env.pop("YATZY_TABLES", None)
             tables = Path(work) / "tables"
