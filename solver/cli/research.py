@@ -329,9 +329,10 @@ BIG_EXPORT = 20 << 20       # an export at least this big says its size first
 def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
            max_bank: int | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
-    from yatzy.research.export import estimated_size
+    from yatzy.research.export import check_format, estimated_size
     from yatzy.tables.plan import describe_bytes
 
+    check_format(fmt, out)                     # a missing pyarrow: before anything is said
     solver = open_solver(rules_spec, tables_dir)
     rows, size = estimated_size(solver.rules, fmt, max_bank)
     if size >= BIG_EXPORT and rows <= MAX_ROWS:
