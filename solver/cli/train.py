@@ -292,7 +292,7 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
 @rules_option
 @tables_option
 @click.option("--count", type=Whole(1, 1000), default=5, show_default=True, metavar="N",
-              help="Puzzles in this session.")
+              help="How many puzzles to answer now.")
 @click.option("--seed", type=SEED, default=None, metavar="S",
               help="Seed of the noisy games the puzzles come from [default: random].")
 @click.option("--level", type=Whole(0, len(pz.LEVELS) - 1), default=0, show_default=True,
