@@ -671,6 +671,38 @@ def _key(rules: Rules) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     return tuple(b.name for b in rules.boxes), tuple(b.aliases for b in rules.boxes)
 
 
+def box_named(name: str, rules: Rules) -> int | None:
+    """The box of ``rules`` that ``name`` names exactly, in any language (its
+    names and aliases, the printed names, ``BOX_WORDS``: what a score pad
+    and a card take), or None.
+
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> [box_named(n, nordic) for n in ("2 par", "kåk", "Two Pairs", "to")]
+    [7, 12, 7, None]
+    """
+    exact, _ = _names(*_key(rules))
+    found = exact.get(_norm(name), set())
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def names_lang(names: list[str], rules: Rules) -> str:
+    """The language of the box names ``names``: ``nb`` or ``sv`` where one
+    of them is a name of that language alone, else ``en``.
+
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> names_lang(["enere", "x"], nordic), names_lang(["kåk"], nordic), names_lang(["x"], nordic)
+    ('nb', 'sv', 'en')
+    """
+    _, own = _names(*_key(rules))
+    for name in map(_norm, names):
+        langs = [lang for lang in LANGS if name in own[lang]]
+        if len(langs) == 1 and langs[0] != "en":
+            return langs[0]
+    return "en"
+
+
 def parse(line: str, rules: Rules, lang: str | None = None, *,
           dice: tuple[int, ...] | None = None, roll_due: bool = False,
           commands: bool = True) -> Typed:
@@ -697,4 +729,4 @@ def parse(line: str, rules: Rules, lang: str | None = None, *,
 
 
 __all__ = ["BOX_WORDS", "COMMANDS", "LANGS", "MESSAGES", "MOVES", "VERBS", "GrammarError",
-           "Typed", "cut", "parse"]
+           "Typed", "box_named", "cut", "names_lang", "parse"]
