@@ -161,7 +161,11 @@ def minimise(rules: Rules, step: float = 0.1, evaluations: int = 6,
     away; one step downhill if the parabola is not convex), a Newton step;
     then it doubles the slope while ``UB`` falls, or halves it while ``UB``
     is above ``UB(0)``.  Every ``UB`` it computes is computed in full
-    and is a valid bound; the smallest is kept.
+    and is a valid bound; the smallest is kept.  It stops where the budget
+    of solves is spent (with three columns the default six go to the
+    parabola and the Newton step), so ``Bound.tried`` may hold two slopes
+    only: ``converged_within`` says how far from the least bound of linear
+    prices it stopped.
     """
     check_columns(rules)
     start = time.perf_counter()

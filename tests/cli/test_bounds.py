@@ -147,3 +147,24 @@ def test_clairvoyant_bound_holds_on_a_small_game(tables_dir):
     # told the score in advance, the player does better than by playing for points
     assert f.upper.value > same_play + 0.01
     assert d["estimate"] is None and d["upper_is"] == d["lower_is"] == "proven"
+
+
+def test_the_win_bracket_in_words(tables_dir, capsys):
+    """`yatzy bounds --versus optimal` as text: each bound as a percentage
+    rounded outward at four decimals, the proven lower side below."""
+    from decimal import Decimal
+
+    from yatzy.cli.research import print_bracket
+
+    solver = Solver(TINY, tables=tables_dir)
+    target, empty = solver.target(), solver.card("")
+    f = brackets.win_figures(TINY, solver.distribution().pmf,
+                             lambda t: target.probability(empty, t))
+    print_bracket({**f.as_dict(), "seconds": 1.0}, versus=True)
+    lines = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines())
+    upper = Decimal(lines["upper"].split(" %")[0])
+    assert upper >= Decimal(f.upper.value) * 100 and upper - Decimal(f.upper.value) * 100 < \
+        Decimal("0.0001") and upper.as_tuple().exponent == -4
+    lower = Decimal(lines["lower"].split(" %")[0])
+    assert lower <= Decimal(f.lower.value) * 100 and "[proven]" in lines["lower"]
+    assert "counting half" in lines["upper,"] and "estimate" not in lines
