@@ -109,14 +109,18 @@ class GameLog:
 
 
 def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
-             policy: str = "optimal", on_log=None, theta: float = 0.0,
-             decisions: DecisionTable | None = None, scores: bool = False) -> Simulation:
+             policy: str = "optimal", on_log=None, theta: float = 0.0, **how) -> Simulation:
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
-    called for each batch of games when given.  ``decisions``: the decision
-    table of the optimal policy (of ``values`` and ``theta``): the same
-    games, played by lookup.  ``scores``: keep every game's final score
+    called for each batch of games when given.  How they are played and
+    what is kept (``how``, by keyword): ``decisions``, the decision table of
+    the optimal policy (of ``values`` and ``theta``): the same games,
+    played by lookup; ``scores=True``: keep every game's final score
     (``Simulation.scores``)."""
+    decisions: DecisionTable | None = how.pop("decisions", None)
+    scores = bool(how.pop("scores", False))
+    if how:
+        raise TypeError(f"simulate: unknown options {', '.join(sorted(how))}")
     check_policy_rules(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
