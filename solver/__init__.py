@@ -39,6 +39,9 @@ _WHERE = {
     "Target": "yatzy.players.objectives", "Win": "yatzy.players.objectives",
     "Distribution": "yatzy.research.distribution", "Simulation": "yatzy.research.simulate",
     "Review": "yatzy.research.review",
+    "Versus": "yatzy.research.stats", "Paired": "yatzy.research.stats",
+    "paired": "yatzy.research.stats", "Mean": "yatzy.research.study",
+    "match": "yatzy.research.match", "Match": "yatzy.research.match",
     "Solver": "yatzy.api", "Comparison": "yatzy.api", "compare": "yatzy.api",
     "Game": "yatzy.game",
 }

@@ -199,6 +199,23 @@ def half_steps(slack: np.ndarray) -> np.ndarray:
 
 
 _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
+SLACK_SECONDS = 2.0      # one solve of the one-column slack table, on the reference machine
+
+
+def announce_slack(rules: Rules, K: int, path) -> None:
+    """Say (``tables.plan.announce``: a ``TableWarning``, as every build
+    that takes a while) that the slack tables of ``rules`` are built now:
+    how big, and about how long on this machine now, their kernel's first
+    compile included (``tables.plan.compile_seconds``)."""
+    from yatzy.kernels.relaxed import relaxed_turn
+    from yatzy.tables import plan as plans
+    one = rules.column_rules
+    values = (K + 1) * state_space(one).n_masks * (one.cap + 1)
+    compile_first = plans.compile_seconds("slack", (relaxed_turn,))
+    what = (f"slack tables of {rules.spec} ({K + 1} solves of one column"
+            + (", their kernel compiled first, once)" if compile_first else ")"))
+    plan = plans.Plan(what, path, values, 8 * values, 8 * values, SLACK_SECONDS * (K + 1))
+    plans.announce(plan, plans.estimate(plan) + compile_first, stacklevel=4)
 
 
 def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndarray:
@@ -216,6 +233,7 @@ def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndar
         except (OSError, ValueError):
             ok = False
         if not ok:
+            announce_slack(rules, K, path)
             values = slack_values(rules, K)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -65,14 +65,16 @@ class TripleGames:
     seconds: float
     scores: np.ndarray | None = None
 
-    def simulation(self):
+    def simulation(self, scores: bool = False):
         """As a ``yatzy.research.simulate.Simulation`` (box figures: the mean per
-        column; bonus: the share of columns with the bonus)."""
+        column; bonus: the share of columns with the bonus; ``scores``: with
+        every game's final score)."""
         from yatzy.research.simulate import Simulation
         cols = self.rules.columns
         return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
                           self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
-                          self.box_nonzero.sum(axis=0) / cols, self.seconds)
+                          self.box_nonzero.sum(axis=0) / cols, self.seconds,
+                          scores=self.scores if scores else None)
 
 
 def _values(table: StateValues, policy: str) -> np.ndarray:
