@@ -22,6 +22,8 @@ them, so advice starts without Numba.
 
 from importlib import import_module
 
+from yatzy.version import __version__
+
 # public name -> the module that defines it
 _WHERE = {
     "InputError": "yatzy.errors", "TableError": "yatzy.errors",
@@ -37,10 +39,13 @@ _WHERE = {
     "Target": "yatzy.players.objectives", "Win": "yatzy.players.objectives",
     "Distribution": "yatzy.research.distribution", "Simulation": "yatzy.research.simulate",
     "Review": "yatzy.research.review",
+    "Versus": "yatzy.research.stats", "Paired": "yatzy.research.stats",
+    "paired": "yatzy.research.stats", "Mean": "yatzy.research.study",
+    "match": "yatzy.research.match", "Match": "yatzy.research.match",
     "Solver": "yatzy.api", "Comparison": "yatzy.api", "compare": "yatzy.api",
     "Game": "yatzy.game",
 }
-__all__ = sorted(_WHERE)
+__all__ = sorted(_WHERE)   # and __version__: the release, "1.0.0" (yatzy.version)
 
 
 def __getattr__(name: str):

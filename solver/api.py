@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from yatzy import bounds
-from yatzy.bounds import check_games, check_seed, check_whole
+from yatzy.bounds import WrongType, check_games, check_seed, check_whole
 from yatzy.errors import InputError, TableError
 from yatzy.files import atomic_text, check_writable
 from yatzy.players.objectives import Objective, Target, Win, objective_from
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from yatzy.research.distribution import Distribution
     from yatzy.research.review import Review, Turn
     from yatzy.research.simulate import Simulation
+    from yatzy.research.study import Mean
     from yatzy.tables.target import TargetTable
 
 POLICIES = ALL_POLICY_NAMES      # declared in yatzy.rules.objectives
@@ -202,6 +203,23 @@ class Solver:
         a lower bound of the strategy's (``distribution`` estimates that)."""
         sc = self.card(card)                 # bad input fails before any solve
         return self._objective(objective).value(self, sc)
+
+    @property
+    def ev_is(self) -> str:
+        """What ``ev`` returns: ``"exact"`` (the optimal expected score,
+        from the solved table) or, with several columns, ``"lower_bound"``
+        (the exact value of playing the columns one by one; the strategy's
+        own mean: ``strategy_mean``)."""
+        return self.rules.play.values
+
+    def strategy_mean(self, card: Scorecard | str = "", games: int | None = None,
+                      seed: int = 0) -> Mean:
+        """The mean final score of the strategy from ``card``: exact where
+        the table solves the game (``games`` None), else estimated from
+        ``games`` played games (several columns: 4,000 unless given), with
+        its 95 % interval (``yatzy.research.study.Mean``)."""
+        from yatzy.research.study import strategy_mean
+        return strategy_mean(self, card, games, seed)
 
     def advise(self, card: Scorecard | str, dice: str | Iterable[int], rerolls: int,
                objective: Objective | None = None) -> Advice:
@@ -363,17 +381,22 @@ class Solver:
         return estimate(table, card, games, seed)
 
     def simulate(self, games: int, seed: int = 0, policy: str = "optimal",
-                 log: str | Path | IO[str] | None = None) -> Simulation:
+                 log: str | Path | IO[str] | None = None, scores: bool = False) -> Simulation:
         """Play ``games`` new games under ``policy``, reproducibly for a
         ``seed``; ``log``: a file name (written atomically) or an open text
-        file that receives every turn (``yatzy.research.review``'s format)."""
+        file that receives every turn (``yatzy.research.review``'s format);
+        ``scores``: keep every game's final score (``Simulation.scores``,
+        8 bytes a game), e.g. to pair two policies' games of one seed
+        (``yatzy.paired``)."""
+        if not isinstance(scores, bool):
+            raise WrongType(f"scores must be True or False, not {type(scores).__name__}")
         from yatzy.kernels.policy import check_policy_rules
         from yatzy.research.review import header_line, log_lines
         games, seed = check_games(games), check_seed(seed)
         check_policy(policy)
         if not self.rules.play.exact or policy not in SIMPLE_POLICIES:
             self.is_exact(policy)                # a one-line error for a wrong policy
-            return self._simulate_columns(games, seed, policy, log)
+            return self._simulate_columns(games, seed, policy, log, scores)
         if self.theta and policy != "optimal":
             raise InputError(f"policy {policy!r} has no risk parameter; theta is for the "
                              "optimal policy")
@@ -395,7 +418,8 @@ class Solver:
             table = self.table if policy == "optimal" else None
             if not fast:
                 from yatzy.research.games import run_games
-                return run_games(table, games, seed, (lambda line: f.write(line + "\n")) if f else None)
+                return run_games(table, games, seed, (lambda line: f.write(line + "\n")) if f else None,
+                                 scores=scores)
 
             def write(batch) -> None:
                 for line in log_lines(self.rules, batch.first, batch.rolls, batch.keeps,
@@ -409,7 +433,7 @@ class Solver:
             announce_compile(kernels, "simulation")
             return simulate(self.rules, table.values if table is not None else None, games, seed,
                             policy, on_log=write if f is not None else None, theta=self.theta,
-                            decisions=decisions)
+                            decisions=decisions, scores=scores)
 
     def _decisions(self, games: int):
         """The decision table the simulation of ``games`` optimal games looks
@@ -429,7 +453,7 @@ class Solver:
             return build(rules, self.table.values, self.theta)
 
     def _simulate_columns(self, games: int, seed: int, policy: str,
-                          log: str | Path | IO[str] | None) -> Simulation:
+                          log: str | Path | IO[str] | None, scores: bool = False) -> Simulation:
         """``simulate`` with several columns: ``yatzy.research.triple_games``."""
         from yatzy.research.review import header_line
         from yatzy.research.triple_games import run_games
@@ -438,7 +462,8 @@ class Solver:
             if f is not None:
                 f.write(header_line(self.rules, policy=policy, seed=seed) + "\n")
             on_line = (lambda line: f.write(line + "\n")) if f is not None else None
-            return run_games(self.table, self.rules, games, seed, policy, on_line).simulation()
+            return run_games(self.table, self.rules, games, seed, policy,
+                             on_line).simulation(scores)
 
     def _one_column(self, what: str) -> None:
         if self.rules.play.refuse("one table"):

@@ -32,7 +32,7 @@ from yatzy.cli.options import (
     tables_option,
     theta_option,
 )
-from yatzy.research.export import FORMATS
+from yatzy.research.export import FORMATS, MAX_ROWS
 
 
 # ----------------------------------------------------------------- distribution
@@ -169,7 +169,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         click.echo(f"{b.name:<18}{dist.box_mean[i]:>8.3f}{pct(dist.box_nonzero[i]):>10}")
     click.echo(f"seconds       {dist.seconds:.2f}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # -------------------------------------------------------------------- compare
@@ -228,7 +228,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     if any(d.games for d in dists):
         click.echo(f"* estimated from {games} optimal games (seed {seed}); the others are exact")
     if plot:
-        click.echo(f"plot: {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # ------------------------------------------------------------------- simulate
@@ -270,7 +270,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
     if log_path:
         click.echo(f"log           {log_path}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # --------------------------------------------------------------------- review
@@ -317,6 +317,7 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 
 
 # --------------------------------------------------------------------- export
+BIG_EXPORT = 20 << 20       # an export at least this big says its size first
 @click.command()
 @rules_option
 @tables_option
@@ -328,7 +329,18 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
            max_bank: int | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
-    n = open_solver(rules_spec, tables_dir).export(fmt, out or sys.stdout, max_bank)
+    from yatzy.research.export import check_format, estimated_size
+    from yatzy.tables.plan import describe_bytes
+
+    check_format(fmt, out)                     # a missing pyarrow: before anything is said
+    solver = open_solver(rules_spec, tables_dir)
+    rows, size = estimated_size(solver.rules, fmt, max_bank)
+    if size >= BIG_EXPORT and rows <= MAX_ROWS:
+        click.echo(f"exporting {rows:,} states as {fmt}: about {describe_bytes(size)}"
+                   + ("" if fmt == "parquet" else " (parquet: about "
+                      f"{describe_bytes(estimated_size(solver.rules, 'parquet', max_bank)[1])})"),
+                   err=True)
+    n = solver.export(fmt, out or sys.stdout, max_bank)
     if out:
         click.echo(f"{n} states written to {out}", err=True)
 
@@ -358,13 +370,10 @@ def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None
 @json_option
 def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: int | None,
            seed: int, as_json: bool) -> None:
-    """What is known of a rule set's value: exact, or bracketed by a lower and
-    an upper figure, each with its method (bounds proven, estimates with
-    their interval)."""
+    """What is known of a rule set's value: exact, or bracketed by a proven
+    lower and upper bound (each rounded outward: an upper bound up, a lower
+    bound down), with a measured estimate and its interval between them."""
     import time
-
-    from yatzy.research import brackets
-    from yatzy.research.triple_bound import cache_path, cached_bound, check_columns
 
     start = time.perf_counter()
     solver = open_solver(rules_spec, tables_dir)
@@ -374,55 +383,109 @@ def bounds(rules_spec: str, tables_dir: str | None, versus: str | None, games: i
             raise click.UsageError("--versus optimal is for one-column rules")
         if games is not None:
             raise click.UsageError("--games measures the strategy of several columns")
-        dist = solver.distribution()
-        target, empty = solver.target(), solver.card("")
-        figures = brackets.win_figures(rules, dist.pmf, lambda t: target.probability(empty, t),
-                                       time.perf_counter() - start)
+        figures = win_bracket(solver)
     elif not rules.play.exact:
-        check_columns(rules)
-        path = cache_path(rules, tables_dir)
-        if not path.is_file() or "bound" not in path.read_text():
-            click.echo(f"computing the upper bound of {rules.spec}: several solves of one "
-                       f"column over {rules.columns * rules.column_rules.n_boxes} turns "
-                       f"(minutes each on one core), cached in {path}", err=True)
-        bound = cached_bound(rules, tables_dir, lambda line: click.echo(line, err=True))
-        measured = None
-        if games is not None:
-            sim = solver.simulate(games, seed)
-            lo, hi = sim.ci95
-            measured = brackets.Run(sim.mean, lo, hi, games,
-                                    f"yatzy simulate --rules {rules.spec} --games {games} "
-                                    f"--seed {seed}", "measured now")
-        figures = brackets.columns_figures(rules, solver.ev(), bound,
-                                           time.perf_counter() - start, measured)
+        figures = columns_bracket(solver, tables_dir, games, seed)
     else:
         if games is not None:
             raise click.UsageError("--games measures the strategy of several columns")
-        figures = brackets.exact_figures(rules, solver.ev(), time.perf_counter() - start)
+        from yatzy.research import brackets
+        figures = brackets.exact_figures(rules, solver.ev())
+    figures = replace(figures, seconds=time.perf_counter() - start)   # builds included
     if as_json:
         click.echo(json.dumps(figures.as_dict()))
-        return
-    d = figures.as_dict()
+    else:
+        print_bracket(figures.as_dict(), bool(versus))
+
+
+def win_bracket(solver):
+    """``brackets.win_figures`` of ``solver``'s rules (the exact
+    distribution and the target table, each built first where missing)."""
+    from yatzy.research import brackets
+
+    dist = solver.distribution()
+    target, empty = solver.target(), solver.card("")
+    return brackets.win_figures(solver.rules, dist.pmf, lambda t: target.probability(empty, t))
+
+
+def columns_bracket(solver, tables_dir: str | None, games: int | None, seed: int):
+    """``brackets.columns_figures`` of ``solver``'s rules (several columns):
+    the bound from its cache or searched now (said first), the strategy
+    measured over ``games`` games now where given."""
+    from yatzy.research import brackets
+    from yatzy.research.triple_bound import cache_path, cached_bound, check_columns
+
+    rules = solver.rules
+    check_columns(rules)
+    path = cache_path(rules, tables_dir)
+    if not path.is_file() or "bound" not in path.read_text():
+        click.echo(f"computing the upper bound of {rules.spec}: several solves of one "
+                   f"column over {rules.columns * rules.column_rules.n_boxes} turns "
+                   f"(minutes each on one core), cached in {path}", err=True)
+    bound = cached_bound(rules, tables_dir, lambda line: click.echo(line, err=True))
+    measured = None
+    if games is not None:
+        sim = solver.simulate(games, seed)
+        lo, hi = sim.ci95
+        measured = brackets.Run(sim.mean, lo, hi, games,
+                                f"yatzy simulate --rules {rules.spec} --games {games} "
+                                f"--seed {seed}", "measured now")
+    return brackets.columns_figures(rules, solver.ev(), bound, measured)
+
+
+def print_bracket(d: dict, versus: bool) -> None:
+    """The text of ``yatzy bounds``: each figure with what it is; bounds
+    as rounded outward (``brackets.outward``), estimates with their interval."""
+    from yatzy.research.brackets import outward
+
     click.echo(f"rules         {d['rules']}")
     if d["exact"] is not None:
-        click.echo(f"exact         {d['exact']:.7f}  ({d['lower_method']})")
+        click.echo(f"exact         {d['exact']:.7f}  ({d['upper_method']})")
+        click.echo(f"seconds       {d['seconds']:.1f}")
+        return
+    from decimal import Decimal
+
+    scale, unit = (100.0, " %") if versus else (1.0, "")
+
+    def shown(value: float, side: str) -> str:      # a chance as a percentage
+        text = outward(value, d["digits"], side)
+        return (str(Decimal(text).scaleb(2)) if versus else text) + unit
+    click.echo(f"upper         {shown(d['upper_bound_unrounded'], 'upper')}  "
+               f"[{d['upper_is']}] {d['upper_method']}")
+    if versus:
+        click.echo(f"upper, ties   {shown(d['upper_bound_ties_half_unrounded'], 'upper')} "
+                   f"counting half, {shown(d['upper_bound_ties_won_unrounded'], 'upper')} "
+                   "counting as wins [proven]")
+    if d["estimate"] is not None:
+        lo, hi = d["estimate_interval"]
+        places = 3 if versus else 2
+        click.echo(f"estimate      {scale * d['estimate']:.{places}f}{unit} (95 % interval "
+                   f"{scale * lo:.{places}f}..{scale * hi:.{places}f})  [estimate, not a "
+                   f"bound] {d['estimate_method']}")
+    if d["lower_bound"] is not None:
+        click.echo(f"lower         {shown(d['lower_bound_unrounded'], 'lower')}  "
+                   f"[{d['lower_is']}] {d['lower_method']}")
+    if "gap" in d:
+        click.echo(f"gap           {d['gap']:.2f}  (upper less the estimate: what a strategy "
+                   "could still gain over the one measured, at most)")
+    if "search" in d:
+        click.echo(f"search        {search_line(d['search'])}")
+    click.echo(f"seconds       {d['seconds']:.1f}  (the whole command, builds included)")
+
+
+def search_line(search: dict) -> str:
+    """How the bound's search went, in words."""
+    slopes = ", ".join(f"{s:+g}" for s, _ in search["tried"])
+    below = search["below_at_most"]
+    if search["converged"]:
+        end = "converged: no linear prices give a lower bound"
+    elif below is None:
+        end = "too few solves to say how far from the least bound of linear prices"
     else:
-        scale = 100.0 if versus else 1.0
-        unit = " %" if versus else ""
-        for side in ("lower", "upper"):
-            value = d[f"{side}_bound"]
-            shown = "none" if value is None else f"{scale * value:.4f}{unit}"
-            click.echo(f"{side:<13} {shown}  [{d[f'{side}_is']}] {d[f'{side}_method']}")
-        if versus:
-            click.echo(f"upper, ties  {100 * d['upper_bound_ties_half']:.4f} % counting half, "
-                       f"{100 * d['upper_bound_ties_won']:.4f} % counting as wins [proven]")
-        if "gap" in d:
-            click.echo(f"gap           {d['gap']:.2f}  (upper less lower: what a strategy "
-                       "could still gain over the estimate, at most)")
-        if "proven_lower_bound" in d and d["lower_is"] != "proven":
-            click.echo(f"proven lower  {d['proven_lower_bound']:.4f}  "
-                       f"({d['proven_lower_method']})")
-    click.echo(f"seconds       {d['seconds']:.1f}")
+        end = (f"not run to convergence: linear prices may give a bound at most "
+               f"{below:.4f} lower (convexity of the solves)")
+    return (f"{search['slopes_tried']} slopes tried ({slopes}), {search['column_solves']} "
+            f"solves of one column; {end}")
 
 
 COMMANDS = (distribution, compare, simulate, review, export, strategy, bounds)

@@ -67,6 +67,7 @@ weighted points of the turn (bonus included).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -198,13 +199,31 @@ def half_steps(slack: np.ndarray) -> np.ndarray:
 
 
 _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
+SLACK_SECONDS = 2.0      # one solve of the one-column slack table, on the reference machine
 
 
-def stored_slack(rules: Rules, K: int) -> np.ndarray:
-    """``slack_values(rules, K)``, kept in memory and saved beside the
-    tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
+def announce_slack(rules: Rules, K: int, path) -> None:
+    """Say (``tables.plan.announce``: a ``TableWarning``, as every build
+    that takes a while) that the slack tables of ``rules`` are built now:
+    how big, and about how long on this machine now, their kernel's first
+    compile included (``tables.plan.compile_seconds``)."""
+    from yatzy.kernels.relaxed import relaxed_turn
+    from yatzy.tables import plan as plans
+    one = rules.column_rules
+    values = (K + 1) * state_space(one).n_masks * (one.cap + 1)
+    compile_first = plans.compile_seconds("slack", (relaxed_turn,))
+    what = (f"slack tables of {rules.spec} ({K + 1} solves of one column"
+            + (", their kernel compiled first, once)" if compile_first else ")"))
+    plan = plans.Plan(what, path, values, 8 * values, 8 * values, SLACK_SECONDS * (K + 1))
+    plans.announce(plan, plans.estimate(plan) + compile_first, stacklevel=4)
+
+
+def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndarray:
+    """``slack_values(rules, K)``, kept in memory and saved in the tables
+    folder ``directory`` (default: the default one) as
+    ``<name>-<fingerprint>-slack<K>.npy`` the first time."""
     from yatzy.tables.store import table_path       # (Numba only once the tables are used)
-    path = table_path(rules)
+    path = table_path(rules, directory)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))
     if key not in _SLACK_CACHE:
@@ -214,6 +233,7 @@ def stored_slack(rules: Rules, K: int) -> np.ndarray:
         except (OSError, ValueError):
             ok = False
         if not ok:
+            announce_slack(rules, K, path)
             values = slack_values(rules, K)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,25 +245,29 @@ def stored_slack(rules: Rules, K: int) -> np.ndarray:
     return _SLACK_CACHE[key]
 
 
-def strategy_of(rules: Rules) -> Strategy:
+def strategy_of(rules: Rules, directory: Path | None = None) -> Strategy:
     """The strategy stored for ``rules``: its slack plan (``SLACK``) where
     one is stored (the coupling term, fitted for ``H``, measured worse on
     top of it), else its coupling term (``COUPLING``), else neither (the
-    plain improvement step)."""
+    plain improvement step).  Its slack values are saved in the tables
+    folder ``directory`` (``stored_slack``)."""
     if rules.fingerprint not in SLACK:
         return Strategy(coupling_of(rules), NO_PLAN, NO_SLACK)
     cap, rate = SLACK[rules.fingerprint]
     plan = slack_plan(rules, cap, rate)
-    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max())),
+    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max()), directory),
                     LOOK.get(rules.fingerprint, (0, 0.0)))
 
 
-def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None) -> Strategy:
+def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None,
+                table: StateValues | None = None) -> Strategy:
     """``coupling`` as a ``Strategy``: ``None`` the strategy stored for
-    ``rules`` (``strategy_of``), an array that coupling term alone (no
-    slack; an empty one: the plain improvement step), a ``Strategy`` itself."""
+    ``rules`` (``strategy_of``, its slack values saved in the tables folder
+    the one-column ``table`` was opened for), an array that coupling term
+    alone (no slack; an empty one: the plain improvement step), a
+    ``Strategy`` itself."""
     if coupling is None:
-        return strategy_of(rules)
+        return strategy_of(rules, getattr(table, "folder", None))
     if isinstance(coupling, Strategy):
         return Strategy(np.asarray(coupling.coupling, dtype=np.float64),
                         np.asarray(coupling.plan, dtype=np.int64), coupling.slack, coupling.look,
@@ -323,7 +347,7 @@ class TripleTurn:
     def __init__(self, table: StateValues, card: Scorecard,
                  coupling: np.ndarray | Strategy | None = None):
         self.table, self.card = table, card
-        strategy = self.strategy = as_strategy(card.rules, coupling)
+        strategy = self.strategy = as_strategy(card.rules, coupling, table)
         delta = offsets(strategy.coupling, card)
         if len(strategy.look) > 2 and strategy.look[2]:
             delta = delta + fed_offsets(table, card, strategy)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from yatzy.bounds import WrongType
 from yatzy.errors import InputError
 from yatzy.kernels.forward import Layer, carry
 from yatzy.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
@@ -94,15 +95,17 @@ class Distribution:
         """P(final score >= t)."""
         return stats.at_least(self.pmf, t)
 
-    def versus(self, other: Distribution) -> tuple[float, float, float]:
-        """``(win, tie, loss)``: the probabilities that a game with this
+    def versus(self, other: Distribution) -> stats.Versus:
+        """``Versus(win, tie, loss)``: the probabilities that a game with this
         distribution scores more than, as much as, less than an independent
         game with ``other``'s."""
+        if not isinstance(other, Distribution):
+            raise WrongType(f"versus: expected a Distribution, not {type(other).__name__}")
         n = max(len(self.pmf), len(other.pmf))
         p, q = (np.pad(x.pmf, (0, n - len(x.pmf))) for x in (self, other))
         below = np.concatenate([[0.0], np.cumsum(q)[:-1]])      # P(other < s)
         win, tie = float(p @ below), float(p @ q)
-        return win, tie, max(float(p.sum()) - win - tie, 0.0)
+        return stats.Versus(win, tie, max(float(p.sum()) - win - tie, 0.0))
 
     def as_dict(self, thresholds: tuple[int, ...] = ()) -> dict:
         return {

@@ -45,11 +45,11 @@ CHUNK = 4096        # games per call when their turns are logged
 
 def run_games(table: Table, games: int, seed: int = 0,
          on_line: Callable[[str], None] | None = None,
-         card: Scorecard | None = None) -> Simulation:
+         card: Scorecard | None = None, scores: bool = False) -> Simulation:
     """Play ``games`` games optimally (from ``card``, default a new game);
     ``on_line`` receives each turn's log line (the format of
     ``yatzy.research.review``).  Box figures count the card's filled boxes as they
-    stand."""
+    stand; ``scores``: keep every game's final score (``Simulation.scores``)."""
     rules = table.rules
     card = card or Scorecard.empty(rules)
     state = (card.turn, card.mask, card.upper_state, card.bank, card.score)
@@ -63,6 +63,7 @@ def run_games(table: Table, games: int, seed: int = 0,
     bonus_games = 0
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
+    per_game = np.zeros(games, dtype=np.int64) if scores else None
     step = CHUNK if on_line else games
     steps = rules.rolls + state_space(rules).bank_limit(rules.n_boxes - 1)   # most rolls in a turn
     for first in range(0, games, step):
@@ -76,6 +77,8 @@ def run_games(table: Table, games: int, seed: int = 0,
         run_pieces(play_games, turn_data(rules, table.theta), play_tables(rules), run, layers,
                    out, log)
         counts = np.bincount(score)
+        if per_game is not None:
+            per_game[first:first + n] = score
         hist = np.pad(hist, (0, max(len(counts) - len(hist), 0)))
         hist[:len(counts)] += counts
         bonus_games += int((upper_bonus(rules, upper_end) > 0).sum())
@@ -91,7 +94,7 @@ def run_games(table: Table, games: int, seed: int = 0,
                     on_line(turn_line(rules, first + i + 1, turn + 1, rolls, kept, box,
                                       int(box_points[i, box])))
     return Simulation(rules, "optimal", games, seed, hist, int(bonus_games), box_sum,
-                      box_nonzero, time.perf_counter() - start, table.theta)
+                      box_nonzero, time.perf_counter() - start, table.theta, per_game)
 
 
 def estimate(table: Table, card: Scorecard, games: int, seed: int = 0) -> Distribution:

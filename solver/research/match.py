@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yatzy.bounds import brief
+from yatzy.bounds import WrongType, brief, check_whole
 from yatzy.errors import InputError, missing_extra
 from yatzy.position.scoring import upper_bonus
 from yatzy.research import stats
@@ -51,6 +51,8 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     ``yatzy.players.triple`` (``optimal``, ``step``, ``greedy``)."""
     from yatzy.rules.objectives import policy_for, policy_names
     from yatzy.tables.values import check_theta
+    if not isinstance(text, str):
+        raise WrongType(f"policy must be text, not {type(text).__name__}")
     text = text.strip()
     if text in policy_names(rules, match=True):
         return policy_for(text, rules, match=True).name, 0.0
@@ -162,12 +164,15 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
 @dataclass(frozen=True)
 class Tally:
     """Per seat the wins, the sum of scores and of squared scores; the games
-    with a tie at the top."""
+    with a tie at the top; per pair of seats ``i < j`` (in the order of
+    ``itertools.combinations``) the sum of their scores' products, game by
+    game (the paired differences' spread)."""
 
     wins: tuple[int, ...]
     ties: int
     score_sum: tuple[int, ...]
     score_sq: tuple[int, ...]
+    score_cross: tuple[int, ...] = ()
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(*(tuple(map(sum, zip(a, b))) if isinstance(a, tuple) else a + b
@@ -206,9 +211,12 @@ def play_chunk(rules: Rules, tables: str | None, players: tuple[tuple[str, float
     at_top = table == top[:, None]
     alone = at_top.sum(axis=1) == 1
     wins = (at_top & alone[:, None]).sum(axis=0)
+    cross = tuple(int(table[:, i] @ table[:, j])
+                  for i, j in itertools.combinations(range(len(players)), 2))
     return ChunkResult(chunk, games, Tally(tuple(int(w) for w in wins), int((~alone).sum()),
                                            tuple(int(x) for x in table.sum(axis=0)),
-                                           tuple(int(x) for x in (table * table).sum(axis=0))))
+                                           tuple(int(x) for x in (table * table).sum(axis=0)),
+                                           cross))
 
 
 # ------------------------------------------------------------ the study
@@ -240,6 +248,21 @@ class Match:
         return {"policy": policy_name(*self.players[i]), "wins": self.wins[i],
                 "win_rate": rate, "ci95": [rate - half, rate + half], "mean": mean,
                 "mean_ci95": list(stats.mean_ci95(mean, math.sqrt(var), n))}
+
+    def difference(self, i: int = 0, j: int = 1) -> stats.Paired:
+        """Seat ``i``'s score less seat ``j``'s, game by game: the mean, its
+        95 % interval and the unpaired one (``stats.Paired``).  The seats'
+        dice are independent, so pairing narrows the interval only as far as
+        a seat's play follows the other's score (a ``win`` seat)."""
+        n = len(self.players)
+        if not (0 <= check_whole(i, "seat", 0) < n and 0 <= check_whole(j, "seat", 0) < n) \
+                or i == j:
+            raise InputError(f"seats {i} and {j}: expected two different seats of 0..{n - 1}")
+        a, b = min(i, j), max(i, j)
+        cross = self.tally.score_cross[list(itertools.combinations(range(n), 2)).index((a, b))]
+        t = self.tally
+        return stats.paired_sums(self.games, (t.score_sum[i], t.score_sum[j]),
+                                 (t.score_sq[i], t.score_sq[j]), cross)
 
     def as_dict(self) -> dict:
         return {"rules": self.rules.spec, "games": self.games, "seed": self.seed,
@@ -283,6 +306,21 @@ def prepare(rules: Rules, tables, players) -> None:
             _value_table(rules, tables, theta)
         if kind == "win":
             _win_tables(rules, tables)
+
+
+def match(rules: Rules | str, players: str | Sequence[str], games: int, seed: int = 0, *,
+          tables: str | Path | None = None, scheduler: str | None = None,
+          workers: int | None = None) -> Match:
+    """A head-to-head study (``yatzy.match``): ``games`` games of ``rules``
+    (a ``Rules`` or a spec) between the seats ``players`` (``"win,optimal"``
+    or a list; ``parse_policy``), seeded; ``tables``, ``scheduler`` and
+    ``workers`` as ``run``.  ``Match.wins``, ``.seat(i)`` (win rate, mean,
+    intervals) and ``.difference(i, j)`` (the paired score difference)."""
+    from yatzy.rules.ruleset import parse_rules
+    rules = rules if isinstance(rules, Rules) else parse_rules(rules)
+    check_rules(rules)
+    return run(rules, parse_players(players, rules), games, seed, tables=tables,
+               scheduler=scheduler, workers=workers)
 
 
 def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | None = None,

@@ -41,7 +41,10 @@ class Simulation:
     """Results of ``games`` simulated games.
 
     ``hist[s]``: games that ended with score ``s``; ``box_sum[b]``,
-    ``box_nonzero[b]``: total points and non-zero scores of box ``b``.
+    ``box_nonzero[b]``: total points and non-zero scores of box ``b``;
+    ``scores[i]``: game ``i``'s final score, where asked for
+    (``simulate(..., scores=True)``; else None), e.g. to pair the games of
+    two policies played with the same seed (``yatzy.research.study.paired``).
     """
 
     rules: Rules
@@ -54,6 +57,7 @@ class Simulation:
     box_nonzero: np.ndarray
     seconds: float
     theta: float = 0.0              # the optimal policy's risk parameter (values.utility)
+    scores: np.ndarray | None = None   # per game, in game order (opt-in: 8 bytes a game)
 
     @property
     def mean(self) -> float:
@@ -105,13 +109,18 @@ class GameLog:
 
 
 def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
-             policy: str = "optimal", on_log=None, theta: float = 0.0,
-             decisions: DecisionTable | None = None) -> Simulation:
+             policy: str = "optimal", on_log=None, theta: float = 0.0, **how) -> Simulation:
     """Play ``games`` games under ``policy`` (``values``: the value table,
     for ``optimal``, of the objective ``theta``).  ``on_log(GameLog)`` is
-    called for each batch of games when given.  ``decisions``: the decision
-    table of the optimal policy (of ``values`` and ``theta``): the same
-    games, played by lookup."""
+    called for each batch of games when given.  How they are played and
+    what is kept (``how``, by keyword): ``decisions``, the decision table of
+    the optimal policy (of ``values`` and ``theta``): the same games,
+    played by lookup; ``scores=True``: keep every game's final score
+    (``Simulation.scores``)."""
+    decisions: DecisionTable | None = how.pop("decisions", None)
+    scores = bool(how.pop("scores", False))
+    if how:
+        raise TypeError(f"simulate: unknown options {', '.join(sorted(how))}")
     check_policy_rules(rules, "the fast simulation")
     if games < 1:
         raise InputError(f"games must be at least 1, not {games}")
@@ -120,7 +129,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     if decisions is not None:
         if policy != "optimal":
             raise ValueError("a decision table holds the optimal policy's actions only")
-        return _by_lookup(rules, decisions, games, seed, on_log, theta)
+        return _by_lookup(rules, decisions, games, seed, on_log, theta, scores)
     start = time.perf_counter()
     g = policy_tables(rules, theta)
     values = policy_values(rules, policy, values, theta)[1]
@@ -130,6 +139,7 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
     bonus_games = 0
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
+    per_game = np.zeros(games, dtype=np.int64) if scores else None
     for first in range(0, games, BATCH):
         n = min(BATCH, games - first)
         mask = np.zeros(n, dtype=np.int64)
@@ -158,14 +168,16 @@ def simulate(rules: Rules, values: np.ndarray | None, games: int, seed: int = 0,
             box_nonzero += np.bincount(box_of[points_of > 0], minlength=rules.n_boxes)
         hist += np.bincount(score, minlength=len(hist))
         bonus_games += int((upper_bonus(rules, upper) > 0).sum())
+        if per_game is not None:
+            per_game[first + gid] = score            # the games were sorted by state
         if on_log:
             on_log(GameLog(first, log.rolls, log.keeps, log.box, log_points))
     return Simulation(rules, policy, games, seed, hist, bonus_games, box_sum, box_nonzero,
-                      time.perf_counter() - start, theta)
+                      time.perf_counter() - start, theta, per_game)
 
 
 def _by_lookup(rules: Rules, decisions: DecisionTable, games: int, seed: int, on_log,
-               theta: float) -> Simulation:
+               theta: float, scores: bool = False) -> Simulation:
     """``simulate`` of the optimal policy with its decision table: each game
     played whole, every action looked up."""
     start = time.perf_counter()
@@ -176,6 +188,7 @@ def _by_lookup(rules: Rules, decisions: DecisionTable, games: int, seed: int, on
     bonus_games = 0
     box_sum = np.zeros(rules.n_boxes, dtype=np.int64)
     box_nonzero = np.zeros(rules.n_boxes, dtype=np.int64)
+    per_game = np.zeros(games, dtype=np.int64) if scores else None
     for first in range(0, games, BATCH):
         n = min(BATCH, games - first)
         state = seed_states(seed, first, n)
@@ -186,10 +199,12 @@ def _by_lookup(rules: Rules, decisions: DecisionTable, games: int, seed: int, on
                      np.zeros((pieces(), rules.n_boxes), dtype=np.int64))
         run_pieces(play_games, g, size, table, state, out, log)
         hist += np.bincount(out.score, minlength=len(hist))
+        if per_game is not None:
+            per_game[first:first + n] = out.score
         bonus_games += int((upper_bonus(rules, out.upper) > 0).sum())
         box_sum += out.box_sum.sum(axis=0)
         box_nonzero += out.box_nonzero.sum(axis=0)
         if on_log:
             on_log(GameLog(first, log.rolls, log.keeps, log.box, out.points))
     return Simulation(rules, "optimal", games, seed, hist, bonus_games, box_sum, box_nonzero,
-                      time.perf_counter() - start, theta)
+                      time.perf_counter() - start, theta, per_game)

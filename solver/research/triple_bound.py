@@ -25,6 +25,7 @@ them).
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -160,7 +161,11 @@ def minimise(rules: Rules, step: float = 0.1, evaluations: int = 6,
     away; one step downhill if the parabola is not convex), a Newton step;
     then it doubles the slope while ``UB`` falls, or halves it while ``UB``
     is above ``UB(0)``.  Every ``UB`` it computes is computed in full
-    and is a valid bound; the smallest is kept.
+    and is a valid bound; the smallest is kept.  It stops where the budget
+    of solves is spent (with three columns the default six go to the
+    parabola and the Newton step), so ``Bound.tried`` may hold two slopes
+    only: ``converged_within`` says how far from the least bound of linear
+    prices it stopped.
     """
     check_columns(rules)
     start = time.perf_counter()
@@ -213,6 +218,50 @@ def minimise(rules: Rules, step: float = 0.1, evaluations: int = 6,
     best = min(tried, key=tried.get)
     return Bound(rules.spec, tried[best], best, tuple(sorted(tried.items())),
                  tuple(sorted(units.items())), time.perf_counter() - start)
+
+
+def convex_floor(points) -> Callable[[float], float]:
+    """A lower bound of a convex function known at ``points`` (``(x,
+    f(x))``, two or more): at ``x``, the largest of the secants through
+    two neighbouring points whose interval does not hold ``x`` inside it
+    (a convex function lies above each secant outside its interval);
+    ``-inf`` where there is none."""
+    pts = sorted(points)
+    lines = [(x0, x1, y0, (y1 - y0) / (x1 - x0)) for (x0, y0), (x1, y1) in zip(pts, pts[1:])]
+
+    def floor(x: float) -> float:
+        below = [y0 + k * (x - x0) for x0, x1, y0, k in lines if not x0 < x < x1]
+        return max(below, default=-np.inf)
+    return floor
+
+
+def converged_within(rules: Rules, bound: Bound) -> float:
+    """How much lower than ``bound.value`` the least ``UB`` over linear
+    prices can be, from what the search solved: ``UB(s) = sum_c c *
+    unit(s / c)`` with ``unit`` convex, so ``sum_c c * floor(s / c)``
+    (``convex_floor`` of the solves ``bound.units``) lies below it for
+    every slope; this floor is linear between its corners (the points
+    solved and where two secants cross), so its least value is at one of
+    them.  0: converged; ``inf``: too few solves to say."""
+    units = list(bound.units)
+    if len(units) < 3:
+        return float("inf")
+    floor = convex_floor(units)
+    xs = {x for x, _ in units}
+    lines = sorted(units)
+    secants = [(x0, y0, (y1 - y0) / (x1 - x0)) for (x0, y0), (x1, y1) in zip(lines, lines[1:])]
+    for (a0, b0, k0), (a1, b1, k1) in itertools.combinations(secants, 2):
+        if k0 != k1:                        # where two secants cross
+            xs.add((b1 - b0 + k0 * a0 - k1 * a1) / (k0 - k1))
+    weights = rules.column_weights
+
+    def least(s: float) -> float:
+        return sum(c * floor(s / c) for c in weights)
+    corners = [c * x for c in weights for x in xs]
+    far = max(abs(x) for x in corners) * 10 + 1
+    if least(-far) < least(min(corners)) or least(far) < least(max(corners)):
+        return float("inf")                 # the floor falls without end
+    return max(bound.value - min(least(s) for s in corners), 0.0)
 
 
 def cache_path(rules: Rules, directory: str | Path | None = None) -> Path:
