@@ -11,6 +11,18 @@ def tables_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("tables")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _default_tables_in_the_session_folder(tables_dir):
+    """Code that falls back on the default tables folder (``$YATZY_TABLES``,
+    else the checkout's ``tables/``), in the test process and in the
+    commands it starts, uses this run's tables folder (``tables_dir``): a
+    test run writes nothing into the checkout, and shares what it solves.  A test of
+    the default itself removes the variable (``monkeypatch.delenv``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("YATZY_TABLES", str(tables_dir))
+        yield
+
+
 @pytest.fixture(scope="session")
 def nordic(tables_dir):
     """The full nordic table, solved once per test session."""

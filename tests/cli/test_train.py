@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from yatzy.cli import main
 from yatzy.cli.train import parse_answer
 from yatzy.errors import InputError
+from yatzy.research.puzzles import calibrate
 from yatzy.research.ratings import Ratings
 from yatzy.rules.ruleset import parse_rules
 
@@ -23,6 +25,26 @@ def run(nordic, tables_dir):
     def invoke(*args, input=None):
         return runner.invoke(main, [*args, "--tables", str(tables_dir)], input=input)
     return invoke
+
+
+@pytest.fixture(scope="module")
+def measured(nordic, tmp_path_factory):
+    """A ratings database holding the nordic scale of 2 games a policy (what
+    ``train --stats --scale-games 2`` measures where a database has none:
+    exact distributions, the longest step here), measured once for the
+    module; the piped session's test measures it through the command."""
+    path = tmp_path_factory.mktemp("scale") / "r.sqlite"
+    with Ratings(path) as db:
+        db.store_anchors(nordic.rules.spec, nordic.rules.fingerprint, 2, 0, calibrate(nordic, 2))
+    return path
+
+
+@pytest.fixture
+def scaled_db(measured, tmp_path):
+    """A test's own ratings database, the scale already in it."""
+    db = tmp_path / "r.sqlite"
+    shutil.copy(measured, db)
+    return db
 
 
 def puzzles_of(output: str) -> list[str]:
@@ -41,6 +63,7 @@ def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
     assert len(rows) == 3
     r = run("train", "--stats", "--db", str(db), "--scale-games", "2", "--json")
     assert r.exit_code == 0, r.output
+    assert "measuring the rating scale once" in r.stderr     # a new database: measured here
     stats = json.loads(r.stdout)
     assert stats["overall"]["n"] == 3
     assert stats["overall"]["mean"] == pytest.approx(sum(row[2] for row in rows) / 3)
@@ -52,8 +75,8 @@ def test_a_piped_session_is_recorded_and_stats_read_it_back(run, tmp_path):
 
 @pytest.mark.parametrize("lang, words", [("nb", ["vurdering", "snitt", "grådig", "med støy"]),
                                          ("sv", ["betyg", "snitt", "girig", "med brus"])])
-def test_the_rating_in_norwegian_and_swedish(run, tmp_path, lang, words):
-    db = tmp_path / "r.sqlite"
+def test_the_rating_in_norwegian_and_swedish(run, scaled_db, lang, words):
+    db = scaled_db
     run("train", "--count", "1", "--seed", "4", "--db", str(db), input="kast alle\nsjanse\n")
     text = run("train", "--stats", "--db", str(db), "--scale-games", "2", "--lang", lang).output
     assert all(w in text for w in words), text
@@ -64,10 +87,10 @@ def test_the_rating_in_norwegian_and_swedish(run, tmp_path, lang, words):
     assert re.search(r"\d,\d{3}", text) and not re.search(r"\d\.\d", text)   # decimal commas
 
 
-def test_one_answer_has_a_mean_but_no_interval(run, tmp_path):
+def test_one_answer_has_a_mean_but_no_interval(run, scaled_db):
     """One answer has no spread: its row shows the mean loss and no 95 %
     interval (which would be the mean twice)."""
-    db = tmp_path / "r.sqlite"
+    db = scaled_db
     r = run("train", "--count", "1", "--seed", "4", "--db", str(db),
             input="reroll all\nscore chance\nkeep 1\nchance\n")
     assert r.exit_code == 0, r.output

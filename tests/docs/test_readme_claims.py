@@ -35,6 +35,16 @@ def test_ci_runs_the_readmes_commands_as_printed():
     assert "readme_commands.py check .ci/run" in CI     # and CI checks that before it runs them
 
 
+def test_ci_runs_the_slow_tests_the_readmes_command_leaves_out():
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "not slow" in ini["addopts"]                 # the README's command leaves them out
+    assert any(m.startswith("slow:") for m in ini["markers"])
+    test = readme_commands.command("test", README)
+    pytests = [line.strip() for line in CI.splitlines() if "-m pytest" in line]
+    assert pytests[:2] == [test, test + " -m slow"]     # CI runs them right after it
+    assert "-m slow" in README and "-m 'not fuzz'" in README    # the README says how
+
+
 def test_the_readmes_extras_exist_and_ci_adds_the_rest():
     extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
                  ["optional-dependencies"])

@@ -202,6 +202,7 @@ def _positions(rules, n, open_boxes, seed):
     return np.array(positions, dtype=np.int64), np.array(states, dtype=np.int64)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [SMALL, TINY, joker_game("forced", 0), joker_game("free", 0)])
 @pytest.mark.parametrize("open_boxes", [0, 1, 2])
 def test_the_seat_shortcuts_agree_with_the_plain_kernels(tables_dir, rules, open_boxes):

@@ -97,6 +97,19 @@ def duo(tables_dir):
     return Solver(DUO, tables=tables_dir)
 
 
+@pytest.fixture(scope="module")
+def optimum():
+    """The exact optimum of the reduced game (``_exact_optimum``), once for the module."""
+    return _exact_optimum(DUO)
+
+
+@pytest.fixture(scope="module")
+def step(duo):
+    """The exact value of the improvement step with no coupling term
+    (``_policy_value``), once for the module."""
+    return _policy_value(duo, DUO, np.zeros((0, 4)))
+
+
 def _score(box: Box, dice) -> int:
     if box.kind is BoxKind.CHANCE:
         return sum(dice)
@@ -176,12 +189,11 @@ def _policy_value(solver, rules, coupling=None):
     return value(((None,) * rules.n_boxes,) * rules.columns)
 
 
-def test_strategy_between_column_by_column_and_the_exact_optimum(duo):
+def test_strategy_between_column_by_column_and_the_exact_optimum(duo, optimum):
     """The improvement step never loses against playing the columns one
     after another, and cannot beat the optimum of the coupled game."""
     bound = duo.ev()
     assert bound == pytest.approx(sum(DUO.column_weights) * duo.table.expected_score)
-    optimum = _exact_optimum(DUO)
     strategy = _policy_value(duo, DUO)
     assert bound - 1e-9 <= strategy <= optimum + 1e-9
     gap = optimum - bound
@@ -194,15 +206,13 @@ def test_strategy_between_column_by_column_and_the_exact_optimum(duo):
     assert abs(sim.mean - strategy) < 4 * sim.sd / math.sqrt(sim.games)
 
 
-def test_coupled_strategy_on_the_reduced_game(duo):
+def test_coupled_strategy_on_the_reduced_game(duo, optimum, step):
     """The coupling term fitted to the reduced game's played games: its
     strategy valued exactly, and the compiled player plays that strategy."""
     bound = duo.ev()
-    step = _policy_value(duo, DUO, np.zeros((0, 4)))
     coupling = fit_coupling(duo.table, DUO, 20_000, seed=11)
     assert coupling.shape == (3, 4) and not coupling[:, 0].any() and coupling.any()
     coupled = _policy_value(duo, DUO, coupling)
-    optimum = _exact_optimum(DUO)
     print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
           f"with the fitted coupling {coupled:.4f}, optimum {optimum:.4f}")
     assert bound - 1e-9 <= coupled <= optimum + 1e-9
@@ -235,7 +245,7 @@ KAPPA = np.array([[0.0, 0.4, -0.3, 0.9], [0.0, -0.2, 0.5, 0.3], [0.0, 0.6, 0.1, 
 @pytest.mark.parametrize("cap, rate, look, kappa", [
     (1, 0.5, (0, 0.0), False), (2, 1.0, (0, 0.0), False), (1, 0.5, (3, 20.0), False),
     (1, 0.5, (6, 100.0), False), (1, 0.5, (3, 20.0, 1.0), False), (1, 0.5, (3, 20.0), True)])
-def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look, kappa):
+def test_slack_strategy_on_the_reduced_game(duo, optimum, step, cap, rate, look, kappa):
     """The slack strategy (with the look-ahead at the write ``look``, and
     with a coupling term where ``kappa``) valued exactly over the whole
     game tree lies below the exact optimum, which lies below the proven
@@ -245,9 +255,7 @@ def test_slack_strategy_on_the_reduced_game(duo, cap, rate, look, kappa):
     plan = slack_plan(DUO, cap, rate)
     strategy = Strategy(KAPPA if kappa else no_coupling(DUO), plan, slack_values(DUO, cap), look)
     bound = duo.ev()
-    step = _policy_value(duo, DUO, np.zeros((0, 4)))
     slacked = _policy_value(duo, DUO, strategy)
-    optimum = _exact_optimum(DUO)
     ub = upper_bound(DUO, np.zeros(6))
     print(f"duo: columns one by one {bound:.4f}, improvement step {step:.4f}, "
           f"slack (cap {cap}, rate {rate}, look {look}) {slacked:.4f}, optimum {optimum:.4f}, "

@@ -45,6 +45,7 @@ def test_same_seed_same_result_and_chunks_add_up(tables_dir):
     assert all(s["ci95"][0] < s["win_rate"] < s["ci95"][1] for s in seats)
 
 
+@pytest.mark.slow
 def test_results_are_identical_across_worker_counts(tables_dir):
     """Two worker processes of a LocalCluster give the single process's result,
     a win seat included."""
@@ -61,6 +62,7 @@ def test_results_are_identical_across_worker_counts(tables_dir):
     assert _key(spread) == _key(alone)
 
 
+@pytest.mark.slow
 def test_a_lost_workers_chunk_is_run_again_and_counted_once(tables_dir, tmp_path):
     """The first worker to start a chunk dies on the spot (a worker plugin,
     once: a marker file); Dask runs that chunk again on a fresh worker and

@@ -28,6 +28,7 @@ def move(client, game: dict, text: str) -> dict:
     return r.json()
 
 
+@pytest.mark.slow
 def test_a_whole_trippel_game_through_the_api(client):
     r = client.post("/api/game/new", json={"rules": "triple", "players": ["Ann", "Bob=optimal"],
                                            "seed": 2})

@@ -174,6 +174,7 @@ def human_turn(page, pick=0):
 
 
 # ------------------------------------------------------------------ play
+@pytest.mark.slow
 def test_a_whole_game_against_the_computer_with_undo(make, tables_dir):
     page = make(delay=0).open()
     p = page.page

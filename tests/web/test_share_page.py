@@ -295,6 +295,7 @@ def test_a_server_killed_and_restarted_is_caught_up_with(phones, server):
     assert a.page.evaluate(VIEW + ".game)") == b.page.evaluate(VIEW + ".game)") == r.json()["game"]
 
 
+@pytest.mark.slow
 def test_a_whole_game_on_two_phones(phones, server, shots):
     """Ann on phone A, Bob on phone B, each seat's moves on its own phone
     only; both phones end with the same card, the server's."""

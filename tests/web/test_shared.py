@@ -314,6 +314,7 @@ def test_every_phone_sees_every_move_within_200_ms(server):
     assert len(delays) == len(answered) * phones and max(delays) < 0.2, max(delays)
 
 
+@pytest.mark.slow
 def test_load_50_tables_4_phones_each_bounded(server):
     """50 tables of four players, a phone (client) each, all tables at once:
     each seat's phone plays its own moves (two turns of roll and score per

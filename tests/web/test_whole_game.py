@@ -8,6 +8,8 @@ shown to fail on a page that breaks them.  Every rule set at both widths:
 
 from __future__ import annotations
 
+import pytest
+
 from .test_page import browser, server  # noqa: F401  (the page tests' fixtures; skips as they do)
 from .whole_game import WholeGame, english_words
 
@@ -18,6 +20,7 @@ def test_english_words_are_those_only_the_english_catalogue_has():
     assert not {"poeng", "terninger", "kast", "poäng", "tärningar"} & (nb | sv)
 
 
+@pytest.mark.slow
 def test_a_whole_game_on_a_phone_in_norwegian(browser, server):
     game = WholeGame(browser, server, 360, "nordic", ["Kari"], lang="nb", mode="check", seed=3,
                      keeps=0.2)                     # mostly a roll and a box: a short game
@@ -37,6 +40,7 @@ def test_a_whole_game_on_a_phone_in_norwegian(browser, server):
         game.close()
 
 
+@pytest.mark.slow
 def test_six_people_late_in_trippel_see_the_verdict_and_the_next_turn_at_360(browser, server):
     """Six people, turn 41 of 45 in Trippel, check mode, 360 x 640: above
     the dice the lead, the bonus of three columns, the running loss and the
