@@ -18,10 +18,13 @@ from yatzy import bounds
 from yatzy.api import POLICIES, Solver
 from yatzy.bounds import MAX_SEED, whole_range
 from yatzy.errors import InputError, TableError
+from yatzy.files import check_writable
 from yatzy.players.objectives import objective_from
+from yatzy.research.plots import plot_format, require
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.words import LANGS, message, number, rules_name
 from yatzy.tables import plan
+from yatzy.tables.plan import building_now
 from yatzy.tables.store import TableWarning
 
 
@@ -351,7 +354,6 @@ def _writable(ctx, param, value: str | None) -> str | None:
     """An output path, refused now (a folder, a missing or read-only
     folder) rather than after the work."""
     if value:
-        from yatzy.files import check_writable
         check_writable(value)
     return value
 
@@ -431,7 +433,6 @@ def naming_table(label: str, lang: str = "en") -> str:
     >>> naming_table("solving Nordic")
     'solving Nordic'
     """
-    from yatzy.tables.plan import building_now
     kind = building_now()
     return f"{label} ({message(f'table_{kind}', lang)})" if kind not in ("", "value") else label
 
@@ -513,8 +514,6 @@ class LineProgress:
 def check_plot(path: str | None) -> None:
     """Fail now, not after the work, if a plot could not be drawn or written."""
     if path:
-        from yatzy.files import check_writable
-        from yatzy.research.plots import plot_format, require
         plot_format(path)
         check_writable(path)
         require()

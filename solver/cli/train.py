@@ -30,7 +30,7 @@ from yatzy.cli.options import (
 from yatzy.errors import InputError
 from yatzy.position.actions import Action
 from yatzy.research import puzzles as pz
-from yatzy.research.ratings import Answer, Ratings
+from yatzy.research.ratings import Answer, Ratings, plot_stats
 from yatzy.rules.grammar import GrammarError, cut, parse
 from yatzy.rules.words import (
     LANGS,
@@ -41,6 +41,7 @@ from yatzy.rules.words import (
     number,
     section,
 )
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 from yatzy.tables.store import TableWarning
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
@@ -55,7 +56,6 @@ def build_notice(solver, lang: str) -> str:
     ``lang``: what, its size on disk and about how long, the time measured
     on this machine now (``players.explain.whole_plan``, ``tables.plan.estimate``)."""
     from yatzy.players.explain import whole_plan
-    from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
     plan = whole_plan(solver.rules, solver.tables)
     return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec,
                 size=decimal_mark(describe_bytes(plan.file_size), lang),
@@ -239,7 +239,6 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
         anchors = pz.calibrate(solver.table, games)
         db.store_anchors(spec, solver.rules.fingerprint, games, 0, anchors)
     if plot:
-        from yatzy.research.ratings import plot_stats
         plot_stats(stats, anchors, plot)
     if as_json:
         click.echo(json.dumps({**stats.as_dict(), "database": str(db.path),

@@ -70,6 +70,7 @@ from yatzy.rules.ties import keep_ranks, tolerance
 from yatzy.rules.words import EXPLAIN as WORDS
 from yatzy.rules.words import GROUP_WORDS, LANGS, box_name, number
 from yatzy.space import state_space
+from yatzy.tables.plan import parts_plan
 from yatzy.tables.subgame import Pieced, measure, open_pieces
 from yatzy.tables.store import (
     Table,
@@ -208,7 +209,6 @@ def whole_plan(rules: Rules, directory: Path | str | None = None):
     times too slow."""
     import time
 
-    from yatzy.tables.plan import parts_plan
     path = parts_path(rules, directory)
     key = (rules.spec, str(path))
 

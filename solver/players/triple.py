@@ -80,6 +80,7 @@ from yatzy.rules.ruleset import Rules
 from yatzy.position.scoring import upper_after
 from yatzy.rules.ties import keep_ranks, ranking, tolerance
 from yatzy.space import state_space
+from yatzy.tables.store import table_path
 from yatzy.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
@@ -203,7 +204,6 @@ _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
 def stored_slack(rules: Rules, K: int) -> np.ndarray:
     """``slack_values(rules, K)``, kept in memory and saved beside the
     tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
-    from yatzy.tables.store import table_path       # (Numba only once the tables are used)
     path = table_path(rules)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))

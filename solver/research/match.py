@@ -35,11 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-from yatzy.bounds import brief
+from yatzy.bounds import brief, check_games, check_seed, check_workers
 from yatzy.errors import InputError, missing_extra
 from yatzy.position.scoring import upper_bonus
 from yatzy.research import stats
+from yatzy.rules.objectives import policy_for, policy_names
 from yatzy.rules.ruleset import Rules
+from yatzy.tables.store import open_table
+from yatzy.tables.values import check_theta
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -49,8 +52,6 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
     ``yatzy.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from yatzy.rules.objectives import policy_for, policy_names
-    from yatzy.tables.values import check_theta
     text = text.strip()
     if text in policy_names(rules, match=True):
         return policy_for(text, rules, match=True).name, 0.0
@@ -105,7 +106,6 @@ def chunk_seed(seed: int, seat: int, chunk: int) -> int:
 @lru_cache(maxsize=16)
 def _value_table(rules: Rules, tables: str | None, theta: float):
     """A worker's value table (memory-mapped once per process)."""
-    from yatzy.tables.store import open_table
     return open_table(rules.column_rules, tables, theta=theta)
 
 
@@ -294,7 +294,6 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     Dask needed, and faster on one machine than a local cluster)."""
     import time
 
-    from yatzy.bounds import check_games, check_seed, check_workers
     games, seed = check_games(games), check_seed(seed)
     workers = None if workers is None else check_workers(workers)
     start = time.perf_counter()

@@ -35,7 +35,9 @@ from yatzy.kernels.turn import turn_data
 from yatzy.players.triple import Strategy, as_strategy, lower_bound, no_coupling
 from yatzy.position.scorecard import Scorecard
 from yatzy.position.scoring import upper_after
+from yatzy.research.distribution import Distribution
 from yatzy.research.review import turn_line
+from yatzy.research.simulate import Simulation
 from yatzy.rules.objectives import policy_for
 from yatzy.rules.ruleset import Rules
 from yatzy.rules.ties import tolerance
@@ -68,7 +70,6 @@ class TripleGames:
     def simulation(self):
         """As a ``yatzy.research.simulate.Simulation`` (box figures: the mean per
         column; bonus: the share of columns with the bonus)."""
-        from yatzy.research.simulate import Simulation
         cols = self.rules.columns
         return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
                           self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
@@ -240,9 +241,6 @@ def distribution(table: StateValues, card: Scorecard, policy: str, games: int, s
     estimated from ``games`` played games (``yatzy.research.distribution``'s
     ``Distribution``; ``table_value``: the column-by-column value, a lower
     bound of the optimum)."""
-    from yatzy.research.distribution import (
-        Distribution,  # its kernels compile on first use
-    )
     rules = card.rules
     if card.is_full:
         raise InputError("the card is full: its final score is already known")

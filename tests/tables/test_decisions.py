@@ -9,7 +9,7 @@ from small_games import SMALL, joker_game
 
 from yatzy.errors import TableError
 from yatzy.kernels.policy import policy_tables
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.players.policy import decide
 from yatzy.position.scorecard import Scorecard
 from yatzy.space import state_space

@@ -1,0 +1,252 @@
+"""The shape of the code, read from the source: no import circle (in the
+package or among the page's ES modules), no import inside a function that
+could hide one, no game moved by anything but the session, and no class
+over 300 lines or function over 80 lines outside the kernels."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.architecture.test_layers import PACKAGE, imports, module_name, parsed
+
+STATIC = PACKAGE / "web" / "static"
+MODULES = {name for name, _ in parsed()}
+
+# Numba and the optional extras: a command may load them when it runs
+HEAVY_LIBRARIES = {"numba", "llvmlite", "matplotlib", "pandas", "pyarrow", "dask",
+                   "distributed", "starlette", "uvicorn", "qrcode"}
+
+# parts being rewritten elsewhere, one line each saying why
+UNFINISHED = {
+    "yatzy.api": "Solver: its lazy imports move behind the announcement service",
+    "yatzy.game": "Game: being split into a record, its computer seats a policy in players/",
+    "yatzy.session": "Session: becoming the only door to a game",
+    "yatzy.web": "the server's routes: one style of route, the session as their door",
+    "yatzy.cli.coach": "the coach: acting through the session",
+}
+
+
+def unfinished(name: str) -> bool:
+    return any(name == u or name.startswith(u + ".") for u in UNFINISHED)
+
+
+def owner(imported: str) -> str | None:
+    """The module of the package an imported name lives in."""
+    while imported and imported not in MODULES:
+        imported = imported.rpartition(".")[0]
+    return imported or None
+
+
+def nodes_under_type_checking(tree: ast.Module) -> set[int]:
+    return {id(n) for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
+            for b in node.body for n in ast.walk(b)}
+
+
+def package_imports(tree: ast.Module, name: str, skip: set[int] = frozenset()):
+    """``(line, module, in a function)`` of every import of a module of the
+    package (but the nodes in ``skip``), ``if TYPE_CHECKING:`` included (a
+    circle of types is a circle)."""
+    inside = {id(n) for node in ast.walk(tree)
+              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for n in ast.walk(node) if n is not node}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skip:
+            for line, imported in imports(ast.Module([node], []), name):
+                target = owner(imported) if imported.startswith("yatzy") else None
+                if target not in (None, name, "yatzy"):
+                    yield line, target, id(node) in inside
+
+
+GRAPH = {name: {t for _, t, _ in package_imports(tree, name)} for name, tree in parsed()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan)."""
+    index, low, stack, found = {}, {}, [], []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while not part or part[-1] != v:
+                part.append(stack.pop())
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def heavy_modules() -> set[str]:
+    """The modules whose import (module level, all the way down) loads
+    Numba or an optional extra."""
+    direct = set()
+    for name, tree in parsed():
+        skip = nodes_under_type_checking(tree)
+        for node in tree.body:
+            if id(node) in skip or not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            roots = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if not node.level else [])
+            if any(r.split(".")[0] in HEAVY_LIBRARIES for r in roots):
+                direct.add(name)
+    level = {}
+    for name, tree in parsed():
+        typing_only = nodes_under_type_checking(tree)
+        level[name] = {t for line, t, inside in package_imports(tree, name, typing_only)
+                       if not inside}
+        level[name] |= {name.rpartition(".")[0]} - {"yatzy", ""}   # its package runs first
+    heavy, grew = set(direct), True
+    while grew:
+        more = {n for n, ts in level.items() if n not in heavy and ts & heavy}
+        heavy |= more
+        grew = bool(more)
+    return heavy
+
+
+def test_no_import_circle_in_the_package():
+    graph = {n: ts for n, ts in GRAPH.items()}
+    assert [c for c in circles(graph) if not all(unfinished(n) for n in c)] == []
+
+
+def test_no_import_inside_a_function():
+    """An import inside a function hides a circle or a layer: a function
+    imports a module of the package only to put off loading Numba or an
+    optional extra (from a module that does not load it already)."""
+    heavy = heavy_modules()
+    wrong = []
+    for name, tree in parsed():
+        if name == "yatzy" or unfinished(name):   # the package's lazy public names
+            continue
+        for line, target, inside in package_imports(tree, name):
+            if inside and (target not in heavy or name in heavy):
+                wrong.append(f"{name}:{line} imports {target}")
+    assert sorted(set(wrong)) == []
+
+
+def test_no_arrow_up_even_for_types():
+    from tests.architecture.test_layers import stage
+    wrong = [f"{n} imports {t}" for n, ts in GRAPH.items() for t in ts
+             if n != "yatzy" and stage(t) > stage(n)]
+    assert wrong == []
+
+
+MOVES = {"play", "undo", "redo"}
+GAME_NAMES = re.compile(r"(^|_)game$")
+
+
+def game_moves(tree: ast.Module) -> list[int]:
+    """Lines calling ``play``/``undo``/``redo`` on a name or attribute that
+    holds a game (``game``, ``self.game``, ``table.game``, ``new_game``)."""
+    lines = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in MOVES):
+            held = node.func.value
+            label = held.id if isinstance(held, ast.Name) else getattr(held, "attr", "")
+            if GAME_NAMES.search(label):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_session_moves_a_game():
+    wrong = [f"{name}:{line}" for name, tree in parsed()
+             if name not in ("yatzy.session", "yatzy.game") and not unfinished(name)
+             for line in game_moves(tree)]
+    assert wrong == []
+
+
+def too_long(tree: ast.Module) -> list[str]:
+    wrong = []
+    for node in ast.walk(tree):
+        lines = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+        if isinstance(node, ast.ClassDef) and lines > 300:
+            wrong.append(f"class {node.name} ({lines} lines)")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and lines > 80:
+            wrong.append(f"{node.name} ({lines} lines)")
+    return wrong
+
+
+def test_no_class_over_300_lines_nor_function_over_80():
+    wrong = [f"{name}: {what}" for name, tree in parsed()
+             if not name.startswith("yatzy.kernels") and not unfinished(name)
+             for what in too_long(tree)]
+    assert wrong == []
+
+
+JS_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s*["']\./([\w.-]+\.js)["']""",
+                       re.MULTILINE | re.DOTALL)
+
+
+def page_graph(folder: Path = STATIC) -> dict[str, set[str]]:
+    return {p.name: set(JS_IMPORT.findall(p.read_text())) for p in sorted(folder.glob("*.js"))}
+
+
+# page modules being rewritten elsewhere: their circles are cut there
+UNFINISHED_PAGE = {
+    "game.js": "the page's game view: its renderers and senders are being split",
+}
+
+
+def test_no_import_circle_among_the_page_modules():
+    found = circles(page_graph())
+    assert [c for c in found if not set(c) & set(UNFINISHED_PAGE)] == []
+
+
+# the checks can fail
+
+
+def test_a_circle_is_found():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_an_import_inside_a_function_is_found():
+    tree = ast.parse("def f():\n    from yatzy.tables.store import Table\n")
+    assert list(package_imports(tree, "yatzy.tables.plan")) == [(2, "yatzy.tables.store", True)]
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from yatzy.tables.values import StateValues\n")
+    assert list(package_imports(tree, "yatzy.rules.ties")) == [
+        (3, "yatzy.tables.values", False)]
+
+
+def test_a_game_moved_outside_the_session_is_found():
+    tree = ast.parse("game.play(a)\nself.game.undo()\nt.game.redo()\nnew_game.play(x)\n"
+                     "session.play(a)\nplayer.play()\n")
+    assert game_moves(tree) == [1, 2, 3, 4]
+
+
+def test_a_long_function_or_class_is_found():
+    body = "\n".join(f"    x = {i}" for i in range(80))
+    assert too_long(ast.parse(f"def f():\n{body}\n")) == ["f (81 lines)"]
+    assert too_long(ast.parse(f"def f():\n{body[:-11]}\n")) == []
+
+
+def test_a_page_circle_is_found(tmp_path):
+    (tmp_path / "a.js").write_text('import {b} from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('import {\n  a,\n} from "./a.js";\n')
+    (tmp_path / "c.js").write_text('export {a} from "./a.js";\n')
+    assert page_graph(tmp_path) == {"a.js": {"b.js"}, "b.js": {"a.js"}, "c.js": {"a.js"}}
+    assert circles(page_graph(tmp_path)) == [["a.js", "b.js"]]
+
+
+def test_every_exception_names_a_part_of_the_tree():
+    assert all(any(n == u or n.startswith(u + ".") for n in MODULES) for u in UNFINISHED)
+    assert all((STATIC / f).exists() for f in UNFINISHED_PAGE)
+
+
+@pytest.mark.parametrize("module", ["yatzy.kernels.turn", "yatzy.tables.build"])
+def test_the_kernels_count_as_heavy(module):
+    assert module in heavy_modules()
