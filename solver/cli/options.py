@@ -24,8 +24,7 @@ from yatzy.research.plots import plot_format, require
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.words import LANGS, message, number, rules_name
 from yatzy.tables import plan
-from yatzy.tables.plan import building_now
-from yatzy.tables.store import TableWarning
+from yatzy.tables.announce import TableWarning, building_now
 
 
 # ------------------------------------------------------------------ errors
@@ -423,10 +422,10 @@ class BarProgress:
 
 def naming_table(label: str, lang: str = "en") -> str:
     """``label`` with the whole table being built named after it where it
-    is not the value table (``tables.plan.building_now``): the target,
+    is not the value table (``tables.announce.building_now``): the target,
     futures, explanations and decision tables' bars say which they are.
 
-    >>> from yatzy.tables.plan import building
+    >>> from yatzy.tables.announce import building
     >>> with building("target"):
     ...     naming_table("regner ut Nordisk", "nb")
     'regner ut Nordisk (måltabellen)'

@@ -38,16 +38,14 @@ from yatzy.research.plots import plot_comparison, plot_distribution, plot_simula
 from yatzy.research.review import read_log
 from yatzy.research.stats import PERCENTILES
 from yatzy.rules.words import message
-from yatzy.tables.plan import (
-    ANNOUNCE_SECONDS, DISTRIBUTION_START, busy_share, describe_seconds, distribution_plan,
-    estimate,
-)
+from yatzy.tables import announce
+from yatzy.tables.plan import describe_seconds, estimate
 
 
 # ----------------------------------------------------------------- distribution
 def distribution_seconds(solver, card, policy: str, games: int | None, start: bool = True):
     """The exact distribution's forward pass from ``card`` as a plan
-    (``tables.plan.distribution_plan``) and its seconds on this machine now
+    (``tables.announce.distribution_plan``) and its seconds on this machine now
     (the geometric mean of the reference time over this process's share of
     a core and over the machine's free cores; ``start``: with the time a
     process's first pass spends before it, ``DISTRIBUTION_START``);
@@ -58,28 +56,25 @@ def distribution_seconds(solver, card, policy: str, games: int | None, start: bo
     card = solver.card(card)
     if card.is_full:
         return None, 0.0
-    plan = distribution_plan(solver.rules, card.mask)
+    plan = announce.distribution_plan(solver.rules, card.mask)
     # between the two: a core's share alone said 2.1 times too little at load 4.6
     # beside un-niced work; the machine's free cores alone 2-3 times too much at
     # load 4-8 of niced work (docs/speed.md)
     if start:
-        plan = replace(plan, seconds=plan.seconds + DISTRIBUTION_START)
-    return plan, (estimate(plan) * plan.seconds / busy_share()) ** 0.5
+        plan = replace(plan, seconds=plan.seconds + announce.DISTRIBUTION_START)
+    return plan, (estimate(plan) * plan.seconds / announce.busy_share()) ** 0.5
 
 
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     """Say (one line ``warning: computing the ...`` on stderr) what the exact
     distribution computes, in how much memory and about how long on this
     machine now (``distribution_seconds``), when that is over
-    ``tables.plan.ANNOUNCE_SECONDS``."""
-    from dataclasses import replace
-
-
+    ``tables.announce.ANNOUNCE_SECONDS``."""
     plan, seconds = distribution_seconds(solver, card, policy, games)
     if plan is not None:
         solver.solve()                       # the value table first (said as it comes)
         announce_distribution_compile()      # then the compile: in the order they come
-    if seconds > ANNOUNCE_SECONDS:
+    if seconds > announce.ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
                            f"{replace(plan, seconds=seconds)}"), err=True)
 
@@ -89,7 +84,7 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     """Say (one line ``warning: computing ...``) how many exact
     distributions ``compare`` computes and about how long they take
     together on this machine now, when that is over
-    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
+    ``tables.announce.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
     the process's start counted once; a risk parameter's pass as the
     optimal one's)."""
     pairs = [(s, p) for s in solvers
@@ -102,7 +97,7 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
             s.solve()                        # the value tables first (said as they come)
         announce_distribution_compile()      # then the compile: in the order they come
     seconds = sum(t for _, t in passes)
-    if seconds > ANNOUNCE_SECONDS:
+    if seconds > announce.ANNOUNCE_SECONDS:
         what = ", ".join(sorted({p.what.split(" over ")[0].split(" of ")[1] for p, _ in passes}))
         click.echo(message("warning", "en", text=f"computing {len(passes)} exact "
                            f"distributions ({what}), nothing stored, about "

@@ -42,7 +42,7 @@ from yatzy.rules.words import (
     section,
 )
 from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
-from yatzy.tables.store import TableWarning
+from yatzy.tables.announce import TableWarning
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 

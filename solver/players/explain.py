@@ -177,7 +177,7 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False, progress: Progress | None = None,
                checked: bool = False) -> PartsTable:
     """The whole parts table of ``rules``, solved and stored first if
-    needed (its build checked and announced first, ``plan.check``, unless
+    needed (its build checked and announced first, ``announce.check``, unless
     ``checked``: already, ``subgame.need_together``)."""
     check_explain_rules(rules)
     path = parts_path(rules, directory)

@@ -134,7 +134,7 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False, progress: Progress | None = None,
                checked: bool = False) -> FuturesTable:
     """The whole futures table of ``rules``, solved and stored first if
-    needed (its build checked and announced first, ``plan.check``, unless
+    needed (its build checked and announced first, ``announce.check``, unless
     ``checked``: already, ``subgame.need_together``)."""
     check_target_rules(rules)
     path = futures_path(rules, directory)

@@ -53,7 +53,7 @@ from yatzy.players.advice import TurnValues
 from yatzy.players.strategy import advise
 from yatzy.position.actions import Action, ActionKind, loss_cells
 from yatzy.position.scorecard import Scorecard
-from yatzy.tables.plan import compiling
+from yatzy.tables.announce import compiling
 from yatzy.tables.subgame import need_together
 from yatzy.tables.target import TargetTable
 from yatzy.tables.values import StateValues

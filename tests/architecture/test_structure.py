@@ -23,6 +23,7 @@ UNFINISHED = {
     "yatzy.api": "Solver: its lazy imports move behind the announcement service",
     "yatzy.game": "Game: being split into a record, its computer seats a policy in players/",
     "yatzy.session": "Session: becoming the only door to a game",
+    "yatzy.scorepad": "a pad write: moving behind the session's door",
     "yatzy.web": "the server's routes: one style of route, the session as their door",
     "yatzy.cli.coach": "the coach: acting through the session",
 }

@@ -14,7 +14,8 @@ from yatzy.players.policy import decide
 from yatzy.position.scorecard import Scorecard
 from yatzy.space import state_space
 from yatzy.tables.decisions import build, decisions_path, load, open_decisions
-from yatzy.tables.store import TableWarning, open_table
+from yatzy.tables.announce import TableWarning
+from yatzy.tables.store import open_table
 
 
 @pytest.fixture(scope="module")
