@@ -106,7 +106,7 @@ def action_text(action: Action, lang: str) -> str:
     return message("reroll_all", lang)
 
 
-class Session:
+class Drill:
     """One run of puzzles at the prompt."""
 
     def __init__(self, solver, db: Ratings, lang: str, source: str):
@@ -337,11 +337,11 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
             what = fill(WORDS[lang]["seed"], seed=seed)
         todo = [(p, True) for p in reviews] + [(p, False) for p in found]
         click.echo(fill(WORDS[lang]["header"], n=len(todo), rules=solver.rules.spec, what=what))
-        session = Session(solver, db, lang, source)
+        drill = Drill(solver, db, lang, source)
         for i, (puzzle, review) in enumerate(todo, 1):
-            if not session.ask(i, len(todo), puzzle, review):
+            if not drill.ask(i, len(todo), puzzle, review):
                 break
-        session.summary()
+        drill.summary()
 
 
 def _reviews(table, keys: list[str]) -> list[pz.Puzzle]:

@@ -92,9 +92,8 @@ DIGITS = 2             # the decimals the shares are shown with
 
 def check_explain_rules(rules: Rules) -> None:
     """InputError for rules whose parts table this module cannot build."""
-    if rules.columns > 1:
-        raise InputError(f"rules {rules.spec}: explanations cover one column; "
-                         f"use --rules {rules.column_rules.spec}")
+    if why := rules.play.refuse("explanations"):
+        raise InputError(f"rules {rules.spec}: {why}; use --rules {rules.column_rules.spec}")
     check_policy_rules(rules, "explanations")
 
 

@@ -32,7 +32,7 @@ from yatzy.kernels.runs import Games, turn_log
 from yatzy.kernels.threads import run_pieces
 from yatzy.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
 from yatzy.kernels.turn import turn_data
-from yatzy.players.triple import Strategy, as_strategy, lower_bound, no_coupling
+from yatzy.players.triple import Valuation, as_strategy, lower_bound, no_coupling
 from yatzy.position.scorecard import Scorecard
 from yatzy.position.scoring import upper_after
 from yatzy.research.distribution import Distribution
@@ -84,7 +84,7 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
          card: Scorecard | None = None,
-         coupling: np.ndarray | Strategy | None = None) -> TripleGames:
+         coupling: np.ndarray | Valuation | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``yatzy.research.review``'s format,
@@ -93,7 +93,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     (``triple.as_strategy``): default the strategy stored for the rules
     (``triple.strategy_of``), an array that coupling term alone (an empty
     ``(0, 2 ** columns)`` one: the plain improvement step on ``H``, as
-    policy ``step`` plays), or a ``triple.Strategy``.  Game
+    policy ``step`` plays), or a ``triple.Valuation``.  Game
     ``i``'s final score is ``TripleGames.scores[i]``."""
     policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
@@ -143,7 +143,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
-           coupling: np.ndarray | Strategy) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           coupling: np.ndarray | Valuation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The turn starts of ``games`` games played (seed ``seed``) with the
     coupling term ``coupling``: ``masks[i, t, c]`` of column ``c`` at the start
     of turn ``t`` of game ``i``, ``uppers[i, t, c]`` its upper total, and
@@ -192,7 +192,7 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
 
 
 def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
-                 coupling: np.ndarray | Strategy | None = None, ridge: float = 0.01,
+                 coupling: np.ndarray | Valuation | None = None, ridge: float = 0.01,
                  damping: float = 0.5) -> np.ndarray:
     r"""A coupling term fitted to ``games`` games (seed ``seed``) played with
     ``coupling`` (default none: the plain improvement step): the linear

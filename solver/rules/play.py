@@ -51,7 +51,7 @@ class Play:
       ``step`` (the improvement-step policy), ``greedy seat`` (a greedy
       computer seat at the table), ``target tables`` (a target, playing to
       win), ``theta seat`` (a match's seats beyond the policies), ``puzzles``,
-      ``one table`` (what reads the table of one card: strategy rows, the
+      ``explanations`` (the parts table), ``one table`` (what reads the table of one card: strategy rows, the
       export)
     """
 
@@ -88,6 +88,7 @@ COLUMNS = Play("columns", LOWER_BOUND, exact=False, names_columns=True, refusals
     ("target tables", "target tables do not support several columns"),
     ("theta seat", "the win seat and theta need one column"),
     ("puzzles", ONE_COLUMN),
+    ("explanations", "explanations cover one column"),
     ("one table", "it covers one column"),
 ))
 

@@ -66,8 +66,8 @@ def check_target_rules(rules: Rules) -> None:
     """InputError for rules whose target tables this module cannot solve."""
     if rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: target tables do not support saved rolls")
-    if rules.columns > 1:
-        raise InputError(f"rules {rules.spec}: target tables do not support several columns")
+    if why := rules.play.refuse("target tables"):
+        raise InputError(f"rules {rules.spec}: {why}")
     if rules.yahtzee_bonus:
         raise InputError(f"rules {rules.spec}: target tables do not support the yahtzee "
                          "bonus (try yahtzee:yahtzee_bonus=false)")
