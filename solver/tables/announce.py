@@ -329,6 +329,19 @@ def compile_notice(kind: str, kernels, stacklevel: int = 4) -> float:
     return seconds
 
 
+COMPILES_SAID: set[str] = set()     # the kinds of work whose compile this process has said
+
+
+def compile_once(kind: str, kernels, stacklevel: int = 5) -> float:
+    """``compile_notice`` of ``kind`` once a process (``COMPILES_SAID``): a
+    command may say a compile before its own announcement, and the library
+    call that compiles then says nothing more; 0 once said."""
+    if kind in COMPILES_SAID:
+        return 0.0
+    COMPILES_SAID.add(kind)
+    return compile_notice(kind, kernels, stacklevel)
+
+
 def announcement(plan: Plan, seconds: float, lang: str = "en") -> str:
     """The announcement of a whole-game table's build (``plan.kind``), in
     ``lang`` (the catalogue's ``build_whole``): which table of which rules,
@@ -372,7 +385,8 @@ def _rules_of(plan: Plan) -> str:
     return plan.what.split(" of ", 1)[1]
 
 
-__all__ = ["ANNOUNCE_BYTES", "ANNOUNCE_SECONDS", "COMPILE_SECONDS", "COMPILE_SECONDS_OF", "KERNELS",
-           "TABLE_KINDS", "TableWarning", "announce", "announcement", "building", "building_now",
-           "busy_share", "check", "check_all", "compile_notice", "compile_seconds",
-           "compile_together", "compiling", "distribution_plan", "kernels_of", "together"]
+__all__ = ["ANNOUNCE_BYTES", "ANNOUNCE_SECONDS", "COMPILES_SAID", "COMPILE_SECONDS",
+           "COMPILE_SECONDS_OF", "KERNELS", "TABLE_KINDS", "TableWarning", "announce",
+           "announcement", "building", "building_now", "busy_share", "check", "check_all",
+           "compile_notice", "compile_once", "compile_seconds", "compile_together", "compiling",
+           "distribution_plan", "kernels_of", "together"]

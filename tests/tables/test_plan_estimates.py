@@ -296,3 +296,17 @@ def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left
         announce.compile_notice("distribution", kernels)
     assert [str(w.message) for w in seen] == [
         "compiling the exact distribution (once after an install or an update, about 7 s)"]
+
+
+def test_a_compile_said_once_a_process_is_not_said_again(monkeypatch):
+    """``compile_once``: a command says the compile before its own
+    announcement; the library call that compiles then says nothing more."""
+    import yatzy.kernels.cache as cache
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 1.0)
+    monkeypatch.setattr(announce, "COMPILES_SAID", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        first = announce.compile_once("distribution", ())
+        again = announce.compile_once("distribution", ())
+    assert first > announce.ANNOUNCE_SECONDS and again == 0.0
+    assert [str(w.message).split(" (")[0] for w in seen] == ["compiling the exact distribution"]
