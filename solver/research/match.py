@@ -37,11 +37,16 @@ import numpy as np
 
 from yatzy.bounds import brief, check_games, check_seed, check_workers
 from yatzy.errors import InputError, missing_extra
+from yatzy.players.futures import open_futures
 from yatzy.position.scoring import upper_bonus
 from yatzy.research import stats
+from yatzy.research.simulate import simulate
+from yatzy.research.triple_games import run_games
+from yatzy.research.win_seat import play_win_seat
 from yatzy.rules.objectives import policy_for, policy_names
 from yatzy.rules.ruleset import Rules
 from yatzy.tables.store import open_table
+from yatzy.tables.target import open_target
 from yatzy.tables.values import check_theta
 
 CHUNK = 20_000           # games a task plays
@@ -112,15 +117,12 @@ def _value_table(rules: Rules, tables: str | None, theta: float):
 @lru_cache(maxsize=4)
 def _win_tables(rules: Rules, tables: str | None):
     """A worker's target and futures tables (once per process)."""
-    from yatzy.players.futures import open_futures
-    from yatzy.tables.target import open_target
     return open_target(rules, tables), open_futures(rules, tables)
 
 
 def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
-    from yatzy.research.simulate import simulate
     values = _value_table(rules, tables, theta).values if kind == "optimal" else None
     logs = []
     simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
@@ -144,7 +146,6 @@ def own_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: i
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``yatzy.research.triple_games``)."""
-    from yatzy.research.triple_games import run_games
     return run_games(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
@@ -153,7 +154,6 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     """The final scores of a ``win`` seat in games ``first ..`` against the
     logged games ``others`` (``(seat, boxes, points)``), compiled
     (``yatzy.research.win_seat``)."""
-    from yatzy.research.win_seat import play_win_seat
     target, futures = _win_tables(rules, tables)
     return play_win_seat(_value_table(rules, tables, 0.0), target, futures, games, seed,
                          first, seat, others)
