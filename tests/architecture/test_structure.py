@@ -282,6 +282,15 @@ def test_every_exception_is_still_needed():
     assert any(set(c) == UNFINISHED_PAGE for c in circles(page_graph()))
 
 
-@pytest.mark.parametrize("module", ["yatzy.kernels.turn", "yatzy.tables.build"])
-def test_the_kernels_count_as_heavy(module):
+@pytest.mark.parametrize("module", ["yatzy.kernels.turn", "yatzy.tables.build",
+                                    "yatzy.players.win", "yatzy.web.app"])
+def test_the_kernels_and_the_server_count_as_heavy(module):
     assert module in heavy_modules()
+
+
+@pytest.mark.parametrize("module", ["yatzy.api", "yatzy.players.advice", "yatzy.tables.store",
+                                    "yatzy.cli.core"])
+def test_what_advice_loads_counts_as_light(module):
+    """What ``yatzy advise`` imports loads no Numba: an import inside one of
+    its functions has nothing to put off but a heavy module."""
+    assert module not in heavy_modules()
