@@ -41,8 +41,8 @@ from yatzy.rules.words import (
     number,
     section,
 )
-from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 from yatzy.tables.announce import TableWarning
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 

@@ -12,9 +12,9 @@ from small_games import BANKED, SMALL
 
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.tables import announce, plan
+from yatzy.tables.announce import TableWarning
 from yatzy.tables.decisions import open_decisions
 from yatzy.tables.decisions import plan as decisions_plan
-from yatzy.tables.announce import TableWarning
 from yatzy.tables.store import open_table
 
 
