@@ -19,7 +19,7 @@ one line per game (moves, seconds, problems); the exit status is 1 when
 any was found.  On a busy two-core machine a Nordic, Yahtzee or Maxi game
 took 1/2-2 minutes, Trippel with one player 1-2, with three 4-16 (by the
 load), with six longer (the computers' moves are played on the page too),
-six people in check mode 10 (956 moves; five helpers' jobs on the two
+six people in check mode 10 (956 moves; five other jobs on the two
 cores): ``--case``, ``--width``.
 """
 

@@ -203,7 +203,7 @@ async def play_table(port: int, turns: int, think: float, moves: list[float],
                      delays: list[float], errors: list[str]) -> None:
     phones = [await Connection.open(port) for _ in range(4)]
     status, state = await phones[0].send("POST", "/api/table",
-                                         {"players": ["A", "B", "C", "D"], "seed": 1})
+                                         {"players": ["A", "B", "C", "D"]})
     if status != 201:
         errors.append(f"create {status}")
         return

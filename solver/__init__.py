@@ -22,6 +22,8 @@ them, so advice starts without Numba.
 
 from importlib import import_module
 
+from yatzy.version import __version__
+
 # public name -> the module that defines it
 _WHERE = {
     "InputError": "yatzy.errors", "TableError": "yatzy.errors",
@@ -40,7 +42,7 @@ _WHERE = {
     "Solver": "yatzy.api", "Comparison": "yatzy.api", "compare": "yatzy.api",
     "Game": "yatzy.game",
 }
-__all__ = sorted(_WHERE)
+__all__ = sorted(_WHERE)   # and __version__: the release, "1.0.0" (yatzy.version)
 
 
 def __getattr__(name: str):

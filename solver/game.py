@@ -710,6 +710,10 @@ class Game:
                 raise InputError(f"the game is for rules {shown(spec, 60)}")
             game = cls(rules, [Player.parse(f"{p['name']}={p.get('kind', 'human')}")
                                for p in players], seed=seed, tables=tables)
+        except GameError as e:
+            if e.kind == "seat_kind":       # a computer seat the rules refuse: said as at a start
+                raise
+            raise bad(str(e)) from None
         except InputError as e:
             raise bad(str(e)) from None
         game._replay(moves, set(drawn), played, where)

@@ -2,20 +2,28 @@
 shared tables' SQLite file (``tables.sqlite`` in the data folder, the
 file ``yatzy serve`` keeps and ``yatzy where`` names): the ``results``
 table, one row per seat of a finished game.  The file's whole schema
-(``MIGRATIONS``, version 5) is here, outside the web package, so that
+(``MIGRATIONS``, version 6) is here, outside the web package, so that
 ``yatzy play`` and ``yatzy history`` open the same file without it.
 
 A *family* is the chain of tables played one after another at the same
 table (a table's next game keeps its first table's code), or, for a game
-played on one page alone or at the terminal, its players' names.  A
-player is known by name (compared without case), within one rule set.
-The rows are bounded (``MAX_ROWS``, the oldest dropped first) so no
-client can grow the file past that by finishing games.
+played on one page alone or at the terminal, its players' names (and, for
+a page, the address that sent it).  A player is known by name (compared
+without case) within one family and rule set: a best belongs to the
+family that played it, and no other table's games change it.
+
+Each row says whose word it is (``source``): ``table``, the server's own
+record of a shared table's game (or the terminal's), or ``page``, a game a
+page says it finished (the server never saw its dice), kept in families
+of its own.  The rows are bounded per client (``PER_CLIENT``, that
+client's oldest dropped first) and in all (``MAX_ROWS``: the oldest rows
+of the client holding the most are dropped), so no client can push out
+another's rows or grow the file past that by finishing games.
 
     >>> import sqlite3
     >>> db = sqlite3.connect(":memory:")
-    >>> for step in SCHEMA.split(";"):
-    ...     _ = db.execute(step)
+    >>> for step in (SCHEMA + ";" + SCHEMA_6).split(";"):
+    ...     _ = db.execute(step) if "games" not in step else None
     >>> record(db, "t1", "fam", "nordic", [("Kari", 250, 1, 3.5), ("Ola", 201, 2, None)], 1.0)
     True
     >>> record(db, "t1", "fam", "nordic", [("Kari", 250, 1, 3.5)], 1.0)    # once per game
@@ -37,7 +45,8 @@ from pathlib import Path
 
 from yatzy.database import data_folder, open_database
 
-MAX_ROWS = 100_000             # results kept in all (the oldest dropped first)
+MAX_ROWS = 100_000             # results kept in all
+PER_CLIENT = 10_000            # results kept per client (its oldest dropped first)
 TOP = 5                        # the best scores of a family shown
 
 SCHEMA = """CREATE TABLE results (
@@ -47,6 +56,14 @@ SCHEMA = """CREATE TABLE results (
         UNIQUE (game, seat));
     CREATE INDEX results_family ON results (family, rules, score);
     CREATE INDEX results_who ON results (who, rules, score)"""
+SCHEMA_6 = """ALTER TABLE games ADD COLUMN client TEXT NOT NULL DEFAULT '';
+    ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'table';
+    ALTER TABLE results ADD COLUMN client TEXT NOT NULL DEFAULT '';
+    CREATE INDEX results_client ON results (client, id);
+    CREATE TABLE builds (
+        rules TEXT NOT NULL, what TEXT NOT NULL, client TEXT NOT NULL,
+        bytes INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (rules, what));
+    CREATE TABLE keys (name TEXT PRIMARY KEY, value BLOB NOT NULL)"""
 
 
 MIGRATIONS = (
@@ -76,10 +93,14 @@ MIGRATIONS = (
        ALTER TABLE games ADD COLUMN family TEXT;
        CREATE UNIQUE INDEX games_short ON games (short);
        """ + SCHEMA,
+    # 6: whose word a result is (the server's record of a table, or a page's) and the
+    #    client it is charged to; the tables the server built for the network; its keys
+    SCHEMA_6,
 )
 """The steps of the shared tables' file (``yatzy.database.open_database``):
 the tables and their changes, seats, the next game, proposals, short codes
-and families, and the results of finished games."""
+and families, the results of finished games, whose word each is, and the
+tables built for the network (``yatzy.web.budget``)."""
 FILE = "tables.sqlite"        # the file's name in the data folder
 
 
@@ -106,7 +127,11 @@ def who(name: str) -> str:
 
 
 def page_family(names: list[str]) -> str:
-    """The family of a game played on one page: its players' names."""
+    """The family of a game played on one page: its players' names.
+
+    >>> page_family(["Kari", "OLA "])
+    'names:kari|ola'
+    """
     return "names:" + "|".join(who(n) for n in names)
 
 
@@ -118,29 +143,43 @@ def game_key(doc: dict) -> str:
 
 
 def record(db: sqlite3.Connection, game: str, family: str, rules: str,
-           seats: list[tuple[str, int, int, float | None]], at: float | None = None) -> bool:
+           seats: list[tuple[str, int, int, float | None]], at: float | None = None, *,
+           source: str = "table", client: str = "") -> bool:
     """Record a finished game (in the caller's transaction): each seat's
-    ``(name, score, place, loss)``; False if it was recorded before."""
+    ``(name, score, place, loss)``, whose word it is (``source``) and the
+    client it is charged to; False if it was recorded before."""
     if db.execute("SELECT 1 FROM results WHERE game = ? LIMIT 1", (game,)).fetchone():
         return False
     at = time.time() if at is None else at
     db.executemany("INSERT INTO results (game, family, rules, at, seat, name, who, score, "
-                   "place, loss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   [(game, family, rules, at, seat, name, who(name), score, place, loss)
-                    for seat, (name, score, place, loss) in enumerate(seats)])
+                   "place, loss, source, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(game, family, rules, at, seat, name, who(name), score, place, loss,
+                     source, client) for seat, (name, score, place, loss) in enumerate(seats)])
+    trim(db, client)
+    return True
+
+
+def trim(db: sqlite3.Connection, client: str) -> None:
+    """Drop ``client``'s oldest rows past ``PER_CLIENT``, then, past
+    ``MAX_ROWS`` in all, the oldest of the client that holds the most."""
+    mine = db.execute("SELECT count(*) FROM results WHERE client = ?", (client,)).fetchone()[0]
+    if mine > PER_CLIENT:
+        db.execute("DELETE FROM results WHERE id IN (SELECT id FROM results WHERE client = ? "
+                   "ORDER BY id LIMIT ?)", (client, mine - PER_CLIENT))
     count = db.execute("SELECT count(*) FROM results").fetchone()[0]
     if count > MAX_ROWS:
-        db.execute("DELETE FROM results WHERE id IN (SELECT id FROM results ORDER BY id "
-                   "LIMIT ?)", (count - MAX_ROWS,))
-    return True
+        most = db.execute("SELECT client FROM results GROUP BY client ORDER BY count(*) DESC "
+                          "LIMIT 1").fetchone()[0]
+        db.execute("DELETE FROM results WHERE id IN (SELECT id FROM results WHERE client = ? "
+                   "ORDER BY id LIMIT ?)", (most, count - MAX_ROWS))
 
 
 def history(db: sqlite3.Connection, family: str, rules: str, names: list[str],
             game: str | None = None) -> dict:
     """What the page shows after a game: the family's games at these rules
     (``games``), its best scores (``top``: name, score, when), and each
-    player's best and games (``players``; ``new``: the best is this
-    ``game``'s, and beat an earlier one or is the first)."""
+    player's best and games in this family (``players``; ``new``: the best
+    is this ``game``'s, and beat an earlier one or is the first)."""
     games = db.execute("SELECT count(DISTINCT game) FROM results WHERE family = ? AND rules = ?",
                        (family, rules)).fetchone()[0]
     top = [{"name": n, "score": s, "at": a, "this": g == game} for n, s, a, g in db.execute(
@@ -148,8 +187,9 @@ def history(db: sqlite3.Connection, family: str, rules: str, names: list[str],
         "ORDER BY score DESC, at LIMIT ?", (family, rules, TOP))]
     players = []
     for name in names:
-        rows = db.execute("SELECT score, game FROM results WHERE who = ? AND rules = ? "
-                          "ORDER BY score DESC, at", (who(name), rules)).fetchall()
+        rows = db.execute("SELECT score, game FROM results WHERE family = ? AND who = ? "
+                          "AND rules = ? ORDER BY score DESC, at",
+                          (family, who(name), rules)).fetchall()
         if not rows:
             continue
         best, best_game = rows[0]
@@ -169,8 +209,8 @@ def overview(db: sqlite3.Connection, rules: str | None = None,
     given, compared as ``who``).
 
     >>> db = sqlite3.connect(":memory:")
-    >>> for step in SCHEMA.split(";"):
-    ...     _ = db.execute(step)
+    >>> for step in (SCHEMA + ";" + SCHEMA_6).split(";"):
+    ...     _ = db.execute(step) if "games" not in step else None
     >>> _ = record(db, "g1", "a", "nordic", [("Kari", 250, 1, None), ("Ola", 201, 2, None)], 1.0)
     >>> _ = record(db, "g2", "b", "nordic", [("ola", 270, 1, None)], 2.0)
     >>> [(r["rules"], r["games"], [p["name"] + " " + str(p["best"]) for p in r["players"]])
@@ -203,5 +243,5 @@ def overview(db: sqlite3.Connection, rules: str | None = None,
     return out
 
 
-__all__ = ["FILE", "MAX_ROWS", "MIGRATIONS", "SCHEMA", "default_path", "game_key", "history",
+__all__ = ["FILE", "MAX_ROWS", "MIGRATIONS", "PER_CLIENT", "SCHEMA", "SCHEMA_6", "default_path", "game_key", "history",
            "open_history", "overview", "page_family", "record", "who"]

@@ -303,6 +303,15 @@ class Session:
             game.settings["free_undo_used"] = True
         return popped
 
+    def undo_seat(self) -> int | None:
+        """The seat whose move an undo would take back (the last move a
+        person made), None where there is none: the phone of that seat
+        may undo it where each seat moves on its own phone."""
+        try:
+            return self._first_typed("undo")
+        except SessionError:
+            return None
+
     def can_undo(self, by: Capability = EVERYONE) -> bool:
         """Whether ``undo(by)`` would take something back now (nothing changes)."""
         try:
@@ -489,7 +498,8 @@ class Session:
                          for card in self.pace()],
                 "standings": [vars(s) for s in self.standings()],
                 "last": None if last is None else vars(last),
-                "undo_rule": self.undo_rule}
+                "undo_rule": self.undo_rule, "undo_seat": self.undo_seat(),
+                "redo_seat": self.game.redo_moves[0].player if self.game.redo_moves else None}
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",

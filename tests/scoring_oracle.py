@@ -25,7 +25,7 @@ from itertools import permutations
 from yatzy.rules.boxes import BoxKind
 
 
-# ------------------------------------------------------------ small helpers
+# ------------------------------------------------------------ small functions
 def _faces_with(dice, at_least):
     """Faces shown by at least ``at_least`` dice, highest first."""
     return sorted((f for f, n in Counter(dice).items() if n >= at_least), reverse=True)

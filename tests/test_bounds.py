@@ -1,4 +1,4 @@
-"""Bounds at every edge (issue 21): each repro of the issue gives one line and
+"""Bounds at every edge: each bad value gives one line and
 exit status 2 (or an InputError / TypeError), never a traceback, a hang, a
 runaway build or a wrong number."""
 

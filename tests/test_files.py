@@ -1,5 +1,5 @@
-"""Every input path of the command line bounded and answered in one line
-(issue 33): file names too long for the system, devices (``/dev/zero``
+"""Every input path of the command line bounded and answered in one line:
+file names too long for the system, devices (``/dev/zero``
 read, ``/dev/null`` or a pipe replaced), the ``.tmp`` of a killed writer,
 count options, Unicode digits and control characters in what is typed."""
 

@@ -1,4 +1,4 @@
-"""Fuzz every surface (issue 21): the CLI in process, the ``Solver`` API,
+"""Fuzz every surface: the CLI in process, the ``Solver`` API,
 ``Game`` moves and documents, the coach's lines and the HTTP API.
 
 Each property runs twice: a quick profile in the normal run (``QUICK``
@@ -302,7 +302,7 @@ test_http_game_quick, test_http_game_long = profiles(
 
 @pytest.mark.parametrize("query", ["dice=11256&rerolls=--1", "dice=11256&rerolls=2&top=--3",
                                    "dice=11256&rerolls=2&rules=triple"])
-def test_the_server_500s_of_issue_21_are_4xx(http, query):
+def test_bad_numbers_in_a_query_are_4xx_not_500(http, query):
     assert http.get(f"/api/advise?{query}").status_code < 500
 
 

@@ -1,4 +1,4 @@
-"""Fuzz of what a user types or names (issue 33): moves with digits of any
+"""Fuzz of what a user types or names: moves with digits of any
 script, superscripts and control characters, player names, whole numbers
 and file names.  Each is a value or one ``InputError`` line, never another
 exception; a name never keeps a control character.

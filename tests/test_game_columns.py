@@ -114,7 +114,7 @@ def test_a_column_earns_its_own_bonus(triple):
 
 
 def test_advice_is_the_strategys_and_agrees_with_ev(triple):
-    """Issue 22, item 5: the advice's values are lower bounds, the value of
+    """The advice's values are lower bounds, the value of
     a score is ``ev`` (columns one by one) of the card it leaves."""
     game = Game(triple, ["Ann"], seed=4)
     play_randomly(game, random.Random(4), stop=12)

@@ -220,3 +220,20 @@ def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
     result = doctest.testmod(yatzy.session)
     assert result.failed == 0 and result.attempted > 5
+
+
+def test_the_seat_an_undo_or_redo_takes_back_is_named():
+    """What a phone needs to offer undo only where it works: the seat whose
+    move an undo takes back (a drawn roll after it is not that seat's), and
+    the seat a redo plays again."""
+    game = Game("nordic", ["Kari", "Ola"], seed=3)
+    s = Session(game)
+    assert s.undo_seat() is None and s.as_dict()["undo_seat"] is None
+    s.play("roll")
+    assert s.undo_seat() is None                  # a drawn roll is nobody's choice
+    s.play("score chance")                        # Kari wrote: Ola to move
+    assert s.undo_seat() == 0 and s.as_dict()["undo_seat"] == 0
+    s.play("roll 12345")                          # Ola's typed roll is his
+    assert s.undo_seat() == 1
+    s.undo()
+    assert s.as_dict()["redo_seat"] == 1 and s.undo_seat() == 0

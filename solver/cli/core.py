@@ -23,6 +23,7 @@ from yatzy.errors import InputError
 from yatzy.players.advice import bank_after
 from yatzy.players.objectives import Objective, Score, Win
 from yatzy.rules.ruleset import KEYS, PRESETS, parse_rules
+from yatzy.tables.store import SHIPPED
 
 
 @click.command()
@@ -39,7 +40,8 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool, theta: float) ->
     table = solver.solve(force=force)
     seconds = time.perf_counter() - start
     solved = table.header.get("solve_seconds", 0.0)
-    fresh = before != path.stat().st_mtime_ns
+    fresh = table.path == path and before != path.stat().st_mtime_ns
+    path = table.path                   # the tables folder's, or the one the package carries
     click.echo(f"rules           {solver.rules.spec}")
     if theta:
         click.echo(f"theta           {theta:g} (certainty equivalent of the optimal play)")
@@ -49,6 +51,8 @@ def solve(rules_spec: str, tables_dir: str | None, force: bool, theta: float) ->
         note = f"solve {solved:.2f}, compile or load kernels {compiled:.2f}, rest start-up and writing"
     else:
         note = f"table found; it took {solved:.2f} to solve"
+        if path.parent == SHIPPED:
+            note = f"the table that came with the package; it took {solved:.2f} to solve"
     click.echo(f"seconds         {seconds:.2f} ({note})")
     click.echo(f"table           {path}")
 

@@ -357,7 +357,7 @@ def _writable(ctx, param, value: str | None) -> str | None:
     return value
 
 
-# ----------------------------------------------------------------- helpers
+# -------------------------------------------------- opening a solver, progress
 def open_solver(rules: str | Rules, tables_dir: str | None, theta: float = 0.0,
                 lang: str = "en") -> Solver:
     """A ``Solver`` whose solves show their progress on stderr (in ``lang``)."""

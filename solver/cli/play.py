@@ -20,9 +20,12 @@ the output is not a terminal or ``NO_COLOR`` is set.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import sys
 import time
+from typing import Iterator
 
 import click
 
@@ -145,10 +148,16 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     s["lang"] = lang or (s.get("lang") if s.get("lang") in LANGS else "en")
     s["undo"] = undo_rule or (s.get("undo") if s.get("undo") in UNDO else
                               "fair" if people > 1 else "free")
-    path = check_path(autosave or resume or time.strftime("yatzy-game-%Y%m%d-%H%M%S.json"),
-                      s["lang"])
     db = ratings_path(db_path, no_record, s["lang"])
     kept = history_path(history, no_record, s["lang"])
+    path = check_path(autosave or resume or new_name(s["lang"]), s["lang"])
+    with holding(path, s["lang"]):
+        coach_game(game, path, screen, db, kept, resumed=bool(resume))
+
+
+def coach_game(game: Game, path: str, screen: str | None, db: str | None, kept: str | None,
+               resumed: bool) -> None:
+    """The coach's game at the table, saved to ``path`` however it ends."""
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     coach = Coach(game, path, color, steady=color and screen != "plain", db=db, history=kept)
     if color and sys.stdin.isatty():
@@ -159,7 +168,7 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
     code, failure = 0, None
     try:
         with stopping(stop):
-            coach.run(resumed=bool(resume))
+            coach.run(resumed=resumed)
     except InputError as e:                 # a table that cannot or may not be solved
         code, failure = 2, e
     except KeyboardInterrupt:
@@ -176,6 +185,49 @@ def play(rules_spec: str, tables_dir: str | None, players: tuple[str, ...], seed
         raise failure
     if code:
         sys.exit(code)
+
+
+def new_name(lang: str) -> str:
+    """A new game's file here: ``yatzy-game-TIME.json``, or ``-2``, ``-3``
+    ... after TIME where that name is taken (two games started in the same
+    second); made at once, so that no other game takes the name."""
+    stem = time.strftime("yatzy-game-%Y%m%d-%H%M%S")
+    for n in itertools.count(1):
+        name = stem + (f"-{n}" if n > 1 else "") + ".json"
+        try:
+            os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        except OSError:
+            raise InputError(message("cannot_write", lang, path=name)) from None
+        return name
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def holding(path: str, lang: str) -> Iterator[None]:
+    """The game's file held by this coach alone while the block runs: an
+    exclusive ``fcntl.flock`` on ``<file>.lock``; a second coach of the same
+    file is one line in ``lang`` (it would overwrite the first one's moves).
+    Where the system has no flock, or the lock file cannot be made, the
+    game goes on unlocked."""
+    try:
+        import fcntl
+        fd = os.open(path + ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise InputError(message("game_open", lang, path=path)) from None
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path + ".lock")
+        os.close(fd)
 
 
 COMMANDS = (play,)

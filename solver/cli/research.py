@@ -33,13 +33,15 @@ from yatzy.cli.options import (
     theta_option,
 )
 from yatzy.position.actions import EXACT, LOWER_BOUND_NOTE
-from yatzy.research.export import FORMATS, write_strategy
+from yatzy.research.export import (
+    FORMATS, MAX_ROWS, check_format, estimated_size, write_strategy,
+)
 from yatzy.research.plots import plot_comparison, plot_distribution, plot_simulation
 from yatzy.research.review import read_log
 from yatzy.research.stats import PERCENTILES
 from yatzy.rules.words import message
 from yatzy.tables import announce
-from yatzy.tables.plan import describe_seconds, estimate
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 
 
 # ----------------------------------------------------------------- distribution
@@ -161,7 +163,7 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
         click.echo(f"{b.name:<18}{dist.box_mean[i]:>8.3f}{pct(dist.box_nonzero[i]):>10}")
     click.echo(f"seconds       {dist.seconds:.2f}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # -------------------------------------------------------------------- compare
@@ -219,7 +221,7 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     if any(d.games for d in dists):
         click.echo(f"* estimated from {games} optimal games (seed {seed}); the others are exact")
     if plot:
-        click.echo(f"plot: {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # ------------------------------------------------------------------- simulate
@@ -258,7 +260,7 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
     if log_path:
         click.echo(f"log           {log_path}")
     if plot:
-        click.echo(f"plot          {plot}")
+        click.echo(f"plot written to {plot}")
 
 
 # --------------------------------------------------------------------- review
@@ -302,6 +304,7 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 
 
 # --------------------------------------------------------------------- export
+BIG_EXPORT = 20 << 20       # an export at least this big says its size first
 @click.command()
 @rules_option
 @tables_option
@@ -313,7 +316,16 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
            max_bank: int | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
-    n = open_solver(rules_spec, tables_dir).export(fmt, out or sys.stdout, max_bank)
+
+    check_format(fmt, out)                     # a missing pyarrow: before anything is said
+    solver = open_solver(rules_spec, tables_dir)
+    rows, size = estimated_size(solver.rules, fmt, max_bank)
+    if size >= BIG_EXPORT and rows <= MAX_ROWS:
+        click.echo(f"exporting {rows:,} states as {fmt}: about {describe_bytes(size)}"
+                   + ("" if fmt == "parquet" else " (parquet: about "
+                      f"{describe_bytes(estimated_size(solver.rules, 'parquet', max_bank)[1])})"),
+                   err=True)
+    n = solver.export(fmt, out or sys.stdout, max_bank)
     if out:
         click.echo(f"{n} states written to {out}", err=True)
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import socket
 import sys
+from pathlib import Path
 
 import click
 
 from yatzy.cli.options import Whole, fail, rules_option, tables_option
-from yatzy.errors import missing_extra
+from yatzy.errors import InputError, missing_extra
+from yatzy.files import check_name
 from yatzy.web.guard import hosts_served
 from yatzy.web.qr import terminal
 
@@ -40,14 +42,20 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
     try:
         import uvicorn
 
-        from yatzy.web.app import create_app
+        from yatzy.web.app import ApiError, create_app
         from yatzy.web.limits import SERVER_LIMITS
     except ImportError as e:
         fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
+    problem = check_options(workers, db, tables_dir)
+    if problem:
+        fail(problem)
     addresses = network_addresses() if host in ("0.0.0.0", "::", "") else []
     hosts = sorted(hosts_served(host, addresses))   # the Host names a request may give
-    app = create_app(rules_spec, tables_dir, db, hosts=hosts,   # bad rules fail here
-                     allow_rules=allow_rules)
+    try:
+        app = create_app(rules_spec, tables_dir, db, hosts=hosts,   # bad rules fail here
+                         allow_rules=allow_rules)
+    except (ApiError, InputError) as e:             # a table that is missing and too big
+        fail(one_line(e))
     limits = {**SERVER_LIMITS, "proxy_headers": proxy}
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -80,7 +88,7 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
-    from uvicorn.supervisors import Multiprocess
+    from yatzy.web.limits import Workers
 
     os.environ["YATZY_SERVE_RULES"] = rules_spec      # read by each worker's app_from_env
     if tables_dir:
@@ -91,10 +99,37 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
     os.environ["YATZY_SERVE_ALLOW_RULES"] = "1" if allow_rules else "0"
     config = uvicorn.Config("yatzy.web.app:app_from_env", factory=True, workers=workers,
                             **limits)
-    Multiprocess(config, sockets=[sock]).run()
+    Workers(config, sockets=[sock]).run()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)                     # the workers have stopped; no slow teardown of the tables
+
+
+def check_options(workers: int, db: str | None, tables_dir: str | None) -> str | None:
+    """Why the options cannot serve (one line), checked before the server
+    starts: ``--workers`` past 4 a core, a ``--db`` name the system cannot
+    take or that is a folder, ``--tables`` that is a file."""
+    cores = os.cpu_count() or 1
+    if workers > 4 * cores:
+        return f"--workers {workers}: at most 4 a core, {4 * cores} on this machine"
+    try:
+        if db is not None:
+            check_name(db)
+            if Path(db).is_dir():
+                return f"--db {Path(db).name}: a folder, not a database file"
+        if tables_dir is not None:
+            check_name(tables_dir)
+            if Path(tables_dir).exists() and not Path(tables_dir).is_dir():
+                return f"--tables {Path(tables_dir).name}: a file, not a folder of tables"
+    except InputError as e:
+        return str(e)
+    return None
+
+
+def one_line(e: Exception) -> str:
+    """An error as one line, without the server's absolute paths."""
+    from yatzy.web.connections import no_paths
+    return no_paths(" ".join(str(e).split()))
 
 
 def Server(config, closing):

@@ -32,6 +32,18 @@ def _tables_dir(f):
                         "`yatzy where` names it].")(f)
 
 
+def _sub_tables_dir(f):
+    return click.option("--tables", "tables_dir", default=None, metavar="DIR",
+                        help="The tables folder (as `yatzy tables --tables DIR`).")(f)
+
+
+def _folder(group_folder: Path, tables_dir: str | None) -> Path:
+    """The folder a subcommand works in: its own ``--tables``, else the
+    group's (``yatzy tables --tables DIR remove ...``, the environment or
+    the default)."""
+    return Path(tables_dir) if tables_dir else group_folder
+
+
 def age(seconds: float) -> str:
     """``5 min``, ``3 h``, ``2 days`` (how long ago a file was written).
 
@@ -94,38 +106,36 @@ def tables(ctx: click.Context, tables_dir: str | None, as_json: bool) -> None:
               help="The tables of these rules (every kind and θ); may be repeated.")
 @click.option("--kind", "kinds", type=Choice(KINDS), multiple=True, metavar="KIND",
               help=f"The tables of this kind ({' | '.join(KINDS)}); may be repeated.")
-@click.option("--all", "everything", is_flag=True, help="Every table and leftover.")
+@click.option("--all", "everything", is_flag=True,
+              help="Everything in the tables folder: every table, saved file and leftover.")
+@_sub_tables_dir
 @click.pass_obj
 def remove(folder: Path, rules_specs: tuple[str, ...], kinds: tuple[str, ...],
-           everything: bool) -> None:
+           everything: bool, tables_dir: str | None) -> None:
     """Remove stored tables (with their leftovers): those of --rules and
     --kind (both given: those of both), or --all.  A table is solved again
     when it is next needed."""
     if not (rules_specs or kinds or everything):
         fail("name what to remove: --rules SPEC, --kind KIND or --all")
+    folder = _folder(folder, tables_dir)
     prints = {parse_rules(spec).fingerprint for spec in rules_specs}
     chosen = [f for f in stored_files(folder)
               if everything or ((not prints or f.fingerprint in prints)
-                                and (not kinds or f.kind in kinds
-                                     or (f.leftover and _kind_of(f) in kinds)))]
+                                and (not kinds or f.table_kind in kinds))]
     removed, kept = remove_stored(chosen)
     show(removed, folder, "removed ")
     for f in kept:
         click.echo(f"kept {f.path.name}: a build of it is running", err=True)
 
 
-def _kind_of(f: StoredFile) -> str:
-    """The kind of table a leftover belongs to."""
-    name = f.table.name
-    return next((k for k in KINDS[1:] if name.endswith(f"-{k}.tbl")), "values")
-
-
 @tables.command()
+@_sub_tables_dir
 @click.pass_obj
-def clean(folder: Path) -> None:
+def clean(folder: Path, tables_dir: str | None) -> None:
     """Remove what stopped builds left: unfinished tables (.partial), solve
     locks no build holds (.lock), temporary files of killed writes, stamps
     of removed tables; a build that is running keeps its files."""
+    folder = _folder(folder, tables_dir)
     removed, _ = remove_stored([f for f in stored_files(folder) if stale(f)])
     show(removed, folder, "removed ")
 

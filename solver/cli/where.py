@@ -8,6 +8,8 @@ whether it exists yet, and its size.
                   tables-ratings/ (``yatzy serve``'s shared tables and their
                   players' ratings), web-ratings/ (the page's Practice)
     autosaves     ``yatzy-game-*.json`` of ``yatzy play`` in the current folder
+    shipped       the Nordic table a wheel carries (``SHIPPED``), read where
+                  the tables folder has none
     kernels       the compiled solver (Numba's cache, ``__pycache__`` beside
                   the package's modules: removed with the package)
 
@@ -26,7 +28,7 @@ import click
 from yatzy.cli.options import json_option
 from yatzy.database import data_folder
 from yatzy.tables.plan import describe_bytes
-from yatzy.tables.store import default_directory
+from yatzy.tables.store import SHIPPED, default_directory
 
 AUTOSAVES = "yatzy-game-*.json"
 DATA_FILES = (("ratings.sqlite", "the ratings of yatzy train"),
@@ -63,6 +65,8 @@ def places(tables_dir: str | None = None, here: Path | None = None) -> list[dict
     found += [{"name": "autosave", "path": p, "what": "a game of yatzy play"}
               for p in sorted(here.glob(AUTOSAVES))]
     package = Path(yatzy.__file__).resolve().parent
+    found += [{"name": "shipped", "path": p, "what": "a table that came with the package, "
+               "removed with it"} for p in sorted(SHIPPED.glob("*.tbl"))]
     found.append({"name": "kernels", "path": package / "kernels" / "__pycache__",
                   "what": "the compiled solver, removed with the package"})
     for place in found:

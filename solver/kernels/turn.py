@@ -1,4 +1,4 @@
-r"""One turn, compiled: the kernel helpers the solve, the policies and the
+r"""One turn, compiled: the kernel functions the solve, the policies and the
 player share, and the data they read about a rule set.
 
 The quantities (notation of ``yatzy.tables.build``): with ``t`` rerolls left
@@ -15,7 +15,7 @@ after roll ``R`` at turn state ``(mask, u)``,
 * ``state_keep_levels``: :math:`W_t` of one state at every level of a turn;
 * ``pick``: the tie rule of ``yatzy.rules.ties`` as one compiled step.
 
-Every helper works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
+Every function works on the upper totals ``u0 .. u0+L-1`` of one mask at once:
 work arrays are ``[multiset or candidate, j]`` with ``j = u - u0``
 contiguous, so the inner loops vectorise.  The kernels index 2-D arrays
 directly (``work[m, j]``) rather than through row views: a view costs a

@@ -67,6 +67,7 @@ weighted points of the turn (bonus included).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -201,10 +202,11 @@ def half_steps(slack: np.ndarray) -> np.ndarray:
 _SLACK_CACHE: dict[tuple[str, int, str], np.ndarray] = {}
 
 
-def stored_slack(rules: Rules, K: int) -> np.ndarray:
-    """``slack_values(rules, K)``, kept in memory and saved beside the
-    tables (``<name>-<fingerprint>-slack<K>.npy``) the first time."""
-    path = table_path(rules)
+def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndarray:
+    """``slack_values(rules, K)``, kept in memory and saved in the tables
+    folder ``directory`` (default: the default one) as
+    ``<name>-<fingerprint>-slack<K>.npy`` the first time."""
+    path = table_path(rules, directory)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))
     if key not in _SLACK_CACHE:
@@ -225,25 +227,29 @@ def stored_slack(rules: Rules, K: int) -> np.ndarray:
     return _SLACK_CACHE[key]
 
 
-def strategy_of(rules: Rules) -> Valuation:
+def strategy_of(rules: Rules, directory: Path | None = None) -> Valuation:
     """The strategy stored for ``rules``: its slack plan (``SLACK``) where
     one is stored (the coupling term, fitted for ``H``, measured worse on
     top of it), else its coupling term (``COUPLING``), else neither (the
-    plain improvement step)."""
+    plain improvement step).  Its slack values are saved in the tables
+    folder ``directory`` (``stored_slack``)."""
     if rules.fingerprint not in SLACK:
         return Valuation(coupling_of(rules), NO_PLAN, NO_SLACK)
     cap, rate = SLACK[rules.fingerprint]
     plan = slack_plan(rules, cap, rate)
-    return Valuation(no_coupling(rules), plan, stored_slack(rules, int(plan.max())),
+    return Valuation(no_coupling(rules), plan, stored_slack(rules, int(plan.max()), directory),
                     LOOK.get(rules.fingerprint, (0, 0.0)))
 
 
-def as_strategy(rules: Rules, coupling: np.ndarray | Valuation | None) -> Valuation:
+def as_strategy(rules: Rules, coupling: np.ndarray | Valuation | None,
+                table: StateValues | None = None) -> Valuation:
     """``coupling`` as a ``Valuation``: ``None`` the strategy stored for
-    ``rules`` (``strategy_of``), an array that coupling term alone (no
-    slack; an empty one: the plain improvement step), a ``Valuation`` itself."""
+    ``rules`` (``strategy_of``, its slack values saved in the tables folder
+    the one-column ``table`` was opened for), an array that coupling term
+    alone (no slack; an empty one: the plain improvement step), a
+    ``Valuation`` itself."""
     if coupling is None:
-        return strategy_of(rules)
+        return strategy_of(rules, getattr(table, "folder", None))
     if isinstance(coupling, Valuation):
         return Valuation(np.asarray(coupling.coupling, dtype=np.float64),
                         np.asarray(coupling.plan, dtype=np.int64), coupling.slack, coupling.look,
@@ -323,7 +329,7 @@ class TripleTurn:
     def __init__(self, table: StateValues, card: Scorecard,
                  coupling: np.ndarray | Valuation | None = None):
         self.table, self.card = table, card
-        strategy = self.strategy = as_strategy(card.rules, coupling)
+        strategy = self.strategy = as_strategy(card.rules, coupling, table)
         delta = offsets(strategy.coupling, card)
         if len(strategy.look) > 2 and strategy.look[2]:
             delta = delta + fed_offsets(table, card, strategy)

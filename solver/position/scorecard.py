@@ -29,7 +29,9 @@ from functools import cached_property
 from yatzy.bounds import WrongType, check_text, shown, whole_text
 from yatzy.errors import InputError
 from yatzy.position.scoring import upper_bonus
+from yatzy.rules.grammar import box_named, cut, names_lang
 from yatzy.rules.ruleset import Joker, Order, Rules
+from yatzy.rules.words import box_name, message
 from yatzy.space import state_space
 
 
@@ -59,8 +61,10 @@ class Scorecard:
         form = "BOX@COLUMN=POINTS" if play.names_columns else "box=points"
         items: list[list[str]] = [[] for _ in range(rules.columns)]
         seen: set[tuple[int, str]] = set()
-        for item in filter(None, (p.strip() for p in check_text(text, "card", optional=True)
-                                  .split(","))):
+        entries = list(filter(None, (p.strip() for p in check_text(text, "card", optional=True)
+                                     .split(","))))
+        lang = card_lang(entries, rules)
+        for item in entries:
             name, eq, raw = item.partition("=")
             if not eq:
                 raise InputError(f"card entry {shown(item, 40)}: expected {form}")
@@ -76,7 +80,7 @@ class Scorecard:
                                  f"1..{rules.columns}")
             if play.names_columns:
                 one = rules.column_rules
-                b = one.box_index(box)
+                b = box_index(one, box, lang)
                 if (c, one.boxes[b].name) in seen:
                     raise InputError(f"card: box {one.boxes[b].name} given twice in column {c}")
                 seen.add((c, one.boxes[b].name))
@@ -84,7 +88,7 @@ class Scorecard:
         parts = []
         for c, entries in enumerate(items, 1):
             try:
-                parts.append(_parse_column(entries, rules.column_rules))
+                parts.append(_parse_column(entries, rules.column_rules, lang))
             except InputError as e:
                 raise InputError(f"column {c}: {e}" if play.names_columns else str(e)) from None
         return cls(rules, sum((p.points for p in parts), ()),
@@ -211,9 +215,44 @@ class Scorecard:
                          self.bank if bank is None else bank)
 
 
-def _parse_column(entries: list[str], rules: Rules) -> Scorecard:
+def card_lang(entries: list[str], rules: Rules) -> str:
+    """The language of a card's box names (``grammar.names_lang``): the one
+    its unknown names are answered in."""
+    return names_lang([e.partition("=")[0].partition("@")[0] for e in entries], rules)
+
+
+def box_index(rules: Rules, name: str, lang: str = "en") -> int:
+    """The box of ``rules`` a card calls ``name``: its English name or an
+    alias (``Rules.box_index``), or any of its names in any language, as a
+    score pad takes them (``2 par``, ``kåk``); else one line naming the
+    boxes in ``lang``.
+
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> box_index(nordic, "2 par"), box_index(nordic, "two_pairs")
+    (7, 7)
+    >>> box_index(nordic, "sju", "nb")
+    Traceback (most recent call last):
+    ...
+    yatzy.errors.InputError: ukjent boks 'sju' (bokser: enere, toere, treere, firere, ...
+    """
+    try:
+        return rules.box_index(name)
+    except InputError:
+        found = box_named(name, rules)
+        if found is not None:
+            return found
+        if lang == "en":
+            raise
+    names = ", ".join(box_name(b.name, lang) for b in rules.boxes)
+    raise InputError(f"{message('unknown_box', lang, name=cut(name.strip()))} "
+                     f"({message('box_names', lang, names=names)})")
+
+
+def _parse_column(entries: list[str], rules: Rules, lang: str = "en") -> Scorecard:
     """The card of one column from its ``box=points`` entries (and, under
-    rules that have them, ``yahtzee_bonus=N`` and ``bank=N``)."""
+    rules that have them, ``yahtzee_bonus=N`` and ``bank=N``); an unknown
+    box is answered in ``lang``."""
     points: list[int | None] = [None] * rules.n_boxes
     extra = None
     bank = None
@@ -234,7 +273,7 @@ def _parse_column(entries: list[str], rules: Rules) -> Scorecard:
                 raise InputError("card: yahtzee_bonus given twice")
             extra = value
             continue
-        b = rules.box_index(name)
+        b = box_index(rules, name, lang)
         if points[b] is not None:
             raise InputError(f"card: box {rules.boxes[b].name} given twice")
         if value not in rules.box_points[b]:

@@ -83,6 +83,23 @@ def states(table: Table, max_bank: int | None = None) -> dict[str, np.ndarray]:
     return cols
 
 
+ROW_BYTES = {"csv": 144, "json": 168, "parquet": 16}
+"""Bytes per exported row of a 15-box rule set (nordic: 1,430,464 rows, a
+csv of 206 MB, json 241 MB, parquet 23 MB); a row grows with the boxes."""
+
+
+def estimated_size(rules, fmt: str, max_bank: int | None = None) -> tuple[int, int]:
+    """The rows an export of ``rules`` writes and about how many bytes they
+    take as ``fmt`` (said before a big export starts)."""
+    reachable = _upper_totals(rules)
+    space = state_space(rules)
+    rows = 0
+    for p, layer in enumerate(space.layers[:-1]):
+        banks = space.bank_limit(p) if max_bank is None else min(max_bank, space.bank_limit(p))
+        rows += sum(len(reachable[m & rules.upper_bits]) for m in layer.tolist()) * (banks + 1)
+    return rows, int(rows * ROW_BYTES[fmt] * (rules.n_boxes + 3) / 18)
+
+
 def _upper_totals(rules) -> dict[int, np.ndarray]:
     """Upper totals (capped) the filled upper boxes can make, per upper mask."""
     upper_boxes = [b for b in range(rules.n_boxes) if rules.is_upper[b]]

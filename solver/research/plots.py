@@ -82,12 +82,13 @@ def plot_distribution(dist, path: str | Path) -> None:
     ax.fill_between(scores, dist.pmf, step="mid", alpha=0.35, color="tab:blue")
     ax.step(scores, dist.pmf, where="mid", color="tab:blue", lw=1)
     top = float(dist.pmf.max())
+    below = 1 / 1.22                 # the lines stop under the labels above the curve
     for i, q in enumerate(MARKED):
         s = dist.percentile(q)
-        ax.axvline(s, color="grey", ls=":", lw=1)
+        ax.axvline(s, ymax=below, color="grey", ls=":", lw=1)
         ax.text(s, top * (1.02 + 0.09 * (i % 2)), f"P{q}: {s}", ha="center", va="bottom",
                 fontsize=8)
-    ax.axvline(dist.mean, color="tab:red", lw=1, label=f"mean {dist.mean:.2f}")
+    ax.axvline(dist.mean, ymax=below, color="tab:red", lw=1, label=f"mean {dist.mean:.2f}")
     ax.set_ylim(0, top * 1.22)
     ax.set_xlim(*_span(dist.pmf))
     ax.legend(loc="upper right")

@@ -106,7 +106,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     w = np.array(rules.column_weights, dtype=np.float64)
     if policy in ("greedy", "step"):
         coupling = no_coupling(rules)
-    coupling, plan, slack, look, per = as_strategy(rules, coupling)
+    coupling, plan, slack, look, per = as_strategy(rules, coupling, table)
     hist = np.zeros(one.max_score * sum(rules.column_weights) + 1, dtype=np.int64)
     bonus_columns = 0
     box_sum = np.zeros((C, nb), dtype=np.int64)
@@ -160,7 +160,7 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
     score, _, box_points = out
     log = turn_log(games, T, one.rolls, columns=True)
     log_box, log_col = log.box, log.column
-    coupling, plan, slack, look, per = as_strategy(rules, coupling)
+    coupling, plan, slack, look, per = as_strategy(rules, coupling, table)
     tt = TripleTables(box_candidates(d, pt), values, w, coupling, slack, plan,
                       np.array(look, dtype=np.float64), per)
     run_pieces(play_games, d, pt, tt, Games(0, seed, tolerance(table), state), out, log)

@@ -186,6 +186,10 @@ _COLUMN = re.compile(r"(?:\s*[@×]\s*(\S*)|\s+x\s*(\d\S*)|\s+(?:(?:in|i)\s+)?"
 _SAID = re.compile(r"\s*\(\s*(\d+)\s*\)$")           # points said: "chance (23)"
 _BARE_POINTS = re.compile(r"\s+(\d+)$")                  # or "chance 23"
 _DICE = re.compile(r"[0-9][0-9\s,]*")
+_DECIMAL = re.compile(r"\s+\(?\s*(\d+[.,]\d+)\s*\)?$")     # "chance 23,5": points are whole
+_ZERO_ON = re.compile(r"^(?:0|null|noll|zero|nothing|ingenting|inget)\s+(?:på|on|in|i|to)\s+(.+)$",
+                      re.IGNORECASE)                    # "skriv 0 på yatzy": a strike
+STRIKE = {"en": "strike", "nb": "stryk", "sv": "stryk"}
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -217,6 +221,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_column": "column {column} does not exist (columns 1..{n})",
         "one_column": "rules {spec} have one column",
         "strike_points": "'{text}': a strike writes 0 points",
+        "whole_points": "'{text}': points are whole numbers (chance 23)",
+        "zero_strike": "to write 0 in {box}, type '{strike} {box}'",
         "or": "or",
     },
     "nb": {
@@ -250,6 +256,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_column": "kolonne {column} finnes ikke (kolonnene 1..{n})",
         "one_column": "reglene {spec} har én kolonne",
         "strike_points": "'{text}': å stryke skriver 0 poeng",
+        "whole_points": "'{text}': poeng er hele tall (sjanse 23)",
+        "zero_strike": "for å skrive 0 i {box}, skriv «{strike} {box}»",
         "or": "eller",
     },
     "sv": {
@@ -283,6 +291,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_column": "kolumn {column} finns inte (kolumnerna 1..{n})",
         "one_column": "reglerna {spec} har en kolumn",
         "strike_points": "'{text}': att stryka skriver 0 poäng",
+        "whole_points": "'{text}': poäng är heltal (chans 23)",
+        "zero_strike": "för att skriva 0 i {box}, skriv ”{strike} {box}”",
         "or": "eller",
     },
 }
@@ -558,6 +568,12 @@ class _Reader:
         (``toere 3``), else a bare number is the points said (``chance 23``)."""
         rules = self.rules
         rest = text.strip()
+        m = _DECIMAL.search(rest)
+        if m and m.start() > 0:
+            raise self.fail("whole_points", text=cut(m.group(1)))
+        m = _ZERO_ON.match(rest)
+        if m:
+            raise self.fail("zero_strike", box=cut(m.group(1)), strike=STRIKE[self.lang or "en"])
         points = None
         m = _SAID.search(rest)
         if m and m.start() > 0:
@@ -655,6 +671,38 @@ def _key(rules: Rules) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     return tuple(b.name for b in rules.boxes), tuple(b.aliases for b in rules.boxes)
 
 
+def box_named(name: str, rules: Rules) -> int | None:
+    """The box of ``rules`` that ``name`` names exactly, in any language (its
+    names and aliases, the printed names, ``BOX_WORDS``: what a score pad
+    and a card take), or None.
+
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> [box_named(n, nordic) for n in ("2 par", "kåk", "Two Pairs", "to")]
+    [7, 12, 7, None]
+    """
+    exact, _ = _names(*_key(rules))
+    found = exact.get(_norm(name), set())
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def names_lang(names: list[str], rules: Rules) -> str:
+    """The language of the box names ``names``: ``nb`` or ``sv`` where one
+    of them is a name of that language alone, else ``en``.
+
+    >>> from yatzy.rules.ruleset import parse_rules
+    >>> nordic = parse_rules("nordic")
+    >>> names_lang(["enere", "x"], nordic), names_lang(["kåk"], nordic), names_lang(["x"], nordic)
+    ('nb', 'sv', 'en')
+    """
+    _, own = _names(*_key(rules))
+    for name in map(_norm, names):
+        langs = [lang for lang in LANGS if name in own[lang]]
+        if len(langs) == 1 and langs[0] != "en":
+            return langs[0]
+    return "en"
+
+
 def parse(line: str, rules: Rules, lang: str | None = None, *,
           dice: tuple[int, ...] | None = None, roll_due: bool = False,
           commands: bool = True) -> Typed:
@@ -681,4 +729,4 @@ def parse(line: str, rules: Rules, lang: str | None = None, *,
 
 
 __all__ = ["BOX_WORDS", "COMMANDS", "LANGS", "MESSAGES", "MOVES", "VERBS", "GrammarError",
-           "Typed", "cut", "parse"]
+           "Typed", "box_named", "cut", "names_lang", "parse"]

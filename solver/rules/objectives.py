@@ -59,6 +59,19 @@ def _any(rules: Rules) -> str | None:
     return None
 
 
+def _kernel_seat(rules: Rules) -> str | None:
+    """Why a computer seat of a compiled policy (greedy, simple) cannot
+    play ``rules`` at the table: its kernels number a roll's boxes and
+    keeps in one byte (``yatzy.kernels.policy.check_policy_rules``)."""
+    if rules.n_boxes + rules.dice_space.first_roll > 255:
+        return "its computer seat handles at most 255 boxes and keeps of a roll"
+    return None
+
+
+def _greedy_seat(rules: Rules) -> str | None:
+    return rules.play.refuse("greedy seat") or _kernel_seat(rules)
+
+
 @dataclass(frozen=True)
 class Policy:
     """A way of choosing actions.
@@ -92,8 +105,9 @@ POLICIES: tuple[Policy, ...] = (
     Policy("optimal", "the strategy of the objective (exact for one column; Trippel-Yatzy: "
            "the measured strategy)", 0, ("value",), _any),
     Policy("greedy", "the most points now, keeping for the best box", 1, (), _no_saved_rolls,
-           _refusal("greedy seat")),
-    Policy("simple", "keeps the most common face, scores the best box", 2, (), _simple),
+           _greedy_seat),
+    Policy("simple", "keeps the most common face, scores the best box", 2, (), _simple,
+           _kernel_seat),
     Policy("step", "Trippel-Yatzy: the plain improvement step over the columns' values", -1,
            ("value",), _refusal("step")),
 )

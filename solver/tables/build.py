@@ -37,7 +37,7 @@ The kernels solve every upper total ``u`` of one mask at once: arrays are
 indexed ``[multiset, u]`` with ``u`` contiguous, so the inner loops run over
 contiguous memory and vectorise.  Masks with the same number of filled boxes
 depend only on masks with more, so each such layer is solved in parallel.
-The within-turn quantities are the helpers of ``yatzy.kernels.turn``, shared with
+The within-turn quantities are the functions of ``yatzy.kernels.turn``, shared with
 the policies and the player; this module runs them over every state.
 """
 

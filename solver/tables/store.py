@@ -78,6 +78,9 @@ class Table(StateValues):
 
     path: Path | None = None
     header: dict = field(default_factory=dict)
+    folder: Path | None = None
+    """The tables folder it was opened for, where what is computed from it
+    is saved (``path``'s folder, but for a table the package carries)."""
 
     @property
     def expected_score(self) -> float:
@@ -98,6 +101,12 @@ def default_directory() -> Path:
     if (checkout / "pyproject.toml").is_file() and repo.is_dir() and os.access(repo, os.W_OK):
         return repo                             # a source checkout, not site-packages
     return cache_folder() / "tables"
+
+
+SHIPPED = Path(__file__).resolve().parent / "shipped"
+"""Where a built wheel carries the default rules' value table (solved when
+the wheel is built, ``setup.py``): ``open_table`` reads it, checked like
+every table, where the tables folder has no table of those rules."""
 
 
 def cache_folder(platform: str | None = None, environ: dict | None = None,
@@ -374,17 +383,29 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     A bad file is reported (``TableWarning``) and recomputed, never used;
     with ``solve_missing=False`` the ``TableError`` is raised instead.
     ``progress(done, total)`` follows a solve (see the module docstring;
-    ``None`` or ``False``: no progress).  While one process solves a table,
+    ``None`` or ``False``: no progress).  Where the tables folder has no
+    table and the package carries one (``SHIPPED``: the Nordic table of a
+    wheel), that one is opened.  While one process solves a table,
     another that needs it waits for it and then uses its result.  ``theta``:
     the table of that objective (``yatzy.tables.values.utility``; 0: the expected
     score).
     """
     path = table_path(rules, directory, theta)
-    return open_or_solve(path, lambda: load(rules, path, theta=theta),
-                         lambda: solve_and_store(rules, path, progress, theta),
-                         force=force, solve_missing=solve_missing,
-                         plan=lambda: value_plan(rules, path, theta,
-                                                 measure=value_measure(rules, theta)))
+    shipped = SHIPPED / path.name
+    if not force and not path.exists() and shipped.is_file():
+        try:
+            table = load(rules, shipped, theta=theta)
+            table.folder = path.parent
+            return table
+        except TableError as e:
+            _warn(f"{e}; solving the table in {path.parent}")
+    table = open_or_solve(path, lambda: load(rules, path, theta=theta),
+                          lambda: solve_and_store(rules, path, progress, theta),
+                          force=force, solve_missing=solve_missing,
+                          plan=lambda: value_plan(rules, path, theta,
+                                                  measure=value_measure(rules, theta)))
+    table.folder = path.parent
+    return table
 
 
 def value_measure(rules: Rules, theta: float = 0.0):
@@ -711,10 +732,16 @@ def _data_offset(header_len: int) -> int:
 
 
 # ------------------------------------------------------------ what is stored
-KINDS = ("values", "target", "futures", "decisions", "explain")
+TABLE_KINDS = ("values", "target", "futures", "decisions", "explain")
 """The kinds of stored table, by the file name's ending: ``<rules>-<fp>.tbl``
 (the value table, ``-theta<θ>`` for a risk parameter), ``-target.tbl``,
 ``-futures.tbl``, ``-decisions.tbl``, ``-explain.tbl``."""
+
+KINDS = (*TABLE_KINDS, "slack", "bound")
+"""Every kind of file kept in the tables folder: the tables, and what is
+saved beside them: ``-slack<K>.npy`` (the Trippel-Yatzy strategy's slack
+values, ``yatzy.players.triple``) and ``-bound.json`` (a proven bound and
+its search so far, ``yatzy.research.triple_bound``)."""
 
 LEFTOVERS = ("partial", "lock", "temporary", "stamp")
 """What a build leaves beside a table: ``.partial*`` (an unfinished build, or
@@ -722,7 +749,8 @@ its checkpoint), ``.lock`` (the solve lock), ``*.tmp`` (a write that was
 killed), ``.verified`` (a passed checksum)."""
 
 _NAME = re.compile(r"(?P<name>[\w.]+)-(?P<fp>[0-9a-f]{16})(?:-theta(?P<theta>-?[0-9.e+-]+?))?"
-                   r"(?:-(?P<kind>target|futures|decisions|explain))?\.tbl(?P<rest>\..*)?")
+                   r"(?:(?:-(?P<kind>target|futures|decisions|explain))?\.tbl"
+                   r"|-(?P<saved>slack)[0-9]+\.npy|-(?P<json>bound)\.json)(?P<rest>\..*)?")
 
 
 @dataclass(frozen=True)
@@ -746,8 +774,18 @@ class StoredFile:
 
     @property
     def table(self) -> Path:
-        """The table this file belongs to (itself for a table)."""
-        return self.path.with_name(self.path.name.split(".tbl", 1)[0] + ".tbl")
+        """The table (or saved file) this file belongs to (itself for one)."""
+        m = _NAME.fullmatch(self.path.name)
+        return self.path.with_name(self.path.name[:m.start("rest")]) if m and m.group("rest") \
+            else self.path
+
+    @property
+    def table_kind(self) -> str:
+        """The kind of the table this file belongs to (``KINDS``; a
+        leftover's too)."""
+        m = _NAME.fullmatch(self.path.name)
+        return (m.group("kind") or m.group("saved") or m.group("json") or "values") if m \
+            else self.kind
 
 
 def stored_file(path: Path) -> StoredFile | None:
@@ -761,13 +799,16 @@ def stored_file(path: Path) -> StoredFile | None:
     -0.05
     >>> stored_file(Path("/t/README.md")) is None
     True
+    >>> f = stored_file(Path("/t/triple-9f3cf2c0fe3a6a1d-slack4.npy.123.x1y2.tmp"))
+    >>> f.kind, f.table_kind, f.table.name
+    ('temporary', 'slack', 'triple-9f3cf2c0fe3a6a1d-slack4.npy')
     """
     m = _NAME.fullmatch(path.name)
     if not m:
         return None
     rest = m.group("rest") or ""
     if not rest:
-        kind = m.group("kind") or "values"
+        kind = m.group("kind") or m.group("saved") or m.group("json") or "values"
     elif rest.startswith(".partial"):
         kind = "partial"
     elif rest == ".lock":
@@ -787,7 +828,7 @@ def stored_file(path: Path) -> StoredFile | None:
     except OSError:
         st = None
     rules = ""
-    if kind in KINDS:
+    if kind in TABLE_KINDS:
         try:
             rules = str(_read_header(path)[0].get("rules", ""))
         except TableError:
@@ -851,7 +892,7 @@ def remove_stored(files: list[StoredFile]) -> tuple[list[StoredFile], list[Store
         if busy:
             kept.append(f)
             continue
-        companions = [_stamp(f.path), _lock_path(f.path)] if f.kind in KINDS else []
+        companions = [_stamp(f.path), _lock_path(f.path)] if f.kind in TABLE_KINDS else []
         for path in [f.path, *companions]:
             try:
                 path.unlink()

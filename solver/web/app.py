@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import json
 import logging
 import os
@@ -64,9 +65,12 @@ from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Budget, Refused
+from yatzy.web.connections import WholeBody, no_paths
+from yatzy.web.fair import WRITES, Fair, background
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
+from yatzy.web.seal import Seal
 from yatzy.web.shared import SharedGames
 from yatzy.web.table_routes import table_routes
 
@@ -102,7 +106,7 @@ def reply(obj: object, status: int = 200, headers: dict | None = None) -> Respon
 
 
 def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
-    line = " ".join(str(text).split()) or "error"
+    line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
     return reply({"error": line, "code": code, **extra}, status)
 
 
@@ -175,10 +179,34 @@ def solvable_here(rules: Rules) -> bool:
 
 def unavailable(rules: Rules, tables: str | Path | None) -> dict | None:
     """Why the page cannot start a game of ``rules`` now (None: it can):
-    ``{"code": "no_table", "command": ...}``."""
+    ``{"code": "no_table", "command": ..., "bytes": ..., "seconds": ...}``,
+    the size of the missing table's file and its time to solve on the
+    reference machine (``yatzy.tables.plan.value_plan``)."""
     if not Solver(rules, tables=tables).path.exists() and not solvable_here(rules):
-        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}"}
+        size, seconds = table_cost(rules)
+        return {"code": "no_table", "command": f"yatzy solve --rules {rules.spec}",
+                "bytes": size, "seconds": round(seconds)}
     return None
+
+
+def missing_table(rules: Rules) -> "ApiError":
+    """422 ``no_table``: the rules' table is not stored and is too big to
+    solve on demand; with what it needs, as ``yatzy solve`` says it
+    (``plan``: its size and time) and the ``command`` that builds it."""
+    plan = value_plan(rules)
+    return ApiError(422, f"rules {rules.spec}: no stored table, and this server solves only "
+                         f"small rule sets itself ({plan}; run yatzy solve --rules "
+                         f"{rules.spec} first)", "no_table",
+                    command=f"yatzy solve --rules {rules.spec}", plan=str(plan),
+                    disk_bytes=plan.disk_bytes, seconds=round(plan.seconds))
+
+
+@functools.lru_cache(maxsize=64)
+def table_cost(rules: Rules) -> tuple[int, float]:
+    """The bytes of the value table of ``rules`` and the seconds its solve
+    takes on the reference machine (planned once: a second for Maxi)."""
+    plan = value_plan(rules)
+    return plan.file_size, plan.seconds
 
 
 def build_times(clock: dict, done: int, total: int) -> dict:
@@ -249,10 +277,7 @@ class Solvers:
                     raise
             if not solver.path.exists() and not solvable_here(rules):
                 del self.status[rules.spec]
-                raise ApiError(422, f"rules {rules.spec}: no stored table, and this server "
-                                    f"solves only small rule sets itself (run yatzy solve "
-                                    f"--rules {rules.spec} first)", "no_table",
-                               command=f"yatzy solve --rules {rules.spec}")
+                raise missing_table(rules)
             self.solvers[rules.spec] = solver
         threading.Thread(target=self._open, args=(solver, status), daemon=True).start()
         return solver
@@ -396,11 +421,13 @@ class WebState:
     """What the routes share: the default rules, the folder of tables, the
     solvers, and the distributions kept (one computed at a time)."""
 
-    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None):
+    def __init__(self, rules: str, tables: str | Path | None, budget: Budget | None = None,
+                 seal: Seal | None = None):
         self.default = parse_rules(rules).spec
         self.tables = tables
         self.budget = budget or Budget()
         self.budget.presets |= {self.default}        # the owner's choice is always built
+        self.seal = seal or Seal(key=os.urandom(32))   # a one-page game's seed, kept back
         self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
@@ -498,8 +525,8 @@ async def distribution_endpoint(request: Request) -> Response:
         games = None if solver.is_exact() else ESTIMATE_GAMES
         state.running += 1
         try:
-            dist = await anyio.to_thread.run_sync(solver.distribution, card, "optimal",
-                                                  games, 0, limiter=state.limiter)
+            dist = await anyio.to_thread.run_sync(background(solver.distribution), card,
+                                                  "optimal", games, 0, limiter=state.limiter)
         finally:
             state.running -= 1
         state.distributions[key] = {k: v for k, v in dist.as_dict().items() if k != "boxes"}
@@ -523,7 +550,7 @@ async def game_of(request: Request, obj: dict) -> Game:
         raise ApiError(400, "game: rules must be a rules spec", "bad_game")
     solver = await solver_for_game(web(request), spec)
     try:
-        return Game.from_dict(doc, solver)
+        return Game.from_dict(web(request).seal.open(doc), solver)
     except InputError as e:
         raise ApiError(400, str(e), "bad_game") from None
 
@@ -538,12 +565,16 @@ async def new_game(request: Request) -> Response:
     seed = obj.get("seed")
     solver = await solver_for_game(state, text_field(obj, "rules", state.default))
     game = Game(solver, players, seed=seed)
-    return reply(game_json(game, session=state.session(game)))
+    return answer(request, game)
 
 
 def answer(request: Request, game: Game, **extra: Any) -> Response:
-    """The game's answer with its session's data (``game_json``)."""
-    return reply(game_json(game, session=web(request).session(game), **extra))
+    """The game's answer with its session's data (``game_json``), its dice
+    seed sealed until the game is over (``yatzy.web.seal``)."""
+    state = web(request)
+    out = game_json(game, session=state.session(game), **extra)
+    out["game"] = state.seal.close(out["game"], game.is_over)
+    return reply(out)
 
 
 async def game_state(request: Request) -> Response:
@@ -715,7 +746,9 @@ async def on_database_full(request: Request, e: DatabaseFull) -> Response:
 
 
 async def on_database_busy(request: Request, e: DatabaseBusy) -> Response:
-    return error_reply(503, str(e), "db_busy")
+    response = error_reply(503, str(e), "db_busy")
+    response.headers["Retry-After"] = "2"
+    return response
 
 
 def app_from_env() -> Starlette:
@@ -772,24 +805,27 @@ def shared_view(game: Game) -> dict:
 
 def create_app(rules: str = "nordic", tables: str | Path | None = None,
                db: str | Path | None = None, *, hosts: list[str] | None = None,
-               allow_rules: bool = False) -> Starlette:
+               allow_rules: bool = False, writes: tuple[float, float] = WRITES) -> Starlette:
     """The app of ``yatzy serve``: ``rules`` is the default rule set (its
     table is opened, or solved, when the server starts), ``tables`` the
     folder of stored tables, ``db`` the SQLite file of shared tables
     (``yatzy.web.shared``; default in the user's data folder, opened on
     first use); ``hosts`` the host names requests may name (None: any;
     ``yatzy.web.guard``), ``allow_rules`` whether tables of rules other
-    than the presets are built, within a budget (``yatzy.web.budget``).
+    than the presets are built, within a budget (``yatzy.web.budget``);
+    ``writes`` the rate of changes one client may make (``yatzy.web.fair``).
     ``app.state.closing`` (an ``asyncio.Event``), once set, ends every
     event stream."""
-    state = WebState(rules, tables, Budget(allow_rules))
-    shared = table_routes(SharedGames(db), lambda spec: solver_for_game(state, spec),
-                          shared_view)
+    games = SharedGames(db)
+    state = WebState(rules, tables, Budget(allow_rules, path=games.path), Seal(games.path))
+    shared = table_routes(games, lambda spec: solver_for_game(state, spec), shared_view)
     app = Starlette(routes=ROUTES + shared, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
         TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
         DatabaseBusy: on_database_busy})
     app.add_middleware(Bounds)
+    app.add_middleware(Fair, writes=writes, client=CLIENT.get)  # heavy routes queued per client
+    app.add_middleware(WholeBody)                   # every body read within its deadline
     app.state.closing = asyncio.Event()
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state

@@ -11,7 +11,10 @@ table already stored is opened whatever its rules (memory only).  With
 that asked (``yatzy.web.guard.CLIENT``) by its planned size on disk
 (``yatzy.tables.plan``): at most ``BUILDS_PER_CLIENT`` builds and
 ``DISK_PER_CLIENT`` bytes per client, ``BUILDS_TOTAL`` and ``DISK_TOTAL``
-for the server's life (each build is also CPU: the count bounds it).  A
+in all (each build is also CPU: the count bounds it), counted in the
+shared tables' SQLite file (its ``builds`` table: every worker of ``yatzy
+serve --workers`` draws on the same budget, and a restart does not renew
+it).  A
 refusal is ``Refused``: 403 (rules not allowed), 429 (this client's
 budget spent), 507 (the server's).
 """
@@ -19,8 +22,11 @@ budget spent), 507 (the server's).
 from __future__ import annotations
 
 import threading
+import time
+from pathlib import Path
 from typing import Callable
 
+from yatzy.database import transaction
 from yatzy.errors import InputError
 from yatzy.rules.ruleset import PRESETS, Rules, parse_rules
 
@@ -48,8 +54,9 @@ class Budget:
 
     def __init__(self, allow_rules: bool = False, *, builds_per_client: int = BUILDS_PER_CLIENT,
                  builds_total: int = BUILDS_TOTAL, disk_per_client: int = DISK_PER_CLIENT,
-                 disk_total: int = DISK_TOTAL):
+                 disk_total: int = DISK_TOTAL, path: str | Path | None = None):
         self.allow_rules = allow_rules
+        self.path, self._db = path, None
         self.limits = (builds_per_client, builds_total, disk_per_client, disk_total)
         self.presets = preset_specs()
         self.charged: dict[tuple[str, str], str] = {}      # (spec, what) -> client
@@ -59,28 +66,62 @@ class Budget:
     def charge(self, rules: Rules, what: str, disk_bytes: Callable[[], int], client: str) -> None:
         """Allow the build of ``what`` (``values``, ``parts``) of ``rules``,
         ``disk_bytes()`` on disk (asked only of rules charged), asked by
-        ``client``; ``Refused`` if not."""
+        ``client``; ``Refused`` if not.  With a ``path``, the charges are
+        rows of that SQLite file, shared by every server process and kept
+        over a restart; else this process's memory."""
         if rules.spec in self.presets:
             return
         if not self.allow_rules:
-            raise Refused(403, f"rules {rules.spec}: this server builds tables only for its "
-                               "presets (start it with yatzy serve --allow-rules, or store the "
-                               f"table first: yatzy solve --rules {rules.spec})",
-                          "rules_not_allowed")
+            self._refuse_rules(rules)
+        if self.path is None:
+            return self._charge_here(rules, what, disk_bytes, client)
+        size = disk_bytes()
+        with self.lock:
+            if self._db is None:
+                from yatzy.database import open_database
+                from yatzy.history import MIGRATIONS
+                self._db = open_database(self.path, MIGRATIONS, check_same_thread=False)
+            db = self._db
+            with transaction(db):
+                if db.execute("SELECT 1 FROM builds WHERE rules = ? AND what = ?",
+                              (rules.spec, what)).fetchone():
+                    return
+                builds, spent = db.execute("SELECT count(*), coalesce(sum(bytes), 0) FROM builds "
+                                           "WHERE client = ?", (client,)).fetchone()
+                total_builds, total_disk = db.execute(
+                    "SELECT count(*), coalesce(sum(bytes), 0) FROM builds").fetchone()
+                self._check(rules, builds, spent, total_builds, total_disk, size)
+                db.execute("INSERT INTO builds (rules, what, client, bytes, at) "
+                           "VALUES (?, ?, ?, ?, ?)", (rules.spec, what, client, size, time.time()))
+
+    def _check(self, rules: Rules, builds: int, spent: int, total_builds: int, total_disk: int,
+               size: int) -> None:
+        """``Refused`` where one more build of ``size`` bytes is past a limit."""
         per_builds, all_builds, per_disk, all_disk = self.limits
+        if builds + 1 > per_builds or spent + size > per_disk:
+            raise Refused(429, f"rules {rules.spec}: this address has had its {per_builds} "
+                               "new tables; ask again with a preset", "budget")
+        if total_builds + 1 > all_builds or total_disk + size > all_disk:
+            raise Refused(507, f"rules {rules.spec}: this server has built all the tables "
+                               "it may for other rules", "budget")
+
+    @staticmethod
+    def _refuse_rules(rules: Rules) -> None:
+        raise Refused(403, f"rules {rules.spec}: this server builds tables only for its "
+                           "presets (start it with yatzy serve --allow-rules, or store the "
+                           f"table first: yatzy solve --rules {rules.spec})",
+                      "rules_not_allowed")
+
+    def _charge_here(self, rules: Rules, what: str, disk_bytes: Callable[[], int],
+                     client: str) -> None:
+        """``charge`` in this process's memory."""
         size = disk_bytes()
         with self.lock:
             if (rules.spec, what) in self.charged:
                 return                                      # built or being built: paid for
             builds, spent = self.spent.get(client, (0, 0))
-            total_builds = len(self.charged)
-            total_disk = sum(b for _, b in self.spent.values())
-            if builds + 1 > per_builds or spent + size > per_disk:
-                raise Refused(429, f"rules {rules.spec}: this address has had its {per_builds} "
-                                   "new tables; ask again with a preset", "budget")
-            if total_builds + 1 > all_builds or total_disk + size > all_disk:
-                raise Refused(507, f"rules {rules.spec}: this server has built all the tables "
-                                   "it may for other rules", "budget")
+            self._check(rules, builds, spent, len(self.charged),
+                        sum(b for _, b in self.spent.values()), size)
             self.charged[(rules.spec, what)] = client
             self.spent[client] = (builds + 1, spent + size)
 

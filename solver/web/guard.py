@@ -28,6 +28,10 @@ any route runs (``Guard``, ASGI middleware, outermost).
   ``STREAMS_TOTAL`` in all (503), so one phone cannot take every
   connection.  ``closing`` (set by ``yatzy serve`` on Ctrl-C or SIGTERM)
   ends every stream at once: the stream's route is told the client left.
+* **Stopping.**  Once ``closing`` is set, a request still running
+  ``STOP_GRACE`` seconds later is answered 503 ``stopping`` (its route
+  cancelled, quietly), and a new one at once: a phone hears that the
+  server stopped, never a 500 or a reset.
 * **The client.**  ``CLIENT`` holds the address of the request being
   served (``yatzy.web.budget`` charges it); behind ``yatzy serve
   --proxy`` it is the one ``X-Forwarded-For`` names, otherwise that header
@@ -51,9 +55,11 @@ DRAIN_MOST = 8 << 20               # bytes of an oversized body read and dropped
 DRAIN_SECONDS = 10.0
 STREAMS_PER_CLIENT = 8             # event streams open at once from one address
 STREAMS_TOTAL = 256                # event streams open at once in all
+STOP_GRACE = 0.5                   # seconds a request may still take once the server stops
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 STREAM_PATH = re.compile(r"/api/table/[^/]+/events")
+PORT = re.compile(r"(:[0-9]{1,5})?")
 
 CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("client", default="?")
 
@@ -80,15 +86,23 @@ def hosts_served(host: str, addresses: Iterable[str] = ()) -> frozenset[str]:
 
 
 def host_name(value: str) -> str:
-    """The name of a ``Host`` header, without its port and final dot.
+    """The name of a ``Host`` header, without its port and one final dot;
+    "" for a header that is not a name and an optional port.
 
     >>> host_name("[::1]:8000"), host_name("Example.COM.:80"), host_name("10.0.0.2")
     ('::1', 'example.com', '10.0.0.2')
+    >>> host_name("[::1]evil.com"), host_name("localhost.."), host_name("a:1:2")
+    ('', '', '')
     """
     value = value.strip().lower()
     if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0].rstrip(".") if value.count(":") == 1 else value.rstrip(".")
+        name, close, rest = value[1:].partition("]")
+        return name if close and PORT.fullmatch(rest) else ""
+    name, colon, port = value.partition(":")
+    if colon and not PORT.fullmatch(colon + port):
+        return ""
+    name = name[:-1] if name.endswith(".") else name
+    return name if name and not name.endswith(".") and ".." not in name else ""
 
 
 def refusal(status: int, text: str, code: str, close: bool = False):
@@ -125,12 +139,43 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         client = scope["client"][0] if scope.get("client") else "?"
         problem = self.check(scope["method"], headers, scope.get("path", ""))
+        if sum(k.lower() == b"host" for k, _ in scope["headers"]) > 1:
+            problem = 400, "a request names one Host", "host"
         if problem is not None:
             return await self.refuse(headers, receive, send, *problem)
         CLIENT.set(client)
         if scope["method"] == "GET" and STREAM_PATH.fullmatch(scope.get("path", "")):
             return await self.stream(client, scope, receive, send)
-        return await self.app(scope, receive, send)
+        return await self.served(scope, receive, send)
+
+    async def served(self, scope, receive, send) -> None:
+        """The request, answered 503 ``stopping`` where the server is told to
+        stop (``closing``) and the route has not answered ``STOP_GRACE``
+        seconds later: the route is cancelled quietly, before uvicorn would
+        cancel it (its cancel is a traceback and a 500)."""
+        if self.closing.is_set():
+            return await refusal(503, "this server is stopping", "stopping", close=True)(send)
+        started = False
+
+        async def sending(message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+        work = asyncio.ensure_future(self.app(scope, receive, sending))
+        stop = asyncio.ensure_future(self.closing.wait())
+        try:
+            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                await asyncio.wait({work}, timeout=STOP_GRACE)
+        finally:
+            stop.cancel()
+        if work.done():
+            return work.result()
+        work.cancel()
+        await asyncio.gather(work, return_exceptions=True)
+        if not started:
+            await refusal(503, "this server is stopping; try again in a moment", "stopping",
+                          close=True)(send)
 
     def check(self, method: str, headers: dict[str, str], path: str = ""
               ) -> tuple[int, str, str] | None:

@@ -6,7 +6,7 @@
 * ``HEADER_SECONDS``: seconds a connection has, from its opening or from the
   first byte of each request, to send the request line and its headers
   (``HeaderDeadline``); then it is closed.  A request body has its own
-  deadline in ``yatzy.web.app`` (408 after 10 s).
+  deadline (``yatzy.web.connections.WholeBody``: 408 after 10 s).
 * ``timeout_graceful_shutdown``: ``STOP_SECONDS``, how long Ctrl-C or
   SIGTERM waits for requests still running before it cancels them (event
   streams end at once: ``yatzy.web.guard``), so the server stops within
@@ -15,59 +15,24 @@
   cannot pose as another to the rate limits); ``yatzy serve --proxy``
   turns it on for a reverse proxy on this machine.
 
-uvicorn has no deadline for request headers of its own, so a client that
-sends its headers a byte at a time would hold a connection for as long as it
-liked; ``HeaderDeadline`` is uvicorn's httptools protocol with that deadline.
+* ``http``: ``yatzy.web.connections.Connection``, uvicorn's httptools
+  protocol with a deadline for the request headers (uvicorn has none: a
+  client sending its headers a byte at a time would hold a connection for
+  as long as it liked), a cap on their size, and on each client's
+  connections.
 """
 
 from __future__ import annotations
 
-import asyncio
 import resource
+import time
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.supervisors import Multiprocess
 
-HEADER_SECONDS = 10.0
+from yatzy.web.connections import HEADER_SECONDS, Connection, HeaderDeadline
+
 STOP_SECONDS = 1.0
-
-
-class HeaderDeadline(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol, closing a connection whose request line
-    and headers have not all arrived ``HEADER_SECONDS`` after it opened (or
-    after the first byte of a later request on it)."""
-
-    deadline_seconds = HEADER_SECONDS
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self._arm()
-
-    def on_headers_complete(self) -> None:
-        self._disarm()
-        super().on_headers_complete()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def _arm(self) -> None:
-        self._disarm()
-        self.header_timer = self.loop.call_later(self.deadline_seconds, self._cut)
-
-    def _disarm(self) -> None:
-        timer = getattr(self, "header_timer", None)
-        if timer is not None:
-            timer.cancel()
-            self.header_timer = None
-
-    def _cut(self) -> None:
-        self.header_timer = None
-        if not self.transport.is_closing():
-            self.transport.close()
+WORKERS_SECONDS = 1.4
 
 
 def connections(most: int = 1024) -> int:
@@ -81,6 +46,25 @@ def connections(most: int = 1024) -> int:
     return most if files == resource.RLIM_INFINITY else max(64, min(most, files - 64))
 
 
+class Workers(Multiprocess):
+    """uvicorn's supervisor of ``--workers N``, whose stop waits at most
+    ``WORKERS_SECONDS`` for its workers (each told to stop, SIGTERM) and
+    then kills those left, so that no worker outlives the server's 2 s
+    stop (every change is committed already: SQLite)."""
+
+    def join_all(self) -> None:
+        deadline = time.monotonic() + WORKERS_SECONDS
+        for worker in self.processes:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+        for worker in self.processes:
+            if worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join(0.2)
+
+
 SERVER_LIMITS = {"log_level": "warning", "access_log": False, "limit_concurrency": connections(),
-                 "timeout_keep_alive": 5, "http": HeaderDeadline,
+                 "timeout_keep_alive": 5, "http": Connection,
                  "timeout_graceful_shutdown": STOP_SECONDS, "proxy_headers": False}
+
+
+__all__ = ["HEADER_SECONDS", "HeaderDeadline", "SERVER_LIMITS", "STOP_SECONDS", "connections"]

@@ -39,7 +39,8 @@ ACTION = {"type": "object", "required": ["text", "action"], "properties": {
 GAME_DOC = {"type": "object", "description": "A game as Game.to_dict() writes it.",
             "required": ["yatzy_game", "rules", "players", "moves", "played"], "properties": {
                 "yatzy_game": {"const": 1}, "rules": {"type": "string"},
-                "seed": {"type": "integer"},
+                "seed": {"type": ["integer", "string"], "description": "The dice seed; "
+                         "sealed by the server (sealed:...) until the game is over"},
                 "players": {"type": "array", "items": {"type": "object", "properties": {
                     "name": {"type": "string"}, "kind": {"type": "string"}}}},
                 "moves": {"type": "array", "items": {"type": "string"}},
@@ -133,7 +134,7 @@ TABLE_PATHS = {
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "properties": {
                 "rules": {"type": "string"}, "players": {"type": "array", "items": {
-                    "type": "string"}}, "seed": {"type": "integer"},
+                    "type": "string"}},
                 "who_moves": {"enum": ["any", "seat"]},
                 "game": {**GAME, "description": "A game as it stands, shared instead of a new one"},
                 "follows": {"type": "string", "description": "The table whose next game this "
@@ -184,7 +185,11 @@ TABLE_PATHS = {
                                      ["players", "token"]),
     "/api/table/{code}/next/accept": _table("post", "Agree to the next game proposed (the admin,"
                                             " or every claimed seat, starts it)",
-                                            {"token": TOKEN}, ["token"]),
+                                            {"token": TOKEN, "id": {
+                                                "type": "integer", "description": "The "
+                                                "proposal's id (the state's proposal.id): 409 "
+                                                "if another is proposed now"}},
+                                            ["token", "id"]),
     "/api/table/{code}/next/cancel": _table("post", "Withdraw the next game proposed",
                                             {"token": TOKEN}, ["token"]),
     "/api/table/{code}/history": _table("get", "Every change of the table with its time", {}, []),

@@ -5,7 +5,7 @@ handing the change to ``SharedGames``, where the session's rules decide.
 
 Routes (``table_routes``; bodies are JSON objects):
 
-* ``POST /api/table`` ``{"rules", "players", "seed"?, "who_moves"?: "any" | "seat",
+* ``POST /api/table`` ``{"rules", "players", "who_moves"?: "any" | "seat",
   "follows"?: code, "admin"?}``, or ``{"game": a Game document, ...}`` to share a
   game as it stands -> the state with ``"url"`` and ``"admin"``; ``follows``
   (with that table's ``admin``) makes it the next game of that table (if it
@@ -18,7 +18,7 @@ Routes (``table_routes``; bodies are JSON objects):
 * ``POST /api/table/{code}/claim`` ``{"seat", "token"?}`` -> ``{"seat", "token"}``;
   ``/release`` ``{"seat", "token"}``
 * ``POST /api/table/{code}/next`` ``{"players", "rules"?, "who_moves"?, "token"}``;
-  ``/next/accept`` ``{"token"}``; ``/next/cancel`` ``{"token"}`` -> the state
+  ``/next/accept`` ``{"token", "id"}`` (the proposal's ``id``); ``/next/cancel`` ``{"token"}`` -> the state
 * ``GET /api/table/{code}/events`` -> ``text/event-stream``
 * ``GET /api/table/{code}/history`` -> every change with its time
 * ``GET /api/table/{code}/qr.svg`` -> the table's link as a QR code (SVG)
@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -43,12 +44,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from yatzy.bounds import parse_json
-from yatzy.database import DatabaseBusy, DatabaseFull
+from yatzy.database import DatabaseBusy, DatabaseFull, database_error
 from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game
 from yatzy.session import Capability, Session
+from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Refused
+from yatzy.web.connections import no_paths
 from yatzy.web.qr import matrix
 from yatzy.web.shared import (
     BEAT,
@@ -60,6 +62,7 @@ from yatzy.web.shared import (
     POLL,
     RETRY_MS,
     STREAM_SECONDS,
+    Held,
     Limiter,
     SharedGames,
     TableError,
@@ -77,16 +80,18 @@ def client_of(request: Request) -> str:
 
 async def read_body(request: Request, most: int = MAX_BODY) -> dict:
     """The request's JSON object (413 over ``most`` bytes; 400 for bad JSON,
-    nesting too deep or numbers too long)."""
+    nesting too deep, numbers too long, ``NaN``: ``yatzy.web.bodies``).  The
+    body has been read whole already, within its deadline
+    (``yatzy.web.connections.WholeBody``)."""
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > most:
             raise TableError(413, f"the request body is over {most} bytes")
     try:
-        obj = parse_json(raw.decode() if raw else "{}", "the request body")
-    except (UnicodeDecodeError, InputError):
-        raise TableError(400, "the request body is not JSON") from None
+        obj = json_body(raw or b"{}")       # bounded: depth, digits, no NaN
+    except BodyError as e:
+        raise TableError(400, str(e), code="body") from None
     if not isinstance(obj, dict):
         raise TableError(400, "the request body must be a JSON object")
     return obj
@@ -195,7 +200,10 @@ class Tables:
         self.shared, self.solver_for, self.describe = shared, solver_for, describe
         self.creating, self.moving = Limiter(*limits["create"]), Limiter(*limits["move"])
         self.joining = Limiter(*limits.get("join", LIMITS["join"]))
-        self.missing = Limiter(*limits.get("miss", LIMITS["miss"]))     # one bucket, all clients
+        self.recording = Limiter(*limits.get("record", LIMITS["record"]))
+        self.missing = Limiter(*limits.get("miss", LIMITS["miss"]))     # per client
+        self.misses = Limiter(*limits.get("misses", LIMITS["misses"]))  # one bucket, all clients
+        self.missed = Held(4096)                # the clients that missed lately
         self.listeners: dict[str, set[asyncio.Event]] = {}
         self.solvers: dict[str, Any] = {}          # code -> the Solver of a table followed
         self.polling: list[asyncio.Task] = []
@@ -204,7 +212,12 @@ class Tables:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
 
     async def run(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        """``fn(*args)`` in the tables' thread; an SQLite error is one line
+        (a file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        except sqlite3.Error as e:
+            raise database_error(self.shared.path, e) from None
 
     def notify(self, code: str) -> None:
         for event in self.listeners.get(code, ()):
@@ -259,31 +272,40 @@ class Tables:
 
 
 async def guarded(handler, tables: Tables, request: Request) -> Response:
-    """``handler(tables, request)``, every refusal one JSON line."""
+    """``handler(tables, request)``, every refusal one JSON line with a
+    ``code``.  An error of another kind (a rule set whose table is missing,
+    422) goes on to the app's handlers; one that none knows is answered a
+    JSON 500 there, and logged."""
     try:
         return await handler(tables, request)
-    except TableError as e:
-        body = {"error": str(e)}
-        if e.state is not None:
+    except (TableError, Refused, DatabaseFull, DatabaseBusy, InputError) as e:
+        return refusal(e)
+
+
+def refusal(e: Exception) -> Response:
+    """A refusal as one JSON line with its ``code``, without server paths."""
+    body = {"error": no_paths(" ".join(str(e).split()))}
+    headers = None
+    if isinstance(e, (TableError, Refused)):
+        status, body["code"] = e.status, e.code
+        if getattr(e, "state", None) is not None:
             body["state"] = e.state
-        return JSONResponse(body, status_code=e.status)
-    except Refused as e:
-        return JSONResponse({"error": str(e), "code": e.code}, status_code=e.status)
-    except DatabaseFull as e:
-        return JSONResponse({"error": str(e), "code": "db_full"}, status_code=507)
-    except DatabaseBusy as e:
-        return JSONResponse({"error": str(e), "code": "db_busy"}, status_code=503)
-    except InputError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
-    except Exception:                           # noqa: BLE001  one JSON line, logged
-        log.exception("shared table request failed")
-        return JSONResponse({"error": "internal error"}, status_code=500)
+    elif isinstance(e, DatabaseFull):
+        status, body["code"] = 507, "db_full"
+    elif isinstance(e, DatabaseBusy):
+        status, body["code"], headers = 503, "db_busy", {"Retry-After": "2"}
+    else:
+        status, body["code"] = 400, getattr(e, "kind", None) or "input"
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def create(tables: Tables, request: Request) -> Response:
     """``POST /api/table``: a new table, or the next one of ``follows``."""
     tables.creating.take(client_of(request))
     obj = await read_body(request, MAX_GAME_BODY)
+    if "seed" in obj:                           # the dice are the server's to choose
+        raise TableError(400, "a shared table's dice are drawn from the server's own secret "
+                              "seed; send no seed", code="seed")
     who = obj.get("who_moves", "any")
     follows = obj.get("follows")
     if follows is not None and not isinstance(follows, str):
@@ -295,13 +317,9 @@ async def create(tables: Tables, request: Request) -> Response:
     else:
         players = check_names(obj.get("players", ["Player"]))
         spec = check_spec(obj.get("rules", "nordic"))
-        seed = obj.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise TableError(400, "seed must be a whole number")
-        game = Game(await tables.solver_for(spec), players,
-                    seed=secret_seed() if seed is None else seed)
+        game = Game(await tables.solver_for(spec), players, seed=secret_seed())
     code, admin = await tables.run(tables.shared.create, game, who, follows,
-                                   token_field(obj, "admin"))
+                                   token_field(obj, "admin"), client_of(request))
     if follows is not None:
         tables.notify(follows)                  # its phones move on to the next game
     if admin is None:                           # the next game was made already
@@ -409,8 +427,9 @@ async def accept(tables: Tables, request: Request) -> Response:
     code = request.path_params["code"]
     row = await tables.run(tables.shared.row, code)
     spec = row.proposal["rules"] if row.proposal else row.rules
+    wanted = obj.get("id")
     made = await tables.run(tables.shared.accept, code, token_field(obj),
-                            await tables.solver_for(spec))
+                            await tables.solver_for(spec), wanted)
     tables.notify(code)
     return await tables.answer(request, code, next_code=made)
 
@@ -427,26 +446,40 @@ async def cancel(tables: Tables, request: Request) -> Response:
 async def join(tables: Tables, request: Request) -> Response:
     """``GET /api/join/{short}``: the table of a short code typed by a
     person.  Each client may try ``LIMITS["join"]`` codes (6 at once, then
-    one in 10 s) and all clients together miss at most ``LIMITS["miss"]``
-    (429 past either), so guessing one of 148 million codes takes years."""
-    tables.joining.take(client_of(request))
+    one in 10 s).  A code that names no table is a miss: each client may
+    miss ``LIMITS["miss"]`` (per address), and once all clients together
+    have missed ``LIMITS["misses"]`` only the addresses that have missed
+    lately are refused (429), so guessing one of 148 million codes takes
+    years while a phone typing the right code is never refused for others'
+    misses."""
+    client = client_of(request)
+    tables.joining.take(client)
     short = request.path_params["short"]
     if len(short) > 32:
-        raise TableError(400, "a table's code is 6 letters")
-    tables.missing.check("*")
+        raise TableError(400, "a table's code is 6 letters", code="short_code")
+    tables.missing.check(client)
+    if client in tables.missed:
+        tables.misses.check("*")
     try:
         code = await tables.run(tables.shared.by_short, short)
     except TableError as e:
         if e.status == 404:
-            tables.missing.take("*")
+            tables.missing.take(client)
+            tables.missed.keep(client, True)
+            try:
+                tables.misses.take("*")
+            except TableError:
+                pass
         raise
     return JSONResponse({"code": code, "url": table_url(request, code)})
 
 
 async def record_game(tables: Tables, request: Request) -> Response:
     """``POST /api/history`` ``{"game"}``: a finished game played on one page
-    recorded (once; its family is its players' names), and the history
-    shown after it (``yatzy.history``)."""
+    recorded (once) as the page's word, apart from every table's results
+    (its family its players' names from this address), at most
+    ``LIMITS["record"]`` a client, and the history shown after it
+    (``yatzy.history``)."""
     tables.moving.take(client_of(request))
     obj = await read_body(request, MAX_GAME_BODY)
     doc = obj.get("game")
@@ -456,7 +489,8 @@ async def record_game(tables: Tables, request: Request) -> Response:
     game = Game.from_dict(doc, await tables.solver_for(doc["rules"]), where="game")
     if not game.is_over:
         raise TableError(409, "the game is not over")
-    got = await tables.run(tables.shared.record_page, game)
+    tables.recording.take(client_of(request))
+    got = await tables.run(tables.shared.record_page, game, client_of(request))
     return JSONResponse(got)
 
 

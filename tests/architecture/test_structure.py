@@ -39,6 +39,8 @@ INSIDE_LEFT = {
     "yatzy.cli.coach.records": "the coach's records: reading the session's view",
     "yatzy.cli.coach.screen": "the coach's compile notice: the announcement service's",
     "yatzy.web.app": "the server's routes, being given one style",
+    "yatzy.web.budget": "the server's limits: their storage imports going to the top",
+    "yatzy.web.seal": "the server's limits: their storage imports going to the top",
 }
 MOVES_LEFT = {
     "yatzy.cli.coach.loop": "the coach: acting through the session",
@@ -50,7 +52,6 @@ LONG_LEFT = {
     "yatzy.api: class Solver": "Solver: its advice and its studies being parted",
     "yatzy.game: class Game": "Game: being split into a record over positions",
     "yatzy.web.practice: practice_routes": "the server's routes, being given one style",
-    "yatzy.web.shared: class SharedGames": "the shared tables' storage, being parted from its views",
 }
 
 

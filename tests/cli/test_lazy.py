@@ -21,6 +21,17 @@ def test_help_lists_every_command():
     assert all(f"  {name} " in out for name in COMMAND_MODULES)
 
 
+def test_help_gives_every_command_a_whole_line_and_examples():
+    from yatzy.cli import SUMMARIES
+    assert set(SUMMARIES) == set(COMMAND_MODULES)
+    out = CliRunner().invoke(main, ["--help"], terminal_width=80).output
+    assert "...\n" not in out.split("\n", 1)[1] and max(map(len, out.splitlines())) <= 80
+    for name, summary in SUMMARIES.items():
+        assert f"  {name:<12}  {summary}\n" in out
+    assert "Examples:" in out and "--plot" in out
+    assert CliRunner().invoke(main, ["--version"]).output == "yatzy 1.0.0\n"
+
+
 def test_solve_does_not_import_the_other_commands():
     code = ("import sys; from yatzy.cli import main; main.get_command(None, 'solve'); "
             "print(sorted(m for m in sys.modules if m.startswith('yatzy.cli.')))")

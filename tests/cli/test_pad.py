@@ -49,7 +49,7 @@ def test_a_whole_pad_game_in_norwegian(play, tmp_path):
     assert "1. Kari 303" in out and "2. Ola 5" in out     # 253 + 50 bonus
     assert message("pad_not_rated", "nb") in out
     assert "gjennomgang for" not in out                     # no review of made-up dice
-    assert "beste ved dette bordet (nordic): Kari 303, Ola 5" in out
+    assert "beste ved dette bordet (Nordisk): Kari 303, Ola 5" in out
     assert "Kari: første spill i historikken, 303" in out
     doc = saved(tmp_path)
     assert doc["settings"]["pad"] and doc["settings"]["scorepad"]

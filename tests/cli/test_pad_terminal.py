@@ -114,7 +114,7 @@ def test_a_whole_pad_game_at_80_by_24(tables_dir, tmp_path):
         term.close()
     assert "1. Kari 303" in final and "2. Ola 5" in final and "Kari vinner" in final
     assert "trekkene blir ikke vurdert" in final
-    assert "beste ved dette bordet (nordic): Kari 303, Ola 5" in final
+    assert "beste ved dette bordet (Nordisk): Kari 303, Ola 5" in final
     assert "Kari: første spill i historikken, 303" in final
     assert json.loads(game.read_text())["settings"]["pad"] is True
 

@@ -1,7 +1,7 @@
 """The coach's running loss ("Kari har tapt ...") is the session's ledger:
 an undone choice stops counting, a resumed game goes on from the same
 number, and at the end it is the review's total, in Nordic and in
-Trippel-Yatzy (issue 32's first defect)."""
+Trippel-Yatzy."""
 
 from __future__ import annotations
 

@@ -77,6 +77,38 @@ def test_remove_all_and_clean(folder):
     assert listing(folder)["files"] == []
 
 
+def test_every_file_the_program_keeps_there_is_listed_and_removed(folder):
+    """The Trippel strategy's slack values and a bound's search, saved beside
+    the tables, and a killed write of one: listed, and gone after --all."""
+    stem = table_path(TINY, folder).stem
+    saved = [folder / f"{stem}-slack4.npy", folder / f"{stem}-bound.json",
+             folder / f"{stem}-slack4.npy.99999999.abcd1234.tmp"]
+    for path in saved:
+        path.write_bytes(b"x" * 10)
+    kinds = {f["path"]: f["kind"] for f in listing(folder)["files"]}
+    assert [kinds.get(str(p)) for p in saved] == ["slack", "bound", "temporary"]
+    out = run("tables", "--tables", str(folder), "remove", "--kind", "slack")
+    assert out.exit_code == 0, out.output
+    assert not saved[0].exists() and not saved[2].exists() and saved[1].exists()
+    out = run("tables", "--tables", str(folder), "remove", "--all")
+    assert out.exit_code == 0 and not any(folder.iterdir())
+
+
+def test_the_folder_is_taken_after_the_subcommand_too(folder, tmp_path):
+    from yatzy.rules.ruleset import parse_rules
+
+    nordic = table_path(parse_rules("nordic"), folder)
+    nordic.write_bytes(b"not a real table")
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    out = run("tables", "--tables", str(other), "remove", "--rules", "nordic", "--tables",
+              str(folder))
+    assert out.exit_code == 0, out.output
+    assert not nordic.exists() and table_path(TINY, folder).exists()
+    out = run("tables", "clean", "--tables", str(folder))
+    assert out.exit_code == 0 and out.output.rstrip().endswith(f"in {folder}")
+
+
 @pytest.mark.parametrize("args, message", [
     (("remove",), "name what to remove"),
     (("remove", "--kind", "tables"), "--kind 'tables': expected one of"),

@@ -172,3 +172,19 @@ def test_the_first_session_announces_the_whole_explanations_build(nordic, tables
     about = "72.0 min" if lang == "en" else "72,0 min"
     assert size in first and about in first and all(w in first for w in words), first
     assert r.output.index(first) < r.output.index("stopped here")
+
+
+def test_measuring_the_scale_says_about_how_long_first(run, tmp_path, monkeypatch):
+    """Before it measures: the time of that many noisy games, timed now."""
+    from yatzy.cli import train
+    monkeypatch.setattr(train, "scale_seconds", lambda table, games: 7 * games + 100.0)
+    r = run("train", "--stats", "--db", str(tmp_path / "r.sqlite"), "--scale-games", "2",
+            "--lang", "nb")
+    assert r.exit_code == 0, r.output
+    assert "måler vurderingsskalaen én gang (2 spill per strategi), omtrent 1:54 …" in r.stderr
+
+
+def test_the_scales_time_grows_with_its_games(nordic):
+    from yatzy.cli.train import scale_seconds
+    few, many = scale_seconds(nordic, 1), scale_seconds(nordic, 200)
+    assert 0 < few < many and many > 5 * few

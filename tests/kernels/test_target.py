@@ -1,7 +1,7 @@
 """The target table's kernels (``yatzy.kernels.target``): the solve is, bit
 for bit, the plain composition of the turn kernels it was written as (the
 candidates filled in numpy, ``score_rolls``, the reroll levels, the
-turn-start mean added roll by roll), and its helpers keep that promise."""
+turn-start mean added roll by roll), and its functions keep that promise."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The turn kernels' helpers (``yatzy.kernels.turn``): scratch rows laid
+"""The turn kernels' functions (``yatzy.kernels.turn``): scratch rows laid
 out for the vector loops (``lane_rows``), and each roll's candidates listed
 once per mask (``roll_lists``, ``score_listed``) scoring exactly what the
 one-call ``score_rolls`` scores, jokers and the yahtzee bonus included."""

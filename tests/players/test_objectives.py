@@ -30,7 +30,7 @@ def five(tables_dir):
     return Solver(FIVE, tables=tables_dir)
 
 
-def test_the_issue_position_ranks_the_chances_not_the_box_order():
+def test_five_sixes_at_the_top_target_ranks_the_chances_not_the_box_order():
     """``advise --target 374 --card sixes=30 --dice 66666 --rerolls 0``
     (nordic): ones 0, chance 2.4e-10, yatzy 1.4e-10, in the boxes' order
     of preference.  Within 1e-9 all three were tied and ones came first."""
@@ -90,7 +90,7 @@ def top_target(solver, card) -> int:
     return t
 
 
-def test_the_five_dice_position_like_the_issue_prefers_the_tiny_chance(five):
+def test_five_dice_at_the_most_the_card_can_make_prefer_the_tiny_chance(five):
     """sixes=30 and five sixes with no reroll, playing for the most the card
     can make: scoring them as chance or yatzy keeps a chance below 1e-9,
     scoring them in ones (preferred in the box order) keeps none."""

@@ -321,6 +321,22 @@ def test_slack_values_are_saved_in_the_tables_folder(tmp_path, monkeypatch):
     assert np.array_equal(first, slack_values(DUO, 2), equal_nan=True)
 
 
+def test_the_strategy_saves_its_slack_values_where_its_table_was_opened(tmp_path, monkeypatch):
+    """Not in the default tables folder (a checkout's tables/): in the
+    folder the one-column table came from."""
+    from yatzy.players import triple
+    from yatzy.tables.store import open_table
+    monkeypatch.setenv("YATZY_TABLES", str(tmp_path / "default"))
+    monkeypatch.setitem(triple.SLACK, DUO.fingerprint, (2, 0.25))
+    monkeypatch.setattr(triple, "_SLACK_CACHE", {})
+    table = open_table(DUO.column_rules, tmp_path / "mine", progress=False)
+    strategy = triple.as_strategy(DUO, None, table)
+    assert strategy.slack.shape[0] == 3
+    assert [p.name for p in (tmp_path / "mine").glob("*-slack*.npy")] == \
+        [f"duo-{DUO.fingerprint}-slack2.npy"]
+    assert not (tmp_path / "default").exists()
+
+
 def test_triple_stores_a_slack_plan():
     plan = slack_plan(TRIPLE, 4, 0.25)
     assert plan.shape == (3, 46) and plan[:, 45].tolist() == [4, 4, 4] and plan[:, 0].sum() == 0

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from yatzy.api import Solver
+from yatzy.errors import InputError
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.review import read_log
 from yatzy.rules.ruleset import parse_rules
@@ -31,3 +32,21 @@ def test_a_threshold_of_zero_is_no_bonus_on_the_card_as_in_the_engine():
     assert Scorecard.parse("ones=3", rules).bonus == 0
     assert Scorecard.parse("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18",
                            parse_rules("nordic")).bonus == 50
+
+
+def test_a_card_takes_the_names_a_score_pad_takes():
+    nordic, triple = parse_rules("nordic"), parse_rules("triple")
+    assert str(Scorecard.parse("2 par=18, kåk=28, Tre like=9", nordic)) == \
+        "two_pairs=18,three_of_a_kind=9,full_house=28"
+    assert str(Scorecard.parse("2 par@1=18,enere@2=3", triple)) == "two_pairs@1=18,ones@2=3"
+
+
+@pytest.mark.parametrize("card, said", [
+    ("enere=3,sju=7", "ukjent boks 'sju' (bokser: enere, toere,"),
+    ("kåk=28,sju=7", "okänd ruta 'sju' (rutor: ettor, tvåor,"),
+    ("sju=7", "unknown box 'sju' (boxes: ones, twos,"),
+])
+def test_an_unknown_box_is_answered_in_the_language_of_the_cards_names(card, said):
+    with pytest.raises(InputError) as e:
+        Scorecard.parse(card, parse_rules("nordic"))
+    assert str(e.value).startswith(said) and "\n" not in str(e.value)

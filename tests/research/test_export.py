@@ -47,6 +47,25 @@ def test_export_lists_every_reachable_state(small, tables_dir, tmp_path):
                   + cols["expected_remaining"])
 
 
+def test_a_big_export_says_its_size_first(tables_dir, tmp_path, monkeypatch):
+    """forced, as csv: the rows it writes, exactly, and their size within
+    a quarter, said on stderr before the work (here with a low bar)."""
+    from yatzy.cli import research
+    from yatzy.research.export import estimated_size
+    from yatzy.rules.ruleset import parse_rules
+    out = tmp_path / "s.csv"
+    monkeypatch.setattr(research, "BIG_EXPORT", 1000)
+    r = CliRunner().invoke(main, ["export", "--rules", "forced", "--tables", str(tables_dir),
+                                  "--format", "csv", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    rows, size = estimated_size(parse_rules("forced"), "csv")
+    assert rows == len(out.read_text().splitlines()) - 1
+    assert 0.75 < size / out.stat().st_size < 1.25
+    said = r.stderr.splitlines()
+    assert said[0].startswith(f"exporting {rows:,} states as csv: about ")
+    assert said[-1] == f"{rows} states written to {out}"
+
+
 def test_export_json_and_missing_pyarrow(tables_dir, tmp_path, monkeypatch):
     r = _export(tables_dir, "--format", "json")
     assert r.exit_code == 0, r.output

@@ -320,3 +320,47 @@ def test_long_solve_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path, 
         err = capsys.readouterr().err
         assert "% after" in err and "min left" in err, err
         assert f"solving small ({table} table): done after" in err, err   # named
+
+
+def test_a_table_the_package_carries_is_read_where_the_folder_has_none(tmp_path, monkeypatch):
+    """As from a wheel: the table in ``SHIPPED`` is opened (checked, not
+    solved) while the tables folder has none; a corrupt one is reported and
+    solved into the folder; a table in the folder comes first."""
+    import shutil
+
+    from yatzy.tables import store
+    shipped, folder = tmp_path / "shipped", tmp_path / "tables"
+    made = open_table(THREE_UPPER, tmp_path / "built", progress=False)
+    shipped.mkdir()
+    shutil.copyfile(made.path, shipped / made.path.name)
+    monkeypatch.setattr(store, "SHIPPED", shipped)
+    monkeypatch.setattr(engine, "solve", lambda *a, **k: pytest.fail("solved"))
+    table = open_table(THREE_UPPER, folder, progress=False)
+    assert table.path == shipped / made.path.name and table.folder == folder
+    assert table.expected_score == made.expected_score and not folder.exists()
+    monkeypatch.undo()
+    monkeypatch.setattr(store, "SHIPPED", shipped)
+    data = bytearray((shipped / made.path.name).read_bytes())
+    data[-9] ^= 0xFF                                        # a value's byte changed
+    (shipped / made.path.name).write_bytes(bytes(data))
+    with pytest.warns(TableWarning, match="checksum mismatch.*solving the table in"):
+        table = open_table(THREE_UPPER, folder, progress=False)
+    assert table.path == table_path(THREE_UPPER, folder)
+    assert table.expected_score == made.expected_score
+    assert open_table(THREE_UPPER, folder, progress=False).path.parent == folder
+
+
+def test_solve_names_the_table_the_package_carries(nordic, tmp_path, monkeypatch):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from yatzy.cli import core, main
+    from yatzy.tables import store
+    shutil.copyfile(nordic.path, tmp_path / nordic.path.name)
+    for module in (store, core):
+        monkeypatch.setattr(module, "SHIPPED", tmp_path)
+    out = CliRunner().invoke(main, ["solve", "--tables", str(tmp_path / "empty")])
+    assert out.exit_code == 0, out.output
+    assert "the table that came with the package" in out.output
+    assert f"table           {tmp_path / nordic.path.name}" in out.output

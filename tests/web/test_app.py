@@ -49,7 +49,7 @@ def solver(tables_dir, nordic):
 def one_line_error(r, status):
     assert r.status_code == status, r.text
     body = r.json()
-    assert set(body) <= {"error", "code", "command", "progress"}
+    assert set(body) <= {"error", "code", "command", "progress", "plan", "disk_bytes", "seconds"}
     assert "\n" not in body["error"] and body["error"] and body["code"]
     return body["error"]
 
@@ -110,8 +110,13 @@ def test_rule_sets_the_page_cannot_play_say_why(client):
     presets = {p["name"]: p for p in client.get("/api/rules").json()["presets"]}
     assert presets["nordic"]["available"] and presets["nordic"]["unavailable"] is None
     assert presets["yahtzee"]["available"]                  # solved on demand
+    from yatzy.rules.ruleset import parse_rules
+    from yatzy.tables.plan import value_plan
+    plan = value_plan(parse_rules("maxi"))                  # the missing table's size and time
     assert presets["maxi"]["unavailable"] == {"code": "no_table",
-                                              "command": "yatzy solve --rules maxi"}
+                                              "command": "yatzy solve --rules maxi",
+                                              "bytes": plan.file_size,
+                                              "seconds": round(plan.seconds)}
     triple = presets["triple"]
     assert triple["available"] == (triple["unavailable"] is None)
     if triple["unavailable"]:                               # until Game plays three columns

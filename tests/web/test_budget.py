@@ -41,3 +41,21 @@ def test_the_servers_own_rules_are_free():
     budget = Budget(False)
     budget.presets |= {OTHER[5].spec}
     budget.charge(OTHER[5], "parts", lambda: 10**9, "x")
+
+
+def test_the_budget_is_shared_by_workers_and_kept_over_a_restart(tmp_path):
+    """Two budgets on one file (two workers, or a server and its restart)
+    draw on the same builds."""
+    path = tmp_path / "tables.sqlite"
+    first = Budget(True, builds_per_client=2, builds_total=3, path=path)
+    first.charge(OTHER[6], "values", lambda: 10, "a")
+    first.charge(OTHER[7], "values", lambda: 10, "b")
+    again = Budget(True, builds_per_client=2, builds_total=3, path=path)
+    again.charge(OTHER[6], "values", lambda: 10, "c")           # built already: free
+    again.charge(OTHER[8], "values", lambda: 10, "a")
+    with pytest.raises(Refused) as e:
+        again.charge(OTHER[9], "values", lambda: 10, "c")       # the fourth in all
+    assert e.value.status == 507
+    with pytest.raises(Refused) as e:
+        first.charge(OTHER[9], "values", lambda: 10, "a")       # a's third, seen by the first
+    assert e.value.status == 429

@@ -68,6 +68,15 @@ def maxi_answers(folder):
     return handle
 
 
+def maxi_offered(route, request):
+    """``/api/rules?spec=maxi`` as a server holding Maxi's table answers it
+    (the page's Start waits for it, and stays off for rules it cannot play)."""
+    answer = route.fetch()
+    body = answer.json()
+    body["unavailable"] = None
+    route.fulfill(response=answer, json=body)
+
+
 class Phone:
     def __init__(self, browser, server, width, tmp_path, shots):
         self.width, self.height, self.shots = width, SIZES[width], shots
@@ -82,6 +91,7 @@ class Phone:
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route("**/api/game/**", maxi_answers(tmp_path))
+        self.page.route("**/api/rules?spec=maxi", maxi_offered)
         self.page.goto(server + "/")
         self.page.wait_for_selector("#new-game:not([hidden])")
 
@@ -99,6 +109,7 @@ class Phone:
             p.select_option(f"#player-kind-{i}", kind or "human")
         if rules == "maxi":                          # not offered (no table): typed as a spec
             p.fill("#rules-spec", "maxi")
+            p.wait_for_selector("#start:not([disabled])")
         else:
             p.select_option("#rules-select", rules)
         p.tap("#start")
@@ -200,6 +211,12 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
         assert banner >= 0 and roll <= phone.fold(), ("after a lower box", banner, roll)
         focused = p.evaluate("document.activeElement.id || document.activeElement.tagName")
         assert focused == ("roll" if state == "roll" else "turn"), focused
+        # a card wider than the phone has scrolled sideways to the mover's columns, whole
+        mover = p.evaluate("""() => { const box = document.querySelector('#card .scroll').getBoundingClientRect();
+            const head = document.querySelector('#protokoll thead th.now').getBoundingClientRect();
+            const label = document.querySelector('#protokoll thead th.label').getBoundingClientRect();
+            return [head.left - label.right, box.right - head.right]; }""")
+        assert min(mover) >= -1, ("the mover's columns are off the card", mover)
         phone.no_sideways_scroll("next turn")
         if case in PICTURED:
             phone.axe(state)
@@ -207,7 +224,10 @@ def test_every_rule_set_fits_a_phone_and_follows_the_turn(browser, server, tmp_p
             phone.shot(f"{case}-{width}-next")
         # a kept die's label in its slot
         if state == "roll":
-            p.tap("#roll")
+            # real dice typed in: a keep then waits for the rest to be typed (the server's
+            # dice would roll the rest at once), its kept dice in their slots
+            for k in range(p.evaluate("document.querySelectorAll('#dice .die').length")):
+                p.tap(f"#faces button[data-face='{k % 6 + 1}']")
             phone.wait("decide")
             # the next person's open boxes, further right on the card, widen nothing
             # (their screen-reader words are held by the card's box: no layout viewport past the phone)
@@ -261,10 +281,10 @@ def test_maxis_saved_rolls_are_seen_and_used_on_a_phone(browser, server, tmp_pat
             assert f"{left} omkast igjen" in p.inner_text("#sub"), (left, p.inner_text("#sub"))
             p.tap("#dice .die[data-index='0']")
             in_view("#keep")
-            p.tap("#keep")
-            phone.wait("roll")
-            p.tap("#roll")
-            phone.wait("decide")
+            moves = int(p.evaluate("document.body.dataset.moves"))
+            p.tap("#keep")                               # kept, and the rest rolled at once
+            p.wait_for_function(f"+document.body.dataset.moves >= {moves + 2}"
+                                " && document.body.dataset.state === 'decide'")
             phone.no_sideways_scroll(f"{left} rerolls left")
         assert "2 omkast igjen" in p.inner_text("#sub")
         assert "spares 2 kast" in p.inner_text("#hint")

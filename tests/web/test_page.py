@@ -164,12 +164,13 @@ def human_turn(page, pick=0):
         options = p.query_selector_all("#advice li button.option")
         option = options[min(pick, len(options) - 1)]
         text = option.get_attribute("data-action")
+        before = page.moves()
         option.tap()
-        state = page.wait("roll", "decide", "computer", "over")
         if text.startswith("score"):
+            page.wait("roll", "decide", "computer", "over")
             return page.moves() - start
-        assert state == "roll"
-        p.tap("#roll")
+        # a keep after the server's dice rolls the rest in the same tap
+        p.wait_for_function(f"+document.body.dataset.moves >= {before + 2}")
 
 
 # ------------------------------------------------------------------ play
@@ -382,14 +383,14 @@ def test_the_bonus_pace_is_said_in_words(make, tables_dir):
     for move in ("roll 11256", "score ones", "roll 66664", "score sixes"):
         game.play(move)
     link = game_link(game)
-    for lang, ann, bob in (("en", "1 short", "6 to spare"), ("nb", "1 igjen", "6 til gode"),
-                           ("sv", "1 kvar", "6 till godo")):
+    for lang, ann, bob in (("en", "1 behind", "6 ahead"), ("nb", "1 bak", "6 foran"),
+                           ("sv", "1 efter", "6 före")):
         page = make().open(f"?lang={lang}&game={link}")
         page.wait("roll")
         cells = page.page.eval_on_selector_all("#protokoll td.par", "els => els.map(e => "
                                                "[e.textContent, e.getAttribute('aria-label')])")
         assert [c[0] for c in cells] == [ann, bob], lang
-        assert all("onus" in c[1] for c in cells)
+        assert all("onus" in c[1] and ("pace" in c[1] or "tempo" in c[1] or "takt" in c[1]) for c in cells)
 
 
 def test_a_reload_while_the_server_is_away_shows_the_game(browser, tables_dir, nordic):
@@ -601,8 +602,19 @@ def test_rule_sets_that_cannot_be_played_say_why(make):
     assert "unavailable" in names["maxi"] and "unavailable" not in names["nordic"]
     assert "unavailable" not in names["triple"]
     p.select_option("#rules-select", "maxi")
-    assert "yatzy solve --rules maxi" in p.text_content("#rules-note") and p.is_disabled("#start")
+    note = p.text_content("#rules-note")
+    assert "yatzy solve --rules maxi" in note and p.is_disabled("#start")
+    assert "10.3 GiB, about 40 min to solve" in note, note      # the table's size and time
     p.select_option("#rules-select", "nordic")
+    assert not p.is_disabled("#start")
+    # a typed spec: Start only for one the server can play
+    for spec, said in (("maxi", "GiB"), ("nordc", "Not accepted")):
+        p.fill("#rules-spec", spec)
+        p.wait_for_function("(s) => document.querySelector('#rules-note').textContent.includes(s)", arg=said)
+        assert p.is_disabled("#start"), (spec, p.text_content("#rules-note"))
+    p.fill("#rules-spec", "nordic:rolls=4")
+    p.wait_for_selector("#start:not([disabled])")
+    p.fill("#rules-spec", "")
     assert not p.is_disabled("#start")
 
 

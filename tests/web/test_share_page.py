@@ -263,11 +263,12 @@ def test_a_phone_that_missed_a_move_gets_409_and_catches_up(phones, server, shot
     b.context.unroute("**/events")
     b.page.wait_for_function("document.body.dataset.link === 'up'", timeout=15000)
     a.page.tap("#dice .die[data-index='0']")
-    a.page.tap("#keep")
-    b.wait_moves(2)
-    b.page.tap("#roll")
+    a.page.tap("#keep")                              # after the server's dice: kept and rolled
     b.wait_moves(3)
-    a.wait_moves(3)
+    assert b.wait("decide") == "decide"
+    b.page.tap("#keep")                              # B rerolls all for Ann (any phone moves)
+    b.wait_moves(4)
+    a.wait_moves(4)
     assert b.page.text_content("#error") == ""
 
 

@@ -34,7 +34,7 @@ def client(nordic, tables_dir, tmp_path):
 
 def new_table(client, players=("Ann", "Bob"), **extra):
     r = client.post("/api/table", json={"rules": "nordic", "players": list(players),
-                                        "seed": 7, **extra})
+                                        **extra})
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -256,7 +256,7 @@ def own_server(nordic, tables_dir, tmp_path):
 def test_kill_9_mid_game_and_a_restart_lose_nothing(own_server):
     server = own_server
     url = server["url"]
-    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "seed": 5}).json()["code"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"]}).json()["code"]
     n = 0
     for _ in range(7):                               # the optimal moves, two turns and a bit
         r = httpx.post(f"{url}/api/table/{code}/move", json={"move": "auto", "after": n})
@@ -273,7 +273,7 @@ def test_kill_9_mid_game_and_a_restart_lose_nothing(own_server):
 
 def test_every_phone_sees_every_move_within_200_ms(server):
     url = server["url"]
-    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"], "seed": 9}).json()["code"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann", "Bob"]}).json()["code"]
     phones, seen, stop = 6, {}, threading.Event()
 
     def listen(i):
@@ -367,7 +367,7 @@ def test_the_served_app_has_the_tables_without_the_coach(nordic, tables_dir, tmp
     (each player asks for their own)."""
     from yatzy.web.app import create_app
     with TestClient(create_app("nordic", tables_dir, tmp_path / "s.sqlite")) as c:
-        t = c.post("/api/table", json={"players": ["Ann", "Bob"], "seed": 2}).json()
+        t = c.post("/api/table", json={"players": ["Ann", "Bob"]}).json()
         r = c.post(f"/api/table/{t['code']}/move", json={"move": "roll", "after": 0}).json()
         assert r["view"]["dice"] and "advice" not in r["view"] and r["view"]["protokoll"]
         assert c.post(f"/api/table/{t['code']}/move",
@@ -483,7 +483,7 @@ def test_a_change_by_another_process_reaches_the_stream(server):
 
     from yatzy.api import Solver
     url = server["url"]
-    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 1}).json()["code"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"]}).json()["code"]
     ids = []
 
     def listen():
@@ -516,7 +516,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
 
     from yatzy.api import Solver
     url = server["url"]
-    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 2}).json()["code"]
+    code = httpx.post(f"{url}/api/table", json={"players": ["Ann"]}).json()["code"]
     events = []
 
     def listen():
@@ -560,7 +560,7 @@ def test_the_network_addresses_are_not_the_loopback():
 
 def test_a_deleted_table_ends_its_streams_here_and_from_another_process(server):
     url = server["url"]
-    made = [httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": i}).json()
+    made = [httpx.post(f"{url}/api/table", json={"players": ["Ann"]}).json()
             for i in range(2)]
     ends = {}
 
@@ -642,12 +642,17 @@ def test_a_next_game_is_proposed_shown_and_replaces_nothing_until_accepted(serve
                                                          "token": bob})
     state = r.json()
     assert r.status_code == 200 and state["next"] is None and state["next_code"] is None
-    assert state["proposal"] == {"players": ["Bob", "Ann"], "rules": "nordic",
-                                 "who_moves": "any", "by": 1, "agreed": [1]}
+    assert state["proposal"] == {"players": ["Bob", "Ann"], "rules": "nordic", "who_moves": "any",
+                                 "by": 1, "agreed": [1], "id": state["version"]}
     seen = httpx.get(f"{url}/api/table/{code}").json()           # every phone sees it
     assert seen["proposal"] == state["proposal"] and seen["next"] is None
     assert httpx.post(f"{url}/api/table/{code}/next/accept", json={}).status_code == 403
     r = httpx.post(f"{url}/api/table/{code}/next/accept", json={"token": ann})
+    assert r.status_code == 400 and r.json()["code"] == "proposal_id"      # which one?
+    r = httpx.post(f"{url}/api/table/{code}/next/accept", json={"token": ann, "id": 0})
+    assert r.status_code == 409 and r.json()["code"] == "other_proposal"
+    r = httpx.post(f"{url}/api/table/{code}/next/accept",
+                   json={"token": ann, "id": state["proposal"]["id"]})
     nxt = r.json()["next_code"]
     assert nxt and r.json()["next"] == nxt and r.json()["proposal"] is None
     new = httpx.get(f"{url}/api/table/{nxt}").json()
@@ -661,7 +666,7 @@ def test_a_next_game_is_proposed_shown_and_replaces_nothing_until_accepted(serve
 
 def test_the_dice_seed_is_secret_until_the_game_is_over(server):
     url = server["url"]
-    t = httpx.post(f"{url}/api/table", json={"players": ["Ann"], "seed": 11}).json()
+    t = httpx.post(f"{url}/api/table", json={"players": ["Ann"]}).json()
     code = t["code"]
     seen = [t]
     n = 0
@@ -692,7 +697,8 @@ def test_the_dice_seed_is_secret_until_the_game_is_over(server):
     for s in seen[:-1]:
         assert "seed" not in s["game"] and "drawn" not in s["game"], s["game"]
     assert '"seed"' not in history
-    assert state["game"]["seed"] == 11 == final["game"]["seed"]             # over: revealed
+    assert isinstance(state["game"]["seed"], int)                           # over: revealed
+    assert state["game"]["seed"] == final["game"]["seed"]
     from yatzy.game import Game
     replay = Game.from_dict(state["game"], where="table")                   # drawn from it
     assert [m.text for m in replay.moves] == state["game"]["moves"]

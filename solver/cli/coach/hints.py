@@ -23,7 +23,8 @@ class Hints:
         self.need_table()
         for seat, loss in self.session.ledger().items():
             if loss > 0:
-                self.say("tally", name=self.game.players[seat].name, loss=self.num(loss, 2))
+                self.say("tally", VERDICT, name=self.game.players[seat].name,
+                         loss=self.num(loss, 2))
 
     def checked(self, before) -> None:
         """Check mode, after a person's decision: its loss (the session's

@@ -14,6 +14,7 @@ from yatzy.cli.coach.pad import Pad
 from yatzy.cli.coach.prompt import read_line
 from yatzy.cli.coach.screen import EVENTS, Screen
 from yatzy.cli.coach.solving import Tables
+from yatzy.cli.coach.steady import VERDICT
 from yatzy.cli.coach.standing import points_rows
 from yatzy.cli.coach.texts import cut
 from yatzy.errors import InputError
@@ -268,6 +269,10 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
             except SessionError as e:
                 raise self.fail(e.kind) from None
             self.say("undone", move=self.move_text(self.chosen(moves)))
+        # check mode's verdicts and running losses were about moves now undone: gone from the
+        # screen, and the losses said again as they are now
+        self.events = deque(((k, line) for k, line in self.events if k != VERDICT), maxlen=EVENTS)
+        self.say_ledger()
         self.announced = None
         self.confirmed = False
         self.show_position()

@@ -12,6 +12,7 @@ import textwrap
 
 from yatzy.database import reporting, transaction
 from yatzy.errors import InputError
+from yatzy.rules.words import rules_name
 
 
 class Records:
@@ -57,7 +58,8 @@ class Records:
         the best scores wrapped to its width)."""
         top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
         if top:
-            self.echo_wrapped(self.words("history_top", rules=spec, list=top), rest="  ")
+            self.echo_wrapped(self.words("history_top", rules=rules_name(spec, self.lang), list=top),
+                              rest="  ")
         for p in found["players"]:
             if p["first"]:
                 self.say("history_first", name=p["name"], best=p["best"])

@@ -56,9 +56,23 @@ def bonus_text(session: Session, lang: str) -> str:
     text = message("bonus_need", lang, name=name, n=needs[0])
     pace = bonus_pace(game.cards[seat].columns[0])
     if pace is not None and round(pace):
-        key = "pace_ahead" if pace > 0 else "pace_behind"
-        text += f" ({message(key, lang, n=abs(round(pace)))})"
+        text += f" ({pace_text(game, pace, lang)})"
     return text
+
+
+def pace_text(game: Game, pace: float, lang: str) -> str:
+    """How far ahead of or behind the bonus's pace a column is, said in the
+    measure of the rules: three of each in Nordic, four in Maxi, two in
+    forced order (the bonus over the faces of the upper boxes), else the
+    pace itself."""
+    rules = game.rules
+    each = rules.bonus_threshold / sum(b.face for b in rules.boxes if b.is_upper)
+    key = "pace_ahead" if pace > 0 else "pace_behind"
+    if each == 3:
+        return message(key, lang, n=abs(round(pace)))
+    if each.is_integer():
+        return message(key + "_each", lang, n=abs(round(pace)), k=int(each))
+    return message(key + "_pace", lang, n=abs(round(pace)))
 
 
 def standing_line(session: Session, lang: str) -> str:

@@ -4,7 +4,7 @@
 // totals are the chips of the totals bar, card.js, not said again).  The
 // numbers are the server's (the game's "family": yatzy.web.family, the
 // table's session); this module only words them.  game.js's render() calls renderFamily().
-import {int, num, t} from "./words.js";
+import {int, points, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S, estimated} from "./state.js";
 
@@ -58,7 +58,7 @@ export function renderFamily() {
       // the turns written from the score pad are not rated: said, and no loss where none was rated
       const unrated = (f.unrated && f.unrated[seat]) || 0, padText = unrated ? t("padUnrated", {n: unrated}) : "";
       // Trippel has no exact solution: its losses are the strategy's estimates, and said so
-      const args = {name, loss: num(f.ledger[seat], 1)};
+      const args = {name, loss: points(f.ledger[seat])};
       const loss = estimated() ? t("lossSoFarEstimate", args) : t("lossSoFar", args);
       lines.push(unrated >= S.view.turns_played[seat] ? padText : loss + (padText ? " · " + padText : ""));
     }

@@ -13,7 +13,7 @@ import {dieFace} from "./dice.js";
 import {DELAY, KEY, S, VIEW_KEY} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
 import {renderCard, renderTotals} from "./card.js";
-import {dropTable, mayMove, myTurn, renderTable, tableHint, tableSend} from "./share.js";
+import {dropTable, mayMove, mayUndo, myTurn, renderTable, tableHint, tableSend} from "./share.js";
 import {renderFamily} from "./family.js";
 import {renderPad} from "./scorepad.js";
 import {renderReview} from "./review.js";
@@ -67,8 +67,17 @@ export function move(text) {
   // the next turn comes into view (followTurn); in check mode the verdict on a keep too
   if (text.startsWith("score")) S.follow = "turn";
   else if (S.mode === "check" && !text.startsWith("roll")) S.follow = "verdict";
-  if (S.table) return tableSend("move", {move: text});
-  return send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
+  // a keep after dice the server rolled rolls the rest at once (one tap, not two);
+  // dice typed in from a real roll wait for the next roll to be typed in
+  if (text === "roll") S.drawn = true;
+  else if (text.startsWith("roll ")) S.drawn = false;
+  const andRoll = S.drawn && (text.startsWith("keep") || text === "reroll all");
+  const sent = S.table ? tableSend("move", {move: text}) : send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
+  if (!andRoll) return sent;
+  return sent.then((ok) => {
+    if (ok && humanToMove() && S.view.needs_roll && S.view.turn_player === seat && !S.inflight) return move("roll");
+    return ok;
+  });
 }
 
 export function setView(data, opts = {}) {
@@ -82,7 +91,7 @@ export function setView(data, opts = {}) {
   S.view = data;
   S.live = true;
   if (!prev || prev.game.played !== data.game.played || JSON.stringify(prev.game.moves) !== JSON.stringify(data.game.moves)) {
-    S.entry = []; S.marked = new Set(); S.showAll = false;
+    S.entry = []; S.marked = keptMarks(prev, data); S.showAll = false;
   }
   if (turnChanged) $("dist").replaceChildren();
   if (!S.table) {                                // a shared table is kept by the server
@@ -92,6 +101,19 @@ export function setView(data, opts = {}) {
   render();
   if (S.view.is_over && S.endShownFor !== gameId(S.view.game)) showEnd();
   else if (!S.view.is_over) closeEnd();
+}
+// The dice kept before a reroll stay marked once it is rolled (the same
+// player's turn, one more roll): keeping them again takes no tap.
+function keptMarks(prev, data) {
+  const marked = new Set();
+  if (!prev || !prev.needs_roll || data.needs_roll || data.is_over || !prev.kept || !prev.kept.length
+      || prev.turn_player !== data.turn_player || data.game.played !== prev.game.played + 1 || !data.rerolls) return marked;
+  const dice = data.dice || [];
+  for (const face of prev.kept) {
+    const i = dice.findIndex((d, k) => d === face && !marked.has(k));
+    if (i >= 0) marked.add(i);
+  }
+  return marked;
 }
 function gameId(g) { return `${g.seed}:${g.moves.length}:${g.played}`; }
 
@@ -185,20 +207,48 @@ function refocus(had) {
 }
 // A panel closed with the focus in it: the focus goes back to the game.
 export function focusGame() { if (S.view) refocus(null); }
-// After a person wrote a box: the next turn's banner, dice and roll button
-// (and a check's verdict) come into view, wherever the card had been scrolled.
+// After a person wrote a box, or when a move on another phone made it this
+// phone's turn: the turn's banner down to its roll button (or the dice to
+// tap in, or the dice to keep) comes into view above the totals bar, wherever
+// the page had been scrolled; on this phone's turn its first control takes
+// the focus.  A wide card (Trippel, many players) scrolls sideways to the
+// mover's columns.  (kind "verdict": a check's verdict on a keep.)
 function followTurn(kind) {
-  const fold = () => innerHeight - $("totals").offsetHeight;
-  const top = $("table").getBoundingClientRect().top;
-  if (top < 0 || $("verdict").getBoundingClientRect().bottom > fold()) $("table").scrollIntoView({block: "start"});
-  // the table taller than the screen (many lines above the dice, a phone): the verdict on
-  // a keep is brought up above the totals bar, the same person's banner scrolling away
-  // (after a score the next turn's banner and roll button come first)
-  const short = $("verdict").getBoundingClientRect().bottom - fold();
-  if (kind === "verdict" && short > 0 && S.verdict && S.view.turn_player === S.verdict.seat) scrollBy(0, short + 4);
+  const fold = innerHeight - $("totals").offsetHeight;
+  showMover();
+  const mine = humanToMove();
+  const last = mine ? (S.view.needs_roll ? ($("roll").disabled ? $("faces") : $("pad-row")) : $("dice")) : $("sub");
+  const top = $("turn").getBoundingClientRect().top, bottom = last.getBoundingClientRect().bottom;
+  if (kind !== "verdict" && (top < 0 || bottom > fold)) {
+    // the banner near the top; where the phone is too short for both, the control wins
+    let by = top - 8;
+    if (bottom - by > fold - 4) by = bottom - fold + 8;
+    scrollBy({top: by, behavior: "instant"});
+  } else if (kind === "verdict") {
+    if (top < 0 || $("verdict").getBoundingClientRect().bottom > fold) $("table").scrollIntoView({block: "start"});
+    // the table taller than the screen (many lines above the dice, a phone): the verdict on
+    // a keep is brought up above the totals bar, the same person's banner scrolling away
+    const short = $("verdict").getBoundingClientRect().bottom - fold;
+    if (short > 0 && S.verdict && S.view.turn_player === S.verdict.seat) scrollBy(0, short + 4);
+  }
+  if (kind === "mine" && mine && !document.querySelector("dialog[open]")) {
+    const first = nextControl();
+    if (first) first.focus({preventScroll: true});
+  }
 }
-export function canUndo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && (hasHumans() ? S.view.can_undo_human : S.view.can_undo); }
-export function canRedo() { return !!S.view && S.live && (!S.table || S.table.seat !== "watch") && S.view.can_redo; }
+// The card's columns of the player to move in view (a card wider than the phone).
+function showMover() {
+  const box = document.querySelector("#card .scroll"), head = document.querySelector("#protokoll thead th.now");
+  if (!box || !head || box.scrollWidth <= box.clientWidth) return;
+  const label = document.querySelector("#protokoll thead th.label");
+  const left = head.offsetLeft - (label ? label.offsetWidth : 0);
+  if (head.offsetLeft < box.scrollLeft + (label ? label.offsetWidth : 0) || head.offsetLeft + head.offsetWidth > box.scrollLeft + box.clientWidth)
+    box.scrollLeft = Math.max(0, left);
+}
+export function canUndo() {
+  return !!S.view && S.live && (!S.table || mayUndo()) && (hasHumans() ? S.view.can_undo_human : S.view.can_undo);
+}
+export function canRedo() { return !!S.view && S.live && (!S.table || mayUndo("redo")) && S.view.can_redo; }
 export function hasHumans() { return S.view.players.some((p) => p.kind === "human"); }
 
 function renderStatus() {
@@ -218,7 +268,7 @@ function renderStatus() {
   const bits = [t("turnN", {n: int(S.view.turns_played[seat] + 1), of: int(S.view.turns_each)})];
   if (!S.view.needs_roll) bits.push(t("rerollsLeft", {n: S.view.rerolls}));
   else if (S.view.bank && S.view.bank[seat]) bits.push(t("bankSaved", {n: S.view.bank[seat]}));   // saved rolls, before the roll
-  if (S.mode !== "off" && S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedAbout", {ev: num(S.view.expected)}));
+  if (S.mode !== "off" && S.view.expected !== null && S.view.expected !== undefined) bits.push(t("expectedFinal", {ev: int(Math.round(S.view.expected))}));
   sub.textContent = bits.join(" · ");
 }
 
@@ -290,7 +340,7 @@ function renderDice(busy) {
   if (S.view && !S.view.is_over) {
     if (!isHuman(S.view.turn_player)) hint = t("waitComputer", {name: playerName(S.view.turn_player)});
     else if (rolling) hint = t("enterDice", {n: need - S.entry.length});
-    else if (deciding) hint = (S.view.rerolls ? t("tapToKeep") : t("noRerolls"))
+    else if (deciding) hint = (!S.view.rerolls ? t("noRerolls") : S.mode === "full" && S.view.advice ? t("tapToKeep") : t("tapToKeepPlain"))
       + (S.view.bank_if_stopped ? " " + t("bankIfStop", {n: S.view.bank_if_stopped}) : "");   // saved rolls
     else hint = tableHint();
   }
@@ -365,6 +415,7 @@ export function showEnd() {
   renderReview();                     // the end review and the history (review.js)
   const d = $("end");
   if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }
+  renderTable();                      // a table's proposed next game at the dialog's top
 }
 export function closeEnd() { const d = $("end"); if (d.open) { if (d.close) d.close(); else d.removeAttribute("open"); } }
 

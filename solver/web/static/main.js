@@ -10,7 +10,7 @@ import {addFace, canRedo, canUndo, closeEnd, hasHumans, humanToMove, keepMarked,
 import {drawDistribution} from "./chart.js";
 import {openPanel, renderNewGame, renderRulesNote, sameAgain, setupNewGame, startFromPanel} from "./newgame.js";
 import {copyShare, exportGame, importGame, loadSaved, shareGame} from "./links.js";
-import {joinTable, setupTable, tableSend, tableUndo} from "./share.js";
+import {joinTable, setupTable, showKept, tableSend, tableUndo} from "./share.js";
 import {setupPractice} from "./practice.js";
 import {setupConfirm} from "./confirm.js";
 import {setupInstall} from "./install.js";
@@ -72,7 +72,7 @@ async function start() {
   setupInstall();          // "Add to home screen" in the More menu (install.js)
   const cached = params.get("table") ? null : stored(VIEW_KEY, null);   // shown until the server answers
   if (cached) { try { S.view = JSON.parse(cached); if (!S.view.labels || !S.view.labels[lang]) S.view = null; } catch (e) { S.view = null; } }
-  render();
+  if (!params.get("table") || !showKept(params.get("table"))) render();
   if ("serviceWorker" in navigator && window.isSecureContext && stored("yatzy.sw", "on") !== "off") {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   }

@@ -10,7 +10,7 @@
 // (yatzy.web.history): a shared table's state has it, a game of this page
 // alone is recorded once (POST /api/history) when it ends.  game.js's
 // showEnd() calls renderReview().
-import {int, lang, num, t} from "./words.js";
+import {int, lang, points, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S, estimated} from "./state.js";
 import {api} from "./api.js";
@@ -34,12 +34,12 @@ function personLines(r) {
   if (r.scores_only) return [el("p", {class: "review-pad", text: t("reviewPad", {name: r.name, score: int(r.score)})}), ...unrated];
   if (r.loss < 1e-9) return [el("p", {class: "review-loss", text: est ? t("reviewPerfectEstimate", {name: r.name})
     : t("reviewPerfect", {name: r.name, n: r.decisions})}), ...unrated];
-  const args = {name: r.name, loss: num(r.loss, 1), n: r.decisions};
+  const args = {name: r.name, loss: points(r.loss), n: r.decisions};
   const out = [el("p", {class: "review-loss", dataset: {seat: r.seat, loss: r.loss},
     text: est ? t("reviewLossEstimate", args) : t("reviewLoss", args)}), ...unrated];
   if (r.worst.length) out.push(el("ul", {class: "review-worst"}, ...r.worst.map((w) => {
     const args = {turn: int(w.turn), dice: w.dice.join(" "), chosen: lower(decisionText(w.chosen)),
-      best: lower(decisionText(w.best)), loss: num(w.loss, 1)};
+      best: lower(decisionText(w.best)), loss: points(w.loss)};
     return el("li", {text: est ? t("reviewWorstEstimate", args) : t("reviewWorst", args)});
   })));
   return out;

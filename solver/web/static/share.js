@@ -8,7 +8,7 @@
 // The coach's advice is fetched only on the phone whose seat is to move and
 // only when its player asks (the "Ask the coach" toggle).  The table itself
 // is state.js's S.table.
-import {t} from "./words.js";
+import {locale, t} from "./words.js";
 import {$, el, showError, store, stored} from "./dom.js";
 import {S} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
@@ -23,6 +23,8 @@ let picking = false;       // the seat picks are shown again ("Change")
 let coachOn = stored("yatzy.coach", "off") === "on";
 let asked = -1;            // the change count the coach's advice was fetched for
 let following = null;      // the next table this phone is moving on to
+
+const KEPT = "yatzy.tableState";   // the last state of the table this phone was at (a reload offline shows it)
 
 function tableUrl(kind) { return `/api/table/${S.table.code}` + (kind ? "/" + kind : ""); }
 function mineOf(code) {
@@ -42,6 +44,17 @@ export function mayMove() {
   if (S.table.who === "seat" && S.view && !S.view.is_over && isHuman(S.view.turn_player)) return S.table.seat === S.view.turn_player;
   return true;
 }
+// Whether this phone may take back the table's last move: the server's
+// session names the seat whose move an undo takes back (undo_seat); where
+// only each player's own phone moves, only that seat's phone (or the
+// table's creator) may.
+export function mayUndo(kind = "undo") {
+  if (!S.table) return true;
+  if (S.table.seat === "watch") return false;
+  const seat = kind === "redo" ? S.table.redoSeat : S.table.undoSeat;
+  if (S.table.admin || S.table.who !== "seat" || seat === undefined) return true;
+  return seat !== null && seat in S.table.tokens;
+}
 export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.table.seat === S.view.turn_player; }
 
 // ------------------------------------------------------------------ joining
@@ -58,6 +71,22 @@ async function enterTable(state, mine = {}) {
   closeEnd();
   takeState(state);
   listen();
+}
+// The table as this phone last saw it, shown with its controls off while
+// the server is away (a reload without it); joinTable catches up once it answers.
+export function showKept(code) {
+  let s;
+  try { s = JSON.parse(stored(KEPT, "null")); } catch (e) { return false; }
+  if (!s || !s.view || (s.code !== code && s.short !== code)) return false;
+  const mine = mineOf(s.code);
+  S.table = {code: s.code, short: s.short || null, moves: -1, claimed: s.claimed, who: s.who_moves, url: s.url || null,
+           seat: mine.seat ?? null, tokens: mine.tokens || {}, admin: mine.admin || null,
+           proposal: s.proposal || null, last: (s.session && s.session.last) || null,
+           undoSeat: s.session ? s.session.undo_seat : undefined, redoSeat: s.session ? s.session.redo_seat : undefined};
+  S.view = {...s.view, game: s.game, advice: null, family: s.family, history: s.history};
+  S.live = false;
+  render();
+  return true;
 }
 export async function joinTable(code) {
   let state;
@@ -95,8 +124,15 @@ function takeState(s) {
   S.table.claimed = s.claimed; S.table.who = s.who_moves;
   S.table.proposal = s.proposal || null; S.table.last = (s.session && s.session.last) || null;
   if (typeof S.table.seat === "number" && !(S.table.seat in S.table.tokens)) S.table.seat = null;
+  S.table.undoSeat = s.session ? s.session.undo_seat : undefined;
+  S.table.redoSeat = s.session ? s.session.redo_seat : undefined;
+  store(KEPT, JSON.stringify(s));
   if (same) { render(); return; }
+  const wasMine = myTurn() && S.live;
+  if (S.table.moves >= 0 && s.moves > S.table.moves) showError("");   // a refusal is old news once the table moved on
   S.table.moves = s.moves;
+  // a move on another phone made it this phone's turn: the turn comes into view and takes the focus
+  if (!s.view.is_over && s.view.turn_player === S.table.seat && !wasMine) S.follow = "mine";
   setView({...s.view, game: s.game, advice: null, family: s.family, history: s.history});
   askCoach();
 }
@@ -136,7 +172,7 @@ export async function tableSend(kind, extra = {}, opts = {}) {
       takeState(e.data.state);
       if (!opts.auto) showError(t("stale"));      // a computer's move made elsewhere first is no news
     } else if (e.status === 403) {
-      showError(t("notYours", {name: playerName(S.view.turn_player)}));
+      showError(refusal(kind, e));
     } else {
       showError(errorText(e));
       if (opts.auto) S.autoFailed = true;
@@ -145,6 +181,15 @@ export async function tableSend(kind, extra = {}, opts = {}) {
   } finally {
     if (S.inflight === mine) { S.inflight = 0; render(); schedule(); }
   }
+}
+// A refusal in the page's words, naming the player whose right it is: the
+// server's name where it gives one, else the seat whose move an undo takes
+// back, else the player to move.
+function refusal(kind, e) {
+  const mover = kind === "undo" ? S.table.undoSeat : kind === "redo" ? S.table.redoSeat : null;
+  const seat = typeof mover === "number" ? mover : S.view.turn_player;
+  const name = (e.data && typeof e.data.name === "string" && e.data.name) || playerName(seat);
+  return kind === "undo" || kind === "redo" ? t("notYoursUndo", {name}) : t("notYours", {name});
 }
 // back to before a person's last move, the computer's moves after it too (one
 // change: the server's session takes them back together, if this phone may)
@@ -166,6 +211,7 @@ async function claimSeat(seat) {
   saveMine();
   if (S.view) S.view.advice = null;
   asked = -1;
+  if (myTurn()) S.follow = "mine";          // this phone's turn now: its banner and roll button come into view
   render();
   askCoach();
 }
@@ -227,7 +273,8 @@ export async function newTable(players, rules) {
 async function acceptNext() {
   if (!S.table || !S.table.proposal) return;
   let state;
-  try { state = await api(tableUrl("next/accept"), {token: token()}); }
+  // the proposal shown: if another has replaced it meanwhile, the server says so (409)
+  try { state = await api(tableUrl("next/accept"), {token: token(), id: S.table.proposal.id}); }
   catch (e) { showError(errorText(e)); return; }
   takeState(state);
 }
@@ -296,11 +343,15 @@ export function renderTable() {
 // the proposed next game and the last move, in the seat bar
 function renderNews() {
   const news = $("table-news") || el("div", {id: "table-news", "aria-live": "polite"});
-  const home = $("end").open ? $("end") : $("seat-bar");      // over the end's dialog too
-  if (news.parentElement !== home) home.append(news);
+  // over the end's dialog too, at its top (under its heading, above the reviews) where a phone sees it
+  const home = $("end").open ? $("end") : $("seat-bar");
+  if (home === $("end") && news.previousElementSibling !== $("end-h")) $("end-h").after(news);
+  else if (home !== $("end") && news.parentElement !== home) home.append(news);
   const kids = [];
-  if (S.table.last && S.view.players[S.table.last.seat]) {
-    const move = S.table.last.text.startsWith("roll ") ? S.table.last.text.slice(5) : actionText(parseAction(S.table.last.text));
+  // the last move made on another phone (this phone's own is no news), mid-sentence
+  if (S.table.last && S.view.players[S.table.last.seat] && S.table.last.seat !== S.table.seat) {
+    const said = S.table.last.text.startsWith("roll ") ? S.table.last.text.slice(5) : actionText(parseAction(S.table.last.text));
+    const move = said.charAt(0).toLocaleLowerCase(locale()) + said.slice(1);
     kids.push(el("p", {class: "last-move", text: t("lastMove", {name: S.table.last.name, move})}));
   }
   const p = S.table.proposal;
@@ -322,6 +373,7 @@ function parseAction(text) {
 // the hint under the dice when another phone is to move
 export function tableHint() {
   if (!S.table || !S.view || S.view.is_over || mayMove() || !isHuman(S.view.turn_player)) return "";
+  if (S.table.seat === null) return t("pickSeatFirst");     // not the mover's phone yet: it may be theirs
   return S.table.seat === "watch" ? t("watching") : t("waitPhone", {name: playerName(S.view.turn_player)});
 }
 

@@ -21,6 +21,7 @@ export const S = {
   inflight: 0,         // the seq of the request in flight (0: none)
   pending: null,       // the timer of the computer's next move
   autoFailed: false,   // a computer's move was refused: wait for a person before trying again
+  drawn: false,        // this phone's last roll was the server's ("Roll for me"): a keep rolls the rest too
   rulesInfo: null,     // the server's /api/rules
   endShownFor: null,   // the game whose end screen was shown
   // the shared table (share.js): {code, moves, claimed, who, seat (null | number | "watch"), tokens, admin, url}

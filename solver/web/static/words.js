@@ -53,7 +53,12 @@ export function has(key) { return key in CATALOGUE.en.page; }
 export function t(key, args = {}) {
   let s = CATALOGUE[lang].page[key] ?? key;
   if (typeof s === "object") s = s[new Intl.PluralRules(locale()).select(args.n ?? 0)] ?? s.other;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (args[k] ?? ""));
+  // a Swedish genitive "{name}s" of a name that ends in s, x or z takes no
+  // second s ("Jonas tur", not "Jonass tur")
+  return s.replace(/\{(\w+)\}(s(?![\p{L}]))?/gu, (_, k, gen) => {
+    const v = String(args[k] ?? "");
+    return v + (gen && !(lang === "sv" && /[sxz]$/i.test(v)) ? gen : "");
+  });
 }
 export function num(x, digits = 1) {
   return new Intl.NumberFormat(locale(), {minimumFractionDigits: digits, maximumFractionDigits: digits}).format(x);
@@ -64,4 +69,6 @@ export function signed(x) {
 }
 // A number as it is, at most one decimal ("4", "2,5").
 export function plain(x) { return new Intl.NumberFormat(locale(), {maximumFractionDigits: 1}).format(x); }
+// Points a child reads: whole ("17"), one decimal under one point ("0,4").
+export function points(x) { return Math.abs(x) < 0.95 ? num(x, 1) : int(Math.round(x)); }
 export function percent(p) { return new Intl.NumberFormat(locale(), {style: "percent"}).format(p); }
