@@ -5,7 +5,7 @@ Each case copies the package (``solver/`` as ``yatzy/``, modification times kept
 Numba's cache stamps match) to a new temporary folder, where Numba's cache
 starts empty; runs the case's earlier commands there as a user would
 (``yatzy simulate`` before ``yatzy distribution`` ...); then, in a fresh
-process, takes what the notice would say (``plan.compile_seconds`` of the
+process, takes what the notice would say (``announce.compile_seconds`` of the
 work's kernels: the reference time times the share left to compile, over
 this process's share of a core; the reference time over that share is
 what it said before the share was counted), and times the work's first call and a
@@ -66,10 +66,10 @@ warnings.simplefilter("ignore")
 {setup}
 {kernels}
 from yatzy.kernels.cache import uncompiled_share
-from yatzy.tables import plan
+from yatzy.tables import announce, plan
 left = uncompiled_share(kernels)
-new = plan.compile_seconds({kind!r}, kernels)          # what the notice says
-old = plan.calibrated_seconds(plan.COMPILE_SECONDS_OF.get({kind!r}, plan.COMPILE_SECONDS),
+new = announce.compile_seconds({kind!r}, kernels)      # what the notice says
+old = plan.calibrated_seconds(announce.COMPILE_SECONDS_OF.get({kind!r}, announce.COMPILE_SECONDS),
                               plan.cpu_share())        # what it said before
 share = plan.cpu_share()
 t = time.perf_counter(); {work}; first = time.perf_counter() - t

@@ -116,7 +116,7 @@ def main(specs: tuple[str, ...], tables_dir: str | None, advice_only: bool,
          reference: str | None, rounds: int) -> None:
     import numpy as np
 
-    from yatzy.players.advice import advise
+    from yatzy.players.strategy import advise
     from yatzy.position.scorecard import Scorecard
     from yatzy.rules.ruleset import parse_rules
     from yatzy.tables.store import open_table

@@ -175,7 +175,7 @@ def _compile_figure(spec: str) -> None:
 
 
 def _advice_figures(rules, tables: str, runs: int) -> None:
-    from yatzy.players.advice import advise
+    from yatzy.players.strategy import advise
     from yatzy.position.scorecard import Scorecard
     from yatzy.tables.build import compiled_keep_values as keep_values
     from yatzy.tables.store import open_table

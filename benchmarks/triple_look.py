@@ -8,7 +8,7 @@
 Plays the same ``games`` games (seed ``seed``: the same dice) with the
 slack strategy of ``--rules`` (default ``triple``; ``--against stored``: the
 stored strategy, its look-ahead included) and with each look-ahead
-``m,delta`` on top of it (``players.triple.Strategy.look``), and prints
+``m,delta`` on top of it (``players.triple.Valuation.look``), and prints
 each one's mean, the paired difference with its 95 % interval, and games
 per second of CPU time.
 """

@@ -85,11 +85,11 @@ _COMPILE_SAID: set[str] = set()  # what this process has said it compiles
 
 
 def announce_compile(kernels, kind: str) -> None:
-    """Say (``tables.plan.compile_notice``) that the ``kind`` of work
+    """Say (``tables.announce.compile_notice``) that the ``kind`` of work
     (``distribution``, ``simulation``) compiles its ``kernels`` first, once
     after an install or an update, where Numba's cache does not hold them
     (once a process: a command may say it before its own announcement)."""
-    from yatzy.tables.plan import compile_notice
+    from yatzy.tables.announce import compile_notice
     if kind not in _COMPILE_SAID:
         _COMPILE_SAID.add(kind)
         compile_notice(kind, kernels, stacklevel=4)

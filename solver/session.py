@@ -55,7 +55,7 @@ from dataclasses import dataclass, replace
 
 from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game, Move, Position
-from yatzy.players.advice import turn_values
+from yatzy.players.strategy import turn_values
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.review import Review, Written, judge
 from yatzy.rules.ties import tolerance

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from yatzy.rules.ruleset import Joker, Order
+
 if TYPE_CHECKING:
     from yatzy.rules.ruleset import Rules
 
@@ -111,8 +113,6 @@ class StateSpace:
     # ------------------------------------------------------------ fill order
     def allowed(self, masks: np.ndarray | int) -> np.ndarray:
         """Bitmask of the boxes that may be filled next, for each filled-box mask."""
-        from yatzy.rules.ruleset import Order
-
         r = self.rules
         masks = np.asarray(masks, dtype=np.int64) & self.full_mask
         open_ = ~masks & self.full_mask
@@ -230,8 +230,6 @@ class StateSpace:
         box at joker value, else any upper box (for 0).  Free choice joker
         (Verhoeff's reading): with the matching upper box open the usual rules
         apply; otherwise any open box, lower boxes at joker value."""
-        from yatzy.rules.ruleset import Joker
-
         r = self.rules
         masks = np.atleast_1d(np.asarray(masks, dtype=np.int64))
         out = np.zeros((len(masks), r.faces), dtype=np.int64)

@@ -14,7 +14,7 @@ def check_compile_said(run: Callable[[], object], starts: str, monkeypatch,
     ``TableWarning`` whose English starts with ``starts``; ``said[lang]``:
     how it starts in each language."""
     import yatzy.kernels.cache as cache
-    from yatzy.tables.store import TableWarning
+    from yatzy.tables.announce import TableWarning
 
     def notes() -> list:
         with warnings.catch_warnings(record=True) as seen:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import scoring_oracle as oracle
 
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.boxes import NORDIC, Box, BoxKind, groups, straight, upper
 from yatzy.rules.ruleset import Rules

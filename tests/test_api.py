@@ -43,7 +43,8 @@ def test_the_table_is_opened_on_first_use(tmp_path):
 
 
 def test_ev_and_advise_are_the_query_layer(small, folder):
-    from yatzy.players.advice import advise, expected_final_score
+    from yatzy.players.advice import expected_final_score
+    from yatzy.players.strategy import advise
 
     table = open_table(THREE_UPPER, folder)
     card = Scorecard.parse("ones=2", THREE_UPPER)

@@ -19,8 +19,9 @@ from yatzy.position.actions import Action
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.match import chunks
 from yatzy.rules.ruleset import Rules, parse_rules
-from yatzy.tables import plan
-from yatzy.tables.store import TableWarning, load, open_table, table_path
+from yatzy.tables import announce, plan
+from yatzy.tables.announce import TableWarning
+from yatzy.tables.store import load, open_table, table_path
 
 HUGE = "1" * 5000               # more digits than Python's int() reads from text
 
@@ -302,7 +303,7 @@ def test_a_full_disk_is_one_line_and_the_old_file_stays(run, tables_dir, tmp_pat
 
 
 def test_a_long_build_is_announced_with_its_size(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     with pytest.warns(TableWarning, match=r"building the value table of small: [\d,]+ values, "
                                           r".* on disk, .* in memory, about \d+ s"):
         open_table(SMALL, tmp_path, progress=False)

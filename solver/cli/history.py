@@ -12,15 +12,16 @@ from pathlib import Path
 import click
 
 from yatzy.cli.options import Choice, json_option
+from yatzy.database import reporting
 from yatzy.errors import InputError
+from yatzy.history import default_path, open_history, overview
+from yatzy.rules.ruleset import parse_rules
 from yatzy.rules.words import LANGS, message
 
 
 def read(path: Path, rules: str | None, players: tuple[str, ...]) -> list[dict]:
     """``yatzy.history.overview`` of the file at ``path`` ([] when there is
     none yet: reading makes no file)."""
-    from yatzy.database import reporting
-    from yatzy.history import open_history, overview
     if not path.exists():
         return []
     db = open_history(path)
@@ -62,8 +63,6 @@ def history(rules_spec: str | None, players: tuple[str, ...], path: str | None, 
             as_json: bool) -> None:
     """The finished games' best scores and each player's personal best:
     yatzy history --rules nordic --lang nb."""
-    from yatzy.history import default_path
-    from yatzy.rules.ruleset import parse_rules
     spec = parse_rules(rules_spec).spec if rules_spec else None
     file = Path(path) if path else default_path()
     try:

@@ -36,7 +36,7 @@ def match(rules_spec: str, tables_dir: str | None, players: str, games: int, see
           scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Play N games between the seats and print each seat's win rate (95 %
     interval), the ties and the mean scores; seats rotate who moves first."""
-    from yatzy.research.match import check_rules, parse_players, run
+    from yatzy.research.match import check_rules, parse_players, run     # (Numba)
     rules = parse_rules(rules_spec)
     check_rules(rules)
     seats = parse_players(players, rules)

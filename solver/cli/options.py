@@ -18,11 +18,13 @@ from yatzy import bounds
 from yatzy.api import POLICIES, Solver
 from yatzy.bounds import MAX_SEED, whole_range
 from yatzy.errors import InputError, TableError
+from yatzy.files import check_writable
 from yatzy.players.objectives import objective_from
+from yatzy.research.plots import plot_format, require
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.words import LANGS, message, number, rules_name
 from yatzy.tables import plan
-from yatzy.tables.store import TableWarning
+from yatzy.tables.announce import TableWarning, building_now
 
 
 # ------------------------------------------------------------------ errors
@@ -351,7 +353,6 @@ def _writable(ctx, param, value: str | None) -> str | None:
     """An output path, refused now (a folder, a missing or read-only
     folder) rather than after the work."""
     if value:
-        from yatzy.files import check_writable
         check_writable(value)
     return value
 
@@ -421,17 +422,16 @@ class BarProgress:
 
 def naming_table(label: str, lang: str = "en") -> str:
     """``label`` with the whole table being built named after it where it
-    is not the value table (``tables.plan.building_now``): the target,
+    is not the value table (``tables.announce.building_now``): the target,
     futures, explanations and decision tables' bars say which they are.
 
-    >>> from yatzy.tables.plan import building
+    >>> from yatzy.tables.announce import building
     >>> with building("target"):
     ...     naming_table("regner ut Nordisk", "nb")
     'regner ut Nordisk (måltabellen)'
     >>> naming_table("solving Nordic")
     'solving Nordic'
     """
-    from yatzy.tables.plan import building_now
     kind = building_now()
     return f"{label} ({message(f'table_{kind}', lang)})" if kind not in ("", "value") else label
 
@@ -513,8 +513,6 @@ class LineProgress:
 def check_plot(path: str | None) -> None:
     """Fail now, not after the work, if a plot could not be drawn or written."""
     if path:
-        from yatzy.files import check_writable
-        from yatzy.research.plots import plot_format, require
         plot_format(path)
         check_writable(path)
         require()

@@ -37,6 +37,9 @@ from yatzy.cli.coach.texts import game_error
 from yatzy.cli.options import SEED, Choice, rules_option, tables_option
 from yatzy.errors import InputError
 from yatzy.game import Game, GameError
+from yatzy.history import default_path as default_history
+from yatzy.research.ratings import Ratings
+from yatzy.research.ratings import default_path as default_ratings
 from yatzy.rules.words import LANGS, message
 
 HINTS = ("off", "check", "top3", "full")
@@ -67,8 +70,7 @@ def history_path(path: str | None, no_record: bool, lang: str) -> str | None:
         if path:
             raise InputError(message("opt_not_together", lang, a="--history", b="--no-record"))
         return None
-    from yatzy.history import default_path
-    return path or str(default_path())
+    return path or str(default_history())
 
 
 def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
@@ -78,8 +80,7 @@ def ratings_path(db_path: str | None, no_record: bool, lang: str) -> str | None:
         if db_path:
             raise InputError(message("opt_not_together", lang, a="--db", b="--no-record"))
         return None
-    from yatzy.research.ratings import Ratings, default_path
-    db = db_path or str(default_path())
+    db = db_path or str(default_ratings())
     try:
         Ratings(db).close()
     except InputError:

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import click
 
-from yatzy.api import DEFAULT_GAMES, POLICIES
+from yatzy.api import DEFAULT_GAMES, POLICIES, announce_distribution_compile
 from yatzy.api import compare as compare_all
 from yatzy.cli.options import (
     GAMES,
@@ -32,50 +32,51 @@ from yatzy.cli.options import (
     tables_option,
     theta_option,
 )
-from yatzy.research.export import FORMATS, MAX_ROWS
+from yatzy.position.actions import EXACT, LOWER_BOUND_NOTE
+from yatzy.research.export import (
+    FORMATS, MAX_ROWS, check_format, estimated_size, write_strategy,
+)
+from yatzy.research.plots import plot_comparison, plot_distribution, plot_simulation
+from yatzy.research.review import read_log
+from yatzy.research.stats import PERCENTILES
+from yatzy.rules.words import message
+from yatzy.tables import announce
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 
 
 # ----------------------------------------------------------------- distribution
 def distribution_seconds(solver, card, policy: str, games: int | None, start: bool = True):
     """The exact distribution's forward pass from ``card`` as a plan
-    (``tables.plan.distribution_plan``) and its seconds on this machine now
+    (``tables.announce.distribution_plan``) and its seconds on this machine now
     (the geometric mean of the reference time over this process's share of
     a core and over the machine's free cores; ``start``: with the time a
     process's first pass spends before it, ``DISTRIBUTION_START``);
     ``(None, 0.0)`` where there is no pass (an estimate from games, rules
     or a policy without one, a full card)."""
-    from yatzy.tables.plan import DISTRIBUTION_START, busy_share, distribution_plan, estimate
-
     if games is not None or not solver.rules.play.exact or not solver.is_exact(policy):
         return None, 0.0
     card = solver.card(card)
     if card.is_full:
         return None, 0.0
-    plan = distribution_plan(solver.rules, card.mask)
+    plan = announce.distribution_plan(solver.rules, card.mask)
     # between the two: a core's share alone said 2.1 times too little at load 4.6
     # beside un-niced work; the machine's free cores alone 2-3 times too much at
     # load 4-8 of niced work (docs/speed.md)
     if start:
-        plan = replace(plan, seconds=plan.seconds + DISTRIBUTION_START)
-    return plan, (estimate(plan) * plan.seconds / busy_share()) ** 0.5
+        plan = replace(plan, seconds=plan.seconds + announce.DISTRIBUTION_START)
+    return plan, (estimate(plan) * plan.seconds / announce.busy_share()) ** 0.5
 
 
 def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     """Say (one line ``warning: computing the ...`` on stderr) what the exact
     distribution computes, in how much memory and about how long on this
     machine now (``distribution_seconds``), when that is over
-    ``tables.plan.ANNOUNCE_SECONDS``."""
-    from dataclasses import replace
-
-    from yatzy.api import announce_distribution_compile
-    from yatzy.rules.words import message
-    from yatzy.tables.plan import ANNOUNCE_SECONDS
-
+    ``tables.announce.ANNOUNCE_SECONDS``."""
     plan, seconds = distribution_seconds(solver, card, policy, games)
     if plan is not None:
         solver.solve()                       # the value table first (said as it comes)
         announce_distribution_compile()      # then the compile: in the order they come
-    if seconds > ANNOUNCE_SECONDS:
+    if seconds > announce.ANNOUNCE_SECONDS:
         click.echo(message("warning", "en", text=f"computing the "
                            f"{replace(plan, seconds=seconds)}"), err=True)
 
@@ -85,13 +86,9 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     """Say (one line ``warning: computing ...``) how many exact
     distributions ``compare`` computes and about how long they take
     together on this machine now, when that is over
-    ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
+    ``tables.announce.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
     the process's start counted once; a risk parameter's pass as the
     optimal one's)."""
-    from yatzy.api import announce_distribution_compile
-    from yatzy.rules.words import message
-    from yatzy.tables.plan import ANNOUNCE_SECONDS, describe_seconds
-
     pairs = [(s, p) for s in solvers
              for p in (*(policies or ("optimal",)), *("optimal" for _ in thetas))]
     passes = [distribution_seconds(s, card, p, None, start=i == 0)
@@ -102,7 +99,7 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
             s.solve()                        # the value tables first (said as they come)
         announce_distribution_compile()      # then the compile: in the order they come
     seconds = sum(t for _, t in passes)
-    if seconds > ANNOUNCE_SECONDS:
+    if seconds > announce.ANNOUNCE_SECONDS:
         what = ", ".join(sorted({p.what.split(" over ")[0].split(" of ")[1] for p, _ in passes}))
         click.echo(message("warning", "en", text=f"computing {len(passes)} exact "
                            f"distributions ({what}), nothing stored, about "
@@ -127,8 +124,6 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
                  games: int | None, seed: int, theta: float) -> None:
     """Exact probability of every final score under a policy (default optimal);
     estimated from played games where the exact one is out of reach."""
-    from yatzy.research.stats import PERCENTILES
-
     solver = open_solver(rules_spec, tables_dir, theta)
     rules = solver.rules
     solver.is_exact(policy)                  # the rules and policy go together
@@ -136,7 +131,6 @@ def distribution(rules_spec: str, tables_dir: str | None, card: str, policy: str
     announce_distribution(solver, card, policy, games)
     dist = solver.distribution(card, policy, games, seed)
     if plot:
-        from yatzy.research.plots import plot_distribution
         plot_distribution(dist, plot)
     if as_json:
         click.echo(json.dumps(dist.as_dict(at_least)))
@@ -206,7 +200,6 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
     result = compare_all(solvers, policies, card, thetas=thetas, games=games, seed=seed)
     dists = result.items
     if plot:
-        from yatzy.research.plots import plot_comparison
         plot_comparison(dists, plot)
     if as_json:
         click.echo(json.dumps(result.as_dict(at_least)))
@@ -246,13 +239,10 @@ def compare(specs: tuple[str, ...], policies: tuple[str, ...], tables_dir: str |
 def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, policy: str,
              log_path: str | None, theta: float, as_json: bool, plot: str | None) -> None:
     """Play games by Monte Carlo under a policy; seeded and reproducible."""
-    from yatzy.research.stats import PERCENTILES
-
     solver = open_solver(rules_spec, tables_dir, theta)
     check_plot(plot)
     sim = solver.simulate(games, seed, policy, log=log_path)
     if plot:                         # over the exact distribution where there is one
-        from yatzy.research.plots import plot_simulation
         exact = solver.distribution(policy=policy) if solver.is_exact() else None
         plot_simulation(sim, exact, plot)
     if as_json:
@@ -283,9 +273,6 @@ def simulate(rules_spec: str, tables_dir: str | None, games: int, seed: int, pol
 def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
            as_json: bool) -> None:
     """Value every decision of a game log against the optimal strategy."""
-    from yatzy.position.actions import EXACT, LOWER_BOUND_NOTE
-    from yatzy.research.review import read_log
-
     rules, games = read_log(log_file, rules_spec)
     result = open_solver(rules, tables_dir).review(games)
     if as_json:
@@ -329,8 +316,6 @@ BIG_EXPORT = 20 << 20       # an export at least this big says its size first
 def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
            max_bank: int | None) -> None:
     """Expected remaining and final score of every reachable turn-start state."""
-    from yatzy.research.export import check_format, estimated_size
-    from yatzy.tables.plan import describe_bytes
 
     check_format(fmt, out)                     # a missing pyarrow: before anything is said
     solver = open_solver(rules_spec, tables_dir)
@@ -352,8 +337,6 @@ def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
 @out_option
 def strategy(rules_spec: str, tables_dir: str | None, card: str, out: str | None) -> None:
     """The best action for every roll and rerolls left, as CSV."""
-    from yatzy.research.export import write_strategy
-
     write_strategy(open_solver(rules_spec, tables_dir).strategy(card), out, sys.stdout)
 
 

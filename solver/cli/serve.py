@@ -14,6 +14,8 @@ import click
 from yatzy.cli.options import Whole, fail, rules_option, tables_option
 from yatzy.errors import InputError, missing_extra
 from yatzy.files import check_name
+from yatzy.web.guard import hosts_served
+from yatzy.web.qr import terminal
 
 
 @click.command()
@@ -41,7 +43,6 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
         import uvicorn
 
         from yatzy.web.app import ApiError, create_app
-        from yatzy.web.guard import hosts_served
         from yatzy.web.limits import SERVER_LIMITS
     except ImportError as e:
         fail(str(missing_extra("yatzy serve", "web", e.name or "starlette")))
@@ -72,8 +73,6 @@ def serve(host: str, port: int, workers: int, db: str | None, allow_rules: bool,
         if addresses:                   # a table shared from the laptop's own page links here
             os.environ["YATZY_LAN_URL"] = f"http://{addresses[0]}:{bound}/"
         if addresses and on_terminal():
-            from yatzy.web.qr import terminal
-
             click.echo(terminal(f"http://{addresses[0]}:{bound}/"))
     if workers == 1:
         server = Server(uvicorn.Config(app, **limits), app.state.closing)

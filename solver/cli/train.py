@@ -31,7 +31,7 @@ from yatzy.cli.options import (
 from yatzy.errors import InputError
 from yatzy.position.actions import Action
 from yatzy.research import puzzles as pz
-from yatzy.research.ratings import Answer, Ratings
+from yatzy.research.ratings import Answer, Ratings, plot_stats
 from yatzy.rules.grammar import GrammarError, cut, parse
 from yatzy.rules.words import (
     LANGS,
@@ -42,7 +42,8 @@ from yatzy.rules.words import (
     number,
     section,
 )
-from yatzy.tables.store import TableWarning
+from yatzy.tables.announce import TableWarning
+from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
 
 MAX_SCALE_GAMES = 100_000         # games per policy measuring the scale (--scale-games)
 
@@ -56,7 +57,6 @@ def build_notice(solver, lang: str) -> str:
     ``lang``: what, its size on disk and about how long, the time measured
     on this machine now (``players.explain.whole_plan``, ``tables.plan.estimate``)."""
     from yatzy.players.explain import whole_plan
-    from yatzy.tables.plan import describe_bytes, describe_seconds, estimate
     plan = whole_plan(solver.rules, solver.tables)
     return fill(WORDS[lang]["building_whole"], rules=solver.rules.spec,
                 size=decimal_mark(describe_bytes(plan.file_size), lang),
@@ -107,7 +107,7 @@ def action_text(action: Action, lang: str) -> str:
     return message("reroll_all", lang)
 
 
-class Session:
+class Drill:
     """One run of puzzles at the prompt."""
 
     def __init__(self, solver, db: Ratings, lang: str, source: str):
@@ -260,7 +260,6 @@ def show_stats(solver, db: Ratings, games: int, plot: str | None, as_json: bool,
         anchors = pz.calibrate(solver.table, games)
         db.store_anchors(spec, solver.rules.fingerprint, games, 0, anchors)
     if plot:
-        from yatzy.research.ratings import plot_stats
         plot_stats(stats, anchors, plot)
     if as_json:
         click.echo(json.dumps({**stats.as_dict(), "database": str(db.path),
@@ -359,11 +358,11 @@ def train(rules_spec: str, tables_dir: str | None, count: int, seed: int | None,
             what = fill(WORDS[lang]["seed"], seed=seed)
         todo = [(p, True) for p in reviews] + [(p, False) for p in found]
         click.echo(fill(WORDS[lang]["header"], n=len(todo), rules=solver.rules.spec, what=what))
-        session = Session(solver, db, lang, source)
+        drill = Drill(solver, db, lang, source)
         for i, (puzzle, review) in enumerate(todo, 1):
-            if not session.ask(i, len(todo), puzzle, review):
+            if not drill.ask(i, len(todo), puzzle, review):
                 break
-        session.summary()
+        drill.summary()
 
 
 def _reviews(table, keys: list[str]) -> list[pz.Puzzle]:

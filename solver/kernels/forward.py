@@ -1,7 +1,7 @@
 """The exact distribution's kernel: probabilities carried forward one
 layer of turn-start states at a time.
 
-``Layer`` holds one layer's state probabilities by points gained;
+``Spread`` holds one layer's state probabilities by points gained;
 ``carry`` pulls them through the policy's turn outcomes into the next layer
 (piece ``t`` of ``n``).  ``yatzy.research.distribution`` drives it.
 """
@@ -16,7 +16,7 @@ from numba import njit
 from yatzy.kernels.scoring import upper_after
 
 
-class Layer(NamedTuple):
+class Spread(NamedTuple):
     """The probabilities of one layer's states, per mask ``masks[i]``:
 
     * ``f[off[i] + u * size[i] + x]``  probability of state ``(masks[i], u)``

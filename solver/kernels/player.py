@@ -42,7 +42,7 @@ class PlayTables(NamedTuple):
     size: np.ndarray
 
 
-class Played(NamedTuple):
+class GameTotals(NamedTuple):
     """What ``play_games`` writes per game ``i``: ``score[i]`` (bonuses
     included), ``upper_end[i]`` (the capped upper total at the end),
     ``box_points[i, b]`` (the points in box ``b``)."""
@@ -57,7 +57,7 @@ def play_games(d, pt, run, layers, out, log, t, n_threads):
     """Play games ``run.first + i`` for ``i = t, t + n_threads, ...`` below
     ``len(out.score)`` (``run``: a ``kernels.runs.Games``), from the
     turn-start state ``run.start = (turn, mask, u, bank, score)``
-    (``turn``: the boxes filled so far) into ``out`` (``Played``).
+    (``turn``: the boxes filled so far) into ``out`` (``GameTotals``).
 
     ``layers[p][k, rows[mask], u]``: turn-start values of the states with
     ``p`` boxes filled and ``k`` rolls banked.  With logging

@@ -120,7 +120,7 @@ class Rows(NamedTuple):
     rows: np.ndarray
 
 
-class Played(NamedTuple):
+class Tally(NamedTuple):
     """What ``play_games`` writes: per game ``i`` its final ``score[i]``
     (bonuses included) and capped ``upper[i]`` total, ``points[i, turn]``
     the points of each turn's box (when ``points`` is not empty); per piece
@@ -200,7 +200,7 @@ def play_games(g, size, table, state, out, log, t, n_threads):
     """Play whole games, every action looked up in ``table`` (``Rows``):
     game ``i`` of block ``t`` of ``n_threads`` starts at the empty card with
     the dice stream ``state[i]`` and plays every turn; results go to ``out``
-    (``Played``), the turns to ``log`` as ``play_turn`` writes them.  The
+    (``Tally``), the turns to ``log`` as ``play_turn`` writes them.  The
     dice and the actions are ``play_turn``'s with the same rows, so the games
     are the layer-at-a-time simulation's, bit for bit.
 

@@ -11,11 +11,8 @@ The within-turn values are recomputed here for the one state (numpy, no
 Numba) from the stored turn-start values, with the recursion of
 ``yatzy.tables.build``.
 
-``advise`` and ``turn_values`` ask the rules' strategy
-(``yatzy.players.strategy``): with several columns (``triple``) that is
-the strategy of ``yatzy.players.triple``: one entry point, the same
-``Advice`` and ``Action`` types (a score names its column), the values
-labelled by ``Advice.values``.
+This is the one-card game (``exact_advice``); the advice of any rule set,
+one card or several columns, is ``yatzy.players.strategy.advise``.
 
 Ties follow the one rule of ``yatzy.rules.ties``.  This module is written
 without the compiled kernels (numpy only, so ``yatzy advise`` starts without
@@ -163,26 +160,6 @@ def _best_keep(ds, keep: np.ndarray) -> np.ndarray:
     for lo, hi, smaller in ds.size_subs:
         np.maximum(best[lo:hi], best[smaller].max(axis=1), out=best[lo:hi])
     return best[ds.first_roll:]
-
-
-def turn_values(table: StateValues, card: Scorecard):
-    """The values of the turn starting at ``card``, to reuse within the turn,
-    as the rules' strategy keeps them (``yatzy.players.strategy``:
-    ``TurnValues``, or with several columns ``yatzy.players.triple.TripleTurn``)."""
-    from yatzy.players.strategy import strategy_for
-    return strategy_for(card.rules).turn(table, card)
-
-
-def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
-           turn=None) -> Advice:
-    """Every distinct action for the position, best first, with losses
-    (``turn``: the turn's values so far, ``turn_values``, to reuse within
-    a turn), by the rules' strategy (``yatzy.players.strategy``: one
-    card exactly, ``exact_advice``; several columns,
-    ``yatzy.players.triple.advise``).  (The other objectives' advice:
-    ``yatzy.players.objectives``.)"""
-    from yatzy.players.strategy import strategy_for
-    return strategy_for(card.rules).advise(table, card, dice, rerolls, turn)
 
 
 def exact_advice(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,

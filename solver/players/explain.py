@@ -70,6 +70,7 @@ from yatzy.rules.ties import keep_ranks, tolerance
 from yatzy.rules.words import EXPLAIN as WORDS
 from yatzy.rules.words import GROUP_WORDS, LANGS, box_name, number
 from yatzy.space import state_space
+from yatzy.tables.plan import parts_plan
 from yatzy.tables.subgame import Pieced, measure, open_pieces
 from yatzy.tables.store import (
     Table,
@@ -91,9 +92,8 @@ DIGITS = 2             # the decimals the shares are shown with
 
 def check_explain_rules(rules: Rules) -> None:
     """InputError for rules whose parts table this module cannot build."""
-    if rules.columns > 1:
-        raise InputError(f"rules {rules.spec}: explanations cover one column; "
-                         f"use --rules {rules.column_rules.spec}")
+    if why := rules.play.refuse("explanations"):
+        raise InputError(f"rules {rules.spec}: {why}; use --rules {rules.column_rules.spec}")
     check_policy_rules(rules, "explanations")
 
 
@@ -176,7 +176,7 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False, progress: Progress | None = None,
                checked: bool = False) -> PartsTable:
     """The whole parts table of ``rules``, solved and stored first if
-    needed (its build checked and announced first, ``plan.check``, unless
+    needed (its build checked and announced first, ``announce.check``, unless
     ``checked``: already, ``subgame.need_together``)."""
     check_explain_rules(rules)
     path = parts_path(rules, directory)
@@ -208,7 +208,6 @@ def whole_plan(rules: Rules, directory: Path | str | None = None):
     times too slow."""
     import time
 
-    from yatzy.tables.plan import parts_plan
     path = parts_path(rules, directory)
     key = (rules.spec, str(path))
 

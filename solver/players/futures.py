@@ -35,6 +35,7 @@ from yatzy.players.policy import pull_back
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
+from yatzy.tables.plan import futures_plan
 from yatzy.tables.store import (
     load_array,
     open_or_solve,
@@ -43,7 +44,7 @@ from yatzy.tables.store import (
     store_derived,
 )
 from yatzy.tables.subgame import Pieced, measure, open_pieces
-from yatzy.tables.target import check_target_rules, target_path
+from yatzy.tables.target import check_target_rules, part_values as values_from, target_path
 
 
 def solve(rules: Rules, values: np.ndarray, progress: Progress | None = None) -> np.ndarray:
@@ -113,7 +114,6 @@ def solve_and_store(rules: Rules, path: Path, directory: Path | str | None = Non
 
 def part_values(rules: Rules, todo) -> int:
     """The values of the masks ``todo`` (by layer, every upper total)."""
-    from yatzy.tables.target import part_values as values_from
     return values_from(rules, todo, 0)
 
 
@@ -134,7 +134,7 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
                force: bool = False, progress: Progress | None = None,
                checked: bool = False) -> FuturesTable:
     """The whole futures table of ``rules``, solved and stored first if
-    needed (its build checked and announced first, ``plan.check``, unless
+    needed (its build checked and announced first, ``announce.check``, unless
     ``checked``: already, ``subgame.need_together``)."""
     check_target_rules(rules)
     path = futures_path(rules, directory)
@@ -153,7 +153,6 @@ def whole_plan(rules: Rules, directory: Path | str | None = None):
     """The build of the whole futures table of ``rules`` (``plan.futures_plan``),
     its time measured on a sample of its own work (``subgame.measure``,
     under the value table: opened, or solved, first)."""
-    from yatzy.tables.plan import futures_plan
     return futures_plan(rules, futures_path(rules, directory), measure=lambda reference: measure(
         rules, table_size(rules), lambda todo, lo: part_values(rules, todo),
         piece_solver(rules, directory), state_space(rules).layers, 0, reference))

@@ -138,3 +138,21 @@ STRATEGIES: dict[str, Strategy] = {s.play.name: s for s in (OneCard(), Columns()
 def strategy_for(rules: Rules) -> Strategy:
     """The strategy that plays ``rules`` (``Rules.play``)."""
     return STRATEGIES[rules.play.name]
+
+
+def turn_values(table: StateValues, card: Scorecard):
+    """The values of the turn starting at ``card``, to reuse within the turn,
+    as the rules' strategy keeps them (``yatzy.players.advice.TurnValues``,
+    or with several columns ``yatzy.players.triple.TripleTurn``)."""
+    return strategy_for(card.rules).turn(table, card)
+
+
+def advise(table: StateValues, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+           turn=None) -> Advice:
+    """Every distinct action for the position, best first, with losses
+    (``turn``: the turn's values so far, ``turn_values``, to reuse within
+    a turn), by the rules' strategy: one card exactly
+    (``yatzy.players.advice.exact_advice``); several columns,
+    ``yatzy.players.triple.advise``.  (The other objectives' advice:
+    ``yatzy.players.objectives``.)"""
+    return strategy_for(card.rules).advise(table, card, dice, rerolls, turn)

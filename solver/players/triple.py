@@ -34,7 +34,7 @@ turns left after the turn and ``k(L) = min(cap, round(rate L))``
 ``triple``), the write is chosen again among the best few by their
 weighted points plus the value of the next turn played with ``S`` after
 it (``look_ahead``, ``next_turn``).  It measures best (docs/triple.md) and
-has no proof either.  A ``Strategy`` holds what a turn's end is valued by.
+has no proof either.  A ``Valuation`` holds what a turn's end is valued by.
 
 Within a turn, with roll ``R``:
 
@@ -81,6 +81,7 @@ from yatzy.rules.ruleset import Rules
 from yatzy.position.scoring import upper_after
 from yatzy.rules.ties import keep_ranks, ranking, tolerance
 from yatzy.space import state_space
+from yatzy.tables.store import table_path
 from yatzy.tables.values import StateValues
 
 # optimal: the improvement step on H plus the coupling term; step: the plain
@@ -118,14 +119,14 @@ SLACK: dict[str, tuple[int, float]] = {
     "e06e4b40edc31e63": (4, 0.25),      # triple: chosen on 10,000 paired games (seed 6)
 }
 
-# The look-ahead at the write (``Strategy.look = (m, delta)``) of the rule
+# The look-ahead at the write (``Valuation.look = (m, delta)``) of the rule
 # sets it was measured for, on top of their slack plan (docs/triple.md).
 LOOK: dict[str, tuple[int, float]] = {
     "e06e4b40edc31e63": (3, 20.0),      # triple: measured on paired games (seeds 5, 9)
 }
 
 
-class Strategy(NamedTuple):
+class Valuation(NamedTuple):
     """What the strategy values the position after a turn by:
 
     * ``coupling[b, P]``  the coupling term (empty ``(0, 2 ** columns)``: none)
@@ -222,7 +223,6 @@ def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndar
     """``slack_values(rules, K)``, kept in memory and saved in the tables
     folder ``directory`` (default: the default one) as
     ``<name>-<fingerprint>-slack<K>.npy`` the first time."""
-    from yatzy.tables.store import table_path       # (Numba only once the tables are used)
     path = table_path(rules, directory)
     path = path.with_name(f"{path.stem}-slack{K}.npy")
     key = (rules.fingerprint, K, str(path))
@@ -245,42 +245,42 @@ def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndar
     return _SLACK_CACHE[key]
 
 
-def strategy_of(rules: Rules, directory: Path | None = None) -> Strategy:
+def strategy_of(rules: Rules, directory: Path | None = None) -> Valuation:
     """The strategy stored for ``rules``: its slack plan (``SLACK``) where
     one is stored (the coupling term, fitted for ``H``, measured worse on
     top of it), else its coupling term (``COUPLING``), else neither (the
     plain improvement step).  Its slack values are saved in the tables
     folder ``directory`` (``stored_slack``)."""
     if rules.fingerprint not in SLACK:
-        return Strategy(coupling_of(rules), NO_PLAN, NO_SLACK)
+        return Valuation(coupling_of(rules), NO_PLAN, NO_SLACK)
     cap, rate = SLACK[rules.fingerprint]
     plan = slack_plan(rules, cap, rate)
-    return Strategy(no_coupling(rules), plan, stored_slack(rules, int(plan.max()), directory),
+    return Valuation(no_coupling(rules), plan, stored_slack(rules, int(plan.max()), directory),
                     LOOK.get(rules.fingerprint, (0, 0.0)))
 
 
-def as_strategy(rules: Rules, coupling: np.ndarray | Strategy | None,
-                table: StateValues | None = None) -> Strategy:
-    """``coupling`` as a ``Strategy``: ``None`` the strategy stored for
+def as_strategy(rules: Rules, coupling: np.ndarray | Valuation | None,
+                table: StateValues | None = None) -> Valuation:
+    """``coupling`` as a ``Valuation``: ``None`` the strategy stored for
     ``rules`` (``strategy_of``, its slack values saved in the tables folder
     the one-column ``table`` was opened for), an array that coupling term
     alone (no slack; an empty one: the plain improvement step), a
-    ``Strategy`` itself."""
+    ``Valuation`` itself."""
     if coupling is None:
         return strategy_of(rules, getattr(table, "folder", None))
-    if isinstance(coupling, Strategy):
-        return Strategy(np.asarray(coupling.coupling, dtype=np.float64),
+    if isinstance(coupling, Valuation):
+        return Valuation(np.asarray(coupling.coupling, dtype=np.float64),
                         np.asarray(coupling.plan, dtype=np.int64), coupling.slack, coupling.look,
                         coupling.per)
-    return Strategy(np.asarray(coupling, dtype=np.float64), NO_PLAN, NO_SLACK)
+    return Valuation(np.asarray(coupling, dtype=np.float64), NO_PLAN, NO_SLACK)
 
 
-def step_strategy(rules: Rules) -> Strategy:
+def step_strategy(rules: Rules) -> Valuation:
     """The plain improvement step on ``H`` (policy ``step``)."""
-    return Strategy(no_coupling(rules), NO_PLAN, NO_SLACK)
+    return Valuation(no_coupling(rules), NO_PLAN, NO_SLACK)
 
 
-def slack_index(strategy: Strategy, card: Scorecard) -> tuple[np.ndarray, np.ndarray]:
+def slack_index(strategy: Valuation, card: Scorecard) -> tuple[np.ndarray, np.ndarray]:
     """``(kw[c], kn[c])``: the slack layer of column ``c`` after a turn
     that writes in it (``kw``) or not (``kn``), the plan's ``k`` clamped to
     the turns that will be left."""
@@ -345,7 +345,7 @@ class TripleTurn:
     the offsets)."""
 
     def __init__(self, table: StateValues, card: Scorecard,
-                 coupling: np.ndarray | Strategy | None = None):
+                 coupling: np.ndarray | Valuation | None = None):
         self.table, self.card = table, card
         strategy = self.strategy = as_strategy(card.rules, coupling, table)
         delta = offsets(strategy.coupling, card)
@@ -418,7 +418,7 @@ def _after(values: np.ndarray, sc: Scorecard, scoring: Scoring) -> np.ndarray:
     return values[sc.mask | 1 << cols, reached]
 
 
-def slack_value(card: Scorecard, strategy: Strategy) -> float:
+def slack_value(card: Scorecard, strategy: Valuation) -> float:
     """``S`` of ``card`` at a turn's end: ``sum_c w_c W_{k_c}``, ``k_c``
     the plan's ``k`` for the turns left, clamped to the column's spare
     turns (``slack_index`` of the turn that led here)."""
@@ -438,9 +438,9 @@ def par_points(rules: Rules) -> list[int]:
     return [count * b.face if b.is_upper else 0 for b in rules.boxes]
 
 
-def fed_offsets(table: StateValues, card: Scorecard, strategy: Strategy) -> np.ndarray:
+def fed_offsets(table: StateValues, card: Scorecard, strategy: Valuation) -> np.ndarray:
     """``delta[c, b]``: the look-ahead fed to the keeps
-    (``Strategy.look = (m, delta, 1)``), the residual ``next_turn - S`` of
+    (``Valuation.look = (m, delta, 1)``), the residual ``next_turn - S`` of
     the card writing open box ``b`` of column ``c`` leads to (an upper box
     with its ``par_points``); the compiled player's
     ``kernels.triple.fed_offsets``."""
@@ -453,7 +453,7 @@ def fed_offsets(table: StateValues, card: Scorecard, strategy: Strategy) -> np.n
     return out
 
 
-def next_turn(table: StateValues, card: Scorecard, strategy: Strategy) -> float:
+def next_turn(table: StateValues, card: Scorecard, strategy: Valuation) -> float:
     """The value of the next turn from ``card``, played with the strategy's
     values after it (``TripleTurn``; excluding the card's score): the mean
     over the first roll of its best play; 0 for a full card."""
@@ -468,7 +468,7 @@ def look_ahead(table: StateValues, card: Scorecard, turn: TripleTurn, values: li
                codes: list[int], actions: list[Action], n_boxes: int, tol: float) -> list[float]:
     """``values`` of the actions (preference ``codes``; boxes below
     ``n_boxes``) as the look-ahead at the write ranks them
-    (``Strategy.look = (m, delta)``): where the best action scores, the
+    (``Valuation.look = (m, delta)``): where the best action scores, the
     ``m`` best scoring actions within ``delta`` of it are re-valued by their
     weighted points plus ``next_turn`` of the card they leave; the best of
     those keeps the best value, the others lose their shortfall to it, and

@@ -49,10 +49,11 @@ from yatzy.kernels.turn import turn_data
 from yatzy.kernels.win.data import EXACT_OPEN, WinData, py_key, win_tables
 from yatzy.kernels.win.odds import new_odds, opponents_best
 from yatzy.kernels.win.turns import position_chances
-from yatzy.players.advice import TurnValues, advise
+from yatzy.players.advice import TurnValues
+from yatzy.players.strategy import advise
 from yatzy.position.actions import Action, ActionKind, loss_cells
 from yatzy.position.scorecard import Scorecard
-from yatzy.tables.plan import compiling
+from yatzy.tables.announce import compiling
 from yatzy.tables.subgame import need_together
 from yatzy.tables.target import TargetTable
 from yatzy.tables.values import StateValues

@@ -29,7 +29,9 @@ from functools import cached_property
 from yatzy.bounds import WrongType, check_text, shown, whole_text
 from yatzy.errors import InputError
 from yatzy.position.scoring import upper_bonus
+from yatzy.rules.grammar import box_named, cut, names_lang
 from yatzy.rules.ruleset import Joker, Order, Rules
+from yatzy.rules.words import box_name, message
 from yatzy.space import state_space
 
 
@@ -216,7 +218,6 @@ class Scorecard:
 def card_lang(entries: list[str], rules: Rules) -> str:
     """The language of a card's box names (``grammar.names_lang``): the one
     its unknown names are answered in."""
-    from yatzy.rules.grammar import names_lang
     return names_lang([e.partition("=")[0].partition("@")[0] for e in entries], rules)
 
 
@@ -235,8 +236,6 @@ def box_index(rules: Rules, name: str, lang: str = "en") -> int:
     ...
     yatzy.errors.InputError: ukjent boks 'sju' (bokser: enere, toere, treere, firere, ...
     """
-    from yatzy.rules.grammar import box_named, cut
-    from yatzy.rules.words import box_name, message
     try:
         return rules.box_index(name)
     except InputError:

@@ -33,7 +33,7 @@ import numpy as np
 
 from yatzy.bounds import WrongType
 from yatzy.errors import InputError
-from yatzy.kernels.forward import Layer, carry
+from yatzy.kernels.forward import Spread, carry
 from yatzy.kernels.policy import NO_ROWS, Job, Outcomes, batch, policy_tables
 from yatzy.kernels.threads import pieces, run_pieces
 from yatzy.players.policy import policy_values
@@ -191,12 +191,12 @@ def distribution(rules: Rules, card: Scorecard, values: np.ndarray | None,
         nreach = np.zeros((len(nxt), width))
         nlo = np.zeros((len(nxt), width), dtype=np.int64)
         nhi = np.zeros((len(nxt), width), dtype=np.int64)
-        run_pieces(carry, g, pos, Layer(masks, f, offs, lens, reach, lo, hi), out,
-                   Layer(nxt, nf, noffs, nlens, nreach, nlo, nhi))
+        run_pieces(carry, g, pos, Spread(masks, f, offs, lens, reach, lo, hi), out,
+                   Spread(nxt, nf, noffs, nlens, nreach, nlo, nhi))
         keep = nreach.sum(axis=1) > 0          # masks the policy reaches (the others'
         masks, lens, offs, f = nxt[keep], nlens[keep], noffs[keep], nf    # blocks stay unread)
         reach, lo, hi = nreach[keep], nlo[keep], nhi[keep]
-    last = Layer(masks, f, offs, lens, reach, lo, hi)
+    last = Spread(masks, f, offs, lens, reach, lo, hi)
     out = _summarise(rules, card, policy, values if theta == 0 else None, last,
                      tally.sum(axis=0), g, time.perf_counter() - start)
     return replace(out, theta=theta)
@@ -215,7 +215,7 @@ def _out_sizes(rules: Rules, g, masks: np.ndarray, policy: str) -> tuple[np.ndar
     return ostride, (allowed @ np.diff(g.out_start)) * ostride
 
 
-def _summarise(rules, card, policy, values, last: Layer, tally, g, seconds) -> Distribution:
+def _summarise(rules, card, policy, values, last: Spread, tally, g, seconds) -> Distribution:
     """Final-score pmf, bonus and box figures from the full-card layer
     ``last`` (one mask, or two: with the flag bit and without)."""
     masks, f, offs, lens = last.masks, last.f, last.off, last.size

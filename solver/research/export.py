@@ -30,7 +30,7 @@ import numpy as np
 from yatzy.bounds import brief
 from yatzy.errors import InputError, missing_extra
 from yatzy.files import atomic_path, atomic_text
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.position.scoring import upper_after, upper_bonus
 from yatzy.space import state_space

@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from yatzy.errors import InputError
-from yatzy.kernels.player import Played, play_games, play_tables
+from yatzy.kernels.player import GameTotals, play_games, play_tables
 from yatzy.kernels.runs import Games, turn_log
 from yatzy.kernels.threads import run_pieces
 from yatzy.kernels.turn import turn_data
@@ -68,7 +68,7 @@ def run_games(table: Table, games: int, seed: int = 0,
     steps = rules.rolls + state_space(rules).bank_limit(rules.n_boxes - 1)   # most rolls in a turn
     for first in range(0, games, step):
         n = min(step, games - first)
-        out = Played(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+        out = GameTotals(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
                      np.zeros((n, rules.n_boxes), dtype=np.int64))
         score, upper_end, box_points = out
         box_points[:] = [p or 0 for p in card.points]

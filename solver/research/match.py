@@ -35,11 +35,19 @@ from pathlib import Path
 
 import numpy as np
 
-from yatzy.bounds import WrongType, brief, check_whole
+from yatzy.bounds import WrongType, brief, check_games, check_seed, check_whole, check_workers
 from yatzy.errors import InputError, missing_extra
+from yatzy.players.futures import open_futures
 from yatzy.position.scoring import upper_bonus
 from yatzy.research import stats
+from yatzy.research.simulate import simulate
+from yatzy.research.triple_games import run_games
+from yatzy.research.win_seat import play_win_seat
+from yatzy.rules.objectives import policy_for, policy_names
 from yatzy.rules.ruleset import Rules
+from yatzy.tables.store import open_table
+from yatzy.tables.target import open_target
+from yatzy.tables.values import check_theta
 
 CHUNK = 20_000           # games a task plays
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -49,8 +57,6 @@ def parse_policy(text: str, rules: Rules) -> tuple[str, float]:
     """``(kind, theta)`` of ``optimal``, ``greedy``, ``simple``, ``win`` or
     ``theta=X``; with several columns (``triple``) the policies of
     ``yatzy.players.triple`` (``optimal``, ``step``, ``greedy``)."""
-    from yatzy.rules.objectives import policy_for, policy_names
-    from yatzy.tables.values import check_theta
     if not isinstance(text, str):
         raise WrongType(f"policy must be text, not {type(text).__name__}")
     text = text.strip()
@@ -107,22 +113,18 @@ def chunk_seed(seed: int, seat: int, chunk: int) -> int:
 @lru_cache(maxsize=16)
 def _value_table(rules: Rules, tables: str | None, theta: float):
     """A worker's value table (memory-mapped once per process)."""
-    from yatzy.tables.store import open_table
     return open_table(rules.column_rules, tables, theta=theta)
 
 
 @lru_cache(maxsize=4)
 def _win_tables(rules: Rules, tables: str | None):
     """A worker's target and futures tables (once per process)."""
-    from yatzy.players.futures import open_futures
-    from yatzy.tables.target import open_target
     return open_target(rules, tables), open_futures(rules, tables)
 
 
 def logged_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: int):
     """``(scores[i], boxes[i, t], points[i, t])`` of ``games`` games under a
     policy that ignores the others (the fast simulator's game logs)."""
-    from yatzy.research.simulate import simulate
     values = _value_table(rules, tables, theta).values if kind == "optimal" else None
     logs = []
     simulate(rules, values, games, seed, kind, on_log=logs.append, theta=theta)
@@ -146,7 +148,6 @@ def own_games(rules: Rules, tables, kind: str, theta: float, games: int, seed: i
 def _triple_scores(rules: Rules, tables, kind: str, games: int, seed: int) -> np.ndarray:
     """The final scores of ``games`` games with several columns under
     ``kind`` (``yatzy.research.triple_games``)."""
-    from yatzy.research.triple_games import run_games
     return run_games(_value_table(rules, tables, 0.0), rules, games, seed, kind).scores
 
 
@@ -155,7 +156,6 @@ def _play_win(rules: Rules, tables, games: int, seed: int, first: int, seat: int
     """The final scores of a ``win`` seat in games ``first ..`` against the
     logged games ``others`` (``(seat, boxes, points)``), compiled
     (``yatzy.research.win_seat``)."""
-    from yatzy.research.win_seat import play_win_seat
     target, futures = _win_tables(rules, tables)
     return play_win_seat(_value_table(rules, tables, 0.0), target, futures, games, seed,
                          first, seat, others)
@@ -332,7 +332,6 @@ def run(rules: Rules, players, games: int, seed: int, *, tables: str | Path | No
     Dask needed, and faster on one machine than a local cluster)."""
     import time
 
-    from yatzy.bounds import check_games, check_seed, check_workers
     games, seed = check_games(games), check_seed(seed)
     workers = None if workers is None else check_workers(workers)
     start = time.perf_counter()

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from yatzy.errors import InputError, missing_extra
+from yatzy.files import atomic_path
 
 MARKED = (5, 25, 50, 75, 95)
 
@@ -40,8 +41,6 @@ def plot_format(path: str | Path) -> str:
 
 def save_figure(fig, path: str | Path) -> None:
     """Write ``fig`` at ``path`` atomically, in the format of its extension."""
-    from yatzy.files import atomic_path
-
     fmt = plot_format(path)
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=120)

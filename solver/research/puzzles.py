@@ -44,7 +44,8 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from yatzy.errors import InputError
-from yatzy.players.advice import TurnValues, advise, end_turn
+from yatzy.players.advice import TurnValues, end_turn
+from yatzy.players.strategy import advise
 from yatzy.position.actions import Action, Advice
 from yatzy.position.scorecard import Scorecard
 from yatzy.research import stats

@@ -49,6 +49,8 @@ from yatzy.database import (
     transaction,
 )
 from yatzy.errors import InputError
+from yatzy.research import plots
+from yatzy.research.plots import save_figure
 from yatzy.research.puzzles import KINDS, Anchor, loss_summary
 
 MIGRATIONS = (            # step i takes the schema from version i to i + 1
@@ -251,13 +253,11 @@ def check_database(path: str | Path) -> None:
 def plot_stats(stats: Stats, anchors: Sequence[Anchor], path: str | Path) -> None:
     """Mean loss per decision by day (95% intervals), with the anchors of
     the scale as horizontal lines, as a PNG."""
-    from yatzy.research import plots
     plots.require()
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from yatzy.research.plots import save_figure
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     days = list(stats.by_day)

@@ -18,7 +18,7 @@ Log format, one JSON object per line (blank lines are ignored):
   card whenever it changes; ``turn`` and ``points`` are optional and checked
   when given.
 
-A review values every decision with ``yatzy.players.advice.advise``: the choice made,
+A review values every decision with ``yatzy.players.strategy.advise``: the choice made,
 the best choice, both expected final scores and the loss (best minus chosen,
 0 within the tolerance of ``yatzy.rules.ties``).  Keeping all the dice (a
 reroll of none) is valued as keeping them with one reroll less.  With
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
+from yatzy.bounds import MAX_LINE, brief, parse_json
 from yatzy.errors import InputError
 from yatzy.files import read_text
 from yatzy.players.advice import end_turn
@@ -41,7 +42,7 @@ from yatzy.players.strategy import strategy_for
 from yatzy.position.actions import EXACT
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.dice import parse_dice
-from yatzy.rules.ruleset import Rules
+from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.ties import tolerance
 from yatzy.space import state_space
 from yatzy.tables.store import Table
@@ -90,9 +91,6 @@ def read_log(path: str | Path, rules_spec: str | Rules | None
     InputError naming the line of the first problem.  ``rules_spec`` may also
     be a ``Rules`` (for rules no preset makes): the header's rules are then
     not read."""
-    from yatzy.bounds import MAX_LINE, brief, parse_json
-    from yatzy.rules.ruleset import parse_rules
-
     fixed = rules_spec if isinstance(rules_spec, Rules) else None
     if fixed is not None:
         rules_spec = None

@@ -24,7 +24,7 @@ from yatzy.errors import InputError
 from yatzy.kernels.dice_stream import seed_states
 from yatzy.kernels.policy import check_policy_rules, policy_tables
 from yatzy.kernels.runs import turn_log
-from yatzy.kernels.simulate import Filled, Layer, Played, Rows, play_games, play_turn
+from yatzy.kernels.simulate import Filled, Layer, Rows, Tally, play_games, play_turn
 from yatzy.kernels.threads import pieces, run_pieces
 from yatzy.players.policy import decide, policy_values
 from yatzy.position.scoring import upper_bonus
@@ -193,7 +193,7 @@ def _by_lookup(rules: Rules, decisions: DecisionTable, games: int, seed: int, on
         n = min(BATCH, games - first)
         state = seed_states(seed, first, n)
         log = turn_log(n, rules.n_boxes, rules.rolls, np.int16, logging=bool(on_log))
-        out = Played(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+        out = Tally(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                      np.full(log.box.shape, -1, dtype=np.int16),
                      np.zeros((pieces(), rules.n_boxes), dtype=np.int64),
                      np.zeros((pieces(), rules.n_boxes), dtype=np.int64))

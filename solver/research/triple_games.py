@@ -32,10 +32,12 @@ from yatzy.kernels.runs import Games, turn_log
 from yatzy.kernels.threads import run_pieces
 from yatzy.kernels.triple import TripleOut, TripleTables, box_candidates, play_games
 from yatzy.kernels.turn import turn_data
-from yatzy.players.triple import Strategy, as_strategy, lower_bound, no_coupling
+from yatzy.players.triple import Valuation, as_strategy, lower_bound, no_coupling
 from yatzy.position.scorecard import Scorecard
 from yatzy.position.scoring import upper_after
+from yatzy.research.distribution import Distribution
 from yatzy.research.review import turn_line
+from yatzy.research.simulate import Simulation
 from yatzy.rules.objectives import policy_for
 from yatzy.rules.ruleset import Rules
 from yatzy.rules.ties import tolerance
@@ -69,7 +71,6 @@ class TripleGames:
         """As a ``yatzy.research.simulate.Simulation`` (box figures: the mean per
         column; bonus: the share of columns with the bonus; ``scores``: with
         every game's final score)."""
-        from yatzy.research.simulate import Simulation
         cols = self.rules.columns
         return Simulation(self.rules, self.policy, self.games, self.seed, self.hist,
                           self.bonus_columns / cols, self.box_sum.sum(axis=0) / cols,
@@ -85,7 +86,7 @@ def _values(table: StateValues, policy: str) -> np.ndarray:
 def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, policy: str = "optimal",
          on_line: Callable[[str], None] | None = None,
          card: Scorecard | None = None,
-         coupling: np.ndarray | Strategy | None = None) -> TripleGames:
+         coupling: np.ndarray | Valuation | None = None) -> TripleGames:
     """Play ``games`` games of ``rules`` (several columns) under ``policy``
     from ``card`` (default a new game) with the one-column ``table``;
     ``on_line`` receives each turn's log line (``yatzy.research.review``'s format,
@@ -94,7 +95,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
     (``triple.as_strategy``): default the strategy stored for the rules
     (``triple.strategy_of``), an array that coupling term alone (an empty
     ``(0, 2 ** columns)`` one: the plain improvement step on ``H``, as
-    policy ``step`` plays), or a ``triple.Strategy``.  Game
+    policy ``step`` plays), or a ``triple.Valuation``.  Game
     ``i``'s final score is ``TripleGames.scores[i]``."""
     policy_for(policy, rules)                  # one line naming what these rules play
     one = table.rules
@@ -144,7 +145,7 @@ def run_games(table: StateValues, rules: Rules, games: int, seed: int = 0, polic
 
 
 def visits(table: StateValues, rules: Rules, games: int, seed: int,
-           coupling: np.ndarray | Strategy) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           coupling: np.ndarray | Valuation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The turn starts of ``games`` games played (seed ``seed``) with the
     coupling term ``coupling``: ``masks[i, t, c]`` of column ``c`` at the start
     of turn ``t`` of game ``i``, ``uppers[i, t, c]`` its upper total, and
@@ -193,7 +194,7 @@ def visits(table: StateValues, rules: Rules, games: int, seed: int,
 
 
 def fit_coupling(table: StateValues, rules: Rules, games: int, seed: int,
-                 coupling: np.ndarray | Strategy | None = None, ridge: float = 0.01,
+                 coupling: np.ndarray | Valuation | None = None, ridge: float = 0.01,
                  damping: float = 0.5) -> np.ndarray:
     r"""A coupling term fitted to ``games`` games (seed ``seed``) played with
     ``coupling`` (default none: the plain improvement step): the linear
@@ -242,9 +243,6 @@ def distribution(table: StateValues, card: Scorecard, policy: str, games: int, s
     estimated from ``games`` played games (``yatzy.research.distribution``'s
     ``Distribution``; ``table_value``: the column-by-column value, a lower
     bound of the optimum)."""
-    from yatzy.research.distribution import (
-        Distribution,  # its kernels compile on first use
-    )
     rules = card.rules
     if card.is_full:
         raise InputError("the card is full: its final score is already known")

@@ -23,7 +23,7 @@ from yatzy.kernels.turn import turn_data
 from yatzy.kernels.win.data import WinData, win_tables
 from yatzy.kernels.win_seat import Seating, play_win_games
 from yatzy.rules.ties import tolerance
-from yatzy.tables.plan import compiling
+from yatzy.tables.announce import compiling
 
 
 def play_win_seat(table, target, futures, games: int, seed: int, first: int, seat: int,

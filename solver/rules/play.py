@@ -23,10 +23,6 @@ is 1, and an action's ``column`` is 0, "not named").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from yatzy.rules.ruleset import Rules
 
 # What the values of advice and ``ev`` are (``Advice.values``).
 EXACT = "exact"                # the optimal strategy's expectation, from the solved table
@@ -55,7 +51,7 @@ class Play:
       ``step`` (the improvement-step policy), ``greedy seat`` (a greedy
       computer seat at the table), ``target tables`` (a target, playing to
       win), ``theta seat`` (a match's seats beyond the policies), ``puzzles``,
-      ``one table`` (what reads the table of one card: strategy rows, the
+      ``explanations`` (the parts table), ``one table`` (what reads the table of one card: strategy rows, the
       export)
     """
 
@@ -92,10 +88,12 @@ COLUMNS = Play("columns", LOWER_BOUND, exact=False, names_columns=True, refusals
     ("target tables", "target tables do not support several columns"),
     ("theta seat", "the win seat and theta need one column"),
     ("puzzles", ONE_COLUMN),
+    ("explanations", "explanations cover one column"),
     ("one table", "it covers one column"),
 ))
 
 
-def play_of(rules: Rules) -> Play:
-    """How ``rules`` are played: the one place the column count decides it."""
-    return COLUMNS if rules.columns > 1 else ONE_CARD
+def play_of(columns: int) -> Play:
+    """How rules of ``columns`` columns are played: the one place the column
+    count decides it (``Rules.play``)."""
+    return COLUMNS if columns > 1 else ONE_CARD

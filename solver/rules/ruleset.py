@@ -160,7 +160,7 @@ class Rules:
     def play(self) -> Play:
         """How these rules are played (``yatzy.rules.play``): one card,
         solved exactly, or several columns by the Trippel strategy."""
-        return play_of(self)
+        return play_of(self.columns)
 
     @cached_property
     def column_rules(self) -> "Rules":

@@ -29,17 +29,17 @@ import numpy as np
 
 if TYPE_CHECKING:
     from yatzy.rules.ruleset import Rules
-    from yatzy.tables.values import StateValues
 
 TIE = 1e-9
 CHANCE_BITS = 40
 RELATIVE = 2.0 ** -CHANCE_BITS    # chances: tied within this part of the larger
 
 
-def tolerance(values: StateValues | None = None) -> float:
+def tolerance(values: object = None) -> float:
     """Values closer than this are ties: ``TIE``, plus twice the largest
     rounding error of a float32 table (each value read is off by at most
-    that, and so is any average of them)."""
+    that, and so is any average of them; ``values``: a table with a
+    ``header``, ``yatzy.tables.values.StateValues``)."""
     header = getattr(values, "header", None) or {}
     return TIE + 2 * float(header.get("max_rounding_error", 0.0))
 

@@ -55,6 +55,7 @@ from yatzy.kernels.turn import state_keep_levels as turn_keeps
 from yatzy.kernels.turn import turn_data
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
+from yatzy.tables.subgame import PROBES, PROBE_SECONDS, measure, sample, timed
 from yatzy.tables.values import StateValues, utility
 
 KERNELS = (solve_masks,)     # what a solve compiles (``store`` says so first where it must)
@@ -151,8 +152,6 @@ def measure_solve(rules: Rules, reference: float, theta: float = 0.0) -> float:
     no memory), the median rate of three parts times the whole solve's
     ``work_units``.  (The kernels load, or compile, at the first sample.)
     With saved rolls: ``measure_layered``."""
-    from yatzy.tables.subgame import measure
-
     if rules.saved_rolls:
         return measure_layered(rules, reference, theta)
     sp = state_space(rules)
@@ -188,8 +187,6 @@ def measure_layered(rules: Rules, reference: float, theta: float = 0.0) -> float
     sample holds at least ``SAMPLE_MASKS`` masks of the widest layer per
     part, each layer's run on every thread: a few masks to a layer, run one
     by one, measured a quiet machine at half its speed."""
-    from yatzy.tables.subgame import PROBE_SECONDS, PROBES, sample, timed
-
     sp = state_space(rules)
     widest = max(len(x) for x in sp.layers)
     probe = min(max(PROBE_SECONDS, SAMPLE_SHARE * reference), SAMPLE_SECONDS)

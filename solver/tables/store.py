@@ -54,35 +54,17 @@ from yatzy.errors import InputError, TableError
 from yatzy.files import atomic_bytes, process_alive, remove_orphans, write_text
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
+from yatzy.tables.announce import TableWarning, building, check, compile_notice
+from yatzy.tables.plan import value_plan
+from yatzy.tables.sizes import CHECKPOINT_BYTES, FLOAT32_BYTES, HEADER_ROOM
 from yatzy.tables.values import StateValues, certainty
 from yatzy.version import ENGINE_VERSION, TABLE_FORMAT
 
 MAGIC = b"YATZYTBL"
 ALIGN = 64
-HEADER_ROOM = 64 << 10          # layered files: header space reserved before the data
-FLOAT32_BYTES = 2 << 30         # layered tables larger than this (as float64) are float32
-CHECKPOINT_BYTES = 256 << 20    # larger dense solves work in a file on disk, resumable
 
 Progress = Callable[[int, int], None]     # progress(done, total): see the module docstring
 T = TypeVar("T")
-
-
-class TableWarning(UserWarning):
-    """A notice about a stored table: a bad file recomputed, a solve resumed
-    or waiting for another process, a whole-game table built.  Its text is
-    English; ``said(lang)`` is the notice in ``lang`` where it was given a
-    way to say it (``say(lang)``; else the English text).
-
-    >>> TableWarning("x").said("nb"), TableWarning("x", say=lambda lang: lang).said("sv")
-    ('x', 'sv')
-    """
-
-    def __init__(self, text: str, say: Callable[[str], str] | None = None):
-        super().__init__(text)
-        self.say = say
-
-    def said(self, lang: str = "en") -> str:
-        return self.say(lang) if self.say is not None and lang != "en" else str(self)
 
 
 def _warn(message: str) -> None:
@@ -408,8 +390,6 @@ def open_table(rules: Rules, directory: Path | str | None = None, *, force: bool
     the table of that objective (``yatzy.tables.values.utility``; 0: the expected
     score).
     """
-    from yatzy.tables.plan import value_plan
-
     path = table_path(rules, directory, theta)
     shipped = SHIPPED / path.name
     if not force and not path.exists() and shipped.is_file():
@@ -446,8 +426,8 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
     meanwhile, and load it.  A bad file is reported (``TableWarning``) and
     solved again; with ``solve_missing=False`` the ``TableError`` is raised.
     ``plan()``: the build's ``yatzy.tables.plan.Plan``, checked
-    (``plan.check``: it fits, it is confirmed if big) before ``solve()``,
-    which runs as the build of a table of ``kind`` (``plan.building``: its
+    (``announce.check``: it fits, it is confirmed if big) before ``solve()``,
+    which runs as the build of a table of ``kind`` (``announce.building``: its
     progress names it).
     Temporary files of writes killed before they finished are removed first
     (``yatzy.files.remove_orphans``)."""
@@ -466,7 +446,6 @@ def open_or_solve(path: Path, load: Callable[[], T], solve: Callable[[], object]
             except TableError as e:
                 if path.exists():
                     _warn(f"{e}; recomputing")
-        from yatzy.tables.plan import building, check
         if plan is not None:
             check(plan())
         with building(kind):
@@ -525,9 +504,7 @@ def solve_and_store(rules: Rules, path: Path, progress: Progress | None = None,
     (see ``LayerWriter``).  If it is interrupted, the next solve of the same
     rules resumes after the last finished layer.
     """
-    from yatzy.tables import (
-        build as engine,  # Numba is only imported when something is solved
-    )
+    from yatzy.tables import build as engine     # Numba only when something is solved
 
     counter = None
     if progress:
@@ -574,8 +551,7 @@ def _solve(rules: Rules, path: Path, engine, counter: _Counter | None, theta: fl
 
 def _compile(engine, rules: Rules) -> float:
     """Compile the solve's kernels (or load them), saying so first where it
-    is a real compile (``plan.compile_notice``); returns the seconds it took."""
-    from yatzy.tables.plan import compile_notice
+    is a real compile (``announce.compile_notice``); returns the seconds it took."""
     compile_notice("solver", engine.KERNELS, stacklevel=3)
     return engine.compile_kernels(rules)
 

@@ -30,8 +30,11 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from yatzy.errors import InputError, TableError
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
+from yatzy.tables.announce import check, check_all, compiling
+from yatzy.tables.plan import Plan, estimate, subgame_plan
 
 
 def layers(rules: Rules, mask: int) -> tuple[np.ndarray, ...]:
@@ -165,7 +168,6 @@ class Pieces:
         """The table so far, laid out as the whole table: mapped when the
         first piece is solved (after its plan is checked), not before."""
         if self._values is None:
-            from yatzy.errors import InputError
             try:
                 self._values = lazy_zeros(self.size)
             except (OSError, MemoryError) as e:
@@ -183,8 +185,6 @@ class Pieces:
         table is to be built instead: the piece is over ``WHOLE_SHARE`` of
         it, or measured over ``SUBGAME_LIMIT`` seconds.  The last answer is
         kept (``builds_whole`` then ``need`` measure once)."""
-        from yatzy.tables.plan import compiling, estimate
-
         key = (lo, tuple(len(x) for x in todo), tuple(int(x.sum()) for x in todo))
         if self._asked is not None and self._asked[0] == key:
             return self._asked[1]
@@ -214,9 +214,6 @@ class Pieces:
         returns the whole table instead when one is stored already or the
         sub-game is over ``WHOLE_SHARE`` of it or over ``SUBGAME_LIMIT``
         seconds (``ask``), else None."""
-        from yatzy.tables.plan import check
-        from yatzy.tables.store import TableError
-
         lo = upper if self.uppers else 0
         if self.cover.holds(mask, lo):
             return None
@@ -284,15 +281,13 @@ def need_together(asks, compile_after: str = "") -> None:
     ``Pieced.need`` does for one position; and while the sub-games
     together are measured over ``SUBGAME_LIMIT`` seconds, the table whose
     part takes longest is built whole instead.  Every build is measured,
-    checked and announced before the first starts (``plan.check_all``:
+    checked and announced before the first starts (``announce.check_all``:
     each whole table by name, the sub-games left as one, and where more
     than one build follows their time together; the disk for all of them),
     then they run in turn, the whole tables first.  The values are those
     of ``need`` one state after another, bit for bit.  ``compile_after``:
     the kind of kernels that compile once the builds are done, counted in
-    the time said for them all (``plan.check_all``)."""
-    from yatzy.tables.plan import Plan, check_all, compiling, estimate
-
+    the time said for them all (``announce.check_all``)."""
     groups: dict[int, tuple] = {}
     for table, mask, upper in asks:
         pieces = table.pieces
@@ -351,7 +346,6 @@ def open_pieces(make: Callable, rules: Rules, kind: str, size: int, path,
     (``Pieces``; ``made``: ``count``, ``solve``, ``whole``, ``whole_plan``
     as in ``Work``),
     holding no values until its first piece is solved."""
-    from yatzy.tables.plan import subgame_plan
     work = Work(*made, lambda n, measure: subgame_plan(rules, kind, n, measure))
     pieces = Pieces(rules, size, work, path, uppers=uppers, progress=progress)
     return make(rules, np.zeros(0), None, None, pieces)

@@ -46,6 +46,7 @@ from yatzy.kernels.threads import run_pieces
 from yatzy.kernels.turn import turn_data
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
+from yatzy.tables.plan import target_plan
 from yatzy.tables.subgame import Pieced, lane_counts, measure, open_pieces
 from yatzy.tables.store import (
     Progress,
@@ -65,8 +66,8 @@ def check_target_rules(rules: Rules) -> None:
     """InputError for rules whose target tables this module cannot solve."""
     if rules.saved_rolls:
         raise InputError(f"rules {rules.spec}: target tables do not support saved rolls")
-    if rules.columns > 1:
-        raise InputError(f"rules {rules.spec}: target tables do not support several columns")
+    if why := rules.play.refuse("target tables"):
+        raise InputError(f"rules {rules.spec}: {why}")
     if rules.yahtzee_bonus:
         raise InputError(f"rules {rules.spec}: target tables do not support the yahtzee "
                          "bonus (try yahtzee:yahtzee_bonus=false)")
@@ -238,7 +239,7 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
                checked: bool = False) -> TargetTable:
     """The whole target table of ``rules``, solved and stored first if
     needed (one process solves it; others wait and use its result; its
-    build checked and announced first, ``plan.check``, unless ``checked``:
+    build checked and announced first, ``announce.check``, unless ``checked``:
     already, with the builds it follows, ``subgame.need_together``)."""
     check_target_rules(rules)
     path = target_path(rules, directory)
@@ -251,7 +252,6 @@ def open_whole(rules: Rules, directory: Path | str | None = None, *,
 def whole_plan(rules: Rules, directory: Path | str | None = None):
     """The build of the whole target table of ``rules`` (``plan.target_plan``),
     its time measured on a sample of its own work (``whole_measure``)."""
-    from yatzy.tables.plan import target_plan
     return target_plan(rules, target_path(rules, directory), measure=whole_measure(rules))
 
 

@@ -104,7 +104,9 @@ def count_field(obj: dict, name: str) -> int:
     return value
 
 
-def text_field(obj: dict, name: str, most: int = 200) -> str:
+def required_text(obj: dict, name: str, most: int = 200) -> str:
+    """``obj[name]``: a string with more than spaces, at most ``most``
+    characters, stripped (else ``TableError`` 400)."""
     value = obj.get(name)
     if not isinstance(value, str) or not value.strip():
         raise TableError(400, f"{name} must be a non-empty string")
@@ -352,7 +354,7 @@ def pad_step(box: str, points: int, column: int | None):
 
 def pad_fields(obj: dict) -> tuple[str, int, int | None]:
     """A score-pad write's box, points and column (400 if malformed)."""
-    box = text_field(obj, "box", 40)
+    box = required_text(obj, "box", 40)
     points, column = obj.get("points"), obj.get("column")
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10_000:
         raise TableError(400, "points must be a whole number 0..10000")
@@ -377,7 +379,7 @@ async def change(kind: str, tables: Tables, request: Request) -> Response:
     code = request.path_params["code"]
     obj = await read_body(request)
     after = count_field(obj, "after")
-    step = play_step(text_field(obj, "move")) if kind == "move" else \
+    step = play_step(required_text(obj, "move")) if kind == "move" else \
         pad_step(*pad_fields(obj)) if kind == "pad" else \
         undo_step if kind == "undo" else redo_step
     _, text = await tables.run(tables.shared.change_text, code, after, kind, step,
@@ -500,7 +502,7 @@ async def history(tables: Tables, request: Request) -> Response:
 async def delete(tables: Tables, request: Request) -> Response:
     obj = await read_body(request)
     code = request.path_params["code"]
-    await tables.run(tables.shared.delete, code, text_field(obj, "admin"))
+    await tables.run(tables.shared.delete, code, required_text(obj, "admin"))
     tables.notify(code)
     return JSONResponse({"deleted": code})
 

@@ -47,20 +47,20 @@ def quick_and_slow(args, tables_dir, monkeypatch):
     the process's start before it, ``DISTRIBUTION_START``, as it is); and the
     slow pass's plan."""
     from yatzy import Solver
-    from yatzy.tables import plan
+    from yatzy.tables import announce, plan
 
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.5)
-    monkeypatch.setattr(plan, "busy_share", lambda: 0.125)     # between the two: 0.25
-    start = plan.DISTRIBUTION_START
-    monkeypatch.setattr(plan, "DISTRIBUTION_START", 0.0)
+    monkeypatch.setattr(announce, "busy_share", lambda: 0.125)     # between the two: 0.25
+    start = announce.DISTRIBUTION_START
+    monkeypatch.setattr(announce, "DISTRIBUTION_START", 0.0)
     quick = CliRunner().invoke(main, [*args, "--card", LATE, "--tables", str(tables_dir)])
     assert quick.exit_code == 0 and "computing" not in quick.stderr, quick.output
-    monkeypatch.setattr(plan, "DISTRIBUTION_START", start)
-    monkeypatch.setattr(plan, "DISTRIBUTION_RATE", 1e-4)
+    monkeypatch.setattr(announce, "DISTRIBUTION_START", start)
+    monkeypatch.setattr(announce, "DISTRIBUTION_RATE", 1e-4)
     solver = Solver("nordic", tables=tables_dir)
     slow = CliRunner().invoke(main, [*args, "--card", LATE, "--tables", str(tables_dir)])
     assert slow.exit_code == 0, slow.output
-    return quick, slow, plan.distribution_plan(solver.rules, solver.card(LATE).mask)
+    return quick, slow, announce.distribution_plan(solver.rules, solver.card(LATE).mask)
 
 
 def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, tables_dir,
@@ -71,7 +71,8 @@ def test_a_long_exact_distribution_is_announced_with_the_plans_figures(nordic, t
     share of a core, here 0.5, and of the machine's free cores, here an
     eighth) when that is over 2 s, and not when it is shorter; the
     distribution itself is the same either way."""
-    from yatzy.tables.plan import DISTRIBUTION_START, describe_bytes, describe_seconds
+    from yatzy.tables.announce import DISTRIBUTION_START
+    from yatzy.tables.plan import describe_bytes, describe_seconds
 
     quick, r, p = quick_and_slow(["distribution", "--json"], tables_dir, monkeypatch)
     line = r.stderr.splitlines()[0]
@@ -90,11 +91,11 @@ def test_the_distributions_first_compile_is_said_once_before_its_pass(nordic, ta
     they come in), not after it."""
     import yatzy.api as api
     import yatzy.kernels.cache as cache
-    from yatzy.tables import plan
+    from yatzy.tables import announce
 
     monkeypatch.setattr(api, "_COMPILE_SAID", set())
     monkeypatch.setattr(cache, "compiled", lambda kernel: False)
-    monkeypatch.setattr(plan, "DISTRIBUTION_RATE", 1e-4)          # the pass announced
+    monkeypatch.setattr(announce, "DISTRIBUTION_RATE", 1e-4)          # the pass announced
     r = CliRunner().invoke(main, ["distribution", "--json", "--card", LATE,
                                   "--tables", str(tables_dir)])
     assert r.exit_code == 0, r.output
@@ -109,7 +110,8 @@ def test_a_long_comparison_is_announced_with_its_passes_together(nordic, tables_
     how long they take together when that is over 2 s (each as the
     distribution's own announcement, the process's start once), and nothing
     when it is shorter."""
-    from yatzy.tables.plan import DISTRIBUTION_START, describe_seconds
+    from yatzy.tables.announce import DISTRIBUTION_START
+    from yatzy.tables.plan import describe_seconds
 
     quick, r, p = quick_and_slow(["compare", "--policy", "optimal", "--policy", "greedy"],
                                  tables_dir, monkeypatch)

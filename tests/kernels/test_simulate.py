@@ -9,7 +9,7 @@ from small_games import SMALL
 from yatzy.kernels.dice_stream import roll_dice, seed_states
 from yatzy.kernels.policy import policy_tables
 from yatzy.kernels.runs import turn_log
-from yatzy.kernels.simulate import GROUP, Played, Rows, play_games
+from yatzy.kernels.simulate import GROUP, Rows, Tally, play_games
 from yatzy.tables.decisions import build
 
 M64 = (1 << 64) - 1
@@ -47,7 +47,7 @@ def play(rules, decisions, state):
     """``play_games`` on the dice streams ``state``, logged."""
     n = len(state)
     log = turn_log(n, rules.n_boxes, rules.rolls, np.int16)
-    out = Played(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+    out = Tally(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                  np.full(log.box.shape, -1, dtype=np.int16),
                  np.zeros((1, rules.n_boxes), dtype=np.int64),
                  np.zeros((1, rules.n_boxes), dtype=np.int64))

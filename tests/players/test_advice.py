@@ -5,12 +5,8 @@ import pytest
 from golden import OPTIMA, rounds_to
 
 from yatzy.errors import InputError
-from yatzy.players.advice import (
-    advise,
-    expected_final_score,
-    keep_values,
-    scoring_values,
-)
+from yatzy.players.advice import expected_final_score, keep_values, scoring_values
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.space import state_space
 

@@ -18,7 +18,7 @@ from small_games import SMALL, TINY, joker_game
 
 from yatzy.api import Solver
 from yatzy.errors import InputError
-from yatzy.players.advice import advise, end_turn
+from yatzy.players.advice import end_turn
 from yatzy.players.explain import (
     BONUS,
     GROUPS,
@@ -32,6 +32,7 @@ from yatzy.players.explain import (
     outlook,
     parts_path,
 )
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.distribution import distribution
 from yatzy.rules.ruleset import parse_rules
@@ -303,3 +304,13 @@ def test_unsupported_rules_and_objectives_are_one_line_errors(tables_dir):
         Solver("maxi", tables=tables_dir).parts()
     with pytest.raises(InputError, match="risk"):
         Solver("nordic", theta=0.01, tables=tables_dir).parts()
+
+
+def test_several_columns_are_refused_naming_the_one_column_rules():
+    from yatzy.players.explain import check_explain_rules
+    from yatzy.rules.ruleset import parse_rules
+    triple = parse_rules("triple")
+    with pytest.raises(InputError) as e:
+        check_explain_rules(triple)
+    assert str(e.value) == (f"rules triple: explanations cover one column; "
+                            f"use --rules {triple.column_rules.spec}")

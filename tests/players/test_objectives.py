@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from yatzy.api import Solver
 from yatzy.errors import InputError
-from yatzy.players.advice import advise, expected_final_score
+from yatzy.players.advice import expected_final_score
 from yatzy.players.objectives import Risk, Score, Target, Win, objective_from
+from yatzy.players.strategy import advise
 from yatzy.rules.boxes import NORDIC, Box, BoxKind, groups
 from yatzy.rules.ruleset import Rules
 from yatzy.rules.ties import RELATIVE, TIE, ranking

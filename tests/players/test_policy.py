@@ -5,8 +5,8 @@ import random
 from small_games import card
 
 from yatzy.kernels.policy import policy_tables
-from yatzy.players.advice import advise
 from yatzy.players.policy import decide
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.space import state_space
 

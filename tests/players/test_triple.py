@@ -17,7 +17,7 @@ from bruteforce import dice_outcomes, turn_value
 from yatzy import Solver
 from yatzy.errors import InputError
 from yatzy.players.triple import (
-    Strategy,
+    Valuation,
     TripleTurn,
     advise,
     lower_bound,
@@ -156,7 +156,7 @@ def _exact_optimum(rules):
 
 def _policy_value(solver, rules, coupling=None):
     """The exact expected score of the strategy's play (``triple.advise``,
-    with the coupling term or ``Strategy`` ``coupling``), by recursion over
+    with the coupling term or ``Valuation`` ``coupling``), by recursion over
     the whole game tree."""
     w = rules.column_weights
     one = rules.column_rules
@@ -253,7 +253,7 @@ def test_slack_strategy_on_the_reduced_game(duo, optimum, step, cap, rate, look,
     with a coupling term and a look-ahead its next-turn lanes hold the
     offsets too)."""
     plan = slack_plan(DUO, cap, rate)
-    strategy = Strategy(KAPPA if kappa else no_coupling(DUO), plan, slack_values(DUO, cap), look)
+    strategy = Valuation(KAPPA if kappa else no_coupling(DUO), plan, slack_values(DUO, cap), look)
     bound = duo.ev()
     slacked = _policy_value(duo, DUO, strategy)
     ub = upper_bound(DUO, np.zeros(6))
@@ -272,7 +272,7 @@ def test_slack_strategy_on_the_reduced_game(duo, optimum, step, cap, rate, look,
 
 
 def test_fed_offsets_are_the_next_turn_less_the_slack_values(duo):
-    """The look-ahead fed to the keeps (``Strategy.look = (m, delta, 1)``):
+    """The look-ahead fed to the keeps (``Valuation.look = (m, delta, 1)``):
     each open box's offset is the value of the next turn after writing it
     (upper boxes with their par points) less the slack value ``S`` of that
     position, the numpy ``next_turn`` and the slack table giving the same."""
@@ -285,7 +285,7 @@ def test_fed_offsets_are_the_next_turn_less_the_slack_values(duo):
     d, pt = turn_data(one), play_tables(one)
     plan = slack_plan(DUO, 1, 0.5)
     slack = slack_values(DUO, 1)
-    strategy = Strategy(no_coupling(DUO), plan, slack, (3, 20.0))
+    strategy = Valuation(no_coupling(DUO), plan, slack, (3, 20.0))
     w = np.array(DUO.column_weights, dtype=np.float64)
     tt = kernel.TripleTables(kernel.box_candidates(d, pt), np.asarray(duo.table.dense)[0], w,
                              no_coupling(DUO), slack, plan, np.array((3, 20.0, 1.0)), 1)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from small_games import SMALL, card
 
 from yatzy.cli import main
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.research.export import states
 from yatzy.space import state_space
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from small_games import SMALL, agrees, card, counts_of
 
 from yatzy.cli import main
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.distribution import distribution
 from yatzy.research.games import estimate, run_games

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yatzy.errors import InputError
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.research import puzzles as pz
 from yatzy.research.review import header_line, turn_line
 

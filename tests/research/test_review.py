@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from small_games import card
 
 from yatzy.cli import main
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.research.review import read_log, review
 from yatzy.rules.ties import TIE
 

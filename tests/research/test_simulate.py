@@ -144,7 +144,7 @@ def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_
     import yatzy.api
     import yatzy.tables.decisions as decisions
     from yatzy.errors import TableError
-    from yatzy.tables.store import TableWarning
+    from yatzy.tables.announce import TableWarning
 
     def unwritable(*args, **kwargs):
         raise TableError("tables: cannot write the table (read-only file system)")

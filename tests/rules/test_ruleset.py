@@ -72,7 +72,7 @@ def test_describe_lists_every_box():
 
 
 def test_forced_order_advice_offers_only_the_box_whose_turn_it_is(tmp_path):
-    from yatzy.players.advice import advise
+    from yatzy.players.strategy import advise
     from yatzy.tables.store import open_table
     rules = parse_rules("forced")
     table = open_table(rules, tmp_path, progress=False)

@@ -9,12 +9,13 @@ from small_games import SMALL, joker_game
 
 from yatzy.errors import TableError
 from yatzy.kernels.policy import policy_tables
-from yatzy.players.advice import advise
 from yatzy.players.policy import decide
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.space import state_space
+from yatzy.tables.announce import TableWarning
 from yatzy.tables.decisions import build, decisions_path, load, open_decisions
-from yatzy.tables.store import TableWarning, open_table
+from yatzy.tables.store import open_table
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,11 @@ import pytest
 from small_games import BANKED, SMALL
 
 from yatzy.rules.ruleset import Rules, parse_rules
-from yatzy.tables import plan
+from yatzy.tables import announce, plan
+from yatzy.tables.announce import TableWarning
 from yatzy.tables.decisions import open_decisions
 from yatzy.tables.decisions import plan as decisions_plan
-from yatzy.tables.store import TableWarning, open_table
+from yatzy.tables.store import open_table
 
 
 def test_a_layered_tables_file_is_the_size_announced(tmp_path):
@@ -51,13 +52,13 @@ def test_a_decision_tables_announcement_counts_its_decisions_not_values(tmp_path
     assert p.values == p.file_size - 4096 - table.index.nbytes
     assert table.rows.size <= p.values
     count = f"{p.values:,}" if lang == "en" else f"{p.values:,}".replace(",", " ")
-    text = plan.announcement(p, p.seconds, lang)
+    text = announce.announcement(p, p.seconds, lang)
     assert f": {count} {word}, " in text and not_word not in text, text
     assert f"{p.values:,} decisions" in str(p)
 
 
 def test_the_announced_time_is_calibrated_by_the_measured_share(tmp_path, monkeypatch):
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 0.25)
     reference = plan.value_plan(SMALL).seconds
@@ -96,7 +97,7 @@ def measured_build(rules, tmp_path, monkeypatch, share=0.01):
     call's ``(rules, reference, result)`` in the order they end, and the
     build's announcements."""
     from yatzy.tables import build
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "CALIBRATE_SECONDS", 0.0)
     monkeypatch.setattr(plan, "MEASURE_ABOVE", 0.0)
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: share)   # the old probe
@@ -208,7 +209,7 @@ def test_a_whole_game_build_is_named_as_one_in_every_language(tmp_path, monkeypa
     """A build of a whole-game table says so before it starts: which table of
     which rules, its size, about how long, and where it is stored once for
     every later question; in the language of the command line."""
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         table = open_table(SMALL, tmp_path, progress=False)
@@ -230,8 +231,8 @@ def test_the_other_whole_tables_are_named_whole_game_builds(kind):
     p = {"target": plan.target_plan, "futures": plan.futures_plan,
          "explanations": plan.parts_plan}[kind](rules, Path("/x/t"))
     assert p.kind == kind
-    assert plan.announcement(p, p.seconds).startswith(f"building the {kind} table of nordic:")
-    assert "a whole-game table" in plan.announcement(p, p.seconds)
+    assert announce.announcement(p, p.seconds).startswith(f"building the {kind} table of nordic:")
+    assert "a whole-game table" in announce.announcement(p, p.seconds)
     assert decisions_plan(rules, Path("/x/d")).kind == "decisions"
 
 
@@ -246,14 +247,14 @@ def test_a_first_compile_of_a_tables_kernels_is_said_before_it_starts(monkeypatc
         monkeypatch.setattr(cache, "compiled", lambda kernel, c=cached: c)
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
-            plan.check(p)
+            announce.check(p)
         notes = [w.message for w in seen if "compiling the target kernels" in
                  str(w.message)]
         assert len(notes) == said, notes
     monkeypatch.setattr(cache, "compiled", lambda kernel: False)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        plan.check(p)
+        announce.check(p)
     note = next(w.message for w in seen if "compiling" in str(w.message))
     assert note.said("nb").startswith("kompilerer kjernene til måltabellen først")   # not English
     assert note.said("sv").startswith("kompilerar kärnorna till måltabellen först")
@@ -277,21 +278,35 @@ def test_a_compile_half_done_by_an_earlier_command_is_announced_for_what_is_left
     part = cache.uncompiled_share(kernels)
     assert 0.0 < part < 1.0
     monkeypatch.setattr(plan, "cpu_share", lambda seconds=0.2: 1.0)    # a quiet machine
-    assert plan.compile_seconds("distribution", kernels) == pytest.approx(
-        plan.COMPILE_SECONDS_OF["distribution"]
-        * (plan.COMPILE_FIXED + (1 - plan.COMPILE_FIXED) * part))
+    assert announce.compile_seconds("distribution", kernels) == pytest.approx(
+        announce.COMPILE_SECONDS_OF["distribution"]
+        * (announce.COMPILE_FIXED + (1 - announce.COMPILE_FIXED) * part))
     monkeypatch.setattr(cache, "compiled", lambda kernel: True)
     assert cache.uncompiled_share(kernels) == 0.0
-    assert plan.compile_seconds("distribution", kernels) == 0.0
+    assert announce.compile_seconds("distribution", kernels) == 0.0
     monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.01)     # 1.5 s left
-    monkeypatch.setattr(plan, "COMPILE_SECONDS_OF", {"distribution": 12.0})
+    monkeypatch.setattr(announce, "COMPILE_SECONDS_OF", {"distribution": 12.0})
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        assert plan.compile_notice("distribution", kernels) == pytest.approx(1.5456)
+        assert announce.compile_notice("distribution", kernels) == pytest.approx(1.5456)
     assert seen == []
     monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 0.5)  # 6.7 s left
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        plan.compile_notice("distribution", kernels)
+        announce.compile_notice("distribution", kernels)
     assert [str(w.message) for w in seen] == [
         "compiling the exact distribution (once after an install or an update, about 7 s)"]
+
+
+def test_a_compile_said_once_a_process_is_not_said_again(monkeypatch):
+    """``compile_once``: a command says the compile before its own
+    announcement; the library call that compiles then says nothing more."""
+    import yatzy.kernels.cache as cache
+    monkeypatch.setattr(cache, "uncompiled_share", lambda kernels: 1.0)
+    monkeypatch.setattr(announce, "COMPILES_SAID", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        first = announce.compile_once("distribution", ())
+        again = announce.compile_once("distribution", ())
+    assert first > announce.ANNOUNCE_SECONDS and again == 0.0
+    assert [str(w.message).split(" (")[0] for w in seen] == ["compiling the exact distribution"]

@@ -9,7 +9,8 @@ import pytest
 import scoring_oracle as oracle
 
 from yatzy.errors import InputError
-from yatzy.players.advice import advise, keep_values
+from yatzy.players.advice import keep_values
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.boxes import MAXI, groups, straight, upper
 from yatzy.rules.ruleset import Rules, parse_rules

@@ -10,7 +10,8 @@ from small_games import BANKED, SMALL, THREE_UPPER
 from yatzy.errors import TableError
 from yatzy.rules.ruleset import Rules
 from yatzy.tables import build as engine
-from yatzy.tables.store import MAGIC, TableWarning, load, open_table, save, table_path
+from yatzy.tables.announce import TableWarning
+from yatzy.tables.store import MAGIC, load, open_table, save, table_path
 
 
 @pytest.fixture

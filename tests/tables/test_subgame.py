@@ -211,8 +211,8 @@ def test_a_sub_game_measured_over_the_limit_builds_the_whole_table_announced_onc
     answered from its sub-game."""
     import warnings
 
-    from yatzy.tables import plan
-    from yatzy.tables.store import TableWarning
+    from yatzy.tables import announce, plan
+    from yatzy.tables.announce import TableWarning
     size = target.table_size(REDUCED)
     cover = subgame.Cover(REDUCED)
     small = [(m, u) for m, u in positions(REDUCED, 20)
@@ -221,7 +221,7 @@ def test_a_sub_game_measured_over_the_limit_builds_the_whole_table_announced_onc
     slow, quick = _reference(REDUCED, early, early_u), _reference(REDUCED, late, late_u)
     assert quick < slow < plan.MEASURE_ABOVE
     monkeypatch.setattr(subgame, "SUBGAME_LIMIT", (quick + slow) / 2)
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)      # every build says what it is
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)      # every build says what it is
     lazy = open_target(REDUCED, tmp_path)
     for (mask, upper), whole in (((late, late_u), False), ((early, early_u), True)):
         assert lazy.builds_whole(mask, upper) == whole          # what the coach asks first

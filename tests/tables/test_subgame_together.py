@@ -17,8 +17,9 @@ from yatzy.kernels.target import layout
 from yatzy.players import futures as futures_mod
 from yatzy.players.futures import open_futures
 from yatzy.space import state_space
-from yatzy.tables import plan, subgame, target
-from yatzy.tables.store import TableWarning, open_table
+from yatzy.tables import announce, plan, subgame, target
+from yatzy.tables.announce import TableWarning
+from yatzy.tables.store import open_table
 from yatzy.tables.target import open_target
 
 
@@ -34,7 +35,7 @@ def test_a_win_questions_sub_games_are_one_announced_build_with_the_whole_values
     lazy_target, lazy_futures = open_target(REDUCED, tmp_path), open_futures(REDUCED, tmp_path)
     late = positions(REDUCED, 20)[-4:]
     (mine, mine_u), them = late[0], late[1:]
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     solved = []
     solve = lazy_futures.pieces.solve
     lazy_futures.pieces.solve = lambda todo, *a: (solved.append(todo), solve(todo, *a))[1]
@@ -92,7 +93,7 @@ def test_sub_games_that_together_take_too_long_build_the_longest_whole(tmp_path,
     assert max(seconds.values()) < sum(seconds.values()) < plan.MEASURE_ABOVE
     monkeypatch.setattr(subgame, "SUBGAME_LIMIT", (max(seconds.values())
                                                    + sum(seconds.values())) / 2)
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     open_table(REDUCED, tmp_path, progress=False)
     lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
     with warnings.catch_warnings(record=True) as seen:
@@ -135,7 +136,7 @@ def test_two_whole_tables_are_both_announced_with_their_total_before_either_is_b
     lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
     (mine, mine_u), (them, them_u) = positions(REDUCED, 20)[-2:]
     monkeypatch.setattr(subgame, "SUBGAME_LIMIT", 0.0)
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         started = builds_recorded(monkeypatch, seen, lazy)
@@ -165,7 +166,7 @@ def test_a_sub_game_after_a_whole_table_is_said_before_the_whole_one_is_built(
     open_table(REDUCED, tmp_path, progress=False)
     lazy = {"target": open_target(REDUCED, tmp_path), "futures": open_futures(REDUCED, tmp_path)}
     (late, late_u), = positions(REDUCED, 20)[-1:]
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         started = builds_recorded(monkeypatch, seen, lazy)
@@ -212,15 +213,15 @@ def test_the_win_chances_compile_after_the_builds_is_counted_in_their_time(
     open_table(REDUCED, tmp_path, progress=False)
     lazy = open_target(REDUCED, tmp_path)
     (mine, mine_u), = positions(REDUCED, 20)[-1:]
-    monkeypatch.setattr(plan, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(announce, "ANNOUNCE_SECONDS", 0.0)
     build = []
 
-    def announce(p, seconds, stacklevel=3):     # records the build's time said
+    def record(p, seconds, stacklevel=3):     # records the build's time said
         build.append(seconds)
         warnings.warn(TableWarning(f"building {p}"))
         return True
-    monkeypatch.setattr(plan, "announce", announce)
-    monkeypatch.setattr(plan, "compile_seconds",
+    monkeypatch.setattr(announce, "announce", record)
+    monkeypatch.setattr(announce, "compile_seconds",
                         lambda kind, kernels: 0.0 if cached else (kind == "win") * 40.0)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")

@@ -138,8 +138,12 @@ def test_target_advice_ranks_by_probability_and_its_best_attains_the_table(small
 
 
 def test_unsupported_rules_and_bad_targets(tables_dir):
+    from yatzy.rules.ruleset import parse_rules
     with pytest.raises(InputError, match="saved rolls"):
         target.check_target_rules(Rules("b", SMALL.boxes, dice=3, saved_rolls=True))
+    with pytest.raises(InputError, match=r"^rules triple: target tables do not support "
+                                         r"several columns$"):
+        target.check_target_rules(parse_rules("triple"))
     with pytest.raises(InputError, match="yahtzee bonus"):
         Solver("yahtzee", tables=tables_dir).target()
 

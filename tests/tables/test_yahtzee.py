@@ -8,7 +8,7 @@ import pytest
 import scoring_oracle as oracle
 
 from yatzy.errors import InputError
-from yatzy.players.advice import advise
+from yatzy.players.strategy import advise
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.boxes import Box, groups, straight, upper
 from yatzy.rules.ruleset import Rules, parse_rules

@@ -133,9 +133,9 @@ class Screen:
     def say_compile(self, kind: str) -> None:
         """Say, in the language, that a computer seat's policy compiles its
         kernels first, and about how long (once, where Numba's cache does
-        not hold them: ``tables.plan.compile_seconds``)."""
+        not hold them: ``tables.announce.compile_seconds``)."""
         from yatzy.kernels.policy import batch
-        from yatzy.tables.plan import ANNOUNCE_SECONDS, compile_seconds
+        from yatzy.tables.announce import ANNOUNCE_SECONDS, compile_seconds
         if kind in ("greedy", "simple"):
             seconds = compile_seconds("player", (batch,))
             if seconds > ANNOUNCE_SECONDS:

@@ -83,10 +83,9 @@ class Objective(ABC):
         return {}
 
     @property
+    @abstractmethod
     def ev_basis(self) -> Objective:
         """The expected-score objective ``yatzy ev`` reports beside this one."""
-        from yatzy.players.objectives.score import Score
-        return Score()
 
     def ev_fields(self, tables: Tables, card: Scorecard) -> dict:
         """What ``yatzy ev`` adds to its JSON answer for this objective."""

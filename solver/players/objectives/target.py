@@ -16,6 +16,7 @@ from yatzy.players.advice import (
     ranked_advice,
 )
 from yatzy.players.objectives.base import Objective, Tables
+from yatzy.players.objectives.score import Score
 from yatzy.rules.objectives import target_tables_refusal
 from yatzy.rules.ties import RELATIVE, ranking
 
@@ -68,6 +69,11 @@ class Target(Objective):
         target = tables.target()
         target.need(card.mask, card.upper_state)    # the position's sub-game, if not solved yet
         return advise_target(tables.value_table(), target, card, dice, rerolls, self.points)
+
+    @property
+    def ev_basis(self) -> Score:
+        """``yatzy ev`` reports the expected score beside the chance."""
+        return Score()
 
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The largest chance to finish at or above the target (1 when the

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Iterable
 from yatzy import bounds
 from yatzy.errors import InputError
 from yatzy.players.objectives.base import Objective, Tables
+from yatzy.players.objectives.score import Score
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.objectives import target_tables_refusal
 
@@ -78,6 +79,11 @@ class Win(Objective):
             raise InputError("the card is full: there is nothing left to decide")
         return advise_win(tables.value_table(), tables.target(), tables.futures(), card, dice,
                           rerolls, self.seats())
+
+    @property
+    def ev_basis(self) -> Score:
+        """``yatzy ev`` reports the expected score beside the chance."""
+        return Score()
 
     def value(self, tables: Tables, card: Scorecard) -> float:
         """The chance to win from the start of the next turn."""
