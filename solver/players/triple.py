@@ -81,6 +81,8 @@ from yatzy.rules.ruleset import Rules
 from yatzy.position.scoring import upper_after
 from yatzy.rules.ties import keep_ranks, ranking, tolerance
 from yatzy.space import state_space
+from yatzy.tables.announce import announce, compile_seconds
+from yatzy.tables.plan import Plan, estimate
 from yatzy.tables.store import table_path
 from yatzy.tables.values import StateValues
 
@@ -204,19 +206,18 @@ SLACK_SECONDS = 2.0      # one solve of the one-column slack table, on the refer
 
 
 def announce_slack(rules: Rules, K: int, path) -> None:
-    """Say (``tables.plan.announce``: a ``TableWarning``, as every build
+    """Say (``tables.announce.announce``: a ``TableWarning``, as every build
     that takes a while) that the slack tables of ``rules`` are built now:
     how big, and about how long on this machine now, their kernel's first
-    compile included (``tables.plan.compile_seconds``)."""
+    compile included (``tables.announce.compile_seconds``)."""
     from yatzy.kernels.relaxed import relaxed_turn
-    from yatzy.tables import plan as plans
     one = rules.column_rules
     values = (K + 1) * state_space(one).n_masks * (one.cap + 1)
-    compile_first = plans.compile_seconds("slack", (relaxed_turn,))
+    compile_first = compile_seconds("slack", (relaxed_turn,))
     what = (f"slack tables of {rules.spec} ({K + 1} solves of one column"
             + (", their kernel compiled first, once)" if compile_first else ")"))
-    plan = plans.Plan(what, path, values, 8 * values, 8 * values, SLACK_SECONDS * (K + 1))
-    plans.announce(plan, plans.estimate(plan) + compile_first, stacklevel=4)
+    plan = Plan(what, path, values, 8 * values, 8 * values, SLACK_SECONDS * (K + 1))
+    announce(plan, estimate(plan) + compile_first, stacklevel=4)
 
 
 def stored_slack(rules: Rules, K: int, directory: Path | None = None) -> np.ndarray:

@@ -44,7 +44,7 @@ from yatzy.research.simulate import simulate
 from yatzy.research.triple_games import run_games
 from yatzy.research.win_seat import play_win_seat
 from yatzy.rules.objectives import policy_for, policy_names
-from yatzy.rules.ruleset import Rules
+from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.tables.store import open_table
 from yatzy.tables.target import open_target
 from yatzy.tables.values import check_theta
@@ -316,7 +316,6 @@ def match(rules: Rules | str, players: str | Sequence[str], games: int, seed: in
     or a list; ``parse_policy``), seeded; ``tables``, ``scheduler`` and
     ``workers`` as ``run``.  ``Match.wins``, ``.seat(i)`` (win rate, mean,
     intervals) and ``.difference(i, j)`` (the paired score difference)."""
-    from yatzy.rules.ruleset import parse_rules
     rules = rules if isinstance(rules, Rules) else parse_rules(rules)
     check_rules(rules)
     return run(rules, parse_players(players, rules), games, seed, tables=tables,

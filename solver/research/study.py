@@ -10,13 +10,12 @@ studies of ``yatzy.research.match`` complete it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from yatzy.bounds import check_games
 from yatzy.errors import InputError
 
 if TYPE_CHECKING:
-    from yatzy.api import Solver
     from yatzy.position.scorecard import Scorecard
 
 STRATEGY_GAMES = 4_000       # games behind a measured mean unless told (as ``yatzy ev``)
@@ -37,7 +36,18 @@ class Mean(NamedTuple):
         return self.games == 0
 
 
-def strategy_mean(solver: Solver, card: Scorecard | str = "", games: int | None = None,
+class Asked(Protocol):
+    """What ``strategy_mean`` asks of a solver (``yatzy.api.Solver`` is one)."""
+
+    ev_is: str
+
+    def card(self, card): ...
+    def ev(self, card): ...
+    def simulate(self, games: int, seed: int): ...
+    def distribution(self, card, games: int, seed: int): ...
+
+
+def strategy_mean(solver: Asked, card: Scorecard | str = "", games: int | None = None,
                   seed: int = 0) -> Mean:
     """``Solver.strategy_mean``: the exact expected score where the table
     solves the game and no ``games`` are asked for; else the mean of the
