@@ -21,8 +21,10 @@ one object.  Moves are text and round-trip::
 
 A roll is given (``roll 11256``; after a keep, the rerolled dice or all of
 them) or drawn from the game's seeded generator (``roll``): the dice of the
-``n``-th draw depend only on the seed and ``n``, and undoing a drawn roll
-gives the same dice again when rolled again, so undo cannot buy new dice.
+``n``-th draw depend only on the seed and ``n``.  Draws are numbered over
+the whole game, undone ones included, so a roll once drawn is never drawn
+again: after an undo the next roll draws fresh dice (``redo`` plays the
+same dice again), and nobody learns the dice to come by undoing.
 
 A position (``Position``) is immutable: each move pushes the position it
 left on the move stack, ``undo()`` restores it and keeps the move for
@@ -187,7 +189,8 @@ class Played:
 class Position:
     """Everything a move can change.  ``rolls``/``kept`` are this turn's
     so far: after a keep, ``kept`` has as many entries as ``rolls`` and a
-    roll is due.  ``draws`` counts the dice drawn from the generator."""
+    roll is due.  ``draws`` is the number of the next draw from the
+    generator on this line of play (the game may have drawn more)."""
 
     cards: tuple[Scorecard, ...]
     player: int = 0
@@ -218,6 +221,32 @@ class Move:
 
 def _dice_text(dice: Iterable[int]) -> str:
     return " ".join(map(str, dice))
+
+
+def whole(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def draws_of(obj: dict, n: int) -> tuple[dict[int, int | None], int] | None:
+    """A game document's drawn moves (of ``n``), each with its draw's
+    number (None in a document that does not give them), and the draws
+    made; None where they are malformed.
+
+    >>> draws_of({"drawn": [0, 2], "draw_numbers": [0, 3], "draws_made": 5}, 3)
+    ({0: 0, 2: 3}, 5)
+    >>> draws_of({"drawn": [0, 7]}, 3) is None
+    True
+    """
+    drawn, numbers, made = obj.get("drawn", []), obj.get("draw_numbers"), obj.get("draws_made", 0)
+    if not isinstance(drawn, list) or not all(whole(i) and 0 <= i < n for i in drawn) \
+            or not whole(made) or not 0 <= made <= 1 << 62:
+        return None
+    if numbers is None:
+        return dict.fromkeys(drawn), made
+    if not isinstance(numbers, list) or len(numbers) != len(drawn) \
+            or not all(whole(k) and 0 <= k < 1 << 62 for k in numbers):
+        return None
+    return dict(zip(drawn, numbers)), made
 
 
 def _minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -259,7 +288,8 @@ class Game:
         empty = Scorecard.empty(self.rules)
         self._position = Position(tuple(empty for _ in seats))
         self._stack: list[tuple[Move, Position]] = []     # each move and the position before it
-        self._redo: list[Move] = []                       # undone moves, the next one last
+        self._redo: list[tuple[Move, Position]] = []      # undone moves and where they led
+        self._fresh = 0         # draws made, undone ones included: the next draw's number
         self._turn: tuple[Scorecard, object] | None = None     # the card and its turn values
         self.settings: dict = {}     # a front end's own settings, kept in the document
 
@@ -346,7 +376,7 @@ class Game:
     @property
     def redo_moves(self) -> tuple[Move, ...]:
         """The moves ``redo()`` would play again, next first."""
-        return tuple(reversed(self._redo))
+        return tuple(m for m, _ in reversed(self._redo))
 
     def scores(self) -> tuple[int, ...]:
         """Each seat's score (several columns: each column's times its weight)."""
@@ -411,31 +441,35 @@ class Game:
         InputError, game unchanged, if it is not legal now.  A new move
         clears the moves to redo."""
         done, after = self._apply(self._position, move)
-        self._stack.append((done, self._position))
-        self._position = after
+        self._push(done, after)
         self._redo.clear()
         return done
+
+    def _push(self, move: Move, after: Position) -> None:
+        self._stack.append((move, self._position))
+        self._position = after
+        if move.drawn:
+            self._fresh = max(self._fresh, after.draws)
 
     def undo(self) -> Move:
         """Take back the last move (InputError if there is none)."""
         if not self._stack:
             raise GameError("nothing_undo", "nothing to undo")
-        move, self._position = self._stack.pop()
-        self._redo.append(move)
+        move, before = self._stack.pop()
+        self._redo.append((move, self._position))
+        self._position = before
         return move
 
     def redo(self) -> Move:
         """Play again the last move undone (InputError if there is none)."""
         if not self._redo:
             raise GameError("nothing_redo", "nothing to redo")
-        move = self._redo[-1]
-        done, after = self._apply(self._position, move.text, move.drawn)
-        self._stack.append((done, self._position))
-        self._position = after
-        self._redo.pop()
-        return done
+        move, after = self._redo.pop()       # the same position again, its dice the same
+        self._push(move, after)
+        return move
 
-    def _apply(self, pos: Position, text: str, drawn: bool = False) -> tuple[Move, Position]:
+    def _apply(self, pos: Position, text: str, drawn: bool = False, number: int | None = None
+               ) -> tuple[Move, Position]:
         """The move ``text`` made at ``pos`` and the position it leads to;
         ``text`` is read by ``yatzy.rules.grammar`` in every language."""
         if self.is_over_at(pos):
@@ -453,7 +487,7 @@ class Game:
         except InputError as e:         # not text, or too long
             raise GameError("bad_move", str(e), text=str(text)) from None
         if typed.kind == "roll":
-            return self._roll(pos, typed.dice, drawn)
+            return self._roll(pos, typed.dice, drawn, number)
         if due:
             raise GameError("roll_first", f"{brief(text.strip())}: roll the dice first")
         if typed.kind == "score":
@@ -467,8 +501,10 @@ class Game:
     def _rerolls_at(self, pos: Position) -> int:
         return pos.cards[pos.player].max_rerolls - max(len(pos.rolls) - 1, 0)
 
-    def _roll(self, pos: Position, given: tuple[int, ...] | None, drawn: bool
-              ) -> tuple[Move, Position]:
+    def _roll(self, pos: Position, given: tuple[int, ...] | None, drawn: bool,
+              number: int | None = None) -> tuple[Move, Position]:
+        """A roll at ``pos``: ``given`` dice, else the draw ``number``
+        (default: the next the game has not made)."""
         rules = self.rules
         if pos.rolls and len(pos.kept) < len(pos.rolls):
             raise GameError("keep_first", "keep some dice first ('keep 5 6', 'reroll all') "
@@ -477,6 +513,7 @@ class Game:
         fresh = rules.dice - len(kept)
         draws = pos.draws
         if not given:
+            draws = max(draws, self._fresh) if number is None else number
             rng = np.random.default_rng([self.seed, draws])
             new = tuple(int(d) for d in rng.integers(1, rules.faces + 1, fresh))
             drawn, draws = True, draws + 1
@@ -657,13 +694,23 @@ class Game:
         return self.solver.review([turns]) if turns else None
 
     # ------------------------------------------------------- saving, loading
+    def _line(self) -> list[tuple[Move, Position]]:
+        """The moves played and those to redo, first first, each with the
+        position it led to."""
+        afters = [before for _, before in self._stack[1:]] + [self._position]
+        return [(m, a) for (m, _), a in zip(self._stack, afters)] + self._redo[::-1]
+
     def to_dict(self) -> dict:
-        line = [*self.moves, *self.redo_moves]
+        """The document ``from_dict`` reads: ``drawn`` the moves whose dice
+        the generator drew, ``draw_numbers`` each one's draw, ``draws_made``
+        the draws made (undone ones included)."""
+        line = self._line()
         return {"yatzy_game": GAME_VERSION, "rules": self.rules.spec, "seed": self.seed,
                 "players": [{"name": p.name, "kind": p.kind} for p in self.players],
-                "moves": [m.text for m in line], "played": len(self._stack),
-                "drawn": [i for i, m in enumerate(line) if m.drawn],
-                "settings": dict(self.settings)}
+                "moves": [m.text for m, _ in line], "played": len(self._stack),
+                "drawn": [i for i, (m, _) in enumerate(line) if m.drawn],
+                "draw_numbers": [a.draws - 1 for m, a in line if m.drawn],
+                "draws_made": self._fresh, "settings": dict(self.settings)}
 
     def save(self, path: str | Path) -> None:
         """Write the game to ``path`` (atomically) as JSON."""
@@ -683,7 +730,7 @@ class Game:
         if obj["yatzy_game"] != GAME_VERSION:
             raise bad(f"version {brief(obj['yatzy_game'])}, expected {GAME_VERSION}")
         spec, seed, players = obj.get("rules"), obj.get("seed"), obj.get("players")
-        moves, played, drawn = obj.get("moves", []), obj.get("played"), obj.get("drawn", [])
+        moves, played = obj.get("moves", []), obj.get("played")
         if not isinstance(spec, str):
             raise bad("rules must be a rules spec")
         if not isinstance(players, list) or not all(
@@ -694,10 +741,10 @@ class Game:
             raise bad("moves must be a list of strings")
         if not isinstance(played, int) or isinstance(played, bool) or not 0 <= played <= len(moves):
             raise bad(f"played must be a whole number 0..{len(moves)}")
-        if not isinstance(drawn, list) or not all(
-                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(moves)
-                for i in drawn):
-            raise bad(f"drawn must be a list of move numbers 0..{len(moves) - 1}")
+        draws = draws_of(obj, len(moves))
+        if draws is None:
+            raise bad(f"drawn must be a list of move numbers 0..{len(moves) - 1}, "
+                      "draw_numbers one whole number each, draws_made a whole number")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed must be a whole number")
         settings = obj.get("settings", {})
@@ -712,13 +759,16 @@ class Game:
                                for p in players], seed=seed, tables=tables)
         except InputError as e:
             raise bad(str(e)) from None
-        game._replay(moves, set(drawn), played, where)
+        game._replay(moves, draws[0], played, where, draws[1])
         game.settings = dict(settings)
         return game
 
-    def _replay(self, moves: list[str], drawn: set[int], played: int, where: str) -> None:
+    def _replay(self, moves: list[str], drawn: dict[int, int | None], played: int,
+                where: str, made: int = 0) -> None:
         """Play ``moves[len(self.moves):]`` (each checked; those of ``drawn``
-        drawn again from the seed), then take back all after ``played``."""
+        drawn again from the seed, by their draw's number where it is
+        given), then take back all after ``played``; ``made``: the draws
+        the game had made."""
         self._redo.clear()
         for i in range(len(self._stack), len(moves)):
             text = moves[i]
@@ -727,15 +777,18 @@ class Game:
                 if i in drawn:              # the generator's roll: drawn again from the seed
                     if not done.text.startswith("roll"):
                         raise InputError("only a roll can be drawn by the generator")
-                    again, _ = self._apply(self._position, "roll", True)
+                    number = drawn[i]
+                    if number is not None and number < max(self._position.draws, self._fresh):
+                        raise InputError(f"draw {number} was made before")
+                    again, after = self._apply(self._position, "roll", True, number)
                     if again.text != done.text:
                         raise InputError(f"the generator (seed {self.seed}) rolled "
                                          f"{again.text[5:]!r} here, not {done.text[5:]!r}")
             except InputError as e:
                 raise GameError("bad_saved_move", f"{where}: move {i + 1} {shown(text, 40)}: {e}",
                                 path=where, n=i + 1) from None
-            self._stack.append((done, self._position))
-            self._position = after
+            self._push(done, after)
+        self._fresh = max(self._fresh, made)
         for _ in range(len(moves) - played):
             self.undo()
 
@@ -768,13 +821,10 @@ class Game:
                 or not isinstance(played, int) or isinstance(played, bool) \
                 or not n <= played <= len(moves) or moves[:n] != mine["moves"][:n]:
             return False
-        if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(moves)
-                   for i in drawn):
+        draws = draws_of(obj, len(moves))
+        if draws is None or {i for i in draws[0] if i < n} != {i for i in mine["drawn"] if i < n}:
             return False
-        drawn = set(drawn)
-        if {i for i in drawn if i < n} != {i for i in mine["drawn"] if i < n}:
-            return False
-        self._replay(moves, drawn, played, where)
+        self._replay(moves, draws[0], played, where, draws[1])
         self.settings = dict(settings)
         return True
 

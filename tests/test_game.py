@@ -52,7 +52,29 @@ def test_drawn_dice_depend_on_the_seed_and_the_draw_only(solver):
     assert a.play("roll") == b.play("roll") and a.moves[0].drawn
     first = a.dice
     a.undo()
-    assert a.play("roll").text == "roll " + " ".join(map(str, first))   # undo buys no new dice
+    assert a.redo() == b.moves[0] and a.dice == first          # a redo plays the same dice
+    a.undo()
+    again = a.play("roll")                  # a drawn roll once seen is never drawn again
+    assert again.drawn and a.dice != first
+    assert Game.from_dict(a.to_dict(), solver).to_dict() == a.to_dict()
+    a.undo()
+    c = Game.from_dict(a.to_dict(), solver)       # the draws made travel with the document
+    third = c.play("roll")
+    assert c.to_dict()["draw_numbers"] == [2] and c.to_dict()["draws_made"] == 3
+    assert len({third.text, again.text, b.moves[0].text}) == 3
+
+
+def test_a_document_without_draw_numbers_draws_in_order(solver):
+    game = Game(solver, ["A"], seed=7)
+    game.play("roll")
+    game.play("keep 6")
+    game.play("roll")
+    doc = game.to_dict()
+    del doc["draw_numbers"], doc["draws_made"]
+    assert Game.from_dict(doc, solver).to_dict() == game.to_dict()
+    doc["draw_numbers"] = [0, 0]
+    with pytest.raises(InputError, match="draw 0 was made before"):
+        Game.from_dict(doc, solver)
 
 
 def _play_computers(game, n):
