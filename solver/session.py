@@ -14,8 +14,11 @@ Rights (``Session.may``):
   a score), with the drawn rolls and computer moves after it; only the
   holder of that person's seat (or the admin) may.  Under the ``fair``
   rule (the default with two or more people) a choice may not be taken
-  back once new dice were drawn after it; ``free`` allows it and marks
-  the game (``settings["free_undo_used"]``).
+  back once dice were drawn after it, whoever's they were: every player
+  has seen them; ``free`` allows it and marks the game
+  (``settings["free_undo_used"]``).  Either way a drawn roll once taken
+  back is never drawn again (``yatzy.game``: the next roll draws fresh
+  dice), so no undo shows the dice to come.
 * **redo**: plays again what an undo took back, the same steps; only the
   holder of the seat whose move comes back first (or the admin).
 * **claim** a free seat: anyone at the table; **release** a seat: its
@@ -59,7 +62,7 @@ from yatzy.players.advice import turn_values
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.review import Review, Written, judge
 from yatzy.rules.ties import tolerance
-from yatzy.scorepad import is_pad, pad_moves, unrated, write_points
+from yatzy.scorepad import is_pad, mark_written, pad_moves, pad_texts, unrated
 
 UNDO_RULES = ("fair", "free")
 RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
@@ -233,8 +236,10 @@ class Session:
             return e.kind not in ("not_yours", "not_admin")
         return True
 
-    def check(self, right: str, by: Capability, seat: int | None = None) -> None:
-        """SessionError (``not_yours`` or ``not_admin``) unless ``by`` has ``right`` now."""
+    def check(self, right: str, by: Capability, seat: int | None = None,
+              one: bool = False) -> None:
+        """SessionError (``not_yours`` or ``not_admin``) unless ``by`` has
+        ``right`` now (``one``: an undo or redo of one move)."""
         game = self.game
         if right == "move":
             if game.is_over or not game.player.is_human:     # Game says it is over
@@ -243,7 +248,7 @@ class Session:
                 return
             owner = game.turn_player
         elif right in ("undo", "redo"):
-            owner = self._first_typed(right)
+            owner = self._first_typed(right, one)
         else:
             if right == "release" and seat is not None and not by.holds(seat) \
                     and 0 <= seat < len(game.players):
@@ -260,12 +265,16 @@ class Session:
                     f"only {name}'s phone may {right} {name}'s move")
             raise SessionError("not_yours", what, name=name, right=right)
 
-    def _first_typed(self, right: str) -> int:
+    def _first_typed(self, right: str, one: bool = False) -> int:
         """The seat of the person's move an undo (redo) would take back
-        (play again); SessionError ``nothing_undo`` (``nothing_redo``)."""
+        (play again; ``one``: the move next to it); SessionError
+        ``nothing_undo`` (``nothing_redo``)."""
         if right == "redo":                 # a redo starts at the first move undone
             if self.game.redo_moves:
                 return self.game.redo_moves[0].player
+        elif one:
+            if self.game.moves:
+                return self.game.moves[-1].player
         else:
             for move in reversed(self.game.moves):
                 if self.typed(move):
@@ -278,21 +287,28 @@ class Session:
         self.check("move", by)
         return self.game.play(text)
 
-    def undo(self, by: Capability = EVERYONE, trying: bool = False) -> list[Move]:
+    def play_auto(self, by: Capability = EVERYONE) -> Move:
+        """Play the move of the player to move's policy (``Game.computer_move``:
+        optimal for a person; a roll when one is due), if ``by`` may move now."""
+        self.check("move", by)
+        return self.game.play(self.game.computer_move())
+
+    def undo(self, by: Capability = EVERYONE, trying: bool = False, one: bool = False
+             ) -> list[Move]:
         """Take back the last move a person made and every move after it,
-        last first, if ``by`` may (``fair`` rule: SessionError ``fair_undo``,
-        the game as it was, where new dice were drawn after the choice;
-        ``free``: the game is marked, unless only ``trying``)."""
-        self.check("undo", by)
+        last first (``one``: the last move only), if ``by`` may (``fair``
+        rule: SessionError ``fair_undo``, the game as it was, where dice
+        were drawn after the choice; ``free``: the game is marked, unless
+        only ``trying``)."""
+        self.check("undo", by, one=one)
         game = self.game
         popped: list[Move] = []
-        seen = False                  # a reroll drawn after the choice: its dice are seen
+        seen = False                  # dice drawn after the choice: every player saw them
         while True:
             move = game.undo()
             popped.append(move)
-            if move.drawn and game.position.rolls:
-                seen = True
-            if self.typed(move):
+            seen = seen or move.drawn
+            if one or self.typed(move):
                 break
         if seen and self.undo_rule == "fair":
             for _ in popped:
@@ -313,13 +329,14 @@ class Session:
             self.game.redo()
         return True
 
-    def redo(self, by: Capability = EVERYONE) -> list[Move]:
+    def redo(self, by: Capability = EVERYONE, one: bool = False) -> list[Move]:
         """Play again the first move undone and the moves undone after it
-        that no person made, first first, if ``by`` may."""
+        that no person made (``one``: the first only), first first, if
+        ``by`` may."""
         self.check("redo", by)
         game = self.game
         done = [game.redo()]
-        while game.redo_moves and not self.typed(game.redo_moves[0]):
+        while not one and game.redo_moves and not self.typed(game.redo_moves[0]):
             done.append(game.redo())
         return done
 
@@ -327,11 +344,20 @@ class Session:
               by: Capability = EVERYONE) -> list[Move]:
         """Score-pad mode: write ``points`` in ``box`` (of ``column``) for the
         player to move, no dice entered, if ``by`` may move
-        (``yatzy.scorepad.write_points``: checked against the rules); the
+        (``yatzy.scorepad.pad_texts``: checked against the rules); the
         moves played (a roll that scores them, then the score)."""
         self.check("move", by)
-        texts = write_points(self.game, box, points, column)
-        return list(self.game.moves[-len(texts):])
+        game = self.game
+        roll, score = pad_texts(game, box, points, column)
+        start = len(game.moves)
+        played = [game.play(roll)]
+        try:
+            played.append(game.play(score))
+        except InputError:
+            game.undo()
+            raise
+        mark_written(game, start, played[0].text, played[1].text)
+        return played
 
     def undo_write(self, by: Capability = EVERYONE) -> list[Move]:
         """``undo``, and in a score-pad game (``yatzy.scorepad.is_pad``) the

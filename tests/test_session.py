@@ -180,8 +180,12 @@ def test_every_right_is_checked_and_refused_in_one_line(solvers):
                           ("follow", ann, False), ("claim", NOBODY, True)]:
         assert session.may(right, by) is ok, (right, by)
     assert session.may("release", bob, 1) and not session.may("release", bob, 0)
-    # an undo by Bob takes back Cy's moves and Bob's score (a person's move) with them
-    undone = session.undo(bob)
+    # Cy's dice were drawn after Bob's score and everyone saw them: fair refuses
+    with pytest.raises(SessionError) as e:
+        session.undo(bob)
+    assert e.value.kind == "fair_undo"
+    # free: an undo by Bob takes back Cy's moves and Bob's score (a person's move) with them
+    undone = Session(session.game, "free").undo(bob)
     assert [m.player for m in undone][-1] == 1 and session.game.turn_player == 1
 
 

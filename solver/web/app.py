@@ -38,7 +38,8 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -57,8 +58,7 @@ from yatzy.position.actions import Action, Advice
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from yatzy.rules.words import LANGS, box_name, message
-from yatzy.scorepad import is_pad
-from yatzy.session import Session, bonus_pace
+from yatzy.session import Session, SessionError, bonus_pace
 from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
@@ -556,6 +556,22 @@ def points_field(obj: dict) -> int:
     return value
 
 
+SESSION_STATUS = {"not_yours": 403, "not_admin": 403, "fair_undo": 409}
+
+
+async def session_of(request: Request, obj: dict) -> Session:
+    """The session over the posted game document: the page holds every seat."""
+    return web(request).session(await game_of(request, obj))
+
+
+def session_step(step: Callable[[], Any]) -> None:
+    """A step of the session; its refusal as one line (4xx with its kind)."""
+    try:
+        step()
+    except SessionError as e:
+        raise ApiError(SESSION_STATUS.get(e.kind, 400), str(e), e.kind) from None
+
+
 async def game_pad(request: Request) -> Response:
     """Score-pad mode: ``{"game", "box", "points", "column"?}`` writes the
     points in the box for the person to move, no dice entered
@@ -567,12 +583,12 @@ async def game_pad(request: Request) -> Response:
     if column is not None and (isinstance(column, bool) or not isinstance(column, int)
                                or not 1 <= column <= 99):
         raise ApiError(400, "column must be a column number", "pad_box")
-    game = await game_of(request, obj)
+    session = await session_of(request, obj)
+    game = session.game
     if game.is_over:
         raise ApiError(400, "the game is over", "over")
     if not game.player.is_human:
         raise ApiError(409, f"it is {game.player.name}'s turn, not a person's", "not_computer")
-    session = web(request).session(game)
     try:
         session.write(box, points, column)
     except InputError as e:
@@ -586,18 +602,18 @@ async def game_pad(request: Request) -> Response:
 async def game_move(request: Request) -> Response:
     obj = await body(request)
     move = text_field(obj, "move").strip()
-    game = await game_of(request, obj)
-    if move.lower() == "auto":
-        if game.is_over:
-            raise ApiError(400, "the game is over", "over")
-        if game.player.is_human:
-            raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
-                           "not_computer")
-        move = game.computer_move()
+    session = await session_of(request, obj)
+    game = session.game
+    auto = move.lower() == "auto"
+    if auto and game.is_over:
+        raise ApiError(400, "the game is over", "over")
+    if auto and game.player.is_human:
+        raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
+                       "not_computer")
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     before = game.advice() if deciding else None
     seat = game.turn_player
-    game.play(move)
+    session_step(session.play_auto if auto else partial(session.play, move))
     verdict = None
     if before is not None:
         chosen = before.find(game.moves[-1].text)
@@ -614,39 +630,24 @@ def humans_only(obj: dict) -> bool:
 
 
 async def game_undo(request: Request) -> Response:
-    """Take back the last move; with ``"to": "human"`` every computer move
-    since a person's last move, and that move."""
+    """Take back the last move; with ``"to": "human"`` a person's last move
+    and every move since (``Session.undo``: under the fair rule not past
+    dice drawn since, 409 ``fair_undo``)."""
     obj = await body(request)
-    game = await game_of(request, obj)
-    if not game.moves:
-        raise ApiError(400, "nothing to undo", "nothing_undo")
-    if is_pad(game) and humans_only(obj) and human_moved(game):
-        Session(game, "free").undo_write()  # a box written from the pad: back to its turn's start
-    elif humans_only(obj):
-        if not human_moved(game):
-            raise ApiError(400, "no person's move to undo", "nothing_undo")
-        while not game.players[game.undo().player].is_human:
-            pass
-    else:
-        game.undo()
-    return answer(request, game)
+    human = humans_only(obj)
+    session = await session_of(request, obj)
+    session_step(session.undo_write if human else partial(session.undo, one=True))
+    return answer(request, session.game)
 
 
 async def game_redo(request: Request) -> Response:
     """Play again the last move undone; with ``"to": "human"`` also the
     computer moves after it, up to a person's next move."""
     obj = await body(request)
-    game = await game_of(request, obj)
-    if not game.redo_moves:
-        raise ApiError(400, "nothing to redo", "nothing_redo")
-    if is_pad(game) and humans_only(obj):
-        Session(game, "free").redo_write()
-    else:
-        game.redo()
-    if humans_only(obj):
-        while game.redo_moves and not game.players[game.redo_moves[0].player].is_human:
-            game.redo()
-    return answer(request, game)
+    human = humans_only(obj)
+    session = await session_of(request, obj)
+    session_step(session.redo_write if human else partial(session.redo, one=True))
+    return answer(request, session.game)
 
 
 async def openapi(request: Request) -> Response:

@@ -319,8 +319,7 @@ def play_step(move: str):
     policy (``Game.computer_move``; optimal for a person)."""
     def step(session: Session, by: Capability) -> str:
         if move.lower() == "auto":
-            session.check("move", by)
-            return session.play(session.game.computer_move(), by).text
+            return session.play_auto(by).text
         return session.play(move, by).text
     return step
 

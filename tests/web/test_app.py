@@ -239,7 +239,8 @@ def test_auto_is_for_a_computer_and_undo_goes_back_to_a_person(client):
     one_step = client.post("/api/game/undo", json={"game": r["game"]}).json()
     assert one_step["game"]["played"] == r["game"]["played"] - 1
     redone = client.post("/api/game/redo", json={"game": undone["game"], "to": "human"}).json()
-    assert redone["game"] == r["game"]
+    assert undone["game"]["settings"] == {"free_undo_used": True}  # past the computer's dice
+    assert redone["game"] == {**r["game"], "settings": {"free_undo_used": True}}
     start = client.post("/api/game/new", json={"players": ["Ann"]}).json()
     for path, code in (("/api/game/undo", "nothing_undo"), ("/api/game/redo", "nothing_redo")):
         got = client.post(path, json={"game": start["game"], "to": "human"})
