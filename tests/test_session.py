@@ -224,3 +224,23 @@ def test_the_module_examples_run(nordic, tables_dir, monkeypatch):
     monkeypatch.setenv("YATZY_TABLES", str(tables_dir))
     result = doctest.testmod(yatzy.session)
     assert result.failed == 0 and result.attempted > 5
+
+
+def test_no_undo_draws_again_dice_a_player_saw(solvers):
+    """Ann rolls and writes chance, Bob rolls (X), Ann undoes and rerolls all:
+    under the fair rule the undo is refused, under free the dice are fresh."""
+    for rule in ("fair", "free"):
+        session = Session(Game(solvers["nordic"], ["Ann", "Bob"], seed=1), undo=rule)
+        ann, bob = Capability.of(0), Capability.of(1)
+        session.play("roll", ann)
+        session.play("score chance", ann)
+        seen = session.play("roll", bob).text
+        if rule == "fair":
+            with pytest.raises(SessionError) as e:
+                session.undo(ann)
+            assert e.value.kind == "fair_undo" and session.game.moves[-1].text == seen
+            continue
+        assert [m.text for m in session.undo(ann)][0] == seen
+        session.play("reroll all", ann)
+        assert session.play("roll", ann).text != seen
+        assert session.game.settings["free_undo_used"]

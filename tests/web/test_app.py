@@ -392,3 +392,23 @@ def test_a_builds_time_left_is_its_speed_since_it_began(monkeypatch):
     now[0] = 101.0                      # the next build (another total) starts the clock again
     assert web_app.build_times(clock, 0, 50) == {"done": 0, "total": 50, "seconds": 0.0,
                                                 "seconds_left": None}
+
+
+def test_the_pages_undo_never_gives_back_dice_already_seen(client):
+    """Two players, seed 1: roll, keep 1, roll, undo twice, keep 3 4, roll
+    once gave back the 2 3 4 already seen."""
+    r = client.post("/api/game/new", json={"players": ["Ann", "Bob"], "seed": 1}).json()
+    r = play(client, r, "roll", "keep 1", "roll")
+    seen = r["dice"]
+    for _ in range(2):
+        got = client.post("/api/game/undo", json={"game": r["game"], "to": "human"})
+        assert got.status_code == 409 and got.json()["code"] == "fair_undo"
+        assert one_line_error(got, 409)
+    free = {**r["game"], "settings": {"undo": "free"}}     # free undo: fresh dice instead
+    undone = client.post("/api/game/undo", json={"game": free, "to": "human"}).json()
+    assert undone["game"]["played"] == 1            # the roll drawn and the keep before it
+    again = play(client, undone, "keep 3 4", "roll")
+    assert seen == [1, 2, 3, 4, 4] and again["dice"] != [2, 3, 3, 4, 4]
+    assert again["game"]["settings"]["free_undo_used"]
+    one = client.post("/api/game/undo", json={"game": r["game"]})     # one move: the same rule
+    assert one.status_code == 409 and one.json()["code"] == "fair_undo"

@@ -803,3 +803,29 @@ def test_two_processes_creating_a_fresh_database_both_succeed(tmp_path):
         assert [o.strip() for o, _ in outs] == ["ok", "ok"], outs
         assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] \
             == len(MIGRATIONS)
+
+
+def test_an_undo_at_a_table_never_gives_back_dice_another_player_saw(client):
+    """Ann rolls and writes chance, Bob rolls (dice X), Ann undoes with her
+    own token and rerolls all: she once got exactly X."""
+    code = new_table(client, who_moves="seat")["code"]
+    ann, bob = (client.post(f"/api/table/{code}/claim", json={"seat": s}).json()["token"]
+                for s in (0, 1))
+    n = 0
+
+    def move(text, token):
+        nonlocal n
+        r = client.post(f"/api/table/{code}/move", json={"move": text, "after": n,
+                                                         "token": token})
+        assert r.status_code == 200, r.text
+        n += 1
+        return r.json()
+
+    move("roll", ann)
+    move("score chance", ann)
+    seen = move("roll", bob)["view"]["dice"]
+    r = client.post(f"/api/table/{code}/undo", json={"after": n, "token": ann})
+    assert 400 <= r.status_code < 500 and "\n" not in r.json()["error"], r.text
+    state = client.get(f"/api/table/{code}").json()
+    assert state["moves"] == n and state["game"]["played"] == 3     # nothing taken back
+    assert state["session"]["last"]["seat"] == 1
