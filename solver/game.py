@@ -214,6 +214,11 @@ class Move:
     def is_roll(self) -> bool:
         return self.text.startswith("roll")
 
+    @property
+    def is_score(self) -> bool:
+        """Whether the move writes a box (and so ends a turn)."""
+        return self.text.startswith("score")
+
     def __repr__(self) -> str:
         return f"Move({self.text!r}, player={self.player}" + (", drawn=True)" if self.drawn
                                                               else ")")
@@ -685,7 +690,7 @@ class Game:
     def turn_cards(self, seat: int) -> list[Scorecard]:
         """The card of ``seat`` at the start of each of its finished turns, in order."""
         return [before.cards[seat] for move, before in self._stack
-                if move.player == seat and move.text.startswith("score")]
+                if move.player == seat and move.is_score]
 
     def review(self, seat: int):
         """Every decision of a seat valued against the optimal strategy

@@ -83,7 +83,7 @@ def unrated(game: Game) -> dict[int, int]:
     marked = pad_moves(game)
     out = dict.fromkeys(range(len(game.players)), 0)
     for i, move in enumerate(game.moves):
-        if i in marked and move.text.startswith("score"):
+        if i in marked and move.is_score:
             out[move.player] += 1
     return out
 

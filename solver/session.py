@@ -377,7 +377,7 @@ class Session:
         done = self.redo(by)
         game = self.game
         if is_pad(game) and done[-1].is_roll and game.redo_moves \
-                and game.redo_moves[0].text.startswith("score") \
+                and game.redo_moves[0].is_score \
                 and len(game.position.rolls) == 1 and not game.position.kept:
             done += self.redo(by)
         return done
@@ -463,6 +463,15 @@ class Session:
         return [Standing(place, seat, self.game.players[seat].name, score, top - score)
                 for place, seat, score in ranking]
 
+    def results(self) -> list[tuple[str, int, int, float | None]]:
+        """Every seat's ``(name, score, place, loss)``, seat by seat (the
+        loss a person's running loss, None for a computer): what a finished
+        game's record keeps (``yatzy.history.record``)."""
+        places = {s.seat: s.place for s in self.standings()}
+        ledger = self.ledger()
+        return [(p.name, self.game.cards[i].score, places[i], ledger.get(i))
+                for i, p in enumerate(self.game.players)]
+
     def lead(self) -> tuple[list[int], int]:
         """Who leads now (several seats when level) and by how much over the
         next score (0 when level or alone)."""
@@ -482,7 +491,7 @@ class Session:
             return None
         move = game.moves[-1]
         points = None
-        if move.text.startswith("score") and game.turns:
+        if move.is_score and game.turns:
             points = game.turns[-1].points
         return LastMove(move.player, game.players[move.player].name, move.text, points)
 
@@ -496,11 +505,18 @@ class Session:
         if not pad:
             return game.review(seat)
         scored = [i for i, m in enumerate(game.moves)
-                  if m.player == seat and m.text.startswith("score")]
+                  if m.player == seat and m.is_score]
         padded = {t for t, i in enumerate(scored, 1) if i in pad}
         review = game.review(seat) if len(padded) < len(scored) else None
         kept = review and tuple(d for d in review.decisions if d.turn not in padded)
         return replace(review, decisions=kept) if kept else None
+
+    def reviewable(self) -> bool:
+        """Whether a person wrote a turn with dice (not from a score pad):
+        the end review has a decision to value."""
+        pad, players = pad_moves(self.game), self.game.players
+        return any(i not in pad for i, m in enumerate(self.game.moves)
+                   if players[m.player].is_human and m.is_score)
 
     def reviews(self) -> dict[int, Review | None]:
         """The review of every person, by seat."""

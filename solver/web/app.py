@@ -352,12 +352,7 @@ def game_json(game: Game, coach: bool = True, session: Session | None = None,
     loss ledger, who leads, the bonus in words, the end review)."""
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     rules = game.rules
-    expected = []
-    for seat in range(len(game.players)):
-        try:
-            expected.append(game.expected_score(seat))
-        except (InputError, TableError, AttributeError, TypeError):
-            expected.append(None)
+    expected = [game.expected_score(seat) for seat in range(len(game.players))]
     played = [sum(t.player == seat for t in game.turns) for seat in range(len(game.players))]
     return {
         "game": game.to_dict(), "rules": rules.spec,

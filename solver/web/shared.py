@@ -145,12 +145,13 @@ class Row:
 
 def public_game(doc: dict, finished: bool) -> dict:
     """The game document as the phones see it: without the seed (and the
-    marks of the rolls drawn from it) until the game is over.
+    marks of the rolls drawn from it, and their draws) until the game is over.
 
     >>> public_game({"seed": 5, "drawn": [0], "moves": ["roll 1 2 3 4 5"]}, False)
     {'moves': ['roll 1 2 3 4 5']}
     """
-    return doc if finished else {k: v for k, v in doc.items() if k not in ("seed", "drawn")}
+    return doc if finished else {k: v for k, v in doc.items()
+                                 if k not in ("seed", "drawn", "draw_numbers")}
 
 
 def public_proposal(proposal: dict | None) -> dict | None:
@@ -165,23 +166,11 @@ def state_of(row: Row, session: Session, view: dict | None = None) -> dict:
     out = {"code": row.code, "short": row.short, "moves": row.moves, "version": row.version,
            "who_moves": row.who_moves, "claimed": sorted(row.seats), "finished": row.finished,
            "next": row.next, "proposal": public_proposal(row.proposal),
-           "game": public_game(row.doc, row.finished), "session": session_data(session),
+           "game": public_game(row.doc, row.finished), "session": session.as_dict(),
            "family": family(session)}
     if view is not None:
         out["view"] = view
     return out
-
-
-def session_data(session: Session) -> dict:
-    """``Session.as_dict``; the ledger left empty where the strategy's
-    table cannot value the moves (never an error in a state)."""
-    try:
-        return session.as_dict()
-    except (InputError, AttributeError, TypeError):
-        last = session.last_move()
-        return {"ledger": {}, "pace": session.pace(), "standings": [
-            vars(s) for s in session.standings()], "last": None if last is None else vars(last),
-            "undo_rule": session.undo_rule}
 
 
 def stamp_of(state: dict) -> tuple:
@@ -448,24 +437,17 @@ class SharedGames:
 
     def _record(self, row: Row, session: Session) -> None:
         """A table's game just finished: its results (in the caller's transaction)."""
-        game = session.game
-        ledger = family(session, review=False)["ledger"] or {}
-        places = {s.seat: s.place for s in session.standings()}
-        record(self.db, row.code, row.family or row.code, game.rules.spec,
-               [(p.name, game.cards[i].score, places[i], ledger.get(str(i)))
-                for i, p in enumerate(game.players)])
+        record(self.db, row.code, row.family or row.code, session.game.rules.spec,
+               session.results())
 
     def record_page(self, game: Game) -> dict:
         """A finished game of one page recorded (once: ``game_key``), its
         family its players' names; the history shown after it."""
         names = [p.name for p in game.players]
         key, fam, spec = game_key(game.to_dict()), page_family(names), game.rules.spec
-        ledger = family(Session(game), review=False)["ledger"] or {}
-        places = {s.seat: s.place for s in Session(game).standings()}
+        results = Session(game).results()
         with self.lock, transaction(self.db):
-            record(self.db, key, fam, spec, [(p.name, game.cards[i].score, places[i],
-                                              ledger.get(str(i)))
-                                             for i, p in enumerate(game.players)])
+            record(self.db, key, fam, spec, results)
             return history(self.db, fam, spec, names, key)
 
     def _with_history(self, row: Row, state: dict) -> dict:

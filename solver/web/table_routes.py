@@ -146,8 +146,8 @@ def shared_document(doc: object) -> dict:
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise TableError(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
     check_names([p.get("name") for p in players])
-    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn")}, "drawn": [],
-            "seed": secret_seed()}
+    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn", "draw_numbers")},
+            "drawn": [], "seed": secret_seed()}
 
 
 LAN_URL = "YATZY_LAN_URL"     # set by ``yatzy serve --host 0.0.0.0``: the page's address on the network

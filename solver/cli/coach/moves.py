@@ -37,7 +37,7 @@ class Moves:
             if typed.kind != "roll" or typed.dice is None:
                 raise self.fail("dice_count", n=n)
             try:
-                self.show_roll(game.play(typed.text))
+                self.show_roll(self.session.play(typed.text))
             except InputError as e:
                 raise self.translated(e) from None
             return
@@ -48,7 +48,7 @@ class Moves:
             return
         before = self.advice() if self.hints == "check" else None
         try:
-            game.play(str(action))
+            self.session.play(str(action))
         except InputError as e:
             raise self.translated(e) from None
         if before is not None:
