@@ -72,9 +72,8 @@ from yatzy.api import Solver, check_seed
 from yatzy.bounds import MAX_SEED, brief, parse_json, shown
 from yatzy.errors import InputError
 from yatzy.files import read_text, write_text
-from yatzy.players.advice import end_turn
 from yatzy.position.actions import Action, Advice, check_column
-from yatzy.position.scorecard import Scorecard
+from yatzy.position.scorecard import Scorecard, end_turn
 from yatzy.research.review import Turn, header_line, turn_line
 from yatzy.rules.grammar import GrammarError, Typed, parse
 from yatzy.rules.objectives import ALL_POLICY_NAMES, policy_for
@@ -639,29 +638,6 @@ class Game:
         played one by one, a lower bound; ``values``)."""
         card = self.cards[self.turn_player if seat is None else seat]
         return float(card.score) if card.is_full else self.solver.ev(card)
-
-    def computer_move(self) -> str:
-        """The move the player to move would make under its policy
-        (``optimal`` for a human): ``roll`` when a roll is due."""
-        if self.needs_roll:
-            return "roll"
-        kind = "optimal" if self.player.is_human else self.player.kind
-        if kind == "optimal":
-            return str(self.advice().best)
-        if kind == "step":                  # several columns, without the coupling term
-            strategy, table = self.solver.playing, self.solver.table
-            turn = strategy.turn(table, self.card, "step")
-            return str(strategy.advise(table, self.card, self.dice, self.rerolls, turn).best)
-        from yatzy.kernels.policy import policy_tables as policy_game
-        from yatzy.players.policy import decide
-        rules, card = self.rules, self.card
-        u = card.upper_state
-        d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))
-        byte = int(d.rows[d.lane_row[0, u], self.rerolls, rules.dice_space.roll_index(self.dice)])
-        if byte < rules.n_boxes:
-            return f"score {rules.boxes[byte].name}"
-        keep = rules.dice_space.dice_of(int(policy_game(rules).by_rank[byte - rules.n_boxes]))
-        return str(Action.keep(keep))
 
     # ------------------------------------------------------------ the log
     def log_lines(self) -> list[str]:

@@ -29,7 +29,7 @@ Rights (``Session.may``):
 
 The loss ledger keeps each person's decision's loss against the optimal
 strategy, move by move, valued exactly as the end review values it
-(``yatzy.research.review.judge``): an undo drops it, a redo or a resumed
+(``yatzy.players.judge``): an undo drops it, a redo or a resumed
 game computes the same number again, and once a turn is written a seat's
 running loss is the review's total for it, bit for bit::
 
@@ -60,7 +60,9 @@ from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game, Move, Position
 from yatzy.players.advice import turn_values
 from yatzy.position.scorecard import Scorecard
-from yatzy.research.review import Review, Written, judge
+from yatzy.players.judge import Written, judge
+from yatzy.players.policy import seat_move
+from yatzy.research.review import Review
 from yatzy.rules.ties import tolerance
 from yatzy.scorepad import is_pad, mark_written, pad_moves, pad_texts, unrated
 
@@ -287,11 +289,22 @@ class Session:
         self.check("move", by)
         return self.game.play(text)
 
+    def auto_move(self) -> str:
+        """The move the player to move would make under its policy (``optimal``
+        for a person; ``yatzy.players.policy.seat_move``): ``roll`` when a
+        roll is due."""
+        game = self.game
+        if game.needs_roll:
+            return "roll"
+        kind = "optimal" if game.player.is_human else game.player.kind
+        if kind == "optimal":
+            return str(game.advice().best)
+        return str(seat_move(game.solver.table, kind, game.card, game.dice, game.rerolls))
+
     def play_auto(self, by: Capability = EVERYONE) -> Move:
-        """Play the move of the player to move's policy (``Game.computer_move``:
-        optimal for a person; a roll when one is due), if ``by`` may move now."""
+        """Play ``auto_move()`` if ``by`` may move now."""
         self.check("move", by)
-        return self.game.play(self.game.computer_move())
+        return self.game.play(self.auto_move())
 
     def undo(self, by: Capability = EVERYONE, trying: bool = False, one: bool = False
              ) -> list[Move]:

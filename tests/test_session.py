@@ -14,6 +14,7 @@ import pytest
 
 from yatzy import Solver
 from yatzy.game import Game
+from yatzy.session import Session
 from yatzy.scorepad import pad_values
 from yatzy.session import (
     ANY_SEAT,
@@ -46,7 +47,7 @@ def play_turn(session: Session, rng: random.Random) -> None:
         if game.needs_roll:
             session.play("roll")
         elif not game.player.is_human:
-            session.play(game.computer_move())
+            session.play(session.auto_move())
         else:
             session.play(str(rng.choice(game.legal_actions())))
 
@@ -172,7 +173,7 @@ def test_every_right_is_checked_and_refused_in_one_line(solvers):
     session.play("roll 66666", bob)
     session.play("score yatzy", bob)
     session.play("roll", NOBODY.__class__.of(0))     # Cy's roll: any seat's holder
-    session.play(session.game.computer_move(), ann)
+    session.play(session.auto_move(), ann)
     with pytest.raises(SessionError, match="only a player"):
         session.play("roll", NOBODY)
     for right, by, ok in [("propose", bob, True), ("propose", NOBODY, False),

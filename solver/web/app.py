@@ -53,7 +53,8 @@ from yatzy.api import Solver, check_whole
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
 from yatzy.game import KINDS, Game
-from yatzy.players.advice import TurnValues, advise, bank_after, turn_values
+from yatzy.players.advice import TurnValues, advise, turn_values
+from yatzy.position.scoring import bank_after
 from yatzy.position.actions import Action, Advice
 from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules

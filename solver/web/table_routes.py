@@ -316,7 +316,7 @@ async def read(tables: Tables, request: Request) -> Response:
 
 def play_step(move: str):
     """The step of a move: ``auto`` is the move of the player to move's
-    policy (``Game.computer_move``; optimal for a person)."""
+    policy (``Session.auto_move``; optimal for a person)."""
     def step(session: Session, by: Capability) -> str:
         if move.lower() == "auto":
             return session.play_auto(by).text

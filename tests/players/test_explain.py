@@ -18,7 +18,8 @@ from small_games import SMALL, TINY, joker_game
 
 from yatzy.api import Solver
 from yatzy.errors import InputError
-from yatzy.players.advice import advise, end_turn
+from yatzy.players.advice import advise
+from yatzy.position.scorecard import end_turn
 from yatzy.players.explain import (
     BONUS,
     GROUPS,

@@ -62,7 +62,7 @@ def some_moves(seed: int, n: int) -> list[str]:
             text = g.play("roll").text
         else:
             legal = [str(a) for a in g.legal_actions()]
-            text = g.play(rng.choice(legal) if rng.random() < 0.5 else g.computer_move()).text
+            text = g.play(rng.choice(legal) if rng.random() < 0.5 else Session(g).auto_move()).text
         out.append(text)
     return out
 
@@ -188,7 +188,7 @@ def mixed_game(seed: int, until: int = 99) -> tuple[Game, int]:
             g.play("roll")
         else:
             legal = [str(a) for a in g.legal_actions()]
-            g.play(rng.choice(legal) if rng.random() < 0.3 else g.computer_move())
+            g.play(rng.choice(legal) if rng.random() < 0.3 else Session(g).auto_move())
     return g, pads
 
 
@@ -221,7 +221,7 @@ def test_a_pad_write_leaves_the_moves_made_with_dice_rated(client):
 def test_a_pad_write_undone_and_played_with_dice_is_rated():
     g, pads = mixed_game(7, until=12)
     while not (g.turn_player == 0 and not g.position.rolls):
-        g.play("roll") if g.needs_roll else g.play(g.computer_move())
+        g.play("roll") if g.needs_roll else Session(g).play_auto()
     Session(g).write("chance", 20)
     s = Session(g)
     before = s.unrated()[0]

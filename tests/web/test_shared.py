@@ -164,7 +164,7 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     alone = here.view(other, solver, describe)
 
     def auto(session, by):
-        return session.play(session.game.computer_move(), by).text
+        return session.play(session.auto_move(), by).text
     for n in range(3):
         state = here.change(code, n, "move", auto, solver, describe)
     assert replays == [] and state["moves"] == 3
@@ -537,7 +537,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
     while len(events) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     other = SharedGames(server["db"])
-    other.change(code, 1, "move", lambda s, by: s.play(s.game.computer_move(), by).text,
+    other.change(code, 1, "move", lambda s, by: s.play(s.auto_move(), by).text,
                  Solver("nordic", tables=server["tables"]), describe)
     mine = other.view(code, Solver("nordic", tables=server["tables"]), describe)
     while len(events) < 3 and time.monotonic() < deadline:
