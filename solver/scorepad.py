@@ -126,7 +126,7 @@ def _options_of(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]
         values, first = np.unique(points, return_index=True)
         out[column, box] = {int(v): dice[plain[i]] for v, i in zip(values, first)}
     for r in special:
-        for column, box, points in game.score_options(card, dice[r]):
+        for column, box, points in game.board.score_options(card, dice[r]):
             out.setdefault((column, box), {}).setdefault(points, dice[r])
     return out
 
@@ -167,7 +167,7 @@ def pad_texts(game: Game, box: str | int, points: int, column: int | None = None
     box cannot take them now).  ``yatzy.session.Session.write`` plays them.
 
     >>> pad_texts(Game("nordic", ["Ann"]), "chance", 20)
-    ('roll 23456', 'score chance')
+    ('roll 11666', 'score chance')
     """
     if not at_turn_start(game):
         raise PadError("pad_not_now", "a score pad writes at the start of a turn, before "

@@ -22,7 +22,7 @@ STAGES = [
     {"yatzy.players"},
     {"yatzy.research"},
     {"yatzy.api"},
-    {"yatzy.game", "yatzy.session", "yatzy.scorepad"},
+    {"yatzy.game", "yatzy.record", "yatzy.session", "yatzy.scorepad"},
     {"yatzy.cli", "yatzy.web", "yatzy.__main__"},
 ]
 NUMBA_ALLOWED = ("yatzy.kernels", "yatzy.tables.build")

@@ -52,7 +52,7 @@ class Ending(Records):
                                       chosen=self.action_text(d.chosen),
                                       best=self.action_text(d.best), loss=self.num(d.loss, 2))
                     self.echo_wrapped(text, "  ", "    ")     # indented under the review
-        if reviewing and pad:                         # some turns from the pad, some with dice
+        if reviewing and is_pad(game):                # some turns from the pad, some with dice
             for seat, n in self.session.unrated().items():
                 if n:
                     self.say("pad_unrated_turns", name=game.players[seat].name, n=n)

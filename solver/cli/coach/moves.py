@@ -112,7 +112,7 @@ class Moves:
             column = typed.column
         else:
             column = 1
-        options = {(c, b): p for c, b, p in game.score_options(game.card, game.dice)}
+        options = {(c, b): p for c, b, p in game.board.score_options(game.card, game.dice)}
         where = shown + rules.play.tag(column)
         if (column, box) not in options:
             if game.card.column(column).points[box] is not None:
