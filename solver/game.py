@@ -116,7 +116,6 @@ class Game(Record):
         self._stack: list[tuple[Move, Position]] = []     # each move and the position before it
         self._redo: list[tuple[Move, Position]] = []      # undone moves and where they led
         self._fresh = 0         # draws made, undone ones included: the next draw's number
-        self._turn: tuple[Scorecard, object] | None = None     # the card and its turn values
         self.settings: dict = {}     # a front end's own settings, kept in the document
 
     def __repr__(self) -> str:
@@ -287,10 +286,7 @@ class Game(Record):
             raise GameError("game_over", "the game is over")
         if self.needs_roll:
             raise GameError("roll_first", "roll the dice first")
-        card, strategy = self.card, self.solver.playing
-        if self._turn is None or self._turn[0] != card:
-            self._turn = (card, strategy.turn(self.solver.table, card))
-        return strategy.advise(self.solver.table, card, self.dice, self.rerolls, self._turn[1])
+        return self.solver.advise(self.card, self.dice, self.rerolls)
 
     def expected_score(self, seat: int | None = None) -> float:
         """Expected final score of a player (default: the one to move) from

@@ -58,7 +58,6 @@ from dataclasses import dataclass, replace
 
 from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game, Move, Position
-from yatzy.players.advice import turn_values
 from yatzy.position.scorecard import Scorecard
 from yatzy.players.judge import Written, judge
 from yatzy.players.policy import seat_move
@@ -205,7 +204,164 @@ def bonus_needed(column: Scorecard) -> int | None:
     return max(rules.bonus_threshold - column.upper_total, 0)
 
 
-class Session:
+
+class Book:
+    """What a session shows of its game (a mixin of ``Session``, which
+    keeps ``game`` and the ledger's state): the loss ledger, the pace,
+    standings, lead, last move and review."""
+
+    game: Game
+    _ledger: list[tuple[Move, Position, float | None, bool]]
+    _known: dict[tuple[Move, Position], float | None]
+
+    # ------------------------------------------------------------ the ledger
+    def losses(self) -> tuple[float | None, ...]:
+        """Each move's loss, as the moves are (``Game.moves``): a person's
+        keep or score its loss against the best choice (0 within the
+        tolerance), None for a roll, a computer's move or a box written
+        from a score pad (``yatzy.scorepad.pad_moves``: its dice are the
+        pad's, not the table's)."""
+        self._sync()
+        return tuple(loss for _, _, loss, _ in self._ledger)
+
+    def loss(self, seat: int) -> float:
+        """The seat's running loss: the sum of its decisions' losses, in order."""
+        moves = self.game.moves
+        return sum(loss for move, loss in zip(moves, self.losses())
+                   if move.player == seat and loss is not None)
+
+    def ledger(self) -> dict[int, float]:
+        """Each person's running loss, by seat."""
+        return {seat: self.loss(seat) for seat, p in enumerate(self.game.players) if p.is_human}
+
+    def unrated(self) -> dict[int, int]:
+        """Each person's turns written from a score pad, which the ledger
+        and the review leave unrated, by seat."""
+        counts = unrated(self.game)
+        return {seat: counts[seat] for seat, p in enumerate(self.game.players) if p.is_human}
+
+    def _sync(self) -> None:
+        """The ledger brought to the game's moves: kept where they are the
+        same (and the pad's as before), valued again (or taken from the
+        moves valued before) after; the pad's moves are not valued."""
+        history = self.game.history()
+        n = 0
+        pad = pad_moves(self.game)
+        while n < min(len(history), len(self._ledger)) and \
+                history[n] == self._ledger[n][:2] and (n in pad) == self._ledger[n][3]:
+            n += 1
+        del self._ledger[n:]
+        afters = [pos for _, pos in history[1:]] + [self.game.position]
+        for i, ((move, before), after) in enumerate(zip(history[n:], afters[n:]), n):
+            if i in pad:                    # not valued: its dice are the pad's
+                self._ledger.append((move, before, None, True))
+                continue
+            key = (move, before)
+            if key not in self._known:
+                if len(self._known) > 4096:
+                    self._known.clear()
+                self._known[key] = self._value(move, before, after)
+            self._ledger.append((move, before, self._known[key], False))
+
+    def _value(self, move: Move, before: Position, after: Position) -> float | None:
+        game = self.game
+        if move.is_roll or not game.players[move.player].is_human:
+            return None
+        card = before.cards[move.player]
+        if len(after.turns) > len(before.turns):            # a score
+            t = after.turns[-1]
+            choice = Written(t.box, game.rules.play.label(t.column))
+        else:
+            choice = after.kept[-1]
+        rerolls = card.max_rerolls - (len(before.rolls) - 1)
+        loss = judge(game.solver.table, game.solver.turn(card), card, before.rolls[-1], rerolls,
+                     choice)[2]
+        return 0.0 if loss <= tolerance(game.solver.table) else loss
+
+    # ------------------------------------------------------- what is shown
+    def pace(self) -> list[list[float | None]]:
+        """``bonus_pace`` of every column of every seat's card."""
+        return [[bonus_pace(c) for c in card.columns] for card in self.game.cards]
+
+    def standings(self) -> list[Standing]:
+        """Every seat, best first (several columns: weighted totals)."""
+        ranking = self.game.ranking()
+        top = ranking[0][2]
+        return [Standing(place, seat, self.game.players[seat].name, score, top - score)
+                for place, seat, score in ranking]
+
+    def results(self) -> list[tuple[str, int, int, float | None]]:
+        """Every seat's ``(name, score, place, loss)``, seat by seat (the
+        loss a person's running loss, None for a computer): what a finished
+        game's record keeps (``yatzy.history.record``)."""
+        places = {s.seat: s.place for s in self.standings()}
+        ledger = self.ledger()
+        return [(p.name, self.game.cards[i].score, places[i], ledger.get(i))
+                for i, p in enumerate(self.game.players)]
+
+    def lead(self) -> tuple[list[int], int]:
+        """Who leads now (several seats when level) and by how much over the
+        next score (0 when level or alone)."""
+        ranking = self.game.ranking()
+        top = [seat for place, seat, _ in ranking if place == 1]
+        rest = [score for place, _, score in ranking if place != 1]
+        return top, (ranking[0][2] - rest[0] if rest else 0)
+
+    def bonus_needs(self) -> list[list[int | None]]:
+        """``bonus_needed`` of every column of every seat's card."""
+        return [[bonus_needed(c) for c in card.columns] for card in self.game.cards]
+
+    def last_move(self) -> LastMove | None:
+        """The last move played (None before the first)."""
+        game = self.game
+        if not game.moves:
+            return None
+        move = game.moves[-1]
+        points = None
+        if move.is_score and game.turns:
+            points = game.turns[-1].points
+        return LastMove(move.player, game.players[move.player].name, move.text, points)
+
+    def review(self, seat: int) -> Review | None:
+        """The end review of a seat (``Game.review``) without the turns
+        written from a score pad: its total is ``loss(seat)`` once the
+        seat's turn is written (None before, or where every turn is the
+        pad's)."""
+        game = self.game
+        pad = pad_moves(game)
+        if not pad:
+            return game.review(seat)
+        scored = [i for i, m in enumerate(game.moves)
+                  if m.player == seat and m.is_score]
+        padded = {t for t, i in enumerate(scored, 1) if i in pad}
+        review = game.review(seat) if len(padded) < len(scored) else None
+        kept = review and tuple(d for d in review.decisions if d.turn not in padded)
+        return replace(review, decisions=kept) if kept else None
+
+    def reviewable(self) -> bool:
+        """Whether a person wrote a turn with dice (not from a score pad):
+        the end review has a decision to value."""
+        pad, players = pad_moves(self.game), self.game.players
+        return any(i not in pad for i, m in enumerate(self.game.moves)
+                   if players[m.player].is_human and m.is_score)
+
+    def reviews(self) -> dict[int, Review | None]:
+        """The review of every person, by seat."""
+        return {seat: self.review(seat) for seat, p in enumerate(self.game.players)
+                if p.is_human}
+
+    def as_dict(self) -> dict:
+        """The session's data for a page: ledger, pace, standings, last move."""
+        last = self.last_move()
+        return {"ledger": {str(k): v for k, v in self.ledger().items()},
+                "pace": [[None if p is None else round(p, 1) for p in card]
+                         for card in self.pace()],
+                "standings": [vars(s) for s in self.standings()],
+                "last": None if last is None else vars(last),
+                "undo_rule": self.undo_rule}
+
+
+class Session(Book):
     """A ``Game`` played under the session's rules (module docstring):
     every move, undo and redo checked against a ``Capability``; the loss
     ledger; the pace, standings, last move and review as data.  ``undo``:
@@ -223,7 +379,6 @@ class Session:
         # the losses valued before, by (move, position): ``known`` shares them
         # between sessions of the same rules (a stateless page's requests)
         self._known: dict[tuple[Move, Position], float | None] = {} if known is None else known
-        self._turn: tuple[Scorecard, object] | None = None
 
     # ------------------------------------------------------------ rights
     def typed(self, move: Move) -> bool:
@@ -397,154 +552,6 @@ class Session:
 
     def can_redo(self, by: Capability = EVERYONE) -> bool:
         return bool(self.game.redo_moves) and self.may("redo", by)
-
-    # ------------------------------------------------------------ the ledger
-    def losses(self) -> tuple[float | None, ...]:
-        """Each move's loss, as the moves are (``Game.moves``): a person's
-        keep or score its loss against the best choice (0 within the
-        tolerance), None for a roll, a computer's move or a box written
-        from a score pad (``yatzy.scorepad.pad_moves``: its dice are the
-        pad's, not the table's)."""
-        self._sync()
-        return tuple(loss for _, _, loss, _ in self._ledger)
-
-    def loss(self, seat: int) -> float:
-        """The seat's running loss: the sum of its decisions' losses, in order."""
-        moves = self.game.moves
-        return sum(loss for move, loss in zip(moves, self.losses())
-                   if move.player == seat and loss is not None)
-
-    def ledger(self) -> dict[int, float]:
-        """Each person's running loss, by seat."""
-        return {seat: self.loss(seat) for seat, p in enumerate(self.game.players) if p.is_human}
-
-    def unrated(self) -> dict[int, int]:
-        """Each person's turns written from a score pad, which the ledger
-        and the review leave unrated, by seat."""
-        counts = unrated(self.game)
-        return {seat: counts[seat] for seat, p in enumerate(self.game.players) if p.is_human}
-
-    def _sync(self) -> None:
-        """The ledger brought to the game's moves: kept where they are the
-        same (and the pad's as before), valued again (or taken from the
-        moves valued before) after; the pad's moves are not valued."""
-        history = self.game.history()
-        n = 0
-        pad = pad_moves(self.game)
-        while n < min(len(history), len(self._ledger)) and \
-                history[n] == self._ledger[n][:2] and (n in pad) == self._ledger[n][3]:
-            n += 1
-        del self._ledger[n:]
-        afters = [pos for _, pos in history[1:]] + [self.game.position]
-        for i, ((move, before), after) in enumerate(zip(history[n:], afters[n:]), n):
-            if i in pad:                    # not valued: its dice are the pad's
-                self._ledger.append((move, before, None, True))
-                continue
-            key = (move, before)
-            if key not in self._known:
-                if len(self._known) > 4096:
-                    self._known.clear()
-                self._known[key] = self._value(move, before, after)
-            self._ledger.append((move, before, self._known[key], False))
-
-    def _value(self, move: Move, before: Position, after: Position) -> float | None:
-        game = self.game
-        if move.is_roll or not game.players[move.player].is_human:
-            return None
-        card = before.cards[move.player]
-        if len(after.turns) > len(before.turns):            # a score
-            t = after.turns[-1]
-            choice = Written(t.box, game.rules.play.label(t.column))
-        else:
-            choice = after.kept[-1]
-        if self._turn is None or self._turn[0] != card:
-            self._turn = (card, turn_values(game.solver.table, card))
-        rerolls = card.max_rerolls - (len(before.rolls) - 1)
-        loss = judge(game.solver.table, self._turn[1], card, before.rolls[-1], rerolls,
-                     choice)[2]
-        return 0.0 if loss <= tolerance(game.solver.table) else loss
-
-    # ------------------------------------------------------- what is shown
-    def pace(self) -> list[list[float | None]]:
-        """``bonus_pace`` of every column of every seat's card."""
-        return [[bonus_pace(c) for c in card.columns] for card in self.game.cards]
-
-    def standings(self) -> list[Standing]:
-        """Every seat, best first (several columns: weighted totals)."""
-        ranking = self.game.ranking()
-        top = ranking[0][2]
-        return [Standing(place, seat, self.game.players[seat].name, score, top - score)
-                for place, seat, score in ranking]
-
-    def results(self) -> list[tuple[str, int, int, float | None]]:
-        """Every seat's ``(name, score, place, loss)``, seat by seat (the
-        loss a person's running loss, None for a computer): what a finished
-        game's record keeps (``yatzy.history.record``)."""
-        places = {s.seat: s.place for s in self.standings()}
-        ledger = self.ledger()
-        return [(p.name, self.game.cards[i].score, places[i], ledger.get(i))
-                for i, p in enumerate(self.game.players)]
-
-    def lead(self) -> tuple[list[int], int]:
-        """Who leads now (several seats when level) and by how much over the
-        next score (0 when level or alone)."""
-        ranking = self.game.ranking()
-        top = [seat for place, seat, _ in ranking if place == 1]
-        rest = [score for place, _, score in ranking if place != 1]
-        return top, (ranking[0][2] - rest[0] if rest else 0)
-
-    def bonus_needs(self) -> list[list[int | None]]:
-        """``bonus_needed`` of every column of every seat's card."""
-        return [[bonus_needed(c) for c in card.columns] for card in self.game.cards]
-
-    def last_move(self) -> LastMove | None:
-        """The last move played (None before the first)."""
-        game = self.game
-        if not game.moves:
-            return None
-        move = game.moves[-1]
-        points = None
-        if move.is_score and game.turns:
-            points = game.turns[-1].points
-        return LastMove(move.player, game.players[move.player].name, move.text, points)
-
-    def review(self, seat: int) -> Review | None:
-        """The end review of a seat (``Game.review``) without the turns
-        written from a score pad: its total is ``loss(seat)`` once the
-        seat's turn is written (None before, or where every turn is the
-        pad's)."""
-        game = self.game
-        pad = pad_moves(game)
-        if not pad:
-            return game.review(seat)
-        scored = [i for i, m in enumerate(game.moves)
-                  if m.player == seat and m.is_score]
-        padded = {t for t, i in enumerate(scored, 1) if i in pad}
-        review = game.review(seat) if len(padded) < len(scored) else None
-        kept = review and tuple(d for d in review.decisions if d.turn not in padded)
-        return replace(review, decisions=kept) if kept else None
-
-    def reviewable(self) -> bool:
-        """Whether a person wrote a turn with dice (not from a score pad):
-        the end review has a decision to value."""
-        pad, players = pad_moves(self.game), self.game.players
-        return any(i not in pad for i, m in enumerate(self.game.moves)
-                   if players[m.player].is_human and m.is_score)
-
-    def reviews(self) -> dict[int, Review | None]:
-        """The review of every person, by seat."""
-        return {seat: self.review(seat) for seat, p in enumerate(self.game.players)
-                if p.is_human}
-
-    def as_dict(self) -> dict:
-        """The session's data for a page: ledger, pace, standings, last move."""
-        last = self.last_move()
-        return {"ledger": {str(k): v for k, v in self.ledger().items()},
-                "pace": [[None if p is None else round(p, 1) for p in card]
-                         for card in self.pace()],
-                "standings": [vars(s) for s in self.standings()],
-                "last": None if last is None else vars(last),
-                "undo_rule": self.undo_rule}
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import click
 
-from yatzy.api import DEFAULT_GAMES, POLICIES
+from yatzy.studies import DEFAULT_GAMES, POLICIES
 from yatzy.api import compare as compare_all
 from yatzy.cli.options import (
     GAMES,
@@ -67,7 +67,7 @@ def announce_distribution(solver, card, policy: str, games: int | None) -> None:
     ``tables.plan.ANNOUNCE_SECONDS``."""
     from dataclasses import replace
 
-    from yatzy.api import announce_distribution_compile
+    from yatzy.studies import announce_distribution_compile
     from yatzy.rules.words import message
     from yatzy.tables.plan import ANNOUNCE_SECONDS
 
@@ -88,7 +88,7 @@ def announce_comparison(solvers, policies: tuple[str, ...], card: str,
     ``tables.plan.ANNOUNCE_SECONDS`` (each as ``distribution_seconds``,
     the process's start counted once; a risk parameter's pass as the
     optimal one's)."""
-    from yatzy.api import announce_distribution_compile
+    from yatzy.studies import announce_distribution_compile
     from yatzy.rules.words import message
     from yatzy.tables.plan import ANNOUNCE_SECONDS, describe_seconds
 

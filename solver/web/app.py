@@ -10,7 +10,7 @@ dice, no saved rolls, a bonus threshold the dice can reach); other rule sets
 need a stored table (``yatzy solve``).
 
 Advice for one position is computed on the event loop (about a millisecond
-with the turn's values kept, ``Solvers.turn``); a final-score distribution
+with the turn's values kept, ``Solver.turn``); a final-score distribution
 (seconds, up to a gigabyte) runs in a worker thread, one at a time, and is
 kept for the next request of the same card.
 
@@ -53,10 +53,9 @@ from yatzy.api import Solver, check_whole
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
 from yatzy.game import KINDS, Game
-from yatzy.players.advice import TurnValues, advise, turn_values
+from yatzy.players.objectives import Objective, Score, objective_from
 from yatzy.position.scoring import bank_after
 from yatzy.position.actions import Action, Advice
-from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from yatzy.rules.words import LANGS, box_name, message
 from yatzy.session import Session, SessionError, bonus_pace
@@ -76,7 +75,6 @@ MAX_QUERY = 2048              # bytes of a query string
 MAX_TEXT = 200                # characters of one query value or a move
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
 BODY_SECONDS = 10.0           # a request body must arrive within this
-TURNS_KEPT = 512              # turn values kept (one per card and rule set)
 DISTRIBUTIONS_KEPT = 32
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
@@ -209,7 +207,6 @@ class Solvers:
         self.specs: OrderedDict[str, Rules] = OrderedDict()      # text asked -> rules
         self.solvers: OrderedDict[str, Solver] = OrderedDict()    # least recently used first
         self.status: dict[str, dict] = {}
-        self.turns: OrderedDict[tuple[str, str], tuple[Scorecard, TurnValues]] = OrderedDict()
         self.lock = threading.Lock()
 
     def rules(self, text: str) -> Rules:
@@ -294,17 +291,6 @@ class Solvers:
                            "table")
         raise ApiError(503, f"rules {solver.rules.spec}: the table is being solved; "
                             "try again shortly", "solving", progress=dict(status))
-
-    def turn(self, solver: Solver, card_text: str) -> tuple[Scorecard, TurnValues]:
-        """The card ``card_text`` and its turn's values, kept for the next request."""
-        key = (solver.rules.spec, card_text)
-        found = self.turns.get(key)
-        if found is None:
-            card = solver.card(card_text)
-            found = self.turns[key] = (card, turn_values(solver.table, card))
-            if len(self.turns) > TURNS_KEPT:
-                self.turns.popitem(last=False)
-        return found
 
 
 # --------------------------------------------------------------- answers
@@ -465,21 +451,47 @@ async def ev_endpoint(request: Request) -> Response:
                   "expected_remaining": value - card.score, "upper_total": card.upper_total})
 
 
+def objective_arg(request: Request) -> Objective:
+    """The objective of ``theta`` (risk), ``target`` (points) or ``opponent``
+    (an opponent's card, repeated; win), as the library's
+    (``yatzy.players.objectives.objective_from``); none: the expected score."""
+    theta = arg(request, "theta", "0")
+    try:
+        value = float(theta)
+    except ValueError:
+        raise ApiError(400, f"theta {theta[:20]!r}: expected a number") from None
+    target = whole_arg(request, "target", 0, 100_000, required=False)
+    opponents = request.query_params.getlist("opponent")
+    if len(opponents) > 5 or any(len(o) > MAX_TEXT for o in opponents):
+        raise ApiError(400, f"opponent: at most 5 cards of {MAX_TEXT} characters")
+    return objective_from(value, target, opponents)
+
+
 async def advise_endpoint(request: Request) -> Response:
+    """Every action in a position, by the objective asked for
+    (``objective_arg``): ``Solver.advise``, its turn's values kept by the
+    solver; a table other than the value table is opened (or built) in a
+    worker thread."""
     state = web(request)
     solver = await state.solvers.get(rules_arg(request))
     card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
     rerolls = whole_arg(request, "rerolls", 0, 99)
     top = whole_arg(request, "top", 1, 999, required=False)
-    card, turn = state.solvers.turn(solver, card_text)
+    objective = objective_arg(request)
+    card = solver.card(card_text)
     if card.is_full:
         raise ApiError(400, "the card is full: there is nothing left to decide", "full")
-    advice = advise(solver.table, card, solver.dice(dice_text), rerolls, turn)
+    if objective == Score():
+        advice = solver.advise(card, dice_text, rerolls)
+    else:
+        advice = await anyio.to_thread.run_sync(solver.advise, card, dice_text, rerolls,
+                                                objective, limiter=state.limiter)
     rules = solver.rules
     return reply({"rules": rules.spec, "card": str(card), "dice": list(advice.dice),
                   "rerolls": rerolls, "current_score": card.score,
                   "bank_after_stopping": bank_after(rules, rerolls),
-                  "values": advice.values, "actions": advice_json(advice, top)})
+                  "objective": repr(objective), "values": advice.values,
+                  "actions": advice_json(advice, top)})
 
 
 async def distribution_endpoint(request: Request) -> Response:

@@ -21,6 +21,7 @@ STAGES = [
     {"yatzy.tables"},
     {"yatzy.players"},
     {"yatzy.research"},
+    {"yatzy.studies"},
     {"yatzy.api"},
     {"yatzy.game", "yatzy.record", "yatzy.session", "yatzy.scorepad"},
     {"yatzy.cli", "yatzy.web", "yatzy.__main__"},

@@ -124,11 +124,11 @@ def test_rule_sets_the_page_cannot_play_say_why(client):
 
 
 def test_an_escaped_error_is_json_500_and_the_connection_stays(app, client, monkeypatch):
-    solvers = app.state.solvers
+    from yatzy.api import Solver
 
     def broken(*args, **kw):
         raise KeyError("a bug")
-    monkeypatch.setattr(solvers, "turn", broken)
+    monkeypatch.setattr(Solver, "turn", broken)
     r = client.get("/api/advise", params={"dice": "11256", "rerolls": 2})
     assert "internal error" in one_line_error(r, 500) and r.json()["code"] == "internal"
     monkeypatch.undo()
@@ -141,8 +141,9 @@ def test_an_escaped_error_keeps_a_real_connection(nordic, tables_dir, monkeypatc
     import socket as sockets
 
     import uvicorn
+    from yatzy.api import Solver
     app = create_app("nordic", tables_dir)
-    monkeypatch.setattr(app.state.solvers, "turn", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(Solver, "turn", lambda *a, **k: 1 / 0)
     with sockets.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -412,3 +413,18 @@ def test_the_pages_undo_never_gives_back_dice_already_seen(client):
     assert again["game"]["settings"]["free_undo_used"]
     one = client.post("/api/game/undo", json={"game": r["game"]})     # one move: the same rule
     assert one.status_code == 409 and one.json()["code"] == "fair_undo"
+
+
+def test_advise_takes_the_librarys_objectives(client, solver):
+    from yatzy.players.objectives import Target
+    got = client.get("/api/advise", params={"dice": "11256", "rerolls": 2, "target": 200})
+    assert got.status_code == 200, got.text
+    want = solver.advise("", "11256", 2, Target(200))
+    assert got.json()["objective"] == repr(Target(200))
+    assert [a["text"] for a in got.json()["actions"]] == [str(a) for a in want.actions]
+    plain = client.get("/api/advise", params={"dice": "11256", "rerolls": 2}).json()
+    assert [a["text"] for a in plain["actions"]] == [str(a) for a in
+                                                   solver.advise("", "11256", 2).actions]
+    for bad in ({"theta": "x"}, {"target": -1}, {"target": 200, "theta": 0.1}):
+        one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": 2,
+                                                         **bad}), 400)
