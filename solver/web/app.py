@@ -802,10 +802,10 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
-    from yatzy.web.practice import Practice, practice_routes, ratings_folder   # Practice view
-    app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
-                                                  lambda spec: solver_for_game(state, spec),
-                                                  state.budget))
+    from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder   # Practice view
+    app.state.practice = Practice(ratings_folder(db), lambda: state.default,
+                                  lambda spec: solver_for_game(state, spec), state.budget)
+    app.router.routes += PRACTICE_ROUTES
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 

@@ -95,7 +95,7 @@ def secret_seed() -> int:
     return secrets.randbelow(SEEDS)
 
 
-class TableError(Exception):
+class TableRefused(Exception):
     """A request the tables refuse: HTTP status, one line, and for 409 the state."""
 
     def __init__(self, status: int, message: str, state: dict | None = None):
@@ -239,13 +239,13 @@ class SharedGames:
     # ---------------------------------------------------------------- reading
     def row(self, code: str) -> Row:
         if not CODE.fullmatch(code or ""):
-            raise TableError(404, "no such table")
+            raise TableRefused(404, "no such table")
         with self.lock:
             got = self.db.execute(ROW + "WHERE code = ?", (code,)).fetchone()
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
             if got is None:
-                raise TableError(404, "no such table")
+                raise TableRefused(404, "no such table")
             self.rules.keep(code, got[0])
         return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5],
                    got[6], None if got[7] is None else json.loads(got[7]), got[8], got[9],
@@ -375,16 +375,16 @@ class SharedGames:
         when the players are as many; if that table has a next game already,
         that one's code is answered instead (admin None)."""
         if who_moves not in WHO_MOVES:
-            raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+            raise TableRefused(400, f"who_moves {who_moves!r}: expected any or seat")
         if follows is not None and not CODE.fullmatch(follows):
-            raise TableError(404, "no such table to follow")
+            raise TableRefused(404, "no such table to follow")
         with self.lock, transaction(self.db):
             if follows is None:
                 admin = secrets.token_urlsafe(16)
                 return self._insert(game, who_moves, admin), admin
             row = self._row_in(follows, "no such table to follow")
             if not row.is_admin(admin):
-                raise TableError(403, "only the phone that made the table may start its next "
+                raise TableRefused(403, "only the phone that made the table may start its next "
                                  "game; propose it instead")
             if row.next is not None:
                 return row.next, None
@@ -394,8 +394,8 @@ class SharedGames:
         """``row`` inside a transaction of this thread (404: ``missing``)."""
         try:
             return self.row(code)
-        except TableError:
-            raise TableError(404, missing) from None
+        except TableRefused:
+            raise TableRefused(404, missing) from None
 
     def _insert(self, game: Game, who_moves: str, admin: str, family: str | None = None
                 ) -> str:
@@ -428,11 +428,11 @@ class SharedGames:
         dashes and case aside); 404 if none (rate-limited by the route)."""
         short = "".join(c for c in str(short).upper() if c.isalnum())
         if not SHORT.fullmatch(short):
-            raise TableError(400, f"a table's code is {SHORT_LENGTH} letters")
+            raise TableRefused(400, f"a table's code is {SHORT_LENGTH} letters")
         with self.lock:
             got = self.db.execute("SELECT code FROM games WHERE short = ?", (short,)).fetchone()
         if got is None:
-            raise TableError(404, "no such table")
+            raise TableRefused(404, "no such table")
         return got[0]
 
     def _record(self, row: Row, session: Session) -> None:
@@ -488,7 +488,7 @@ class SharedGames:
         with self.lock:
             try:
                 return self._change(code, after, kind, step, solver, describe, token)
-            except TableError as e:
+            except TableRefused as e:
                 if e.status == 409:
                     e.state = self.view(code, solver, describe)
                 raise
@@ -497,7 +497,7 @@ class SharedGames:
         with transaction(self.db):
             row = self.row(code)
             if after != row.moves:
-                raise TableError(409, f"the table is at change {row.moves}, not {after}")
+                raise TableRefused(409, f"the table is at change {row.moves}, not {after}")
             session = self._session_at(code, row.moves, solver)
             self.games.pop(code, None)              # kept again once the change is written
             try:
@@ -505,7 +505,7 @@ class SharedGames:
             except SessionError as e:               # refused before any change
                 self.games.keep(code, (row.moves, session))
                 if e.kind in ("not_yours", "not_admin"):
-                    raise TableError(403, str(e)) from None
+                    raise TableRefused(403, str(e)) from None
                 raise
             game = session.game                     # another error: the game is dropped (halfway)
             doc = game.to_dict()
@@ -535,12 +535,12 @@ class SharedGames:
             row = self.row(code)
             players = len(row.doc.get("players", []))
             if not 0 <= seat < players:
-                raise TableError(400, f"seat {seat}: the table has seats 0..{players - 1}")
+                raise TableRefused(400, f"seat {seat}: the table has seats 0..{players - 1}")
             held = row.seats.get(seat)
             if held is not None:
                 if seat in row.seats_of(token):
                     return held
-                raise TableError(409, f"seat {seat} is taken")
+                raise TableRefused(409, f"seat {seat} is taken")
             token = secrets.token_urlsafe(16)
             self.db.execute("INSERT INTO seats (code, seat, token) VALUES (?, ?, ?)",
                             (code, seat, token))
@@ -565,7 +565,7 @@ class SharedGames:
         admin proposes it or every claimed seat agrees (the proposer's token
         counts): the new table's code, else None (the proposal is shown)."""
         if who_moves not in WHO_MOVES:
-            raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+            raise TableRefused(400, f"who_moves {who_moves!r}: expected any or seat")
         with self.lock, transaction(self.db):
             row = self.row(code)
             if row.next is not None:
@@ -584,9 +584,9 @@ class SharedGames:
             if row.next is not None:
                 return row.next
             if row.proposal is None:
-                raise TableError(409, "no next game is proposed")
+                raise TableRefused(409, "no next game is proposed")
             if not (row.is_admin(token) or row.seats_of(token)):
-                raise TableError(403, "only a seated player or the table's creator may accept "
+                raise TableRefused(403, "only a seated player or the table's creator may accept "
                                  "the next game")
             return self._agree(row, None, token, solver)
 
@@ -596,7 +596,7 @@ class SharedGames:
             row = self.row(code)
             by = None if row.proposal is None else row.proposal["by"]
             if not (row.is_admin(token) or (by is not None and by in row.seats_of(token))):
-                raise TableError(403, "only the table's creator or the proposer may withdraw it")
+                raise TableRefused(403, "only the table's creator or the proposer may withdraw it")
             self.db.execute("UPDATE games SET proposal = NULL WHERE code = ?", (code,))
             self._touch(code)
 
@@ -607,7 +607,7 @@ class SharedGames:
         try:
             check_right(right, row.capability(token, strict=right == "release"), seat)
         except SessionError as e:
-            raise TableError(403, str(e)) from None
+            raise TableRefused(403, str(e)) from None
 
     def _agree(self, row: Row, game: Game | None, token: str | None, solver=None) -> str | None:
         """Count ``token``'s agreement to ``row.proposal``; start the next
@@ -629,7 +629,7 @@ class SharedGames:
         with self.lock, transaction(self.db):
             got = self.db.execute("SELECT admin FROM games WHERE code = ?", (code,)).fetchone()
             if got is None or not secrets.compare_digest(got[0], str(admin)):
-                raise TableError(403, "only the phone that made the table may delete it")
+                raise TableRefused(403, "only the phone that made the table may delete it")
             self.db.execute("DELETE FROM games WHERE code = ?", (code,))
             self.games.pop(code, None)
             self.states.pop(code, None)
@@ -648,14 +648,14 @@ class Limiter:
         """429 if ``client`` has no request left now (nothing is taken)."""
         tokens, at = self.buckets.get(client, (self.burst, time.monotonic()))
         if min(self.burst, tokens + (time.monotonic() - at) * self.rate) < 1:
-            raise TableError(429, "too many requests; wait a moment")
+            raise TableRefused(429, "too many requests; wait a moment")
 
     def take(self, client: str) -> None:
         now = time.monotonic()
         tokens, at = self.buckets.get(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
         if tokens < 1:
-            raise TableError(429, "too many requests; wait a moment")
+            raise TableRefused(429, "too many requests; wait a moment")
         self.buckets[client] = (tokens - 1, now)
         if len(self.buckets) > 10_000:                  # forget the oldest clients
             for key in list(self.buckets)[:5_000]:

@@ -62,7 +62,7 @@ from yatzy.web.shared import (
     STREAM_SECONDS,
     Limiter,
     SharedGames,
-    TableError,
+    TableRefused,
     secret_seed,
     stamp_of,
 )
@@ -82,29 +82,29 @@ async def read_body(request: Request, most: int = MAX_BODY) -> dict:
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > most:
-            raise TableError(413, f"the request body is over {most} bytes")
+            raise TableRefused(413, f"the request body is over {most} bytes")
     try:
         obj = parse_json(raw.decode() if raw else "{}", "the request body")
     except (UnicodeDecodeError, InputError):
-        raise TableError(400, "the request body is not JSON") from None
+        raise TableRefused(400, "the request body is not JSON") from None
     if not isinstance(obj, dict):
-        raise TableError(400, "the request body must be a JSON object")
+        raise TableRefused(400, "the request body must be a JSON object")
     return obj
 
 
 def count_field(obj: dict, name: str) -> int:
     value = obj.get(name)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-        raise TableError(400, f"{name} must be the table's change count (a whole number)")
+        raise TableRefused(400, f"{name} must be the table's change count (a whole number)")
     return value
 
 
 def text_field(obj: dict, name: str, most: int = 200) -> str:
     value = obj.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise TableError(400, f"{name} must be a non-empty string")
+        raise TableRefused(400, f"{name} must be a non-empty string")
     if len(value) > most:
-        raise TableError(400, f"{name} is longer than {most} characters")
+        raise TableRefused(400, f"{name} is longer than {most} characters")
     return value.strip()
 
 
@@ -116,7 +116,7 @@ def token_field(obj: dict, name: str = "token") -> str | None:
 def seat_field(obj: dict) -> int:
     seat = obj.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < MAX_PLAYERS:
-        raise TableError(400, f"seat must be a seat number 0..{MAX_PLAYERS - 1}")
+        raise TableRefused(400, f"seat must be a seat number 0..{MAX_PLAYERS - 1}")
     return seat
 
 
@@ -124,14 +124,14 @@ def check_names(names: object) -> list[str]:
     """Players as ``NAME`` or ``NAME=KIND``: 1..6 strings of 1..``MAX_NAME`` characters."""
     if not isinstance(names, list) or not 1 <= len(names) <= MAX_PLAYERS or not all(
             isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in names):
-        raise TableError(400, f"players must be a list of 1..{MAX_PLAYERS} names of at most "
+        raise TableRefused(400, f"players must be a list of 1..{MAX_PLAYERS} names of at most "
                          f"{MAX_NAME} characters (NAME or NAME=optimal)")
     return names
 
 
 def check_spec(spec: object) -> str:
     if not isinstance(spec, str) or len(spec) > MAX_SPEC:
-        raise TableError(400, "rules must be a rules spec")
+        raise TableRefused(400, "rules must be a rules spec")
     return spec
 
 
@@ -140,11 +140,11 @@ def shared_document(doc: object) -> dict:
     names), with a fresh secret seed: its rolls so far are kept as rolled,
     the ones to come drawn from a seed no phone has seen."""
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str):
-        raise TableError(400, "game must be a game document with its rules")
+        raise TableRefused(400, "game must be a game document with its rules")
     check_spec(doc["rules"])
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise TableError(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
+        raise TableRefused(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
     check_names([p.get("name") for p in players])
     return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn", "draw_numbers")},
             "drawn": [], "seed": secret_seed()}
@@ -260,7 +260,7 @@ async def guarded(handler, tables: Tables, request: Request) -> Response:
     """``handler(tables, request)``, every refusal one JSON line."""
     try:
         return await handler(tables, request)
-    except TableError as e:
+    except TableRefused as e:
         body = {"error": str(e)}
         if e.state is not None:
             body["state"] = e.state
@@ -285,7 +285,7 @@ async def create(tables: Tables, request: Request) -> Response:
     who = obj.get("who_moves", "any")
     follows = obj.get("follows")
     if follows is not None and not isinstance(follows, str):
-        raise TableError(400, "follows must be a table's code")
+        raise TableRefused(400, "follows must be a table's code")
     if "game" in obj:                           # a game as it stands, shared
         doc = shared_document(obj["game"])
         solver = await tables.solver_for(doc["rules"])
@@ -295,7 +295,7 @@ async def create(tables: Tables, request: Request) -> Response:
         spec = check_spec(obj.get("rules", "nordic"))
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise TableError(400, "seed must be a whole number")
+            raise TableRefused(400, "seed must be a whole number")
         game = Game(await tables.solver_for(spec), players,
                     seed=secret_seed() if seed is None else seed)
     code, admin = await tables.run(tables.shared.create, game, who, follows,
@@ -336,10 +336,10 @@ def pad_fields(obj: dict) -> tuple[str, int, int | None]:
     box = text_field(obj, "box", 40)
     points, column = obj.get("points"), obj.get("column")
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10_000:
-        raise TableError(400, "points must be a whole number 0..10000")
+        raise TableRefused(400, "points must be a whole number 0..10000")
     if column is not None and (isinstance(column, bool) or not isinstance(column, int)
                                or not 1 <= column <= 99):
-        raise TableError(400, "column must be a column number")
+        raise TableRefused(400, "column must be a column number")
     return box, points, column
 
 
@@ -429,11 +429,11 @@ async def join(tables: Tables, request: Request) -> Response:
     tables.joining.take(client_of(request))
     short = request.path_params["short"]
     if len(short) > 32:
-        raise TableError(400, "a table's code is 6 letters")
+        raise TableRefused(400, "a table's code is 6 letters")
     tables.missing.check("*")
     try:
         code = await tables.run(tables.shared.by_short, short)
-    except TableError as e:
+    except TableRefused as e:
         if e.status == 404:
             tables.missing.take("*")
         raise
@@ -448,11 +448,11 @@ async def record_game(tables: Tables, request: Request) -> Response:
     obj = await read_body(request, MAX_GAME_BODY)
     doc = obj.get("game")
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str):
-        raise TableError(400, "game must be a game document with its rules")
+        raise TableRefused(400, "game must be a game document with its rules")
     check_spec(doc["rules"])
     game = Game.from_dict(doc, await tables.solver_for(doc["rules"]), where="game")
     if not game.is_over:
-        raise TableError(409, "the game is not over")
+        raise TableRefused(409, "the game is not over")
     got = await tables.run(tables.shared.record_page, game)
     return JSONResponse(got)
 
@@ -501,7 +501,7 @@ async def stream(tables: Tables, request: Request, code: str, solver, event: asy
                 try:
                     current, text = await tables.run(tables.shared.event, code, solver,
                                                      tables.describe)
-                except TableError as e:
+                except TableRefused as e:
                     if e.status != 404:
                         raise
                     yield "event: deleted\ndata: {}\n\n"

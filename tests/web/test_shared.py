@@ -742,7 +742,7 @@ def test_finished_tables_expire(nordic, tables_dir, tmp_path):
 
 RACE = """
 import sys, json, time
-from yatzy.web.shared import SharedGames, TableError
+from yatzy.web.shared import SharedGames, TableRefused
 db, at, codes = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
 time.sleep(max(0.0, at - time.time()))
 shared = SharedGames(db)
@@ -750,7 +750,7 @@ out = {}
 for code in codes:
     try:
         out[code] = shared.claim(code, 0, None)
-    except TableError as e:
+    except TableRefused as e:
         out[code] = e.status
 print(json.dumps(out))
 """
