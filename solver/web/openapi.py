@@ -44,7 +44,11 @@ GAME_DOC = {"type": "object", "description": "A game as Game.to_dict() writes it
                     "name": {"type": "string"}, "kind": {"type": "string"}}}},
                 "moves": {"type": "array", "items": {"type": "string"}},
                 "played": {"type": "integer"},
-                "drawn": {"type": "array", "items": {"type": "integer"}}}}
+                "drawn": {"type": "array", "items": {"type": "integer"}},
+                "draw_numbers": {"type": "array", "items": {"type": "integer"},
+                                 "description": "The draw of each drawn roll"},
+                "draws_made": {"type": "integer",
+                               "description": "Draws made, undone ones included"}}}
 
 GAME_VIEW = {"type": "object", "description": "The game, its protokoll and the advice.",
              "required": ["game", "protokoll", "players", "turn_player"], "properties": {
