@@ -46,14 +46,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def positions(n: int, seed: int = 1) -> list[dict]:
     sys.path.insert(0, ROOT)
     from yatzy.game import Game
+    from yatzy.session import Session
     rng = random.Random(seed)
     cards = []
     for i in range(200):                     # cards from games played by the optimal policy
         game = Game("nordic", ["A=optimal"], seed=i)
+        session = Session(game)
         for _ in range(rng.randrange(0, 60)):
             if game.is_over:
                 break
-            game.play(game.computer_move())
+            session.play_auto()
         cards.append("" if game.is_over else str(game.card))
     out = []
     for _ in range(n):

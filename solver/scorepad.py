@@ -13,19 +13,19 @@ pad's, not the table's: a game written this way is marked
 ``pad_moves``), so that the loss ledger and the review rate the moves made
 with dice and leave the pad's unrated (``unrated``).
 
-    >>> from yatzy.game import Game
-    >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
+    >>> from yatzy.session import Session
+    >>> s = Session(Game("nordic", ["Kari", "Ola"], seed=1)); g = s.game
     >>> sorted(pad_values(g)[1, g.rules.box_index("two_pairs")])[:4]
     [0, 6, 8, 10]
-    >>> write_points(g, "two_pairs", 18)
-    ['roll 1 3 3 6 6', 'score two_pairs (18)']
+    >>> s.write("two_pairs", 18)
+    [Move('roll 1 3 3 6 6', player=0), Move('score two_pairs (18)', player=0)]
     >>> g.scores(), g.turn_player, g.settings["scorepad"], sorted(pad_moves(g))
     ((18, 0), 1, True, [0, 1])
-    >>> write_points(g, "two_pairs", 19)
+    >>> s.write("two_pairs", 19)
     Traceback (most recent call last):
       ...
     yatzy.scorepad.PadError: two_pairs cannot score 19 (it scores 0, 6, 8, ..., 22)
-    >>> _ = g.play("roll 11256"); _ = g.play("score chance")
+    >>> _ = s.play("roll 11256"); _ = s.play("score chance")
     >>> sorted(pad_moves(g)), unrated(g)
     ([0, 1], {0: 1, 1: 0})
 """
@@ -83,7 +83,7 @@ def unrated(game: Game) -> dict[int, int]:
     marked = pad_moves(game)
     out = dict.fromkeys(range(len(game.players)), 0)
     for i, move in enumerate(game.moves):
-        if i in marked and move.text.startswith("score"):
+        if i in marked and move.is_score:
             out[move.player] += 1
     return out
 
@@ -126,7 +126,7 @@ def _options_of(game: Game) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]
         values, first = np.unique(points, return_index=True)
         out[column, box] = {int(v): dice[plain[i]] for v, i in zip(values, first)}
     for r in special:
-        for column, box, points in game.score_options(card, dice[r]):
+        for column, box, points in game.board.score_options(card, dice[r]):
             out.setdefault((column, box), {}).setdefault(points, dice[r])
     return out
 
@@ -159,12 +159,16 @@ def dice_for(game: Game, box: int, points: int, column: int = 1) -> tuple[int, .
     return found[points]
 
 
-def write_points(game: Game, box: str | int, points: int, column: int | None = None
-                 ) -> list[str]:
-    """Write ``points`` in ``box`` (a name, an alias or an index) of
-    ``column`` for the player to move, at the start of a turn: a roll
-    scoring them there, then the score; the game is marked
-    (``settings["scorepad"]``).  The moves played, as text."""
+def pad_texts(game: Game, box: str | int, points: int, column: int | None = None
+              ) -> tuple[str, str]:
+    """The two moves that write ``points`` in ``box`` (a name, an alias or
+    an index) of ``column`` for the player to move, at the start of a
+    turn: a roll scoring them there, then the score (PadError where the
+    box cannot take them now).  ``yatzy.session.Session.write`` plays them.
+
+    >>> pad_texts(Game("nordic", ["Ann"]), "chance", 20)
+    ('roll 11666', 'score chance')
+    """
     if not at_turn_start(game):
         raise PadError("pad_not_now", "a score pad writes at the start of a turn, before "
                        "any dice are entered")
@@ -181,23 +185,22 @@ def write_points(game: Game, box: str | int, points: int, column: int | None = N
         raise PadError("pad_points", "points must be a whole number", box=str(box),
                        column=column, points=points, values=[])
     dice = dice_for(game, index, points, column)
-    start = len(game.moves)
     where = rules.boxes[index].name + rules.play.tag(column)
-    roll = game.play("roll " + "".join(map(str, dice)) if rules.faces < 10 else
-                     "roll " + " ".join(map(str, dice)))
-    try:
-        score = game.play(f"score {where}")
-    except InputError:
-        game.undo()
-        raise
+    return ("roll " + "".join(map(str, dice)) if rules.faces < 10 else
+            "roll " + " ".join(map(str, dice))), f"score {where}"
+
+
+def mark_written(game: Game, start: int, roll: str, score: str) -> None:
+    """Mark the game as written from a score pad (``settings["scorepad"]``)
+    and keep the record of the box written by the moves ``start`` (the
+    roll) and ``start + 1`` (the score)."""
     writes = game.settings.get(WRITES)
     if isinstance(writes, list) or not is_pad(game):    # (a pad game saved before the record
         game.settings[WRITES] = [                       # stays all the pad's: ``pad_moves``)
             w for w in writes or [] if isinstance(w, list) and w and type(w[0]) is int
-            and w[0] < start] + [[start, roll.text, score.text]]
+            and w[0] < start] + [[start, roll, score]]
     game.settings[FLAG] = True
-    return [roll.text, score.text]
 
 
 __all__ = ["FLAG", "WRITES", "PadError", "at_turn_start", "dice_for", "is_pad", "pad_moves",
-           "pad_values", "unrated", "write_points"]
+           "pad_values", "unrated", "mark_written", "pad_texts"]

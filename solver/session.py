@@ -14,8 +14,11 @@ Rights (``Session.may``):
   a score), with the drawn rolls and computer moves after it; only the
   holder of that person's seat (or the admin) may.  Under the ``fair``
   rule (the default with two or more people) a choice may not be taken
-  back once new dice were drawn after it; ``free`` allows it and marks
-  the game (``settings["free_undo_used"]``).
+  back once dice were drawn after it, whoever's they were: every player
+  has seen them; ``free`` allows it and marks the game
+  (``settings["free_undo_used"]``).  Either way a drawn roll once taken
+  back is never drawn again (``yatzy.game``: the next roll draws fresh
+  dice), so no undo shows the dice to come.
 * **redo**: plays again what an undo took back, the same steps; only the
   holder of the seat whose move comes back first (or the admin).
 * **claim** a free seat: anyone at the table; **release** a seat: its
@@ -26,7 +29,7 @@ Rights (``Session.may``):
 
 The loss ledger keeps each person's decision's loss against the optimal
 strategy, move by move, valued exactly as the end review values it
-(``yatzy.research.review.judge``): an undo drops it, a redo or a resumed
+(``yatzy.players.judge``): an undo drops it, a redo or a resumed
 game computes the same number again, and once a turn is written a seat's
 running loss is the review's total for it, bit for bit::
 
@@ -55,11 +58,12 @@ from dataclasses import dataclass, replace
 
 from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game, Move, Position
-from yatzy.players.strategy import turn_values
 from yatzy.position.scorecard import Scorecard
-from yatzy.research.review import Review, Written, judge
+from yatzy.players.judge import Written, judge
+from yatzy.players.policy import seat_move
+from yatzy.research.review import Review
 from yatzy.rules.ties import tolerance
-from yatzy.scorepad import is_pad, pad_moves, unrated, write_points
+from yatzy.scorepad import is_pad, mark_written, pad_moves, pad_texts, unrated
 
 UNDO_RULES = ("fair", "free")
 RIGHTS = ("move", "undo", "redo", "claim", "release", "propose", "accept", "follow")
@@ -200,173 +204,15 @@ def bonus_needed(column: Scorecard) -> int | None:
     return max(rules.bonus_threshold - column.upper_total, 0)
 
 
-class Session:
-    """A ``Game`` played under the session's rules (module docstring):
-    every move, undo and redo checked against a ``Capability``; the loss
-    ledger; the pace, standings, last move and review as data.  ``undo``:
-    ``fair`` or ``free`` (default: the game's ``settings["undo"]``, else
-    fair with two or more people)."""
 
-    def __init__(self, game: Game, undo: str | None = None,
-                 known: dict | None = None):
-        self.game = game
-        people = sum(p.is_human for p in game.players)
-        rule = undo or game.settings.get("undo")
-        self.undo_rule = rule if rule in UNDO_RULES else ("fair" if people > 1 else "free")
-        # each move, its position, its loss, whether a score pad wrote it
-        self._ledger: list[tuple[Move, Position, float | None, bool]] = []
-        # the losses valued before, by (move, position): ``known`` shares them
-        # between sessions of the same rules (a stateless page's requests)
-        self._known: dict[tuple[Move, Position], float | None] = {} if known is None else known
-        self._turn: tuple[Scorecard, object] | None = None
+class Book:
+    """What a session shows of its game (a mixin of ``Session``, which
+    keeps ``game`` and the ledger's state): the loss ledger, the pace,
+    standings, lead, last move and review."""
 
-    # ------------------------------------------------------------ rights
-    def typed(self, move: Move) -> bool:
-        """Whether a person made this move (not a drawn roll, not a computer's choice)."""
-        return not move.drawn and (move.is_roll or self.game.players[move.player].is_human)
-
-    def may(self, right: str, by: Capability, seat: int | None = None) -> bool:
-        """Whether ``by`` has ``right`` now (``RIGHTS``; ``seat`` for claim and release)."""
-        try:
-            self.check(right, by, seat)
-        except SessionError as e:
-            return e.kind not in ("not_yours", "not_admin")
-        return True
-
-    def check(self, right: str, by: Capability, seat: int | None = None) -> None:
-        """SessionError (``not_yours`` or ``not_admin``) unless ``by`` has ``right`` now."""
-        game = self.game
-        if right == "move":
-            if game.is_over or not game.player.is_human:     # Game says it is over
-                if not by.anybody:
-                    raise SessionError("not_yours", "only a player at the table may move")
-                return
-            owner = game.turn_player
-        elif right in ("undo", "redo"):
-            owner = self._first_typed(right)
-        else:
-            if right == "release" and seat is not None and not by.holds(seat) \
-                    and 0 <= seat < len(game.players):
-                name = game.players[seat].name
-                raise SessionError("not_yours", f"only {name}'s phone may release {name}'s seat",
-                                   name=name, right=right)
-            check_right(right, by, seat)
-            return
-        if not by.holds(owner):
-            name = game.players[owner].name
-            mine = sorted(s for s in by.seats if s < len(game.players))
-            who = game.players[mine[0]].name if len(mine) == 1 else "this phone"
-            what = (f"it is {name}'s move, not {who}'s" if right == "move" else
-                    f"only {name}'s phone may {right} {name}'s move")
-            raise SessionError("not_yours", what, name=name, right=right)
-
-    def _first_typed(self, right: str) -> int:
-        """The seat of the person's move an undo (redo) would take back
-        (play again); SessionError ``nothing_undo`` (``nothing_redo``)."""
-        if right == "redo":                 # a redo starts at the first move undone
-            if self.game.redo_moves:
-                return self.game.redo_moves[0].player
-        else:
-            for move in reversed(self.game.moves):
-                if self.typed(move):
-                    return move.player
-        raise SessionError(f"nothing_{right}", f"nothing to {right}")
-
-    # ------------------------------------------------------------- moves
-    def play(self, text: str, by: Capability = EVERYONE) -> Move:
-        """Play ``text`` (``Game.play``) if ``by`` may move now."""
-        self.check("move", by)
-        return self.game.play(text)
-
-    def undo(self, by: Capability = EVERYONE, trying: bool = False) -> list[Move]:
-        """Take back the last move a person made and every move after it,
-        last first, if ``by`` may (``fair`` rule: SessionError ``fair_undo``,
-        the game as it was, where new dice were drawn after the choice;
-        ``free``: the game is marked, unless only ``trying``)."""
-        self.check("undo", by)
-        game = self.game
-        popped: list[Move] = []
-        seen = False                  # a reroll drawn after the choice: its dice are seen
-        while True:
-            move = game.undo()
-            popped.append(move)
-            if move.drawn and game.position.rolls:
-                seen = True
-            if self.typed(move):
-                break
-        if seen and self.undo_rule == "fair":
-            for _ in popped:
-                game.redo()
-            raise SessionError("fair_undo", "that choice was made before the dice now on the "
-                               "table were rolled: it may not be undone")
-        if seen and not trying:
-            game.settings["free_undo_used"] = True
-        return popped
-
-    def undo_seat(self) -> int | None:
-        """The seat whose move an undo would take back (the last move a
-        person made), None where there is none: the phone of that seat
-        may undo it where each seat moves on its own phone."""
-        try:
-            return self._first_typed("undo")
-        except SessionError:
-            return None
-
-    def can_undo(self, by: Capability = EVERYONE) -> bool:
-        """Whether ``undo(by)`` would take something back now (nothing changes)."""
-        try:
-            popped = self.undo(by, trying=True)
-        except SessionError:
-            return False
-        for _ in popped:
-            self.game.redo()
-        return True
-
-    def redo(self, by: Capability = EVERYONE) -> list[Move]:
-        """Play again the first move undone and the moves undone after it
-        that no person made, first first, if ``by`` may."""
-        self.check("redo", by)
-        game = self.game
-        done = [game.redo()]
-        while game.redo_moves and not self.typed(game.redo_moves[0]):
-            done.append(game.redo())
-        return done
-
-    def write(self, box: str | int, points: int, column: int | None = None,
-              by: Capability = EVERYONE) -> list[Move]:
-        """Score-pad mode: write ``points`` in ``box`` (of ``column``) for the
-        player to move, no dice entered, if ``by`` may move
-        (``yatzy.scorepad.write_points``: checked against the rules); the
-        moves played (a roll that scores them, then the score)."""
-        self.check("move", by)
-        texts = write_points(self.game, box, points, column)
-        return list(self.game.moves[-len(texts):])
-
-    def undo_write(self, by: Capability = EVERYONE) -> list[Move]:
-        """``undo``, and in a score-pad game (``yatzy.scorepad.is_pad``) the
-        roll that began the turn too, so that a written box is taken back
-        to the turn's start, as it was written."""
-        popped = self.undo(by)
-        game = self.game
-        if is_pad(game) and game.moves and game.moves[-1].is_roll \
-                and self.typed(game.moves[-1]) and len(game.position.rolls) == 1 \
-                and not game.position.kept and game.moves[-1].player == popped[-1].player:
-            popped.append(game.undo())
-        return popped
-
-    def redo_write(self, by: Capability = EVERYONE) -> list[Move]:
-        """``redo``, and in a score-pad game the score after a roll that
-        began a turn (what ``undo_write`` took back together)."""
-        done = self.redo(by)
-        game = self.game
-        if is_pad(game) and done[-1].is_roll and game.redo_moves \
-                and game.redo_moves[0].text.startswith("score") \
-                and len(game.position.rolls) == 1 and not game.position.kept:
-            done += self.redo(by)
-        return done
-
-    def can_redo(self, by: Capability = EVERYONE) -> bool:
-        return bool(self.game.redo_moves) and self.may("redo", by)
+    game: Game
+    _ledger: list[tuple[Move, Position, float | None, bool]]
+    _known: dict[tuple[Move, Position], float | None]
 
     # ------------------------------------------------------------ the ledger
     def losses(self) -> tuple[float | None, ...]:
@@ -427,10 +273,8 @@ class Session:
             choice = Written(t.box, game.rules.play.label(t.column))
         else:
             choice = after.kept[-1]
-        if self._turn is None or self._turn[0] != card:
-            self._turn = (card, turn_values(game.solver.table, card))
         rerolls = card.max_rerolls - (len(before.rolls) - 1)
-        loss = judge(game.solver.table, self._turn[1], card, before.rolls[-1], rerolls,
+        loss = judge(game.solver.table, game.solver.turn(card), card, before.rolls[-1], rerolls,
                      choice)[2]
         return 0.0 if loss <= tolerance(game.solver.table) else loss
 
@@ -445,6 +289,15 @@ class Session:
         top = ranking[0][2]
         return [Standing(place, seat, self.game.players[seat].name, score, top - score)
                 for place, seat, score in ranking]
+
+    def results(self) -> list[tuple[str, int, int, float | None]]:
+        """Every seat's ``(name, score, place, loss)``, seat by seat (the
+        loss a person's running loss, None for a computer): what a finished
+        game's record keeps (``yatzy.history.record``)."""
+        places = {s.seat: s.place for s in self.standings()}
+        ledger = self.ledger()
+        return [(p.name, self.game.cards[i].score, places[i], ledger.get(i))
+                for i, p in enumerate(self.game.players)]
 
     def lead(self) -> tuple[list[int], int]:
         """Who leads now (several seats when level) and by how much over the
@@ -465,7 +318,7 @@ class Session:
             return None
         move = game.moves[-1]
         points = None
-        if move.text.startswith("score") and game.turns:
+        if move.is_score and game.turns:
             points = game.turns[-1].points
         return LastMove(move.player, game.players[move.player].name, move.text, points)
 
@@ -479,11 +332,18 @@ class Session:
         if not pad:
             return game.review(seat)
         scored = [i for i, m in enumerate(game.moves)
-                  if m.player == seat and m.text.startswith("score")]
+                  if m.player == seat and m.is_score]
         padded = {t for t, i in enumerate(scored, 1) if i in pad}
         review = game.review(seat) if len(padded) < len(scored) else None
         kept = review and tuple(d for d in review.decisions if d.turn not in padded)
         return replace(review, decisions=kept) if kept else None
+
+    def reviewable(self) -> bool:
+        """Whether a person wrote a turn with dice (not from a score pad):
+        the end review has a decision to value."""
+        pad, players = pad_moves(self.game), self.game.players
+        return any(i not in pad for i, m in enumerate(self.game.moves)
+                   if players[m.player].is_human and m.is_score)
 
     def reviews(self) -> dict[int, Review | None]:
         """The review of every person, by seat."""
@@ -500,6 +360,208 @@ class Session:
                 "last": None if last is None else vars(last),
                 "undo_rule": self.undo_rule, "undo_seat": self.undo_seat(),
                 "redo_seat": self.game.redo_moves[0].player if self.game.redo_moves else None}
+
+
+class Session(Book):
+    """A ``Game`` played under the session's rules (module docstring):
+    every move, undo and redo checked against a ``Capability``; the loss
+    ledger; the pace, standings, last move and review as data.  ``undo``:
+    ``fair`` or ``free`` (default: the game's ``settings["undo"]``, else
+    fair with two or more people)."""
+
+    def __init__(self, game: Game, undo: str | None = None,
+                 known: dict | None = None):
+        self.game = game
+        people = sum(p.is_human for p in game.players)
+        rule = undo or game.settings.get("undo")
+        self.undo_rule = rule if rule in UNDO_RULES else ("fair" if people > 1 else "free")
+        # each move, its position, its loss, whether a score pad wrote it
+        self._ledger: list[tuple[Move, Position, float | None, bool]] = []
+        # the losses valued before, by (move, position): ``known`` shares them
+        # between sessions of the same rules (a stateless page's requests)
+        self._known: dict[tuple[Move, Position], float | None] = {} if known is None else known
+
+    # ------------------------------------------------------------ rights
+    def typed(self, move: Move) -> bool:
+        """Whether a person made this move (not a drawn roll, not a computer's choice)."""
+        return not move.drawn and (move.is_roll or self.game.players[move.player].is_human)
+
+    def may(self, right: str, by: Capability, seat: int | None = None) -> bool:
+        """Whether ``by`` has ``right`` now (``RIGHTS``; ``seat`` for claim and release)."""
+        try:
+            self.check(right, by, seat)
+        except SessionError as e:
+            return e.kind not in ("not_yours", "not_admin")
+        return True
+
+    def check(self, right: str, by: Capability, seat: int | None = None,
+              one: bool = False) -> None:
+        """SessionError (``not_yours`` or ``not_admin``) unless ``by`` has
+        ``right`` now (``one``: an undo or redo of one move)."""
+        game = self.game
+        if right == "move":
+            if game.is_over or not game.player.is_human:     # Game says it is over
+                if not by.anybody:
+                    raise SessionError("not_yours", "only a player at the table may move")
+                return
+            owner = game.turn_player
+        elif right in ("undo", "redo"):
+            owner = self._first_typed(right, one)
+        else:
+            if right == "release" and seat is not None and not by.holds(seat) \
+                    and 0 <= seat < len(game.players):
+                name = game.players[seat].name
+                raise SessionError("not_yours", f"only {name}'s phone may release {name}'s seat",
+                                   name=name, right=right)
+            check_right(right, by, seat)
+            return
+        if not by.holds(owner):
+            name = game.players[owner].name
+            mine = sorted(s for s in by.seats if s < len(game.players))
+            who = game.players[mine[0]].name if len(mine) == 1 else "this phone"
+            what = (f"it is {name}'s move, not {who}'s" if right == "move" else
+                    f"only {name}'s phone may {right} {name}'s move")
+            raise SessionError("not_yours", what, name=name, right=right)
+
+    def _first_typed(self, right: str, one: bool = False) -> int:
+        """The seat of the person's move an undo (redo) would take back
+        (play again; ``one``: the move next to it); SessionError
+        ``nothing_undo`` (``nothing_redo``)."""
+        if right == "redo":                 # a redo starts at the first move undone
+            if self.game.redo_moves:
+                return self.game.redo_moves[0].player
+        elif one:
+            if self.game.moves:
+                return self.game.moves[-1].player
+        else:
+            for move in reversed(self.game.moves):
+                if self.typed(move):
+                    return move.player
+        raise SessionError(f"nothing_{right}", f"nothing to {right}")
+
+    # ------------------------------------------------------------- moves
+    def play(self, text: str, by: Capability = EVERYONE) -> Move:
+        """Play ``text`` (``Game.play``) if ``by`` may move now."""
+        self.check("move", by)
+        return self.game.play(text)
+
+    def auto_move(self) -> str:
+        """The move the player to move would make under its policy (``optimal``
+        for a person; ``yatzy.players.policy.seat_move``): ``roll`` when a
+        roll is due."""
+        game = self.game
+        if game.needs_roll:
+            return "roll"
+        kind = "optimal" if game.player.is_human else game.player.kind
+        if kind == "optimal":
+            return str(game.advice().best)
+        return str(seat_move(game.solver.table, kind, game.card, game.dice, game.rerolls))
+
+    def play_auto(self, by: Capability = EVERYONE) -> Move:
+        """Play ``auto_move()`` if ``by`` may move now."""
+        self.check("move", by)
+        return self.game.play(self.auto_move())
+
+    def undo(self, by: Capability = EVERYONE, trying: bool = False, one: bool = False
+             ) -> list[Move]:
+        """Take back the last move a person made and every move after it,
+        last first (``one``: the last move only), if ``by`` may (``fair``
+        rule: SessionError ``fair_undo``, the game as it was, where dice
+        were drawn after the choice; ``free``: the game is marked, unless
+        only ``trying``)."""
+        self.check("undo", by, one=one)
+        game = self.game
+        popped: list[Move] = []
+        seen = False                  # dice drawn after the choice: every player saw them
+        while True:
+            move = game.undo()
+            popped.append(move)
+            seen = seen or move.drawn
+            if one or self.typed(move):
+                break
+        if seen and self.undo_rule == "fair":
+            for _ in popped:
+                game.redo()
+            raise SessionError("fair_undo", "that choice was made before the dice now on the "
+                               "table were rolled: it may not be undone")
+        if seen and not trying:
+            game.settings["free_undo_used"] = True
+        return popped
+
+    def undo_seat(self) -> int | None:
+        """The seat whose move an undo would take back (the last move a
+        person made), None where there is none: the phone of that seat
+        may undo it where each seat moves on its own phone."""
+        try:
+            return self._first_typed("undo")
+        except SessionError:
+            return None
+
+    def can_undo(self, by: Capability = EVERYONE) -> bool:
+        """Whether ``undo(by)`` would take something back now (nothing changes)."""
+        try:
+            popped = self.undo(by, trying=True)
+        except SessionError:
+            return False
+        for _ in popped:
+            self.game.redo()
+        return True
+
+    def redo(self, by: Capability = EVERYONE, one: bool = False) -> list[Move]:
+        """Play again the first move undone and the moves undone after it
+        that no person made (``one``: the first only), first first, if
+        ``by`` may."""
+        self.check("redo", by)
+        game = self.game
+        done = [game.redo()]
+        while not one and game.redo_moves and not self.typed(game.redo_moves[0]):
+            done.append(game.redo())
+        return done
+
+    def write(self, box: str | int, points: int, column: int | None = None,
+              by: Capability = EVERYONE) -> list[Move]:
+        """Score-pad mode: write ``points`` in ``box`` (of ``column``) for the
+        player to move, no dice entered, if ``by`` may move
+        (``yatzy.scorepad.pad_texts``: checked against the rules); the
+        moves played (a roll that scores them, then the score)."""
+        self.check("move", by)
+        game = self.game
+        roll, score = pad_texts(game, box, points, column)
+        start = len(game.moves)
+        played = [game.play(roll)]
+        try:
+            played.append(game.play(score))
+        except InputError:
+            game.undo()
+            raise
+        mark_written(game, start, played[0].text, played[1].text)
+        return played
+
+    def undo_write(self, by: Capability = EVERYONE) -> list[Move]:
+        """``undo``, and in a score-pad game (``yatzy.scorepad.is_pad``) the
+        roll that began the turn too, so that a written box is taken back
+        to the turn's start, as it was written."""
+        popped = self.undo(by)
+        game = self.game
+        if is_pad(game) and game.moves and game.moves[-1].is_roll \
+                and self.typed(game.moves[-1]) and len(game.position.rolls) == 1 \
+                and not game.position.kept and game.moves[-1].player == popped[-1].player:
+            popped.append(game.undo())
+        return popped
+
+    def redo_write(self, by: Capability = EVERYONE) -> list[Move]:
+        """``redo``, and in a score-pad game the score after a roll that
+        began a turn (what ``undo_write`` took back together)."""
+        done = self.redo(by)
+        game = self.game
+        if is_pad(game) and done[-1].is_roll and game.redo_moves \
+                and game.redo_moves[0].is_score \
+                and len(game.position.rolls) == 1 and not game.position.kept:
+            done += self.redo(by)
+        return done
+
+    def can_redo(self, by: Capability = EVERYONE) -> bool:
+        return bool(self.game.redo_moves) and self.may("redo", by)
 
 
 __all__ = ["ANY_SEAT", "EVERYONE", "NOBODY", "RIGHTS", "UNDO_RULES", "Capability", "LastMove",

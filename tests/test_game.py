@@ -10,6 +10,7 @@ from small_games import BANKED
 
 from yatzy import InputError, Solver
 from yatzy.game import Game, Player
+from yatzy.session import Session
 from yatzy.research.review import read_log
 from yatzy.rules.boxes import NORDIC, groups, straight, upper
 from yatzy.rules.ruleset import Rules, parse_rules
@@ -52,13 +53,35 @@ def test_drawn_dice_depend_on_the_seed_and_the_draw_only(solver):
     assert a.play("roll") == b.play("roll") and a.moves[0].drawn
     first = a.dice
     a.undo()
-    assert a.play("roll").text == "roll " + " ".join(map(str, first))   # undo buys no new dice
+    assert a.redo() == b.moves[0] and a.dice == first          # a redo plays the same dice
+    a.undo()
+    again = a.play("roll")                  # a drawn roll once seen is never drawn again
+    assert again.drawn and a.dice != first
+    assert Game.from_dict(a.to_dict(), solver).to_dict() == a.to_dict()
+    a.undo()
+    c = Game.from_dict(a.to_dict(), solver)       # the draws made travel with the document
+    third = c.play("roll")
+    assert c.to_dict()["draw_numbers"] == [2] and c.to_dict()["draws_made"] == 3
+    assert len({third.text, again.text, b.moves[0].text}) == 3
+
+
+def test_a_document_without_draw_numbers_draws_in_order(solver):
+    game = Game(solver, ["A"], seed=7)
+    game.play("roll")
+    game.play("keep 6")
+    game.play("roll")
+    doc = game.to_dict()
+    del doc["draw_numbers"], doc["draws_made"]
+    assert Game.from_dict(doc, solver).to_dict() == game.to_dict()
+    doc["draw_numbers"] = [0, 0]
+    with pytest.raises(InputError, match="draw 0 was made before"):
+        Game.from_dict(doc, solver)
 
 
 def _play_computers(game, n):
     positions = [game.position]
     for _ in range(n):
-        game.play(game.computer_move())
+        Session(game).play_auto()
         positions.append(game.position)
     return positions
 
@@ -79,7 +102,7 @@ def test_undo_and_redo_to_any_depth(solver):
         game.redo()
     game.undo()
     game.undo()
-    game.play(game.computer_move())                       # a new move clears what was undone
+    Session(game).play_auto()                       # a new move clears what was undone
     assert game.redo_moves == ()
 
 
@@ -186,7 +209,7 @@ def test_legal_actions_are_the_actions_advice_values(solver, small_tables):
                 assert set(game.legal_actions()) == set(game.advice().actions)
                 assert {a.points for a in game.legal_actions() if a.kind == "score"} >= {
                     a.points for a in game.advice().actions if a.kind == "score"}
-            game.play(game.computer_move())
+            Session(game).play_auto()
 
 
 def test_a_further_yahtzee_earns_the_bonus_and_plays_as_a_joker(small_tables):
@@ -223,7 +246,7 @@ def test_the_game_is_a_review_log(solver, tmp_path):
         game.play("roll")
         game.play(f"score {box}")
         while game.turn_player == 1:
-            game.play(game.computer_move())
+            Session(game).play_auto()
     lines = game.log_lines()
     assert json.loads(lines[0])["players"] == ["Ann", "Bob"] and len(lines) == 7
     path = tmp_path / "g.jsonl"

@@ -13,6 +13,7 @@ import pytest
 from yatzy import Solver
 from yatzy.errors import InputError
 from yatzy.game import Game
+from yatzy.session import Session
 from yatzy.position.actions import EXACT, LOWER_BOUND, Action
 from yatzy.position.scorecard import Scorecard
 from yatzy.research.review import read_log
@@ -137,7 +138,7 @@ def test_advice_is_the_strategys_and_agrees_with_ev(triple):
 def test_computers_play_the_strategy_to_the_end(triple):
     game = Game(triple, ["Opt=optimal", "Step=step"], seed=6)
     while not game.is_over:
-        game.play(game.computer_move())
+        Session(game).play_auto()
     assert all(c.is_full for c in game.cards)
     assert [c.score for c in game.cards] == [weighted_score(game.turns, s) for s in (0, 1)]
     # the optimal seat's review finds no loss: the advice is what it played

@@ -6,8 +6,6 @@ the fair and free undo; the bonus pace, standings and last move as data."""
 from __future__ import annotations
 
 import doctest
-
-import yatzy.session
 import random
 
 import pytest
@@ -46,7 +44,7 @@ def play_turn(session: Session, rng: random.Random) -> None:
         if game.needs_roll:
             session.play("roll")
         elif not game.player.is_human:
-            session.play(game.computer_move())
+            session.play(session.auto_move())
         else:
             session.play(str(rng.choice(game.legal_actions())))
 
@@ -172,7 +170,7 @@ def test_every_right_is_checked_and_refused_in_one_line(solvers):
     session.play("roll 66666", bob)
     session.play("score yatzy", bob)
     session.play("roll", NOBODY.__class__.of(0))     # Cy's roll: any seat's holder
-    session.play(session.game.computer_move(), ann)
+    session.play(session.auto_move(), ann)
     with pytest.raises(SessionError, match="only a player"):
         session.play("roll", NOBODY)
     for right, by, ok in [("propose", bob, True), ("propose", NOBODY, False),
@@ -180,8 +178,12 @@ def test_every_right_is_checked_and_refused_in_one_line(solvers):
                           ("follow", ann, False), ("claim", NOBODY, True)]:
         assert session.may(right, by) is ok, (right, by)
     assert session.may("release", bob, 1) and not session.may("release", bob, 0)
-    # an undo by Bob takes back Cy's moves and Bob's score (a person's move) with them
-    undone = session.undo(bob)
+    # Cy's dice were drawn after Bob's score and everyone saw them: fair refuses
+    with pytest.raises(SessionError) as e:
+        session.undo(bob)
+    assert e.value.kind == "fair_undo"
+    # free: an undo by Bob takes back Cy's moves and Bob's score (a person's move) with them
+    undone = Session(session.game, "free").undo(bob)
     assert [m.player for m in undone][-1] == 1 and session.game.turn_player == 1
 
 
@@ -237,3 +239,23 @@ def test_the_seat_an_undo_or_redo_takes_back_is_named():
     assert s.undo_seat() == 1
     s.undo()
     assert s.as_dict()["redo_seat"] == 1 and s.undo_seat() == 0
+
+
+def test_no_undo_draws_again_dice_a_player_saw(solvers):
+    """Ann rolls and writes chance, Bob rolls (X), Ann undoes and rerolls all:
+    under the fair rule the undo is refused, under free the dice are fresh."""
+    for rule in ("fair", "free"):
+        session = Session(Game(solvers["nordic"], ["Ann", "Bob"], seed=1), undo=rule)
+        ann, bob = Capability.of(0), Capability.of(1)
+        session.play("roll", ann)
+        session.play("score chance", ann)
+        seen = session.play("roll", bob).text
+        if rule == "fair":
+            with pytest.raises(SessionError) as e:
+                session.undo(ann)
+            assert e.value.kind == "fair_undo" and session.game.moves[-1].text == seen
+            continue
+        assert [m.text for m in session.undo(ann)][0] == seen
+        session.play("reroll all", ann)
+        assert session.play("roll", ann).text != seen
+        assert session.game.settings["free_undo_used"]

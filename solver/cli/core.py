@@ -20,7 +20,7 @@ from yatzy.cli.options import (
     value_name,
 )
 from yatzy.errors import InputError
-from yatzy.players.advice import bank_after
+from yatzy.position.scoring import bank_after
 from yatzy.players.objectives import Objective, Score, Win
 from yatzy.rules.ruleset import KEYS, PRESETS, parse_rules
 from yatzy.tables.store import SHIPPED

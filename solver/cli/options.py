@@ -15,7 +15,8 @@ from typing import Iterator
 import click
 
 from yatzy import bounds
-from yatzy.api import POLICIES, Solver
+from yatzy.api import Solver
+from yatzy.studies import POLICIES
 from yatzy.bounds import MAX_SEED, whole_range
 from yatzy.errors import InputError, TableError
 from yatzy.files import check_writable

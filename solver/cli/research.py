@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import click
 
-from yatzy.api import DEFAULT_GAMES, POLICIES, announce_distribution_compile
+from yatzy.studies import DEFAULT_GAMES, POLICIES, announce_distribution_compile
 from yatzy.api import compare as compare_all
 from yatzy.cli.options import (
     GAMES,

@@ -26,7 +26,7 @@ import numpy as np
 from yatzy.errors import InputError
 from yatzy.position.actions import Action, ActionKind, Advice
 from yatzy.position.scorecard import Scorecard
-from yatzy.position.scoring import upper_after
+from yatzy.position.scoring import bank_after, upper_after
 from yatzy.rules.ruleset import Rules
 from yatzy.rules.ties import keep_ranks, ranking, tolerance
 from yatzy.space import state_space
@@ -37,26 +37,6 @@ def expected_final_score(table: StateValues, card: Scorecard) -> float:
     """Expected final score from the start of the next turn (with the card's
     banked rolls)."""
     return card.score + table.value(card.mask, card.upper_state, card.bank)
-
-
-def bank_after(rules: Rules, rerolls: int) -> int:
-    """Rolls banked when the turn stops with ``rerolls`` left."""
-    if not rules.saved_rolls:
-        return 0
-    return min(rerolls, rules.bank_cap) if rules.bank_cap else rerolls
-
-
-def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
-             rerolls: int, column: int = 1) -> Scorecard:
-    """The card after scoring ``dice`` as ``points`` in ``box`` (of
-    ``column``, from 1) with ``rerolls`` left: a yahtzee bonus if all dice
-    are alike after a scored yahtzee, and (saved rolls) the rerolls left
-    banked.  (Rules of several columns have neither.)"""
-    rules = card.rules
-    own = card.column(column)
-    alike = own.mask & state_space(own.rules).flag_bit and len(set(dice)) == 1
-    return card.fill(box, points, rules.yahtzee_bonus if alike else 0,
-                     bank_after(rules, rerolls), column=column)
 
 
 def scoring_values(table: StateValues, card: Scorecard,

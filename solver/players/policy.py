@@ -63,6 +63,9 @@ from yatzy.kernels.policy import (
     policy_tables,
 )
 from yatzy.kernels.threads import pieces, run_pieces
+from yatzy.players.strategy import strategy_for
+from yatzy.position.actions import Action
+from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import Rules
 from yatzy.space import state_space
 from yatzy.tables.store import Progress
@@ -178,3 +181,25 @@ def pull_back(rules: Rules, values: np.ndarray, pull, lay, out: np.ndarray,
         if progress:
             progress(done, total)
     return out
+
+
+def seat_move(table, kind: str, card: Scorecard, dice: tuple[int, ...], rerolls: int,
+              turn=None) -> Action:
+    """The action a computer seat playing ``kind`` takes with ``dice`` on
+    the table and ``rerolls`` left at ``card``: ``optimal`` the strategy's
+    best (``turn``: the turn's values, if kept), ``step`` (several
+    columns) the strategy without the coupling term, ``greedy`` and
+    ``simple`` decided as for whole masks (``decide``)."""
+    rules = card.rules
+    strategy = strategy_for(rules)
+    if kind in ("optimal", "step"):
+        if kind == "step" or turn is None:
+            turn = strategy.turn(table, card, kind)
+        return strategy.advise(table, card, dice, rerolls, turn).best
+    u = card.upper_state
+    d = decide(rules, kind, None, np.array([card.mask]), np.array([u]))
+    byte = int(d.rows[d.lane_row[0, u], rerolls, rules.dice_space.roll_index(dice)])
+    if byte < rules.n_boxes:
+        return Action.score(rules.boxes[byte].name)
+    return Action.keep(rules.dice_space.dice_of(int(policy_tables(rules).by_rank[
+        byte - rules.n_boxes])))

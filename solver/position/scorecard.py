@@ -28,7 +28,7 @@ from functools import cached_property
 
 from yatzy.bounds import WrongType, check_text, shown, whole_text
 from yatzy.errors import InputError
-from yatzy.position.scoring import upper_bonus
+from yatzy.position.scoring import bank_after, upper_bonus
 from yatzy.rules.grammar import box_named, cut, names_lang
 from yatzy.rules.ruleset import Joker, Order, Rules
 from yatzy.rules.words import box_name, message
@@ -344,3 +344,16 @@ def _order_hint(rules: Rules) -> str:
     if rules.order is Order.UPPER_FIRST:
         return "every upper box must be filled before any lower box"
     return "free"
+
+
+def end_turn(card: Scorecard, box: int, points: int, dice: tuple[int, ...],
+             rerolls: int, column: int = 1) -> Scorecard:
+    """The card after scoring ``dice`` as ``points`` in ``box`` (of
+    ``column``, from 1) with ``rerolls`` left: a yahtzee bonus if all dice
+    are alike after a scored yahtzee, and (saved rolls) the rerolls left
+    banked.  (Rules of several columns have neither.)"""
+    rules = card.rules
+    own = card.column(column)
+    alike = own.mask & state_space(own.rules).flag_bit and len(set(dice)) == 1
+    return card.fill(box, points, rules.yahtzee_bonus if alike else 0,
+                     bank_after(rules, rerolls), column=column)

@@ -172,3 +172,10 @@ def score_turn(rules: Rules, state: CardState, box: int, dice: Sequence[int] | N
     upper, earned = upper_after(one, box, int(state.upper), points)
     return Scored(points, earned, bonus, joker,
                   CardState(sp.child_mask(mask, box, points), upper, bank), column + 1)
+
+
+def bank_after(rules: Rules, rerolls: int) -> int:
+    """Rolls banked when the turn stops with ``rerolls`` left."""
+    if not rules.saved_rolls:
+        return 0
+    return min(rerolls, rules.bank_cap) if rules.bank_cap else rerolls

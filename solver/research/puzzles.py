@@ -44,10 +44,10 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from yatzy.errors import InputError
-from yatzy.players.advice import TurnValues, end_turn
+from yatzy.players.advice import TurnValues
 from yatzy.players.strategy import advise
 from yatzy.position.actions import Action, Advice
-from yatzy.position.scorecard import Scorecard
+from yatzy.position.scorecard import Scorecard, end_turn
 from yatzy.research import stats
 from yatzy.research.review import Turn, read_log, review
 from yatzy.rules.ruleset import Rules

@@ -32,15 +32,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from yatzy.bounds import MAX_LINE, brief, parse_json
 from yatzy.errors import InputError
 from yatzy.files import read_text
-from yatzy.players.advice import end_turn
+from yatzy.players.judge import Written, judge
 from yatzy.players.strategy import strategy_for
 from yatzy.position.actions import EXACT
-from yatzy.position.scorecard import Scorecard
+from yatzy.position.scorecard import Scorecard, end_turn
 from yatzy.rules.dice import parse_dice
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.ties import tolerance
@@ -207,14 +207,6 @@ def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
 
 
 # -------------------------------------------------------------------- review
-class Written(NamedTuple):
-    """A decision to write the dice in ``box`` (its index) of ``column``
-    (from 1; 0 with one column)."""
-
-    box: int
-    column: int = 0
-
-
 @dataclass(frozen=True)
 class Decision:
     """One decision of a logged game, valued by the optimal strategy."""
@@ -311,33 +303,6 @@ def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) ->
                             available - (len(turn.rolls) - 1), column)
         scores.append(card.score)
     return Review(rules, tuple(out), tuple(scores), values)
-
-
-def judge(table: Table, values_now, card: Scorecard, dice: tuple[int, ...], rerolls: int,
-          choice: "tuple[int, ...] | Written"):
-    """One decision valued as the review values it (every front end's
-    running loss uses this, so that it equals the review's): ``choice`` is
-    the dice kept (a tuple of dice) or the box written (``Written``);
-    ``values_now`` is ``turn_values(table, card)``.  Returns the advice,
-    the chosen action (None for keeping every die), its loss (a loss within
-    ``tolerance(table)`` counts 0: the caller applies it, as ``review``
-    does), its value and its label; InputError if the box may not take the
-    dice."""
-    strategy = strategy_for(card.rules)
-    adv = strategy.advise(table, card, dice, rerolls, values_now)
-    if isinstance(choice, Written):
-        box, column = choice
-        name = card.rules.boxes[box].name
-        chosen = next((a for a in adv.actions if a.kind == "score" and a.box == name
-                       and a.column == column), None)
-        if chosen is None:
-            raise InputError(f"{list(dice)} may not go in {name}")
-        return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
-    chosen = next((a for a in adv.actions if a.kind == "keep" and a.dice == choice), None)
-    if chosen is None:      # kept every die: the same roll, one reroll less
-        loss, value = strategy.keep_all(values_now, card, choice, rerolls, adv.best)
-        return adv, None, loss, value, "keep " + " ".join(map(str, choice))
-    return adv, chosen, chosen.loss, chosen.expected_final_score, str(chosen)
 
 
 def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Iterator[str]:

@@ -10,7 +10,7 @@ dice, no saved rolls, a bonus threshold the dice can reach); other rule sets
 need a stored table (``yatzy solve``).
 
 Advice for one position is computed on the event loop (about a millisecond
-with the turn's values kept, ``Solvers.turn``); a final-score distribution
+with the turn's values kept, ``Solver.turn``); a final-score distribution
 (seconds, up to a gigabyte) runs in a worker thread, one at a time, and is
 kept for the next request of the same card.
 
@@ -39,7 +39,8 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -53,14 +54,12 @@ from yatzy.api import Solver, check_whole
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
 from yatzy.game import KINDS, Game
-from yatzy.players.advice import TurnValues, bank_after
-from yatzy.players.strategy import advise, turn_values
+from yatzy.players.objectives import Objective, Score, objective_from
+from yatzy.position.scoring import bank_after
 from yatzy.position.actions import Action, Advice
-from yatzy.position.scorecard import Scorecard
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
 from yatzy.rules.words import LANGS, box_name, message
-from yatzy.scorepad import is_pad
-from yatzy.session import Session, bonus_pace
+from yatzy.session import Session, SessionError, bonus_pace
 from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
@@ -80,7 +79,6 @@ MAX_QUERY = 2048              # bytes of a query string
 MAX_TEXT = 200                # characters of one query value or a move
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
 BODY_SECONDS = 10.0           # a request body must arrive within this
-TURNS_KEPT = 512              # turn values kept (one per card and rule set)
 DISTRIBUTIONS_KEPT = 32
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
@@ -237,7 +235,6 @@ class Solvers:
         self.specs: OrderedDict[str, Rules] = OrderedDict()      # text asked -> rules
         self.solvers: OrderedDict[str, Solver] = OrderedDict()    # least recently used first
         self.status: dict[str, dict] = {}
-        self.turns: OrderedDict[tuple[str, str], tuple[Scorecard, TurnValues]] = OrderedDict()
         self.lock = threading.Lock()
 
     def rules(self, text: str) -> Rules:
@@ -320,17 +317,6 @@ class Solvers:
         raise ApiError(503, f"rules {solver.rules.spec}: the table is being solved; "
                             "try again shortly", "solving", progress=dict(status))
 
-    def turn(self, solver: Solver, card_text: str) -> tuple[Scorecard, TurnValues]:
-        """The card ``card_text`` and its turn's values, kept for the next request."""
-        key = (solver.rules.spec, card_text)
-        found = self.turns.get(key)
-        if found is None:
-            card = solver.card(card_text)
-            found = self.turns[key] = (card, turn_values(solver.table, card))
-            if len(self.turns) > TURNS_KEPT:
-                self.turns.popitem(last=False)
-        return found
-
 
 # --------------------------------------------------------------- answers
 def action_json(action: Action) -> dict:
@@ -378,12 +364,7 @@ def game_json(game: Game, coach: bool = True, session: Session | None = None,
     loss ledger, who leads, the bonus in words, the end review)."""
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     rules = game.rules
-    expected = []
-    for seat in range(len(game.players)):
-        try:
-            expected.append(game.expected_score(seat))
-        except (InputError, TableError, AttributeError, TypeError):
-            expected.append(None)
+    expected = [game.expected_score(seat) for seat in range(len(game.players))]
     played = [sum(t.player == seat for t in game.turns) for seat in range(len(game.players))]
     return {
         "game": game.to_dict(), "rules": rules.spec,
@@ -497,21 +478,47 @@ async def ev_endpoint(request: Request) -> Response:
                   "expected_remaining": value - card.score, "upper_total": card.upper_total})
 
 
+def objective_arg(request: Request) -> Objective:
+    """The objective of ``theta`` (risk), ``target`` (points) or ``opponent``
+    (an opponent's card, repeated; win), as the library's
+    (``yatzy.players.objectives.objective_from``); none: the expected score."""
+    theta = arg(request, "theta", "0")
+    try:
+        value = float(theta)
+    except ValueError:
+        raise ApiError(400, f"theta {theta[:20]!r}: expected a number") from None
+    target = whole_arg(request, "target", 0, 100_000, required=False)
+    opponents = request.query_params.getlist("opponent")
+    if len(opponents) > 5 or any(len(o) > MAX_TEXT for o in opponents):
+        raise ApiError(400, f"opponent: at most 5 cards of {MAX_TEXT} characters")
+    return objective_from(value, target, opponents)
+
+
 async def advise_endpoint(request: Request) -> Response:
+    """Every action in a position, by the objective asked for
+    (``objective_arg``): ``Solver.advise``, its turn's values kept by the
+    solver; a table other than the value table is opened (or built) in a
+    worker thread."""
     state = web(request)
     solver = await state.solvers.get(rules_arg(request))
     card_text, dice_text = arg(request, "card", ""), arg(request, "dice")
     rerolls = whole_arg(request, "rerolls", 0, 99)
     top = whole_arg(request, "top", 1, 999, required=False)
-    card, turn = state.solvers.turn(solver, card_text)
+    objective = objective_arg(request)
+    card = solver.card(card_text)
     if card.is_full:
         raise ApiError(400, "the card is full: there is nothing left to decide", "full")
-    advice = advise(solver.table, card, solver.dice(dice_text), rerolls, turn)
+    if objective == Score():
+        advice = solver.advise(card, dice_text, rerolls)
+    else:
+        advice = await anyio.to_thread.run_sync(solver.advise, card, dice_text, rerolls,
+                                                objective, limiter=state.limiter)
     rules = solver.rules
     return reply({"rules": rules.spec, "card": str(card), "dice": list(advice.dice),
                   "rerolls": rerolls, "current_score": card.score,
                   "bank_after_stopping": bank_after(rules, rerolls),
-                  "values": advice.values, "actions": advice_json(advice, top)})
+                  "objective": repr(objective), "values": advice.values,
+                  "actions": advice_json(advice, top)})
 
 
 async def distribution_endpoint(request: Request) -> Response:
@@ -588,6 +595,22 @@ def points_field(obj: dict) -> int:
     return value
 
 
+SESSION_STATUS = {"not_yours": 403, "not_admin": 403, "fair_undo": 409}
+
+
+async def session_of(request: Request, obj: dict) -> Session:
+    """The session over the posted game document: the page holds every seat."""
+    return web(request).session(await game_of(request, obj))
+
+
+def session_step(step: Callable[[], Any]) -> None:
+    """A step of the session; its refusal as one line (4xx with its kind)."""
+    try:
+        step()
+    except SessionError as e:
+        raise ApiError(SESSION_STATUS.get(e.kind, 400), str(e), e.kind) from None
+
+
 async def game_pad(request: Request) -> Response:
     """Score-pad mode: ``{"game", "box", "points", "column"?}`` writes the
     points in the box for the person to move, no dice entered
@@ -599,12 +622,12 @@ async def game_pad(request: Request) -> Response:
     if column is not None and (isinstance(column, bool) or not isinstance(column, int)
                                or not 1 <= column <= 99):
         raise ApiError(400, "column must be a column number", "pad_box")
-    game = await game_of(request, obj)
+    session = await session_of(request, obj)
+    game = session.game
     if game.is_over:
         raise ApiError(400, "the game is over", "over")
     if not game.player.is_human:
         raise ApiError(409, f"it is {game.player.name}'s turn, not a person's", "not_computer")
-    session = web(request).session(game)
     try:
         session.write(box, points, column)
     except InputError as e:
@@ -618,18 +641,18 @@ async def game_pad(request: Request) -> Response:
 async def game_move(request: Request) -> Response:
     obj = await body(request)
     move = text_field(obj, "move").strip()
-    game = await game_of(request, obj)
-    if move.lower() == "auto":
-        if game.is_over:
-            raise ApiError(400, "the game is over", "over")
-        if game.player.is_human:
-            raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
-                           "not_computer")
-        move = game.computer_move()
+    session = await session_of(request, obj)
+    game = session.game
+    auto = move.lower() == "auto"
+    if auto and game.is_over:
+        raise ApiError(400, "the game is over", "over")
+    if auto and game.player.is_human:
+        raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
+                       "not_computer")
     deciding = not game.is_over and not game.needs_roll and game.player.is_human
     before = game.advice() if deciding else None
     seat = game.turn_player
-    game.play(move)
+    session_step(session.play_auto if auto else partial(session.play, move))
     verdict = None
     if before is not None:
         chosen = before.find(game.moves[-1].text)
@@ -646,39 +669,24 @@ def humans_only(obj: dict) -> bool:
 
 
 async def game_undo(request: Request) -> Response:
-    """Take back the last move; with ``"to": "human"`` every computer move
-    since a person's last move, and that move."""
+    """Take back the last move; with ``"to": "human"`` a person's last move
+    and every move since (``Session.undo``: under the fair rule not past
+    dice drawn since, 409 ``fair_undo``)."""
     obj = await body(request)
-    game = await game_of(request, obj)
-    if not game.moves:
-        raise ApiError(400, "nothing to undo", "nothing_undo")
-    if is_pad(game) and humans_only(obj) and human_moved(game):
-        Session(game, "free").undo_write()  # a box written from the pad: back to its turn's start
-    elif humans_only(obj):
-        if not human_moved(game):
-            raise ApiError(400, "no person's move to undo", "nothing_undo")
-        while not game.players[game.undo().player].is_human:
-            pass
-    else:
-        game.undo()
-    return answer(request, game)
+    human = humans_only(obj)
+    session = await session_of(request, obj)
+    session_step(session.undo_write if human else partial(session.undo, one=True))
+    return answer(request, session.game)
 
 
 async def game_redo(request: Request) -> Response:
     """Play again the last move undone; with ``"to": "human"`` also the
     computer moves after it, up to a person's next move."""
     obj = await body(request)
-    game = await game_of(request, obj)
-    if not game.redo_moves:
-        raise ApiError(400, "nothing to redo", "nothing_redo")
-    if is_pad(game) and humans_only(obj):
-        Session(game, "free").redo_write()
-    else:
-        game.redo()
-    if humans_only(obj):
-        while game.redo_moves and not game.players[game.redo_moves[0].player].is_human:
-            game.redo()
-    return answer(request, game)
+    human = humans_only(obj)
+    session = await session_of(request, obj)
+    session_step(session.redo_write if human else partial(session.redo, one=True))
+    return answer(request, session.game)
 
 
 async def openapi(request: Request) -> Response:
@@ -830,10 +838,10 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
-    from yatzy.web.practice import Practice, practice_routes, ratings_folder   # Practice view
-    app.router.routes += practice_routes(Practice(ratings_folder(db), lambda: state.default,
-                                                  lambda spec: solver_for_game(state, spec),
-                                                  state.budget))
+    from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder   # Practice view
+    app.state.practice = Practice(ratings_folder(db), lambda: state.default,
+                                  lambda spec: solver_for_game(state, spec), state.budget)
+    app.router.routes += PRACTICE_ROUTES
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 

@@ -11,11 +11,10 @@ states (``yatzy.web.shared``) both answer ``family(session)``, so every
 phone reads the same numbers as the coach and the end review.
 
     >>> from yatzy.game import Game
-    >>> from yatzy.session import Session
-    >>> g = Game("nordic", ["Kari", "Ola"], seed=1)
+    >>> s = Session(Game("nordic", ["Kari", "Ola"], seed=1))
     >>> for m in ["roll 33356", "score threes", "roll 11256", "score chance"]:
-    ...     _ = g.play(m)
-    >>> f = family(Session(g))
+    ...     _ = s.play(m)
+    >>> f = family(s)
     >>> f["lead"], f["bonus"][0][0]
     ({'seats': [1], 'by': 6}, {'state': 'need', 'need': 54, 'pace': 0.0})
 """
@@ -24,7 +23,6 @@ from __future__ import annotations
 
 import re
 
-from yatzy.errors import InputError
 from yatzy.position.scorecard import Scorecard
 from yatzy.scorepad import is_pad, pad_values
 from yatzy.session import Session, bonus_pace
@@ -100,15 +98,6 @@ def review_of(session: Session, seat: int) -> dict | None:
             "unrated": unrated}
 
 
-def ledger_of(session: Session) -> dict[str, float] | None:
-    """Each person's running loss by seat, the turns written from a score
-    pad left out (None where the table cannot value the moves)."""
-    try:
-        return {str(seat): loss for seat, loss in session.ledger().items()}
-    except (InputError, AttributeError, TypeError):
-        return None
-
-
 def family(session: Session, review: bool = True) -> dict:
     """The score pad's data (module docstring): ``lead`` (the leaders'
     seats and the points the next one is behind), ``standings``,
@@ -120,14 +109,12 @@ def family(session: Session, review: bool = True) -> dict:
     from a pad), and ``review`` once the game is over (``review``)."""
     game = session.game
     rules = game.rules
-    standings = [vars(s) for s in session.standings()]
-    leaders = [s["seat"] for s in standings if s["place"] == 1]
-    behind = [s["behind"] for s in standings if s["place"] > 1]
+    leaders, by = session.lead()
     out = {
-        "standings": standings,
-        "lead": {"seats": leaders, "by": min(behind) if behind else 0},
+        "standings": [vars(s) for s in session.standings()],
+        "lead": {"seats": leaders, "by": by},
         "bonus": [[bonus_state(c) for c in card.columns] for card in game.cards],
-        "ledger": ledger_of(session),
+        "ledger": {str(seat): loss for seat, loss in session.ledger().items()},
         "unrated": {str(seat): n for seat, n in session.unrated().items()},
         "scorepad": is_pad(game),
         "pad": {f"{rules.boxes[b].name}@{c}": v for (c, b), v in pad_values(game).items()}

@@ -12,7 +12,7 @@ from yatzy.database import transaction
 from yatzy.game import Game
 from yatzy.session import Session
 from yatzy.web.table_state import (CODE, SHORT, SHORT_LENGTH, SHORT_LETTERS, WHO_MOVES, Row,
-                                   TableError)
+                                   TableRefused)
 
 
 class NewTables:
@@ -27,16 +27,16 @@ class NewTables:
         when the players are as many; if that table has a next game already,
         that one's code is answered instead (admin None)."""
         if who_moves not in WHO_MOVES:
-            raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+            raise TableRefused(400, f"who_moves {who_moves!r}: expected any or seat")
         if follows is not None and not CODE.fullmatch(follows):
-            raise TableError(404, "no such table to follow")
+            raise TableRefused(404, "no such table to follow")
         with self.lock, transaction(self.db):
             if follows is None:
                 admin = secrets.token_urlsafe(16)
                 return self._insert(game, who_moves, admin, client=client), admin
             row = self._row_in(follows, "no such table to follow")
             if not row.is_admin(admin):
-                raise TableError(403, "only the phone that made the table may start its next "
+                raise TableRefused(403, "only the phone that made the table may start its next "
                                  "game; propose it instead")
             if row.next is not None:
                 return row.next, None
@@ -46,8 +46,8 @@ class NewTables:
         """``row`` inside a transaction of this thread (404: ``missing``)."""
         try:
             return self.row(code)
-        except TableError:
-            raise TableError(404, missing) from None
+        except TableRefused:
+            raise TableRefused(404, missing) from None
 
     def _insert(self, game: Game, who_moves: str, admin: str, family: str | None = None,
                 client: str = "") -> str:
@@ -81,10 +81,10 @@ class NewTables:
         dashes and case aside); 404 if none (rate-limited by the route)."""
         short = "".join(c for c in str(short).upper() if c.isalnum())
         if not SHORT.fullmatch(short):
-            raise TableError(400, f"a table's code is {SHORT_LENGTH} letters")
+            raise TableRefused(400, f"a table's code is {SHORT_LENGTH} letters")
         with self.lock:
             got = self.db.execute("SELECT code FROM games WHERE short = ?", (short,)).fetchone()
         if got is None:
-            raise TableError(404, "no such table")
+            raise TableRefused(404, "no such table")
         return got[0]
 

@@ -45,7 +45,11 @@ GAME_DOC = {"type": "object", "description": "A game as Game.to_dict() writes it
                     "name": {"type": "string"}, "kind": {"type": "string"}}}},
                 "moves": {"type": "array", "items": {"type": "string"}},
                 "played": {"type": "integer"},
-                "drawn": {"type": "array", "items": {"type": "integer"}}}}
+                "drawn": {"type": "array", "items": {"type": "integer"}},
+                "draw_numbers": {"type": "array", "items": {"type": "integer"},
+                                 "description": "The draw of each drawn roll"},
+                "draws_made": {"type": "integer",
+                               "description": "Draws made, undone ones included"}}}
 
 GAME_VIEW = {"type": "object", "description": "The game, its protokoll and the advice.",
              "required": ["game", "protokoll", "players", "turn_player"], "properties": {
@@ -311,7 +315,12 @@ DOCUMENT = {
             RULES, CARD, _query("dice", "The dice, 11256 or 1,1,2,5,6.", True),
             _query("rerolls", "Rerolls left: 2 after the first roll, then 1, then 0.", True,
                    "integer"),
-            _query("top", "Only the best K actions.", False, "integer")],
+            _query("top", "Only the best K actions.", False, "integer"),
+            _query("theta", "Play for the risk: the certainty equivalent under theta "
+                   "(-1..1; 0: the expected score).", False, "number"),
+            _query("target", "Play for the largest chance to reach this score.", False,
+                   "integer"),
+            _query("opponent", "Play to win against this opponent's card (repeat for each).")],
             {"type": "object", "properties": {"actions": {
                 "type": "array", "items": {"$ref": "#/components/schemas/Action"}}}}),
         "/api/distribution": _get("Final-score distribution of optimal play from the card "

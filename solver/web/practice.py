@@ -19,7 +19,8 @@ file of a player is what ``yatzy train --stats --db FILE`` reads.  A name
 is not a password: whoever knows it can add answers to that rating.  A
 file is made by a player's first recorded answer, never by a read.
 
-Routes (``practice_routes``):
+Routes (``PRACTICE_ROUTES``, functions of the request; the view's state is
+``app.state.practice``):
 
 * ``GET /api/puzzles?rules=&seed=&count=&level=&daily=&date=&player=``
   -> ``{"rules", "seed", "date", "level", "source", "labels", "puzzles"}``
@@ -76,7 +77,7 @@ from yatzy.web.app import (
 from yatzy.web.budget import Budget
 from yatzy.web.guard import CLIENT
 from yatzy.web.shared import Limiter
-from yatzy.web.shared import TableError as Refused
+from yatzy.web.shared import TableRefused as Refused
 
 MAX_COUNT = 20                 # puzzles in one request
 MAX_KEY = 400                  # characters of a puzzle (card|dice|rerolls)
@@ -408,139 +409,153 @@ def player_of(value: object) -> str | None:
 
 
 # ------------------------------------------------------------------ routes
-def practice_routes(practice: Practice) -> list[Route]:
-    """The routes of the Practice view."""
+def practice_of(request: Request) -> Practice:
+    """The Practice view's state, kept by the app (``app.state.practice``)."""
+    return request.app.state.practice
 
-    async def puzzles(request: Request) -> Response:
-        solver = await practice.solver(arg(request, "rules", practice.default()))
-        count = whole_arg(request, "count", 1, MAX_COUNT, required=False) or 5
-        level = whole_arg(request, "level", 0, len(pz.LEVELS) - 1, required=False) or 0
-        seed = seed_arg(request)
-        daily = flag_arg(request, "daily")
-        player = player_of(arg(request, "player", ""))
-        spec = solver.rules.spec
-        if daily:
-            if seed is not None:
-                raise ApiError(400, "seed and daily do not go together")
-            date = date_arg(request)
-            seed, source = pz.daily_seed(date, solver.rules), "daily"
-        else:
-            if request.query_params.get("date"):
-                raise ApiError(400, "date goes with daily=1")
-            date, source = None, "train"
-            if seed is None:
-                seed = secrets.randbelow(MAX_SEED + 1)
 
-        def work() -> list[dict]:
-            due: list[pz.Puzzle] = []
-            if player and not daily:             # positions got wrong before come back first
-                db = practice.open_player(player, create=False)
-                if db is not None:
-                    with db:
-                        for key in db.due(spec, limit=count):
-                            try:
-                                due.append(pz.Puzzle.parse(key, solver.table))
-                            except InputError:
-                                pass             # of other rules of the same spec
-            found = pz.draw(solver.table, count - len(due), seed, level) if count > len(due) else []
-            return ([puzzle_json(solver, p, True) for p in due]
-                    + [puzzle_json(solver, p) for p in found])
 
-        out = await anyio.to_thread.run_sync(work)
-        return reply({"rules": spec, "seed": None if daily else seed,
-                      "date": date.isoformat() if date else None, "level": level,
-                      "source": source, "dice_count": solver.rules.dice,
-                      "faces": solver.rules.faces, "labels": labels(solver.rules),
-                      "puzzles": out})
+async def puzzles(request: Request) -> Response:
+    practice = practice_of(request)
+    solver = await practice.solver(arg(request, "rules", practice.default()))
+    count = whole_arg(request, "count", 1, MAX_COUNT, required=False) or 5
+    level = whole_arg(request, "level", 0, len(pz.LEVELS) - 1, required=False) or 0
+    seed = seed_arg(request)
+    daily = flag_arg(request, "daily")
+    player = player_of(arg(request, "player", ""))
+    spec = solver.rules.spec
+    if daily:
+        if seed is not None:
+            raise ApiError(400, "seed and daily do not go together")
+        date = date_arg(request)
+        seed, source = pz.daily_seed(date, solver.rules), "daily"
+    else:
+        if request.query_params.get("date"):
+            raise ApiError(400, "date goes with daily=1")
+        date, source = None, "train"
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
 
-    async def answer(request: Request) -> Response:
-        obj = await body(request)
-        solver = await practice.solver(text_field(obj, "rules", practice.default()))
-        key = obj.get("puzzle")
-        if not isinstance(key, str) or not key or len(key) > MAX_KEY:
-            raise ApiError(400, f"puzzle must be a puzzle's key, card|dice|rerolls (at most "
-                                f"{MAX_KEY} characters)", "puzzle")
-        try:
-            puzzle = pz.Puzzle.parse(key, solver.table)
-        except InputError as e:
-            raise ApiError(400, str(e), "puzzle") from None
-        if puzzle.card.is_full:
-            raise ApiError(400, "the card is full: there is nothing left to decide", "puzzle")
-        text = text_field(obj, "answer").strip()
-        lang = lang_of(obj.get("lang", "en"))
-        player = player_of(obj.get("player"))
-        source = obj.get("source", "train")
-        if source not in SOURCES:
-            raise ApiError(400, f"source must be one of {', '.join(SOURCES)}")
-        seconds = seconds_of(obj.get("seconds"))
-        try:
-            want = Action.parse(text, solver.rules)
-        except InputError as e:
-            raise ApiError(400, f"answer {text[:40]!r}: {e}", "answer") from None
-        if player:
-            practice.limit(practice.records, request)
-            if not player_file(practice.folder, player).exists():
-                practice.limit(practice.new_players, request)
-
-        def work() -> dict:
-            why = solver.explain(puzzle.card, puzzle.dice, puzzle.rerolls)
-            chosen = next((e for e in why if e.action == want), None)
-            if chosen is None:
-                raise ApiError(400, why_not(solver, puzzle, want), "not_possible")
-            loss = chosen.action.loss
-            out = {"rules": solver.rules.spec, "puzzle": puzzle.key, "kind": puzzle.kind,
-                   "loss": loss, "best_choice": chosen.action == chosen.best,
-                   "answer": action_json(chosen.action), "best": action_json(chosen.best),
-                   "sentence": chosen.sentence(lang), "sentences": {
-                       lg: chosen.sentence(lg) for lg in LANGS},
-                   **chosen.as_dict(), "recorded": False}
-            if chosen.action == chosen.best:
-                runner = next((e for e in why if e.action.loss > 0), None)
-                out["runner_up"] = None if runner is None else explanation_json(runner)
-            if player:
-                with practice.open_player(player, create=True) as db:
-                    db.record(Answer(solver.rules.spec, puzzle.key, puzzle.kind,
-                                     str(chosen.action), str(chosen.best), loss, source, seconds))
-                    out["recorded"] = True
-                    out["stats"] = stats_json(db.stats(solver.rules.spec), player, solver.rules)
-            return out
-
-        return reply(await anyio.to_thread.run_sync(work))
-
-    async def stats(request: Request) -> Response:
-        spec = (await practice.solver(arg(request, "rules", practice.default()))).rules.spec
-        player = check_name(arg(request, "player"))
-
-        def work() -> dict:
+    def work() -> list[dict]:
+        due: list[pz.Puzzle] = []
+        if player and not daily:             # positions got wrong before come back first
             db = practice.open_player(player, create=False)
-            if db is None:
-                return stats_json(empty_stats(spec), player, parse_rules(spec))
-            with db:
-                return stats_json(db.stats(spec), player, parse_rules(spec))
+            if db is not None:
+                with db:
+                    for key in db.due(spec, limit=count):
+                        try:
+                            due.append(pz.Puzzle.parse(key, solver.table))
+                        except InputError:
+                            pass             # of other rules of the same spec
+        found = pz.draw(solver.table, count - len(due), seed, level) if count > len(due) else []
+        return ([puzzle_json(solver, p, True) for p in due]
+                + [puzzle_json(solver, p) for p in found])
 
-        return reply(await anyio.to_thread.run_sync(work))
-
-    async def level(request: Request) -> Response:
-        """The level in words of answers kept in the browser: ``n`` and ``mean``."""
-        rules = parse_rules(arg(request, "rules", practice.default()))   # words only: no table
-        n = whole_arg(request, "n", 0, 10**6)
-        text = arg(request, "mean", "").strip()
-        try:
-            mean = float(text) if text else None
-        except ValueError:
-            raise ApiError(400, f"mean must be a number, not {text[:20]!r}") from None
-        if mean is not None and not (math.isfinite(mean) and 0 <= mean <= 1000):
-            raise ApiError(400, "mean must be a loss per decision, 0..1000")
-        return reply(level_of(rules, n, mean))
-
-    async def scale(request: Request) -> Response:
-        solver = await practice.solver(arg(request, "rules", practice.default()))
-        return reply({"rules": solver.rules.spec, **practice.scale(solver)})
-
-    return [Route("/api/puzzles", puzzles), Route("/api/puzzle/answer", answer, methods=["POST"]),
-            Route("/api/practice/stats", stats), Route("/api/practice/scale", scale),
-            Route("/api/practice/level", level)]
+    out = await anyio.to_thread.run_sync(work)
+    return reply({"rules": spec, "seed": None if daily else seed,
+                  "date": date.isoformat() if date else None, "level": level,
+                  "source": source, "dice_count": solver.rules.dice,
+                  "faces": solver.rules.faces, "labels": labels(solver.rules),
+                  "puzzles": out})
 
 
-__all__ = ["MAX_COUNT", "Practice", "check_name", "level_of", "practice_routes",
+async def answer(request: Request) -> Response:
+    practice = practice_of(request)
+    obj = await body(request)
+    solver = await practice.solver(text_field(obj, "rules", practice.default()))
+    key = obj.get("puzzle")
+    if not isinstance(key, str) or not key or len(key) > MAX_KEY:
+        raise ApiError(400, f"puzzle must be a puzzle's key, card|dice|rerolls (at most "
+                            f"{MAX_KEY} characters)", "puzzle")
+    try:
+        puzzle = pz.Puzzle.parse(key, solver.table)
+    except InputError as e:
+        raise ApiError(400, str(e), "puzzle") from None
+    if puzzle.card.is_full:
+        raise ApiError(400, "the card is full: there is nothing left to decide", "puzzle")
+    text = text_field(obj, "answer").strip()
+    lang = lang_of(obj.get("lang", "en"))
+    player = player_of(obj.get("player"))
+    source = obj.get("source", "train")
+    if source not in SOURCES:
+        raise ApiError(400, f"source must be one of {', '.join(SOURCES)}")
+    seconds = seconds_of(obj.get("seconds"))
+    try:
+        want = Action.parse(text, solver.rules)
+    except InputError as e:
+        raise ApiError(400, f"answer {text[:40]!r}: {e}", "answer") from None
+    if player:
+        practice.limit(practice.records, request)
+        if not player_file(practice.folder, player).exists():
+            practice.limit(practice.new_players, request)
+
+    def work() -> dict:
+        why = solver.explain(puzzle.card, puzzle.dice, puzzle.rerolls)
+        chosen = next((e for e in why if e.action == want), None)
+        if chosen is None:
+            raise ApiError(400, why_not(solver, puzzle, want), "not_possible")
+        loss = chosen.action.loss
+        out = {"rules": solver.rules.spec, "puzzle": puzzle.key, "kind": puzzle.kind,
+               "loss": loss, "best_choice": chosen.action == chosen.best,
+               "answer": action_json(chosen.action), "best": action_json(chosen.best),
+               "sentence": chosen.sentence(lang), "sentences": {
+                   lg: chosen.sentence(lg) for lg in LANGS},
+               **chosen.as_dict(), "recorded": False}
+        if chosen.action == chosen.best:
+            runner = next((e for e in why if e.action.loss > 0), None)
+            out["runner_up"] = None if runner is None else explanation_json(runner)
+        if player:
+            with practice.open_player(player, create=True) as db:
+                db.record(Answer(solver.rules.spec, puzzle.key, puzzle.kind,
+                                 str(chosen.action), str(chosen.best), loss, source, seconds))
+                out["recorded"] = True
+                out["stats"] = stats_json(db.stats(solver.rules.spec), player, solver.rules)
+        return out
+
+    return reply(await anyio.to_thread.run_sync(work))
+
+
+async def stats(request: Request) -> Response:
+    practice = practice_of(request)
+    spec = (await practice.solver(arg(request, "rules", practice.default()))).rules.spec
+    player = check_name(arg(request, "player"))
+
+    def work() -> dict:
+        db = practice.open_player(player, create=False)
+        if db is None:
+            return stats_json(empty_stats(spec), player, parse_rules(spec))
+        with db:
+            return stats_json(db.stats(spec), player, parse_rules(spec))
+
+    return reply(await anyio.to_thread.run_sync(work))
+
+
+async def level(request: Request) -> Response:
+    """The level in words of answers kept in the browser: ``n`` and ``mean``."""
+    practice = practice_of(request)
+    rules = parse_rules(arg(request, "rules", practice.default()))   # words only: no table
+    n = whole_arg(request, "n", 0, 10**6)
+    text = arg(request, "mean", "").strip()
+    try:
+        mean = float(text) if text else None
+    except ValueError:
+        raise ApiError(400, f"mean must be a number, not {text[:20]!r}") from None
+    if mean is not None and not (math.isfinite(mean) and 0 <= mean <= 1000):
+        raise ApiError(400, "mean must be a loss per decision, 0..1000")
+    return reply(level_of(rules, n, mean))
+
+
+async def scale(request: Request) -> Response:
+    practice = practice_of(request)
+    solver = await practice.solver(arg(request, "rules", practice.default()))
+    return reply({"rules": solver.rules.spec, **practice.scale(solver)})
+
+
+PRACTICE_ROUTES = [
+    Route("/api/puzzles", puzzles), Route("/api/puzzle/answer", answer, methods=["POST"]),
+    Route("/api/practice/stats", stats), Route("/api/practice/scale", scale),
+    Route("/api/practice/level", level)]
+
+
+__all__ = ["MAX_COUNT", "PRACTICE_ROUTES", "Practice", "check_name", "level_of",
            "ratings_folder"]

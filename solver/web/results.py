@@ -9,7 +9,6 @@ from yatzy.database import transaction
 from yatzy.game import Game
 from yatzy.history import game_key, history, page_family, record
 from yatzy.session import Session
-from yatzy.web.family import family
 from yatzy.web.table_state import Row
 
 
@@ -18,14 +17,10 @@ class Results:
 
     def _record(self, row: Row, session: Session) -> None:
         """A table's game just finished: its results (in the caller's transaction)."""
-        game = session.game
-        ledger = family(session, review=False)["ledger"] or {}
-        places = {s.seat: s.place for s in session.standings()}
         first = self.db.execute("SELECT client FROM games WHERE code = ?",
                                 (row.family or row.code,)).fetchone()
-        record(self.db, row.code, row.family or row.code, game.rules.spec,
-               [(p.name, game.cards[i].score, places[i], ledger.get(str(i)))
-                for i, p in enumerate(game.players)], client=first[0] if first else "")
+        record(self.db, row.code, row.family or row.code, session.game.rules.spec,
+               session.results(), client=first[0] if first else "")
 
     def record_page(self, game: Game, client: str = "") -> dict:
         """A finished game of one page recorded (once: ``game_key``) as the
@@ -35,13 +30,9 @@ class Results:
         names = [p.name for p in game.players]
         key, spec = game_key(game.to_dict()), game.rules.spec
         fam = f"{page_family(names)}@{client}"
-        ledger = family(Session(game), review=False)["ledger"] or {}
-        places = {s.seat: s.place for s in Session(game).standings()}
+        results = Session(game).results()
         with self.lock, transaction(self.db):
-            record(self.db, key, fam, spec, [(p.name, game.cards[i].score, places[i],
-                                              ledger.get(str(i)))
-                                             for i, p in enumerate(game.players)],
-                   source="page", client=client)
+            record(self.db, key, fam, spec, results, source="page", client=client)
             return history(self.db, fam, spec, names, key)
 
     def _with_history(self, row: Row, state: dict) -> dict:

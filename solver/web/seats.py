@@ -23,7 +23,7 @@ import secrets
 from yatzy.database import transaction
 from yatzy.game import Game
 from yatzy.session import SessionError, check_right
-from yatzy.web.table_state import WHO_MOVES, Row, TableError
+from yatzy.web.table_state import WHO_MOVES, Row, TableRefused
 
 
 class Seats:
@@ -51,12 +51,12 @@ class Seats:
             row = self.row(code)
             players = len(row.doc.get("players", []))
             if not 0 <= seat < players:
-                raise TableError(400, f"seat {seat}: the table has seats 0..{players - 1}")
+                raise TableRefused(400, f"seat {seat}: the table has seats 0..{players - 1}")
             held = row.seats.get(seat)
             if held is not None:
                 if seat in row.seats_of(token):
                     return held
-                raise TableError(409, f"seat {seat} is taken")
+                raise TableRefused(409, f"seat {seat} is taken")
             token = secrets.token_urlsafe(16)
             self.db.execute("INSERT INTO seats (code, seat, token) VALUES (?, ?, ?)",
                             (code, seat, token))
@@ -81,7 +81,7 @@ class Seats:
         admin proposes it or every claimed seat agrees (the proposer's token
         counts): the new table's code, else None (the proposal is shown)."""
         if who_moves not in WHO_MOVES:
-            raise TableError(400, f"who_moves {who_moves!r}: expected any or seat")
+            raise TableRefused(400, f"who_moves {who_moves!r}: expected any or seat")
         with self.lock, transaction(self.db):
             row = self.row(code)
             if row.next is not None:
@@ -104,15 +104,15 @@ class Seats:
             if row.next is not None:
                 return row.next
             if row.proposal is None:
-                raise TableError(409, "no next game is proposed", code="no_proposal")
+                raise TableRefused(409, "no next game is proposed", code="no_proposal")
             if not (row.is_admin(token) or row.seats_of(token)):
-                raise TableError(403, "only a seated player or the table's creator may accept "
+                raise TableRefused(403, "only a seated player or the table's creator may accept "
                                  "the next game")
             if not isinstance(proposal, int) or isinstance(proposal, bool):
-                raise TableError(400, "id must be the id of the proposal accepted (the "
+                raise TableRefused(400, "id must be the id of the proposal accepted (the "
                                  "state's proposal.id)", code="proposal_id")
             if proposal != row.proposal.get("id"):
-                raise TableError(409, "another next game is proposed now; look at it again",
+                raise TableRefused(409, "another next game is proposed now; look at it again",
                                  code="other_proposal")
             return self._agree(row, None, token, solver)
 
@@ -122,7 +122,7 @@ class Seats:
             row = self.row(code)
             by = None if row.proposal is None else row.proposal["by"]
             if not (row.is_admin(token) or (by is not None and by in row.seats_of(token))):
-                raise TableError(403, "only the table's creator or the proposer may withdraw it")
+                raise TableRefused(403, "only the table's creator or the proposer may withdraw it")
             self.db.execute("UPDATE games SET proposal = NULL WHERE code = ?", (code,))
             self._touch(code)
 
@@ -134,7 +134,7 @@ class Seats:
             check_right(right, row.capability(token, strict=right in ("release", "propose")),
                         seat)
         except SessionError as e:
-            raise TableError(403, str(e), code="not_yours") from None
+            raise TableRefused(403, str(e), code="not_yours") from None
 
     def _agree(self, row: Row, game: Game | None, token: str | None, solver=None) -> str | None:
         """Count ``token``'s agreement to ``row.proposal``; start the next

@@ -66,8 +66,8 @@ from yatzy.web.seats import Seats
 from yatzy.web.table_state import (  # noqa: F401  the names the table routes and tests use
     BEAT, CODE, FINISHED_TTL, HELD, LIMITS, MAX_BODY, MAX_GAME_BODY, MAX_NAME, MAX_SPEC,
     POLL, RETRY_MS, SEEDS, SHORT, SHORT_LENGTH, SHORT_LETTERS, STREAM_SECONDS, TTL,
-    WHO_MOVES, Held, Limiter, Row, TableError, public_game, public_proposal, secret_seed,
-    session_data, stamp_of, state_of)
+    WHO_MOVES, Held, Limiter, Row, TableRefused, public_game, public_proposal, secret_seed,
+    stamp_of, state_of)
 
 ROW = ("SELECT rules, moves, doc, who_moves, finished, next, admin, proposal, version, short, "
        "family FROM games ")
@@ -117,13 +117,13 @@ class SharedGames(Following, NewTables, Seats, Results):
     # ---------------------------------------------------------------- reading
     def row(self, code: str) -> Row:
         if not CODE.fullmatch(code or ""):
-            raise TableError(404, "no such table")
+            raise TableRefused(404, "no such table")
         with self.lock:
             got = self.db.execute(ROW + "WHERE code = ?", (code,)).fetchone()
             seats = dict(self.db.execute("SELECT seat, token FROM seats WHERE code = ?",
                                          (code,)).fetchall())
             if got is None:
-                raise TableError(404, "no such table")
+                raise TableRefused(404, "no such table")
             self.rules.keep(code, got[0])
         return Row(code, got[0], got[1], json.loads(got[2]), got[3], bool(got[4]), seats, got[5],
                    got[6], None if got[7] is None else json.loads(got[7]), got[8], got[9],
@@ -201,7 +201,7 @@ class SharedGames(Following, NewTables, Seats, Results):
         with self.lock:
             try:
                 return self._change(code, after, kind, step, solver, describe, token)
-            except TableError as e:
+            except TableRefused as e:
                 if e.status == 409:
                     e.state = self.view(code, solver, describe)
                 raise
@@ -210,7 +210,7 @@ class SharedGames(Following, NewTables, Seats, Results):
         with transaction(self.db):
             row = self.row(code)
             if after != row.moves:
-                raise TableError(409, f"the table is at change {row.moves}, not {after}")
+                raise TableRefused(409, f"the table is at change {row.moves}, not {after}")
             session = self._session_at(code, row.moves, solver)
             self.games.pop(code, None)              # kept again once the change is written
             try:
@@ -218,7 +218,7 @@ class SharedGames(Following, NewTables, Seats, Results):
             except SessionError as e:               # refused before any change
                 self.games.keep(code, (row.moves, session))
                 if e.kind in ("not_yours", "not_admin"):
-                    raise TableError(403, str(e)) from None
+                    raise TableRefused(403, str(e)) from None
                 raise
             game = session.game                     # another error: the game is dropped (halfway)
             doc = game.to_dict()
@@ -246,7 +246,7 @@ class SharedGames(Following, NewTables, Seats, Results):
         with self.lock, transaction(self.db):
             got = self.db.execute("SELECT admin FROM games WHERE code = ?", (code,)).fetchone()
             if got is None or not secrets.compare_digest(got[0], str(admin)):
-                raise TableError(403, "only the phone that made the table may delete it")
+                raise TableRefused(403, "only the phone that made the table may delete it")
             self.db.execute("DELETE FROM games WHERE code = ?", (code,))
             self.games.pop(code, None)
             self.states.pop(code, None)
@@ -256,4 +256,4 @@ class SharedGames(Following, NewTables, Seats, Results):
 
 
 __all__ = ["CODE", "LIMITS", "MIGRATIONS", "SHORT", "SHORT_LETTERS", "Held", "Limiter", "Row",
-           "SharedGames", "TableError", "secret_seed", "stamp_of", "state_of"]
+           "SharedGames", "TableRefused", "secret_seed", "stamp_of", "state_of"]

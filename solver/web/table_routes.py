@@ -65,7 +65,7 @@ from yatzy.web.shared import (
     Held,
     Limiter,
     SharedGames,
-    TableError,
+    TableRefused,
     secret_seed,
     stamp_of,
 )
@@ -87,31 +87,31 @@ async def read_body(request: Request, most: int = MAX_BODY) -> dict:
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > most:
-            raise TableError(413, f"the request body is over {most} bytes")
+            raise TableRefused(413, f"the request body is over {most} bytes")
     try:
         obj = json_body(raw or b"{}")       # bounded: depth, digits, no NaN
     except BodyError as e:
-        raise TableError(400, str(e), code="body") from None
+        raise TableRefused(400, str(e), code="body") from None
     if not isinstance(obj, dict):
-        raise TableError(400, "the request body must be a JSON object")
+        raise TableRefused(400, "the request body must be a JSON object")
     return obj
 
 
 def count_field(obj: dict, name: str) -> int:
     value = obj.get(name)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-        raise TableError(400, f"{name} must be the table's change count (a whole number)")
+        raise TableRefused(400, f"{name} must be the table's change count (a whole number)")
     return value
 
 
 def required_text(obj: dict, name: str, most: int = 200) -> str:
     """``obj[name]``: a string with more than spaces, at most ``most``
-    characters, stripped (else ``TableError`` 400)."""
+    characters, stripped (else ``TableRefused`` 400)."""
     value = obj.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise TableError(400, f"{name} must be a non-empty string")
+        raise TableRefused(400, f"{name} must be a non-empty string")
     if len(value) > most:
-        raise TableError(400, f"{name} is longer than {most} characters")
+        raise TableRefused(400, f"{name} is longer than {most} characters")
     return value.strip()
 
 
@@ -123,7 +123,7 @@ def token_field(obj: dict, name: str = "token") -> str | None:
 def seat_field(obj: dict) -> int:
     seat = obj.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < MAX_PLAYERS:
-        raise TableError(400, f"seat must be a seat number 0..{MAX_PLAYERS - 1}")
+        raise TableRefused(400, f"seat must be a seat number 0..{MAX_PLAYERS - 1}")
     return seat
 
 
@@ -131,14 +131,14 @@ def check_names(names: object) -> list[str]:
     """Players as ``NAME`` or ``NAME=KIND``: 1..6 strings of 1..``MAX_NAME`` characters."""
     if not isinstance(names, list) or not 1 <= len(names) <= MAX_PLAYERS or not all(
             isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in names):
-        raise TableError(400, f"players must be a list of 1..{MAX_PLAYERS} names of at most "
+        raise TableRefused(400, f"players must be a list of 1..{MAX_PLAYERS} names of at most "
                          f"{MAX_NAME} characters (NAME or NAME=optimal)")
     return names
 
 
 def check_spec(spec: object) -> str:
     if not isinstance(spec, str) or len(spec) > MAX_SPEC:
-        raise TableError(400, "rules must be a rules spec")
+        raise TableRefused(400, "rules must be a rules spec")
     return spec
 
 
@@ -147,14 +147,14 @@ def shared_document(doc: object) -> dict:
     names), with a fresh secret seed: its rolls so far are kept as rolled,
     the ones to come drawn from a seed no phone has seen."""
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str):
-        raise TableError(400, "game must be a game document with its rules")
+        raise TableRefused(400, "game must be a game document with its rules")
     check_spec(doc["rules"])
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise TableError(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
+        raise TableRefused(400, "game: players must be a list of {\"name\": ..., \"kind\": ...}")
     check_names([p.get("name") for p in players])
-    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn")}, "drawn": [],
-            "seed": secret_seed()}
+    return {**{k: v for k, v in doc.items() if k not in ("seed", "drawn", "draw_numbers")},
+            "drawn": [], "seed": secret_seed()}
 
 
 LAN_URL = "YATZY_LAN_URL"     # set by ``yatzy serve --host 0.0.0.0``: the page's address on the network
@@ -278,7 +278,7 @@ async def guarded(handler, tables: Tables, request: Request) -> Response:
     JSON 500 there, and logged."""
     try:
         return await handler(tables, request)
-    except (TableError, Refused, DatabaseFull, DatabaseBusy, InputError) as e:
+    except (TableRefused, Refused, DatabaseFull, DatabaseBusy, InputError) as e:
         return refusal(e)
 
 
@@ -286,7 +286,7 @@ def refusal(e: Exception) -> Response:
     """A refusal as one JSON line with its ``code``, without server paths."""
     body = {"error": no_paths(" ".join(str(e).split()))}
     headers = None
-    if isinstance(e, (TableError, Refused)):
+    if isinstance(e, (TableRefused, Refused)):
         status, body["code"] = e.status, e.code
         if getattr(e, "state", None) is not None:
             body["state"] = e.state
@@ -304,12 +304,12 @@ async def create(tables: Tables, request: Request) -> Response:
     tables.creating.take(client_of(request))
     obj = await read_body(request, MAX_GAME_BODY)
     if "seed" in obj:                           # the dice are the server's to choose
-        raise TableError(400, "a shared table's dice are drawn from the server's own secret "
+        raise TableRefused(400, "a shared table's dice are drawn from the server's own secret "
                               "seed; send no seed", code="seed")
     who = obj.get("who_moves", "any")
     follows = obj.get("follows")
     if follows is not None and not isinstance(follows, str):
-        raise TableError(400, "follows must be a table's code")
+        raise TableRefused(400, "follows must be a table's code")
     if "game" in obj:                           # a game as it stands, shared
         doc = shared_document(obj["game"])
         solver = await tables.solver_for(doc["rules"])
@@ -336,11 +336,10 @@ async def read(tables: Tables, request: Request) -> Response:
 
 def play_step(move: str):
     """The step of a move: ``auto`` is the move of the player to move's
-    policy (``Game.computer_move``; optimal for a person)."""
+    policy (``Session.auto_move``; optimal for a person)."""
     def step(session: Session, by: Capability) -> str:
         if move.lower() == "auto":
-            session.check("move", by)
-            return session.play(session.game.computer_move(), by).text
+            return session.play_auto(by).text
         return session.play(move, by).text
     return step
 
@@ -357,10 +356,10 @@ def pad_fields(obj: dict) -> tuple[str, int, int | None]:
     box = required_text(obj, "box", 40)
     points, column = obj.get("points"), obj.get("column")
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10_000:
-        raise TableError(400, "points must be a whole number 0..10000")
+        raise TableRefused(400, "points must be a whole number 0..10000")
     if column is not None and (isinstance(column, bool) or not isinstance(column, int)
                                or not 1 <= column <= 99):
-        raise TableError(400, "column must be a column number")
+        raise TableRefused(400, "column must be a column number")
     return box, points, column
 
 
@@ -456,19 +455,19 @@ async def join(tables: Tables, request: Request) -> Response:
     tables.joining.take(client)
     short = request.path_params["short"]
     if len(short) > 32:
-        raise TableError(400, "a table's code is 6 letters", code="short_code")
+        raise TableRefused(400, "a table's code is 6 letters", code="short_code")
     tables.missing.check(client)
     if client in tables.missed:
         tables.misses.check("*")
     try:
         code = await tables.run(tables.shared.by_short, short)
-    except TableError as e:
+    except TableRefused as e:
         if e.status == 404:
             tables.missing.take(client)
             tables.missed.keep(client, True)
             try:
                 tables.misses.take("*")
-            except TableError:
+            except TableRefused:
                 pass
         raise
     return JSONResponse({"code": code, "url": table_url(request, code)})
@@ -484,11 +483,11 @@ async def record_game(tables: Tables, request: Request) -> Response:
     obj = await read_body(request, MAX_GAME_BODY)
     doc = obj.get("game")
     if not isinstance(doc, dict) or not isinstance(doc.get("rules"), str):
-        raise TableError(400, "game must be a game document with its rules")
+        raise TableRefused(400, "game must be a game document with its rules")
     check_spec(doc["rules"])
     game = Game.from_dict(doc, await tables.solver_for(doc["rules"]), where="game")
     if not game.is_over:
-        raise TableError(409, "the game is not over")
+        raise TableRefused(409, "the game is not over")
     tables.recording.take(client_of(request))
     got = await tables.run(tables.shared.record_page, game, client_of(request))
     return JSONResponse(got)
@@ -538,7 +537,7 @@ async def stream(tables: Tables, request: Request, code: str, solver, event: asy
                 try:
                     current, text = await tables.run(tables.shared.event, code, solver,
                                                      tables.describe)
-                except TableError as e:
+                except TableRefused as e:
                     if e.status != 404:
                         raise
                     yield "event: deleted\ndata: {}\n\n"

@@ -1,7 +1,7 @@
 """The rows of the shared tables' file as the server reads them: a
 table's ``Row`` (who holds which seat, who made it, the next game
 proposed), what the phones see of it (``state_of``, ``public_game``),
-``TableError`` (a refusal with its HTTP status and ``code``), and the rate
+``TableRefused`` (a refusal with its HTTP status and ``code``), and the rate
 limits of the table routes (``Limiter``, ``LIMITS``).  The file itself:
 ``yatzy.web.shared``."""
 
@@ -13,7 +13,6 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from yatzy.errors import InputError
 from yatzy.session import ANY_SEAT, NOBODY, Capability, Session
 from yatzy.web.family import family
 
@@ -47,7 +46,7 @@ CODES = {400: "input", 403: "not_yours", 404: "no_such_table", 409: "conflict",
          413: "body", 429: "rate"}
 
 
-class TableError(Exception):
+class TableRefused(Exception):
     """A request the tables refuse: HTTP status, one line, its ``code``
     (the kind of refusal: by default the status's, ``CODES``), and for
     409 the state."""
@@ -101,12 +100,13 @@ class Row:
 
 def public_game(doc: dict, finished: bool) -> dict:
     """The game document as the phones see it: without the seed (and the
-    marks of the rolls drawn from it) until the game is over.
+    marks of the rolls drawn from it, and their draws) until the game is over.
 
     >>> public_game({"seed": 5, "drawn": [0], "moves": ["roll 1 2 3 4 5"]}, False)
     {'moves': ['roll 1 2 3 4 5']}
     """
-    return doc if finished else {k: v for k, v in doc.items() if k not in ("seed", "drawn")}
+    return doc if finished else {k: v for k, v in doc.items()
+                                 if k not in ("seed", "drawn", "draw_numbers")}
 
 
 def public_proposal(proposal: dict | None) -> dict | None:
@@ -121,23 +121,11 @@ def state_of(row: Row, session: Session, view: dict | None = None) -> dict:
     out = {"code": row.code, "short": row.short, "moves": row.moves, "version": row.version,
            "who_moves": row.who_moves, "claimed": sorted(row.seats), "finished": row.finished,
            "next": row.next, "proposal": public_proposal(row.proposal),
-           "game": public_game(row.doc, row.finished), "session": session_data(session),
+           "game": public_game(row.doc, row.finished), "session": session.as_dict(),
            "family": family(session)}
     if view is not None:
         out["view"] = view
     return out
-
-
-def session_data(session: Session) -> dict:
-    """``Session.as_dict``; the ledger left empty where the strategy's
-    table cannot value the moves (never an error in a state)."""
-    try:
-        return session.as_dict()
-    except (InputError, AttributeError, TypeError):
-        last = session.last_move()
-        return {"ledger": {}, "pace": session.pace(), "standings": [
-            vars(s) for s in session.standings()], "last": None if last is None else vars(last),
-            "undo_rule": session.undo_rule}
 
 
 def stamp_of(state: dict) -> tuple:
@@ -172,14 +160,14 @@ class Limiter:
         """429 if ``client`` has no request left now (nothing is taken)."""
         tokens, at = self.buckets.get(client, (self.burst, time.monotonic()))
         if min(self.burst, tokens + (time.monotonic() - at) * self.rate) < 1:
-            raise TableError(429, "too many requests; wait a moment")
+            raise TableRefused(429, "too many requests; wait a moment")
 
     def take(self, client: str) -> None:
         now = time.monotonic()
         tokens, at = self.buckets.get(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
         if tokens < 1:
-            raise TableError(429, "too many requests; wait a moment")
+            raise TableRefused(429, "too many requests; wait a moment")
         self.buckets[client] = (tokens - 1, now)
         if len(self.buckets) > 10_000:                  # forget the oldest clients
             for key in list(self.buckets)[:5_000]:

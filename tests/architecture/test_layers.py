@@ -21,8 +21,9 @@ STAGES = [
     {"yatzy.tables"},
     {"yatzy.players"},
     {"yatzy.research"},
+    {"yatzy.studies"},
     {"yatzy.api"},
-    {"yatzy.game", "yatzy.session", "yatzy.scorepad"},
+    {"yatzy.game", "yatzy.record", "yatzy.session", "yatzy.scorepad"},
     {"yatzy.cli", "yatzy.web", "yatzy.__main__"},
 ]
 NUMBA_ALLOWED = ("yatzy.kernels", "yatzy.tables.build")

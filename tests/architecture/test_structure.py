@@ -33,7 +33,6 @@ CIRCLES_LEFT = {
     ("yatzy.web.app", "yatzy.web.practice"): "the server's routes, being given one style",
 }
 INSIDE_LEFT = {
-    "yatzy.api": "Solver: becoming the one advice path, its notices the announcement service's",
     "yatzy.cli.coach.solving": "the coach's builds: moving to the announcement service",
     "yatzy.cli.coach.ending": "the coach's end: reading the session's review",
     "yatzy.cli.coach.records": "the coach's records: reading the session's view",
@@ -42,17 +41,8 @@ INSIDE_LEFT = {
     "yatzy.web.budget": "the server's limits: their storage imports going to the top",
     "yatzy.web.seal": "the server's limits: their storage imports going to the top",
 }
-MOVES_LEFT = {
-    "yatzy.cli.coach.loop": "the coach: acting through the session",
-    "yatzy.cli.coach.moves": "the coach: acting through the session",
-    "yatzy.scorepad": "a pad write: moving behind the session's door",
-    "yatzy.web.app": "the page's stateless routes: becoming a session over the posted game",
-}
-LONG_LEFT = {
-    "yatzy.api: class Solver": "Solver: its advice and its studies being parted",
-    "yatzy.game: class Game": "Game: being split into a record over positions",
-    "yatzy.web.practice: practice_routes": "the server's routes, being given one style",
-}
+MOVES_LEFT: dict[str, str] = {}
+LONG_LEFT: dict[str, str] = {}
 
 
 def owner(imported: str) -> str | None:

@@ -428,19 +428,27 @@ def test_fair_undo_refuses_to_show_dice_and_free_undo_says_so(nordic, tables_dir
     child.expect_exact("error: the dice are seen")
     child.sendline("chance")
     child.expect(r"Bob rolls [1-6 ]+, 2 reroll")
-    child.sendline("undo")                          # Bob has only rolled: Ann may change her box
-    child.expect_exact("undone: score chance")
-    child.expect_exact("Ann> ")
+    child.expect_exact("Bob> ")
+    child.sendline("undo")                  # Bob's dice are seen: Ann may not change her box
+    child.expect_exact("error: the dice are seen")
+    child.expect_exact("Bob> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    assert len(Game.load(tmp_path / "g.json").moves) == 3
+    assert len(Game.load(tmp_path / "g.json").moves) == 5
     free = spawn(tmp_path, tables_dir, "--player", "Ann", "--player", "Bob", "--seed", "11",
                  "--undo", "free", "--autosave", "f.json")
     free.expect_exact("Ann> ")
     free.sendline("reroll all")
+    free.expect(r"Ann rolls ([1-6 ]+), 1 reroll")
+    seen = free.match.group(1)
     free.expect_exact("Ann> ")
     free.sendline("undo")
     free.expect_exact("undone: reroll all")
+    free.expect_exact("Ann> ")
+    free.sendline("reroll all")             # the dice seen are never drawn again: fresh ones
+    free.expect(r"Ann rolls ([1-6 ]+), 1 reroll")
+    assert free.match.group(1) != seen
+    free.expect_exact("Ann> ")
     free.sendline("quit")
     free.expect(pexpect.EOF)
     doc = json.loads((tmp_path / "f.json").read_text())

@@ -89,7 +89,7 @@ def test_the_distributions_first_compile_is_said_once_before_its_pass(nordic, ta
     """After an install (Numba's cache empty) the exact distribution's
     compile is said once, before the pass's own announcement (the order
     they come in), not after it."""
-    import yatzy.api as api
+    import yatzy.studies as api
     import yatzy.kernels.cache as cache
     from yatzy.tables import announce
 

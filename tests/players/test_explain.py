@@ -18,7 +18,6 @@ from small_games import SMALL, TINY, joker_game
 
 from yatzy.api import Solver
 from yatzy.errors import InputError
-from yatzy.players.advice import end_turn
 from yatzy.players.explain import (
     BONUS,
     GROUPS,
@@ -33,7 +32,7 @@ from yatzy.players.explain import (
     parts_path,
 )
 from yatzy.players.strategy import advise
-from yatzy.position.scorecard import Scorecard
+from yatzy.position.scorecard import Scorecard, end_turn
 from yatzy.research.distribution import distribution
 from yatzy.rules.ruleset import parse_rules
 from yatzy.rules.ties import tolerance

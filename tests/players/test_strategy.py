@@ -18,6 +18,7 @@ import pytest
 from yatzy import Solver
 from yatzy.errors import InputError
 from yatzy.game import Game
+from yatzy.session import Session
 from yatzy.players.strategy import Columns, OneCard, strategy_for
 from yatzy.position.actions import Action, check_column
 from yatzy.position.scorecard import Scorecard
@@ -103,7 +104,7 @@ def test_a_games_review_is_as_before(solvers, spec):
     game = Game(spec, players[spec], seed={"nordic": 5, "triple": 6}[spec],
                 tables=solvers[spec].tables)
     while len(game.moves) < 40:
-        game.play(game.computer_move())
+        Session(game).play_auto()
     review = game.review(1)
     assert (review.values, len(review.decisions), review.total_loss.hex(),
             review.decisions[-1].chosen, review.decisions[-1].chosen_value.hex()) == GAMES[spec]

@@ -142,6 +142,7 @@ def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_
     import shutil
 
     import yatzy.api
+    import yatzy.studies
     import yatzy.tables.decisions as decisions
     from yatzy.errors import TableError
     from yatzy.tables.announce import TableWarning
@@ -150,7 +151,7 @@ def test_a_decision_table_that_cannot_be_stored_is_built_for_the_run(small, tmp_
         raise TableError("tables: cannot write the table (read-only file system)")
 
     shutil.copy(small.path, tmp_path)
-    monkeypatch.setattr(yatzy.api, "LOOKUP_GAMES", 100)
+    monkeypatch.setattr(yatzy.studies, "LOOKUP_GAMES", 100)
     monkeypatch.setattr(decisions, "open_decisions", unwritable)
     with pytest.warns(TableWarning, match="built for this run only"):
         looked_up = yatzy.api.Solver(SMALL, tables=tmp_path).simulate(200, seed=1)

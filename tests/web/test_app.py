@@ -129,11 +129,11 @@ def test_rule_sets_the_page_cannot_play_say_why(client):
 
 
 def test_an_escaped_error_is_json_500_and_the_connection_stays(app, client, monkeypatch):
-    solvers = app.state.solvers
+    from yatzy.api import Solver
 
     def broken(*args, **kw):
         raise KeyError("a bug")
-    monkeypatch.setattr(solvers, "turn", broken)
+    monkeypatch.setattr(Solver, "turn", broken)
     r = client.get("/api/advise", params={"dice": "11256", "rerolls": 2})
     assert "internal error" in one_line_error(r, 500) and r.json()["code"] == "internal"
     monkeypatch.undo()
@@ -146,8 +146,9 @@ def test_an_escaped_error_keeps_a_real_connection(nordic, tables_dir, monkeypatc
     import socket as sockets
 
     import uvicorn
+    from yatzy.api import Solver
     app = create_app("nordic", tables_dir)
-    monkeypatch.setattr(app.state.solvers, "turn", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(Solver, "turn", lambda *a, **k: 1 / 0)
     with sockets.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -244,7 +245,8 @@ def test_auto_is_for_a_computer_and_undo_goes_back_to_a_person(client):
     one_step = client.post("/api/game/undo", json={"game": r["game"]}).json()
     assert one_step["game"]["played"] == r["game"]["played"] - 1
     redone = client.post("/api/game/redo", json={"game": undone["game"], "to": "human"}).json()
-    assert redone["game"] == r["game"]
+    assert undone["game"]["settings"] == {"free_undo_used": True}  # past the computer's dice
+    assert redone["game"] == {**r["game"], "settings": {"free_undo_used": True}}
     start = client.post("/api/game/new", json={"players": ["Ann"]}).json()
     for path, code in (("/api/game/undo", "nothing_undo"), ("/api/game/redo", "nothing_redo")):
         got = client.post(path, json={"game": start["game"], "to": "human"})
@@ -396,3 +398,38 @@ def test_a_builds_time_left_is_its_speed_since_it_began(monkeypatch):
     now[0] = 101.0                      # the next build (another total) starts the clock again
     assert web_app.build_times(clock, 0, 50) == {"done": 0, "total": 50, "seconds": 0.0,
                                                 "seconds_left": None}
+
+
+def test_the_pages_undo_never_gives_back_dice_already_seen(client):
+    """Two players, seed 1: roll, keep 1, roll, undo twice, keep 3 4, roll
+    once gave back the 2 3 4 already seen."""
+    r = client.post("/api/game/new", json={"players": ["Ann", "Bob"], "seed": 1}).json()
+    r = play(client, r, "roll", "keep 1", "roll")
+    seen = r["dice"]
+    for _ in range(2):
+        got = client.post("/api/game/undo", json={"game": r["game"], "to": "human"})
+        assert got.status_code == 409 and got.json()["code"] == "fair_undo"
+        assert one_line_error(got, 409)
+    free = {**r["game"], "settings": {"undo": "free"}}     # free undo: fresh dice instead
+    undone = client.post("/api/game/undo", json={"game": free, "to": "human"}).json()
+    assert undone["game"]["played"] == 1            # the roll drawn and the keep before it
+    again = play(client, undone, "keep 3 4", "roll")
+    assert seen == [1, 2, 3, 4, 4] and again["dice"] != [2, 3, 3, 4, 4]
+    assert again["game"]["settings"]["free_undo_used"]
+    one = client.post("/api/game/undo", json={"game": r["game"]})     # one move: the same rule
+    assert one.status_code == 409 and one.json()["code"] == "fair_undo"
+
+
+def test_advise_takes_the_librarys_objectives(client, solver):
+    from yatzy.players.objectives import Target
+    got = client.get("/api/advise", params={"dice": "11256", "rerolls": 2, "target": 200})
+    assert got.status_code == 200, got.text
+    want = solver.advise("", "11256", 2, Target(200))
+    assert got.json()["objective"] == repr(Target(200))
+    assert [a["text"] for a in got.json()["actions"]] == [str(a) for a in want.actions]
+    plain = client.get("/api/advise", params={"dice": "11256", "rerolls": 2}).json()
+    assert [a["text"] for a in plain["actions"]] == [str(a) for a in
+                                                   solver.advise("", "11256", 2).actions]
+    for bad in ({"theta": "x"}, {"target": -1}, {"target": 200, "theta": 0.1}):
+        one_line_error(client.get("/api/advise", params={"dice": "11256", "rerolls": 2,
+                                                         **bad}), 400)

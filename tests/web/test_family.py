@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from yatzy.game import Game  # noqa: E402
-from yatzy.scorepad import PadError, is_pad, pad_moves, pad_values, write_points  # noqa: E402
+from yatzy.scorepad import PadError, is_pad, pad_moves, pad_values  # noqa: E402
 from yatzy.session import Session  # noqa: E402
 from yatzy.web.app import create_app  # noqa: E402
 from yatzy.web.shared import LIMITS, MIGRATIONS, SHORT, SHORT_LETTERS  # noqa: E402
@@ -62,7 +62,7 @@ def some_moves(seed: int, n: int) -> list[str]:
             text = g.play("roll").text
         else:
             legal = [str(a) for a in g.legal_actions()]
-            text = g.play(rng.choice(legal) if rng.random() < 0.5 else g.computer_move()).text
+            text = g.play(rng.choice(legal) if rng.random() < 0.5 else Session(g).auto_move()).text
         out.append(text)
     return out
 
@@ -124,15 +124,15 @@ def test_a_score_pad_takes_only_points_the_box_can_score():
     house = values[1, g.rules.box_index("full_house")]
     assert 0 in house and 28 in house and 29 not in house and 30 not in house
     with pytest.raises(PadError) as e:
-        write_points(g, "full_house", 29)
+        Session(g).write("full_house", 29)
     assert e.value.kind == "pad_points" and not g.moves          # nothing played
-    write_points(g, "yatzy", 50)
+    Session(g).write("yatzy", 50)
     assert g.scores() == (50, 0) and is_pad(g) and g.turn_player == 1
     with pytest.raises(PadError):                      # Ola's yatzy box is open, Kari's filled
-        write_points(g, "yatzy", 51)
+        Session(g).write("yatzy", 51)
     g.play("roll 12345")
     with pytest.raises(PadError) as e:                 # dice entered: not a pad write now
-        write_points(g, "chance", 20)
+        Session(g).write("chance", 20)
     assert e.value.kind == "pad_not_now"
 
 
@@ -141,7 +141,7 @@ def test_a_score_pad_takes_only_points_the_box_can_score():
 def test_the_pad_works_for_every_rule_set(rules, box, points):
     g = Game(rules, ["Kari"], seed=1)
     name, _, col = box.partition("@")
-    write_points(g, name, points, int(col) if col else None)
+    Session(g).write(name, points, int(col) if col else None)
     assert g.scores()[0] == points * (int(col) if col else 1)
     assert pad_values(g) and all(pad_values(g).values())
 
@@ -166,7 +166,7 @@ def test_the_page_writes_from_a_pad_and_undo_takes_it_back_whole(client):
     g = Game("nordic", ["Kari"], seed=2)                     # to the end: scores only
     while not g.is_over:
         key, values = next(iter(pad_values(g).items()))
-        write_points(g, g.rules.boxes[key[1]].name, values[-1])
+        Session(g).write(g.rules.boxes[key[1]].name, values[-1])
     end = post(client, "/api/game/state", game=g.to_dict())
     assert end["family"]["review"] == [{"seat": 0, "name": "Kari", "score": g.scores()[0],
                                         "scores_only": True, "unrated": 15}]
@@ -182,13 +182,13 @@ def mixed_game(seed: int, until: int = 99) -> tuple[Game, int]:
     while not g.is_over and len(g.turns) < until:
         if g.turn_player == 0 and not g.position.rolls and rng.random() < 0.4:
             key, values = next(iter(pad_values(g).items()))
-            write_points(g, g.rules.boxes[key[1]].name, values[-1])
+            Session(g).write(g.rules.boxes[key[1]].name, values[-1])
             pads += 1
         elif g.needs_roll:
             g.play("roll")
         else:
             legal = [str(a) for a in g.legal_actions()]
-            g.play(rng.choice(legal) if rng.random() < 0.3 else g.computer_move())
+            g.play(rng.choice(legal) if rng.random() < 0.3 else Session(g).auto_move())
     return g, pads
 
 
@@ -221,8 +221,8 @@ def test_a_pad_write_leaves_the_moves_made_with_dice_rated(client):
 def test_a_pad_write_undone_and_played_with_dice_is_rated():
     g, pads = mixed_game(7, until=12)
     while not (g.turn_player == 0 and not g.position.rolls):
-        g.play("roll") if g.needs_roll else g.play(g.computer_move())
-    write_points(g, "chance", 20)
+        g.play("roll") if g.needs_roll else Session(g).play_auto()
+    Session(g).write("chance", 20)
     s = Session(g)
     before = s.unrated()[0]
     assert before == pads + 1 and s.losses()[-1] is None
@@ -317,7 +317,7 @@ def test_a_page_game_is_recorded_once(client):
     g = Game("nordic", ["Per", "Pål"], seed=4)
     while not g.is_over:
         key, values = next(iter(pad_values(g).items()))
-        write_points(g, g.rules.boxes[key[1]].name, values[len(values) // 2])
+        Session(g).write(g.rules.boxes[key[1]].name, values[len(values) // 2])
     first = post(client, "/api/history", game=g.to_dict())
     again = post(client, "/api/history", game=g.to_dict())
     assert first["games"] == again["games"] == 1 and first["players"][0]["first"]

@@ -225,14 +225,15 @@ def test_trippels_review_says_its_losses_are_the_strategys_estimates(browser, se
     """Trippel has no exact solution: the running loss and the end review
     say its losses are the strategy's estimates, not losses against best
     play (a Nordic review says "mot beste spill": the test above)."""
-    from yatzy.scorepad import pad_values, write_points
+    from yatzy.scorepad import pad_values
+    from yatzy.session import Session
     g = Game("triple", ["Kari"], seed=21)
 
     def left():
         return sum(p is None for card in g.cards for c in card.columns for p in c.points)
     while left() > 3:                                    # the pad's turns: quick, unrated
         (col, box), points = next(iter(pad_values(g).items()))
-        write_points(g, box, points[-1], col)
+        Session(g).write(box, points[-1], col)
     while not (not g.needs_roll and left() == 1):        # two turns with dice: rated
         if g.needs_roll:
             g.play("roll")

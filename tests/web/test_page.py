@@ -32,6 +32,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (the w
 
 from yatzy import Solver  # noqa: E402
 from yatzy.game import Game  # noqa: E402
+from yatzy.session import Session
 from yatzy.web.app import create_app  # noqa: E402
 
 from .servers import chromium, served  # noqa: E402
@@ -141,7 +142,7 @@ def game_link(game: Game) -> str:
 def finished_game(tables_dir, players=("Ann", "Bob")) -> Game:
     game = Game(Solver("nordic", tables=tables_dir), list(players), seed=5)
     while not game.is_over:
-        game.play(game.computer_move())
+        Session(game).play_auto()
     return game
 
 

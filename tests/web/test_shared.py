@@ -164,7 +164,7 @@ def test_a_move_plays_on_the_game_held_and_a_change_elsewhere_is_replayed(
     alone = here.view(other, solver, describe)
 
     def auto(session, by):
-        return session.play(session.game.computer_move(), by).text
+        return session.play(session.auto_move(), by).text
     for n in range(3):
         state = here.change(code, n, "move", auto, solver, describe)
     assert replays == [] and state["moves"] == 3
@@ -538,7 +538,7 @@ def test_a_stream_is_not_left_with_the_state_its_process_wrote(server):
     while len(events) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     other = SharedGames(server["db"])
-    other.change(code, 1, "move", lambda s, by: s.play(s.game.computer_move(), by).text,
+    other.change(code, 1, "move", lambda s, by: s.play(s.auto_move(), by).text,
                  Solver("nordic", tables=server["tables"]), describe)
     mine = other.view(code, Solver("nordic", tables=server["tables"]), describe)
     while len(events) < 3 and time.monotonic() < deadline:
@@ -749,7 +749,7 @@ def test_finished_tables_expire(nordic, tables_dir, tmp_path):
 
 RACE = """
 import sys, json, time
-from yatzy.web.shared import SharedGames, TableError
+from yatzy.web.shared import SharedGames, TableRefused
 db, at, codes = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
 time.sleep(max(0.0, at - time.time()))
 shared = SharedGames(db)
@@ -757,7 +757,7 @@ out = {}
 for code in codes:
     try:
         out[code] = shared.claim(code, 0, None)
-    except TableError as e:
+    except TableRefused as e:
         out[code] = e.status
 print(json.dumps(out))
 """
@@ -810,3 +810,29 @@ def test_two_processes_creating_a_fresh_database_both_succeed(tmp_path):
         assert [o.strip() for o, _ in outs] == ["ok", "ok"], outs
         assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] \
             == len(MIGRATIONS)
+
+
+def test_an_undo_at_a_table_never_gives_back_dice_another_player_saw(client):
+    """Ann rolls and writes chance, Bob rolls (dice X), Ann undoes with her
+    own token and rerolls all: she once got exactly X."""
+    code = new_table(client, who_moves="seat")["code"]
+    ann, bob = (client.post(f"/api/table/{code}/claim", json={"seat": s}).json()["token"]
+                for s in (0, 1))
+    n = 0
+
+    def move(text, token):
+        nonlocal n
+        r = client.post(f"/api/table/{code}/move", json={"move": text, "after": n,
+                                                         "token": token})
+        assert r.status_code == 200, r.text
+        n += 1
+        return r.json()
+
+    move("roll", ann)
+    move("score chance", ann)
+    seen = move("roll", bob)["view"]["dice"]
+    r = client.post(f"/api/table/{code}/undo", json={"after": n, "token": ann})
+    assert 400 <= r.status_code < 500 and "\n" not in r.json()["error"], r.text
+    state = client.get(f"/api/table/{code}").json()
+    assert state["moves"] == n and state["game"]["played"] == 3     # nothing taken back
+    assert state["session"]["last"]["seat"] == 1

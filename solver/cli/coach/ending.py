@@ -5,7 +5,7 @@ from __future__ import annotations
 from yatzy.cli.coach.records import Records
 from yatzy.errors import InputError
 from yatzy.rules.play import LOWER_BOUND
-from yatzy.scorepad import is_pad, pad_moves
+from yatzy.scorepad import is_pad
 
 
 class Ending(Records):
@@ -15,9 +15,7 @@ class Ending(Records):
     def finish(self) -> None:
         game = self.game
         people = any(p.is_human for p in game.players)
-        pad = pad_moves(game)                          # a pad's points have no dice
-        reviewing = people and any(i not in pad for i, m in enumerate(game.moves)
-                                   if game.players[m.player].is_human and m.text.startswith("score"))
+        reviewing = self.session.reviewable()          # a pad's points have no dice
         if reviewing:
             try:
                 self.need_table()              # for the review
@@ -54,7 +52,7 @@ class Ending(Records):
                                       chosen=self.action_text(d.chosen),
                                       best=self.action_text(d.best), loss=self.num(d.loss, 2))
                     self.echo_wrapped(text, "  ", "    ")     # indented under the review
-        if reviewing and pad:                         # some turns from the pad, some with dice
+        if reviewing and is_pad(game):                # some turns from the pad, some with dice
             for seat, n in self.session.unrated().items():
                 if n:
                     self.say("pad_unrated_turns", name=game.players[seat].name, n=n)

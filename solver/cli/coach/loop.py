@@ -82,12 +82,12 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 continue
             self.announce()
             if game.needs_roll and not self.table_mode:
-                self.show_roll(game.play("roll"))
+                self.show_roll(self.session.play("roll"))
             elif not game.needs_roll and not game.player.is_human:
                 seat = game.turn_player
                 self.need_table()
                 self.say_compile(game.player.kind)
-                game.play(game.computer_move())
+                self.session.play_auto()
                 player = game.players[seat]
                 self.say("computer", name=player.name, kind=self.words("kind_" + player.kind),
                          action=self.action_text(game.moves[-1].text))

@@ -37,7 +37,7 @@ class Moves:
             if typed.kind != "roll" or typed.dice is None:
                 raise self.fail("dice_count", n=n)
             try:
-                self.show_roll(game.play(typed.text))
+                self.show_roll(self.session.play(typed.text))
             except InputError as e:
                 raise self.translated(e) from None
             return
@@ -48,7 +48,7 @@ class Moves:
             return
         before = self.advice() if self.hints == "check" else None
         try:
-            game.play(str(action))
+            self.session.play(str(action))
         except InputError as e:
             raise self.translated(e) from None
         if before is not None:
@@ -112,7 +112,7 @@ class Moves:
             column = typed.column
         else:
             column = 1
-        options = {(c, b): p for c, b, p in game.score_options(game.card, game.dice)}
+        options = {(c, b): p for c, b, p in game.board.score_options(game.card, game.dice)}
         where = shown + rules.play.tag(column)
         if (column, box) not in options:
             if game.card.column(column).points[box] is not None:

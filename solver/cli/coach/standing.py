@@ -85,7 +85,7 @@ def points_items(game: Game, lang: str) -> list[str]:
     (``toere 4``; with several columns, each box once: its points are the
     same in every column)."""
     seen: dict[int, int] = {}
-    for _, box, points in game.score_options(game.card, game.dice):
+    for _, box, points in game.board.score_options(game.card, game.dice):
         seen.setdefault(box, points)
     boxes = game.rules.boxes
     return [f"{box_name(boxes[b].name, lang)} {p}" for b, p in sorted(seen.items())]

@@ -39,7 +39,7 @@ class Score(Objective):
     def advise(self, tables: Tables, card: Scorecard, dice: tuple[int, ...],
                rerolls: int) -> Advice:
         return strategy_for(card.rules).advise(tables.value_table(self.theta), card, dice,
-                                               rerolls)
+                                               rerolls, tables.turn(card, self.theta))
 
     @property
     def ev_basis(self) -> Score:
