@@ -32,7 +32,8 @@ def client(nordic, tables_dir, tmp_path_factory):
     before = dict(LIMITS)
     LIMITS.update(create=(1e6, 1e6), move=(1e6, 1e6))
     try:
-        with TestClient(create_app("nordic", tables_dir, db), raise_server_exceptions=False) as c:
+        with TestClient(create_app("nordic", tables_dir, db, writes=(1e6, 1e6)),
+                        raise_server_exceptions=False) as c:
             assert c.get("/api/ev").status_code == 200
             yield c
     finally:
