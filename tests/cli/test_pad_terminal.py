@@ -25,7 +25,7 @@ WIDTH, HEIGHT = 80, 24
 class Terminal:
     """`yatzy play` in a tmux session of its own, on a tmux server of this
     test process's own (``-L``: the user's sessions are never touched; the
-    server ends with its last session)."""
+    server ends when its only tmux session does)."""
 
     SOCKET = f"yatzy-tests-{os.getpid()}"
 

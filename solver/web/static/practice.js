@@ -23,7 +23,7 @@ const P = {
   busy: false,
   build: null,        // the server's build of the explanation table (its 503's progress)
   shownAt: 0,         // when the puzzle was shown (ms)
-  losses: [],         // this session's losses, in order
+  losses: [],         // the losses of this practice, in order
   streak: 0,
   serverStats: null,  // the player's rating as the server last answered it
   scale: null,        // the rating scale of the rules (/api/practice/scale)
