@@ -21,7 +21,8 @@ from yatzy.files import (
     remove_orphans,
     write_text,
 )
-from yatzy.game import MAX_NAME, Game, GameError, Player
+from yatzy.game import Game, GameError, Player
+from yatzy.position.board import MAX_NAME
 
 LONG = "a" * 300
 

@@ -134,7 +134,8 @@ def test_the_bonus_pace_is_said_in_the_measure_of_the_rules(spec, roll, said):
 def test_an_undone_choice_takes_its_verdict_off_the_screen(nordic, tables_dir, tmp_path, lang,
                                                            size):
     """Check mode on the steady screen (tmux): a choice's verdict and the
-    running loss beside the card go with the undo that takes the choice back."""
+    running loss beside the card go with the undo that takes the choice back
+    (free undo: under the fair rule Ola's roll, seen, keeps Kari's choice)."""
     import shutil as tools
     if tools.which("tmux") is None:
         pytest.skip("tmux is not installed")
@@ -172,5 +173,6 @@ def term_command(tmp_path, tables_dir, lang):
     root = Path(yatzy.__file__).parents[1]
     return (f"cd {tmp_path} && TERM=xterm-256color YATZY_DATA={tmp_path}/data "
             f"PYTHONPATH={root} {sys.executable} -m yatzy play --tables {tables_dir} "
-            f"--lang {lang} --hints check --seed 5 --player Kari --player Ola --no-record; "
+            f"--lang {lang} --hints check --seed 5 --player Kari --player Ola --no-record "
+            "--undo free; "
             "sleep 60")
