@@ -231,9 +231,11 @@ def test_table_routes_refuse_deep_huge_and_nan_bodies(port, body):
 def test_a_page_game_is_the_pages_word_and_touches_no_tables_best(port, nordic, tables_dir):
     from yatzy import Solver
     from yatzy.game import Game
+    from yatzy.session import Session
     game = Game(Solver("nordic", tables=tables_dir), ["Kari=optimal"])
+    session = Session(game)
     while not game.is_over:
-        game.play(game.computer_move())
+        session.play_auto()
     codes = []
     for i in range(12):
         doc = {**game.to_dict(), "players": [{"name": "Kari", "kind": "optimal"}],

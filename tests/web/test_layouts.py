@@ -34,7 +34,6 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("uvicorn", reason="uvicorn is not installed (the web extra)")
 
 from yatzy import Solver  # noqa: E402
-from yatzy.errors import TableError  # noqa: E402
 from yatzy.game import Game  # noqa: E402
 from yatzy.web.app import game_json  # noqa: E402
 
@@ -62,7 +61,7 @@ def maxi_answers(folder):
             game = Game.from_dict(body["game"], solver)
             if body.get("move"):
                 game.play(body["move"])
-        with patch.object(Game, "expected_score", side_effect=TableError("not solved here")):
+        with patch.object(Game, "expected_score", return_value=None):   # no Maxi table here
             route.fulfill(status=200, content_type="application/json",
                           body=json.dumps(game_json(game, coach=False)))
     return handle
