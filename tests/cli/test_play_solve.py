@@ -85,7 +85,8 @@ def test_a_big_solve_names_the_faster_rules_and_is_not_started_unasked(tmp_path)
                           cwd=tmp_path, env={"PATH": str(YATZY.parent), "PYTHONPATH": PYTHONPATH,
                                              "YATZY_DATA": str(tmp_path / "data")})
     out = done.stdout
-    assert re.search(r"solving the optimal strategy for Maxi Yatzy once \(about [\d.]+ min, "
+    # the time is measured on this machine now: minutes when quiet, hours when busy
+    assert re.search(r"solving the optimal strategy for Maxi Yatzy once \(about [\d.]+ (min|h), "
                      r"[\d.]+ GiB on disk\)", out), out
     assert "faster: --rules maxi:saved_rolls=false (about" in out
     assert done.returncode == 2 and "Traceback" not in done.stderr
