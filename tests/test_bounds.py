@@ -156,7 +156,7 @@ def test_forged_drawn_flags_are_refused(nordic, tables_dir):
     for drawn in ([0, 1], [True], [5], [-1]):
         with pytest.raises(InputError):
             Game.from_dict({**game.to_dict(), "drawn": drawn}, tables=tables_dir)
-    typed = {**doc, "drawn": []}                      # typed dice: taken as given
+    typed = {**doc, "drawn": [], "draw_numbers": []}  # typed dice: taken as given
     assert Game.from_dict(typed, tables=tables_dir).moves[0].drawn is False
 
 

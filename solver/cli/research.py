@@ -305,6 +305,8 @@ def review(log_file: str, rules_spec: str | None, tables_dir: str | None,
 
 # --------------------------------------------------------------------- export
 BIG_EXPORT = 20 << 20       # an export at least this big says its size first
+
+
 @click.command()
 @rules_option
 @tables_option
@@ -320,7 +322,8 @@ def export(rules_spec: str, tables_dir: str | None, fmt: str, out: str | None,
     check_format(fmt, out)                     # a missing pyarrow: before anything is said
     solver = open_solver(rules_spec, tables_dir)
     rows, size = estimated_size(solver.rules, fmt, max_bank)
-    if size >= BIG_EXPORT and rows <= MAX_ROWS:
+    exportable = not solver.rules.play.refuse("one table")    # else refused in one line below
+    if exportable and size >= BIG_EXPORT and rows <= MAX_ROWS:
         click.echo(f"exporting {rows:,} states as {fmt}: about {describe_bytes(size)}"
                    + ("" if fmt == "parquet" else " (parquet: about "
                       f"{describe_bytes(estimated_size(solver.rules, 'parquet', max_bank)[1])})"),

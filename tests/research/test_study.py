@@ -116,16 +116,15 @@ def test_bad_arguments_are_input_errors(call, message, small, tables_dir, monkey
 
 def test_the_slack_build_is_announced(tmp_path, monkeypatch):
     """The Trippel strategy's slack tables, built on first use, are
-    announced like every other build (``tables.plan.announce``: what, how
+    announced like every other build (``tables.announce.announce``: what, how
     big, how long), once: read back, they are not (the solves themselves
     replaced by a stand-in here: the real ones take seconds to minutes)."""
     from yatzy.players import triple
-    from yatzy.tables import plan
 
     monkeypatch.setenv("YATZY_TABLES", str(tmp_path))
     monkeypatch.setattr(triple, "slack_values", lambda rules, K: np.zeros((K + 1, 2, 2)))
     said = []
-    monkeypatch.setattr(plan, "announce", lambda p, seconds, stacklevel=3: said.append(
+    monkeypatch.setattr(triple, "announce", lambda p, seconds, stacklevel=3: said.append(
         (p, seconds)))
     rules = yatzy.parse_rules("triple")
     triple.stored_slack(rules, 4)
