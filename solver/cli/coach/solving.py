@@ -179,6 +179,7 @@ class Tables:
         terminal), else one InputError in the language."""
         from yatzy.cli.options import ask_to_build
         from yatzy.tables import plan as plans
+        from yatzy.tables.announce import check
         from yatzy.tables.store import TableWarning
         before = plans.set_confirm(None)
         declined = []
@@ -206,7 +207,7 @@ class Tables:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TableWarning)    # announced above
-                plans.check(plan, seconds)
+                check(plan, seconds)
         except InputError:
             if declined:
                 raise self.fail("not_built", rules=self.game.rules.spec,
