@@ -219,6 +219,11 @@ def attack(port: int, seconds: float, code: str) -> None:
     threads += [threading.Thread(target=heavy, args=(port, stop, n), daemon=True)
                 for n in range(8)]
     threads.append(threading.Thread(target=streams, args=(port, stop, code), daemon=True))
+    run_for(threads, stop, seconds)
+
+
+def run_for(threads: list[threading.Thread], stop: threading.Event, seconds: float) -> None:
+    """Start ``threads``, let them run ``seconds``, then stop them (``stop``) and wait."""
     for t in threads:
         t.start()
     time.sleep(seconds)
@@ -236,12 +241,7 @@ def run(port: int, seconds: float, attacked: bool) -> dict:
         attackers = multiprocessing.Process(target=attack,
                                             args=(port, seconds, families[0].new_table()))
         attackers.start()
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join(15)
+    run_for(threads, stop, seconds)
     if attackers is not None:
         attackers.join(30)
         if attackers.is_alive():
