@@ -19,25 +19,11 @@ import statistics
 
 import pytest
 
-from .servers import chromium
 from .test_page import AXE, CHROMIUM, axe, sync_api  # noqa: F401  (skips as test_page does)
-from .test_share_page import VIEW, Phone, Server  # noqa: F401
+from .test_share_page import VIEW, Phone, browser, server  # noqa: F401  (its fixtures)
 
 httpx = pytest.importorskip("httpx")
 SIZES = {360: 640, 390: 844}
-
-
-@pytest.fixture(scope="module")
-def server(nordic, tables_dir, tmp_path_factory):
-    s = Server(tables_dir, tmp_path_factory.mktemp("turns") / "tables.sqlite")
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(CHROMIUM) as b:
-        yield b
 
 
 class Sized(Phone):
