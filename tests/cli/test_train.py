@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import types
 
 import pytest
 from click.testing import CliRunner
@@ -207,7 +208,17 @@ def test_measuring_the_scale_says_about_how_long_first(run, tmp_path, monkeypatc
     assert "måler vurderingsskalaen én gang (2 spill per strategi), omtrent 1:54 …" in r.stderr
 
 
-def test_the_scales_time_grows_with_its_games(nordic):
-    from yatzy.cli.train import scale_seconds
-    few, many = scale_seconds(nordic, 1), scale_seconds(nordic, 200)
-    assert 0 < few < many and many > 5 * few
+def test_the_scales_time_grows_with_its_games(nordic, monkeypatch):
+    """The estimate is the time of one timed noisy game times the games it
+    stands for: every policy's games plus the fixed distributions. The clock
+    is a fake one that ticks a second per reading, so a busy machine cannot
+    change the answer."""
+    from yatzy.cli import train
+    ticks = iter(range(10**6))
+    clock = types.SimpleNamespace(perf_counter=lambda: float(next(ticks)))
+    monkeypatch.setattr(train, "time", clock)
+    policies = len(train.pz.CALIBRATION_TEMPERATURES) + 3
+    for games in (1, 200):
+        per_game = 1 / 2          # two games timed, one tick between the readings
+        assert train.scale_seconds(nordic, games) == pytest.approx(
+            per_game * (games * policies + train.SCALE_FIXED_GAMES))
