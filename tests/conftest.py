@@ -23,6 +23,17 @@ def _default_tables_in_the_session_folder(tables_dir):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _lasting_state_in_the_session_folder(tmp_path_factory):
+    """Ratings, records and shared games that fall back on the user's data
+    folder (``$YATZY_DATA``, else ``~/.local/share/yatzy``) go to this run's
+    own folder: a test run never reads or writes the user's own.  A test of
+    the default itself removes the variable (``monkeypatch.delenv``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("YATZY_DATA", str(tmp_path_factory.mktemp("data")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def nordic(tables_dir):
     """The full nordic table, solved once per test session."""
