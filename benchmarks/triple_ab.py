@@ -2,8 +2,10 @@
 
     NUMBA_NUM_THREADS=1 python benchmarks/triple_ab.py --against COMMIT [--games 4000] [--runs 7]
 
-Writes ``solver/triple_play.py`` of ``COMMIT`` as a temporary module of the
-package (removed at the end), then plays the same ``games`` games (seed =
+Writes the Trippel player of ``COMMIT`` (``solver/research/triple_games.py``,
+or ``solver/triple_play.py`` before the package was laid out by stage; an
+import of the package under its old name ``solver`` read as ``yatzy``) as a
+temporary module of the package (removed at the end), then plays the same ``games`` games (seed =
 run) with the old player and the new one in turn, ``runs`` times, and prints
 the medians of the games per second of CPU time (the process's, so one
 thread is the fair comparison on a shared machine) and whether the scores
@@ -16,13 +18,29 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import statistics
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import click
 import numpy as np
+
+
+PLAYER_PATHS = ("solver/research/triple_games.py", "solver/triple_play.py")
+
+
+def old_player(commit: str, root: Path) -> str:
+    """The text of ``commit``'s Trippel player, with the package's imports
+    under the name ``yatzy``."""
+    for path in PLAYER_PATHS:
+        shown = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=root,
+                               capture_output=True, text=True)
+        if shown.returncode == 0:
+            return re.sub(r"\b(from|import) solver\b", r"\1 yatzy", shown.stdout)
+    raise click.UsageError(f"{commit} has no Trippel player at {' or '.join(PLAYER_PATHS)}")
 
 
 @click.command()
@@ -36,13 +54,13 @@ def main(against: str, games: int, runs: int) -> None:
     from yatzy.research import triple_games as new
 
     root = Path(new.__file__).parent
-    name = f"_triple_play_{against[:10]}"
-    text = subprocess.run(["git", "show", f"{against}:solver/triple_play.py"], cwd=root,
-                          check=True, capture_output=True, text=True).stdout
+    name = f"_triple_ab_{against[:10]}"
+    text = old_player(against, root)
     path = root / f"{name}.py"
     path.write_text(text)
     try:
-        old = importlib.import_module(f"yatzy.{name}")
+        module = importlib.import_module(f"yatzy.research.{name}")
+        old = SimpleNamespace(play=getattr(module, "run_games", None) or module.play)
         solver = Solver("triple")
         table, rules = solver.table, solver.rules
         step = np.zeros((0, 1 << rules.columns))
@@ -56,8 +74,9 @@ def main(against: str, games: int, runs: int) -> None:
             players[f"{label}, default"] = lambda seed: old.play(table, rules, games, seed)
         else:
             players[f"{label}, step"] = lambda seed: old.play(table, rules, games, seed)
-        players["new, step"] = lambda seed: new.play(table, rules, games, seed, coupling=step)
-        players["new, default"] = lambda seed: new.play(table, rules, games, seed)
+        players["new, step"] = lambda seed: new.run_games(table, rules, games, seed,
+                                                          coupling=step)
+        players["new, default"] = lambda seed: new.run_games(table, rules, games, seed)
         for play in players.values():                  # compile, page the table in
             play(99)
         rates = {k: [] for k in players}
