@@ -30,13 +30,11 @@ from __future__ import annotations
 import asyncio
 import atexit
 import functools
-import json
 import logging
 import os
 import signal
 import sys
 import threading
-import time
 from collections import OrderedDict
 from pathlib import Path
 from functools import partial
@@ -50,35 +48,46 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from yatzy.api import Solver, check_whole
+from yatzy.api import Solver
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
 from yatzy.game import KINDS, Game
 from yatzy.players.objectives import Objective, Score, objective_from
 from yatzy.position.scoring import bank_after
-from yatzy.position.actions import Action, Advice
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
-from yatzy.rules.words import LANGS, box_name, message
+from yatzy.rules.words import LANGS
 from yatzy.session import Session, SessionError, bonus_pace
 from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
-from yatzy.web.bodies import BodyError, json_body
+from yatzy.web.answers import (
+    MAX_BODY,
+    MAX_QUERY,
+    MAX_TEXT,
+    ApiError,
+    action_json,
+    advice_json,
+    arg,
+    body,
+    build_times,
+    error_reply,
+    labels,
+    reply,
+    text_field,
+    whole_arg,
+)
 from yatzy.web.budget import Budget, Refused
-from yatzy.web.connections import WholeBody, no_paths
+from yatzy.web.connections import WholeBody
 from yatzy.web.fair import WRITES, Fair, background
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
+from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder
 from yatzy.web.seal import Seal
 from yatzy.web.shared import SharedGames
 from yatzy.web.table_routes import table_routes
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 64 * 1024          # bytes of a request body
-MAX_QUERY = 2048              # bytes of a query string
-MAX_TEXT = 200                # characters of one query value or a move
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
-BODY_SECONDS = 10.0           # a request body must arrive within this
 DISTRIBUTIONS_KEPT = 32
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
@@ -89,88 +98,13 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 LOG = logging.getLogger("yatzy.web")
 
 
-class ApiError(Exception):
-    """An answer other than 200: ``status``, a one-line message and ``code``,
-    the kind of error (the page words it in the reader's language)."""
-
-    def __init__(self, status: int, message: str, code: str = "input", **extra: Any):
-        super().__init__(message)
-        self.status, self.code, self.extra = status, code, extra
-
-
-def reply(obj: object, status: int = 200, headers: dict | None = None) -> Response:
-    return Response(json.dumps(obj, separators=(",", ":"), allow_nan=False), status,
-                    headers, media_type="application/json")
-
-
-def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
-    line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
-    return reply({"error": line, "code": code, **extra}, status)
-
-
-# ------------------------------------------------------------------ input
-def arg(request: Request, name: str, default: str | None = None) -> str:
-    value = request.query_params.get(name)
-    if value is None:
-        if default is None:
-            raise ApiError(400, f"the query parameter {name} is missing")
-        return default
-    if len(value) > MAX_TEXT:
-        raise ApiError(400, f"{name} is longer than {MAX_TEXT} characters")
-    return value
-
-
-def whole_arg(request: Request, name: str, low: int, high: int, required: bool = True
-              ) -> int | None:
-    """A whole number ``low .. high``; None if it is not required and not given."""
-    text = arg(request, name, None if required else "").strip()
-    if not text and not required:
-        return None
-    digits = text[1:] if text.startswith("-") else text
-    if not text.isascii() or not digits.isdigit() or len(text) > 6:
-        raise ApiError(400, f"{name} must be a whole number, not {text[:20]!r}")
-    return check_whole(int(text), name, low, high)
-
-
-async def body(request: Request) -> dict:
-    """The request's JSON object, at most ``MAX_BODY`` bytes."""
-    size = request.headers.get("content-length", "0")
-    if not size.isdigit():
-        raise ApiError(400, "bad Content-Length", "body")
-    if int(size) > MAX_BODY:
-        raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
-    data = bytearray()
-    try:
-        with anyio.fail_after(BODY_SECONDS):           # a body that trickles in is cut off
-            async for chunk in request.stream():
-                data += chunk
-                if len(data) > MAX_BODY:
-                    raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
-    except TimeoutError:
-        raise ApiError(408, f"the body took longer than {BODY_SECONDS:g} s to arrive",
-                       "body") from None
-    try:
-        obj = json_body(bytes(data))     # bounded: depth, digits (one 400 line otherwise)
-    except BodyError as e:
-        raise ApiError(400, str(e), "body") from None
-    if not isinstance(obj, dict):
-        raise ApiError(400, "the body must be a JSON object", "body")
-    return obj
-
-
-def text_field(obj: dict, name: str, default: str | None = None) -> str:
-    value = obj.get(name, default)
-    if not isinstance(value, str):
-        raise ApiError(400, f"{name} must be a string" + ("" if default is not None
-                                                            else " (it is required)"))
-    if len(value) > MAX_TEXT:
-        raise ApiError(400, f"{name} is longer than {MAX_TEXT} characters")
-    return value
-
-
 # ---------------------------------------------------------------- solvers
 def solvable_here(rules: Rules) -> bool:
-    """Whether a missing table of ``rules`` is solved on demand (seconds)."""
+    """Whether a missing table of ``rules`` is solved on demand (seconds).
+
+    >>> solvable_here(parse_rules("nordic")), solvable_here(parse_rules("maxi"))
+    (True, False)
+    """
     return (rules.dice == 5 and not rules.saved_rolls and rules.rolls <= 6
             and rules.bonus_threshold <= rules.dice * rules.faces * 6)
 
@@ -206,22 +140,6 @@ def table_cost(rules: Rules) -> tuple[int, float]:
     plan = value_plan(rules)
     return plan.file_size, plan.seconds
 
-
-def build_times(clock: dict, done: int, total: int) -> dict:
-    """A build's progress for ``/api/status`` and a 503: ``done``, ``total``
-    (work units), ``seconds`` since the build's first report and
-    ``seconds_left`` at the speed since then (``None`` until 3 % of the work
-    is done); ``clock`` keeps the build's start (a new build, a smaller
-    ``done`` or another ``total``, starts it again)."""
-    now = time.monotonic()
-    if not clock or done < clock["done"] or total != clock["total"]:
-        clock.update(since=now, first=done)
-    clock.update(done=done, total=total)
-    spent = now - clock["since"]
-    work = done - clock["first"]
-    left = spent * (total - done) / work if work >= 0.03 * total and total else None
-    return {"done": done, "total": total, "seconds": round(spent, 1),
-            "seconds_left": None if left is None else round(left, 1)}
 
 
 class Solvers:
@@ -316,26 +234,6 @@ class Solvers:
                            "table")
         raise ApiError(503, f"rules {solver.rules.spec}: the table is being solved; "
                             "try again shortly", "solving", progress=dict(status))
-
-
-# --------------------------------------------------------------- answers
-def action_json(action: Action) -> dict:
-    return {"text": str(action), **action.as_dict()}
-
-
-def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
-    return [action_json(a) for a in advice.actions[:top]]
-
-
-def labels(rules: Rules) -> dict:
-    """Box names and the scorecard's other rows in every language.
-
-    >>> labels(parse_rules("nordic"))["nb"]["boxes"]["full_house"]
-    'hus'
-    """
-    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
-    return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
-                   **{key: message(key, lang) for key in rows}} for lang in LANGS}
 
 
 def human_moved(game: Game) -> bool:
@@ -826,8 +724,9 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     event stream."""
     games = SharedGames(db)
     state = WebState(rules, tables, Budget(allow_rules, path=games.path), Seal(games.path))
-    shared = table_routes(games, lambda spec: solver_for_game(state, spec), shared_view)
-    app = Starlette(routes=ROUTES + shared, exception_handlers={
+    solver_for = partial(solver_for_game, state)
+    shared = table_routes(games, solver_for, shared_view)
+    app = Starlette(routes=ROUTES + shared + PRACTICE_ROUTES, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
         TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
         DatabaseBusy: on_database_busy})
@@ -838,10 +737,8 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
-    from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder   # Practice view
-    app.state.practice = Practice(ratings_folder(db), lambda: state.default,
-                                  lambda spec: solver_for_game(state, spec), state.budget)
-    app.router.routes += PRACTICE_ROUTES
+    app.state.practice = Practice(ratings_folder(db), lambda: state.default, solver_for,
+                                  state.budget)
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 
