@@ -42,7 +42,7 @@ export function begin(opts = {}) {
 // Send a game request; the answer becomes the view unless a newer action
 // came first.  Returns whether it was taken.
 export async function send(path, body, opts = {}) {
-  if (S.table) parts.dropTable();                      // a game of this phone's own (imported) leaves the table
+  if (S.table) parts.dropTable();                // a game of this phone's own (imported) leaves the table
   const mine = begin(opts);
   try {
     const data = await api(path, body, undefined, mine);
@@ -163,7 +163,7 @@ export function render() {
   // the control focused before a request stands until its answer is drawn
   const had = S.focusWas !== undefined ? S.focusWas : focusKey(document.activeElement);
   renderStatus(); renderDice(busy); renderAdvice(busy); parts.renderCard(busy); parts.renderTotals(); parts.renderTable();
-  renderFamily(); parts.renderPad();        // the score pad's lines and mode (family.js, scorepad.js)
+  renderFamily(); parts.renderPad();  // the score pad's lines and mode (family.js, scorepad.js)
   // for tests and for styles: what the page waits for now
   const b = document.body.dataset;
   b.state = !S.view ? "none" : busy ? "busy" : !S.live ? "offline" : S.view.is_over ? "over"
