@@ -135,6 +135,7 @@ def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
 def labels(rules: Rules) -> dict:
     """Box names and the scorecard's other rows in every language.
 
+    >>> from yatzy.rules.ruleset import parse_rules
     >>> labels(parse_rules("nordic"))["nb"]["boxes"]["full_house"]
     'hus'
     """
