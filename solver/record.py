@@ -2,8 +2,8 @@
 of a ``Board``: the moves played and to redo as a small versioned JSON
 document (``to_dict``, ``from_dict``, ``save``, ``load``, ``continue_to``:
 the moves replayed and so checked, the dice drawn again from the seed by
-their draw's number), and the finished turns as a ``yatzy.research.review``
-log and review.
+their draw's number), and the finished turns as a log and a review
+(``yatzy.players.ledger``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from yatzy.api import Solver
 from yatzy.bounds import brief, parse_json, shown
 from yatzy.errors import InputError
 from yatzy.files import read_text, write_text
+from yatzy.players.ledger import Review, Turn, header_line, turn_line
 from yatzy.position.board import GameError, Move, Player, Position
 from yatzy.position.scorecard import Scorecard
-from yatzy.research.review import Review, Turn, header_line, turn_line
 from yatzy.rules.ruleset import Rules
 
 GAME_VERSION = 1
@@ -56,7 +56,7 @@ class Record:
 
     # ------------------------------------------------------------ the log
     def log_lines(self) -> list[str]:
-        """The finished turns as a ``yatzy.research.review`` log: a header, then one
+        """The finished turns as a log (``yatzy.players.ledger``): a header, then one
         line per turn; each seat is a game of its own (game = seat + 1),
         its turns together."""
         out = [header_line(self.rules, players=[p.name for p in self.players], seed=self.seed)]

@@ -60,8 +60,8 @@ from yatzy.errors import InputError
 from yatzy.game import MAX_PLAYERS, Game, Move, Position
 from yatzy.position.scorecard import Scorecard
 from yatzy.players.judge import Written, judge
+from yatzy.players.ledger import Review
 from yatzy.players.policy import seat_move
-from yatzy.research.review import Review
 from yatzy.rules.ties import tolerance
 from yatzy.scorepad import is_pad, mark_written, pad_moves, pad_texts, unrated
 

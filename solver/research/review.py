@@ -29,8 +29,6 @@ strategy's (``Review.values``, ``yatzy.position.actions.LOWER_BOUND``).
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -38,6 +36,7 @@ from yatzy.bounds import MAX_LINE, brief, parse_json
 from yatzy.errors import InputError
 from yatzy.files import read_text
 from yatzy.players.judge import Written, judge
+from yatzy.players.ledger import LOG_VERSION, Decision, Review, Turn, header_line, turn_line
 from yatzy.players.strategy import strategy_for
 from yatzy.position.actions import EXACT
 from yatzy.position.scorecard import Scorecard, end_turn
@@ -46,43 +45,6 @@ from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.ties import tolerance
 from yatzy.space import state_space
 from yatzy.tables.store import Table
-
-LOG_VERSION = 1
-
-
-# -------------------------------------------------------------------- writing
-def header_line(rules: Rules, **extra) -> str:
-    """The optional first line of a log."""
-    return json.dumps({"yatzy_log": LOG_VERSION, "rules": rules.spec, **extra})
-
-
-def turn_line(rules: Rules, game: int, turn: int, rolls: list[tuple[int, ...]],
-              kept: list[tuple[int, ...]], box: int, points: int | None = None,
-              column: int | None = 0) -> str:
-    """One turn as a log line; ``box`` is an index, the points follow from
-    the last roll unless given (a joker); ``column`` (from 1) where the
-    rules name columns (``Play.label``; 0 or None: not written)."""
-    ds = rules.dice_space
-    if points is None:
-        points = int(rules.scores[ds.roll_index(rolls[-1]), box])
-    return json.dumps({"game": game, "turn": turn, "rolls": [list(r) for r in rolls],
-                       "kept": [list(k) for k in kept], "box": rules.boxes[box].name,
-                       **({"column": column} if column else {}), "points": points})
-
-
-# -------------------------------------------------------------------- reading
-@dataclass(frozen=True)
-class Turn:
-    """One logged turn: ``line`` is its line number in the log ``path``."""
-
-    path: str
-    line: int
-    game: int
-    rolls: tuple[tuple[int, ...], ...]
-    kept: tuple[tuple[int, ...], ...]
-    box: int
-    points: int | None        # as logged, checked by the review
-    column: int = 0           # from 1 under rules with several columns, else 0
 
 
 def read_log(path: str | Path, rules_spec: str | Rules | None
@@ -206,55 +168,6 @@ def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
     return True
 
 
-# -------------------------------------------------------------------- review
-@dataclass(frozen=True)
-class Decision:
-    """One decision of a logged game, valued by the optimal strategy."""
-
-    game: int
-    turn: int
-    roll: int                 # 1-based roll number within the turn
-    line: int
-    dice: tuple[int, ...]
-    rerolls: int
-    chosen: str
-    chosen_value: float       # expected final score after the choice
-    best: str
-    best_value: float
-    loss: float
-
-    def as_dict(self) -> dict:
-        return {"game": self.game, "turn": self.turn, "roll": self.roll, "line": self.line,
-                "dice": list(self.dice), "rerolls": self.rerolls, "chosen": self.chosen,
-                "chosen_value": self.chosen_value, "best": self.best,
-                "best_value": self.best_value, "loss": self.loss}
-
-
-@dataclass(frozen=True)
-class Review:
-    rules: Rules
-    decisions: tuple[Decision, ...]
-    scores: tuple[int, ...]                  # each game's score at the end of the log
-    values: str = EXACT                      # what the values are (``Advice.values``)
-
-    @property
-    def total_loss(self) -> float:
-        return sum(d.loss for d in self.decisions)
-
-    @property
-    def mean_loss(self) -> float:
-        return self.total_loss / len(self.decisions) if self.decisions else 0.0
-
-    def costliest(self, n: int = 3) -> list[Decision]:
-        return sorted(self.decisions, key=lambda d: -d.loss)[:n]
-
-    def as_dict(self) -> dict:
-        return {"rules": self.rules.spec, "games": len(self.scores), "scores": list(self.scores),
-                "values": self.values, "decisions": len(self.decisions),
-                "total_loss": self.total_loss, "mean_loss": self.mean_loss,
-                "costliest": [d.as_dict() for d in self.costliest()],
-                "all": [d.as_dict() for d in self.decisions]}
-
 
 def review(table: Table, games: list[list[Turn]], rules: Rules | None = None) -> Review:
     """Value every decision of ``games`` (parsed by ``read_log``);
@@ -316,3 +229,7 @@ def log_lines(rules: Rules, first_game: int, rolls, keeps, boxes, points) -> Ite
                             [ds.dice_of(ds.first_roll + int(r)) for r in rolls[i, t, :n]],
                             [ds.dice_of(int(k)) for k in keeps[i, t, :n - 1]],
                             int(boxes[i, t]), int(points[i, t]))
+
+
+__all__ = ["LOG_VERSION", "Decision", "Review", "Turn", "header_line", "log_lines", "read_log",
+           "review", "turn_line"]

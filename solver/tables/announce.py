@@ -257,7 +257,9 @@ KERNELS = {"target": ("yatzy.kernels.target", "solve_masks"),
            # not a table: a win question's chances, in one compiled call (``players.win``)
            "win": ("yatzy.kernels.win.turns", "position_chances"),
            # ... nor is the ``win`` seat's whole games (``research.win_seat``, ``yatzy match``)
-           "win_games": ("yatzy.kernels.win_seat", "play_win_games")}
+           "win_games": ("yatzy.kernels.win_seat", "play_win_games"),
+           # ... nor is a computer seat's policy (the coach's greedy and simple seats)
+           "player": ("yatzy.kernels.policy", "batch")}
 COMPILE_SECONDS = 20.0      # a first compile of a table's kernels on the reference machine
 COMPILE_SECONDS_OF = {"win": 42.0,         # ... of the win chances' (38-44 s quiet, 2-core EPYC)
                       "win_games": 15.0,   # ... of the win seat's games (8 s of CPU alone)

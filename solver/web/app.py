@@ -20,9 +20,13 @@ say it in the reader's language); bodies are at most ``MAX_BODY`` bytes
 (413) and query strings ``MAX_QUERY`` (414).  An error that escapes a route
 anyway answers a JSON 500 and the connection stays open (``Guard``).
 
-The routes are plain functions of the request; what they share (the
-default rules, the solvers, the distributions kept) is ``request.app.state.web``
-(``WebState``).
+The routes are plain functions of the request, each set in its module and
+assembled here (``create_app``): this module's (the rules, the status, the
+advice, the distribution, the page's files), the one-page game's
+(``yatzy.web.game_routes``), the shared tables' (``yatzy.web.table_routes``)
+and the Practice view's (``yatzy.web.practice``).  What they share (the
+default rules, the solvers, the distributions kept) is
+``request.app.state.web`` (``WebState``).
 """
 
 from __future__ import annotations
@@ -30,17 +34,13 @@ from __future__ import annotations
 import asyncio
 import atexit
 import functools
-import json
 import logging
 import os
 import signal
 import sys
 import threading
-import time
 from collections import OrderedDict
 from pathlib import Path
-from functools import partial
-from typing import Any, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -50,35 +50,43 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from yatzy.api import Solver, check_whole
+from yatzy.api import Solver
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
 from yatzy.game import KINDS, Game
 from yatzy.players.objectives import Objective, Score, objective_from
 from yatzy.position.scoring import bank_after
-from yatzy.position.actions import Action, Advice
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
-from yatzy.rules.words import LANGS, box_name, message
-from yatzy.session import Session, SessionError, bonus_pace
+from yatzy.rules.words import LANGS
+from yatzy.session import Session
 from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
-from yatzy.web.bodies import BodyError, json_body
+from yatzy.web.answers import (
+    MAX_BODY,
+    MAX_QUERY,
+    MAX_TEXT,
+    ApiError,
+    advice_json,
+    arg,
+    build_times,
+    error_reply,
+    labels,
+    reply,
+    whole_arg,
+)
 from yatzy.web.budget import Budget, Refused
-from yatzy.web.connections import WholeBody, no_paths
+from yatzy.web.connections import WholeBody
 from yatzy.web.fair import WRITES, Fair, background
-from yatzy.web.family import family
+from yatzy.web.game_routes import GAME_ROUTES, game_json
 from yatzy.web.guard import CLIENT, Guard
 from yatzy.web.openapi import DOCUMENT
+from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder
 from yatzy.web.seal import Seal
 from yatzy.web.shared import SharedGames
 from yatzy.web.table_routes import table_routes
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 64 * 1024          # bytes of a request body
-MAX_QUERY = 2048              # bytes of a query string
-MAX_TEXT = 200                # characters of one query value or a move
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
-BODY_SECONDS = 10.0           # a request body must arrive within this
 DISTRIBUTIONS_KEPT = 32
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
@@ -89,88 +97,13 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 LOG = logging.getLogger("yatzy.web")
 
 
-class ApiError(Exception):
-    """An answer other than 200: ``status``, a one-line message and ``code``,
-    the kind of error (the page words it in the reader's language)."""
-
-    def __init__(self, status: int, message: str, code: str = "input", **extra: Any):
-        super().__init__(message)
-        self.status, self.code, self.extra = status, code, extra
-
-
-def reply(obj: object, status: int = 200, headers: dict | None = None) -> Response:
-    return Response(json.dumps(obj, separators=(",", ":"), allow_nan=False), status,
-                    headers, media_type="application/json")
-
-
-def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
-    line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
-    return reply({"error": line, "code": code, **extra}, status)
-
-
-# ------------------------------------------------------------------ input
-def arg(request: Request, name: str, default: str | None = None) -> str:
-    value = request.query_params.get(name)
-    if value is None:
-        if default is None:
-            raise ApiError(400, f"the query parameter {name} is missing")
-        return default
-    if len(value) > MAX_TEXT:
-        raise ApiError(400, f"{name} is longer than {MAX_TEXT} characters")
-    return value
-
-
-def whole_arg(request: Request, name: str, low: int, high: int, required: bool = True
-              ) -> int | None:
-    """A whole number ``low .. high``; None if it is not required and not given."""
-    text = arg(request, name, None if required else "").strip()
-    if not text and not required:
-        return None
-    digits = text[1:] if text.startswith("-") else text
-    if not text.isascii() or not digits.isdigit() or len(text) > 6:
-        raise ApiError(400, f"{name} must be a whole number, not {text[:20]!r}")
-    return check_whole(int(text), name, low, high)
-
-
-async def body(request: Request) -> dict:
-    """The request's JSON object, at most ``MAX_BODY`` bytes."""
-    size = request.headers.get("content-length", "0")
-    if not size.isdigit():
-        raise ApiError(400, "bad Content-Length", "body")
-    if int(size) > MAX_BODY:
-        raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
-    data = bytearray()
-    try:
-        with anyio.fail_after(BODY_SECONDS):           # a body that trickles in is cut off
-            async for chunk in request.stream():
-                data += chunk
-                if len(data) > MAX_BODY:
-                    raise ApiError(413, f"the body is larger than {MAX_BODY} bytes", "body")
-    except TimeoutError:
-        raise ApiError(408, f"the body took longer than {BODY_SECONDS:g} s to arrive",
-                       "body") from None
-    try:
-        obj = json_body(bytes(data))     # bounded: depth, digits (one 400 line otherwise)
-    except BodyError as e:
-        raise ApiError(400, str(e), "body") from None
-    if not isinstance(obj, dict):
-        raise ApiError(400, "the body must be a JSON object", "body")
-    return obj
-
-
-def text_field(obj: dict, name: str, default: str | None = None) -> str:
-    value = obj.get(name, default)
-    if not isinstance(value, str):
-        raise ApiError(400, f"{name} must be a string" + ("" if default is not None
-                                                            else " (it is required)"))
-    if len(value) > MAX_TEXT:
-        raise ApiError(400, f"{name} is longer than {MAX_TEXT} characters")
-    return value
-
-
 # ---------------------------------------------------------------- solvers
 def solvable_here(rules: Rules) -> bool:
-    """Whether a missing table of ``rules`` is solved on demand (seconds)."""
+    """Whether a missing table of ``rules`` is solved on demand (seconds).
+
+    >>> solvable_here(parse_rules("nordic")), solvable_here(parse_rules("maxi"))
+    (True, False)
+    """
     return (rules.dice == 5 and not rules.saved_rolls and rules.rolls <= 6
             and rules.bonus_threshold <= rules.dice * rules.faces * 6)
 
@@ -206,22 +139,6 @@ def table_cost(rules: Rules) -> tuple[int, float]:
     plan = value_plan(rules)
     return plan.file_size, plan.seconds
 
-
-def build_times(clock: dict, done: int, total: int) -> dict:
-    """A build's progress for ``/api/status`` and a 503: ``done``, ``total``
-    (work units), ``seconds`` since the build's first report and
-    ``seconds_left`` at the speed since then (``None`` until 3 % of the work
-    is done); ``clock`` keeps the build's start (a new build, a smaller
-    ``done`` or another ``total``, starts it again)."""
-    now = time.monotonic()
-    if not clock or done < clock["done"] or total != clock["total"]:
-        clock.update(since=now, first=done)
-    clock.update(done=done, total=total)
-    spent = now - clock["since"]
-    work = done - clock["first"]
-    left = spent * (total - done) / work if work >= 0.03 * total and total else None
-    return {"done": done, "total": total, "seconds": round(spent, 1),
-            "seconds_left": None if left is None else round(left, 1)}
 
 
 class Solvers:
@@ -316,85 +233,6 @@ class Solvers:
                            "table")
         raise ApiError(503, f"rules {solver.rules.spec}: the table is being solved; "
                             "try again shortly", "solving", progress=dict(status))
-
-
-# --------------------------------------------------------------- answers
-def action_json(action: Action) -> dict:
-    return {"text": str(action), **action.as_dict()}
-
-
-def advice_json(advice: Advice, top: int | None = None) -> list[dict]:
-    return [action_json(a) for a in advice.actions[:top]]
-
-
-def labels(rules: Rules) -> dict:
-    """Box names and the scorecard's other rows in every language.
-
-    >>> labels(parse_rules("nordic"))["nb"]["boxes"]["full_house"]
-    'hus'
-    """
-    rows = ("sum", "bonus", "total", "yahtzee_bonus", "bank", "weighted")
-    return {lang: {"boxes": {b.name: box_name(b.name, lang) for b in rules.boxes},
-                   **{key: message(key, lang) for key in rows}} for lang in LANGS}
-
-
-def human_moved(game: Game) -> bool:
-    """Whether a person has made a move that undo can take back."""
-    return any(game.players[m.player].is_human for m in game.moves)
-
-
-def protokoll_by_seat(game: Game) -> list[dict]:
-    """``Game.protokoll`` with several columns grouped by seat: each row's
-    ``cells[seat]`` is the list of that seat's columns (one column: the value)."""
-    n = game.rules.columns
-    rows = game.protokoll()
-    if n == 1:
-        return rows
-    return [{**row, "cells": [row["cells"][i:i + n] for i in range(0, len(row["cells"]), n)]}
-            for row in rows]
-
-
-def game_json(game: Game, coach: bool = True, session: Session | None = None,
-              **extra: Any) -> dict:
-    """The game (``Game.to_dict``) and what the page shows of it: the
-    advice only when a person is to decide (a computer's turn shows none;
-    ``coach=False``: none, for the shared tables, without computing it),
-    the expected final score of every seat, the upper par of every column;
-    with the game's ``session``, the score pad's data (``family``: the
-    loss ledger, who leads, the bonus in words, the end review)."""
-    deciding = not game.is_over and not game.needs_roll and game.player.is_human
-    rules = game.rules
-    expected = [game.expected_score(seat) for seat in range(len(game.players))]
-    played = [sum(t.player == seat for t in game.turns) for seat in range(len(game.players))]
-    return {
-        "game": game.to_dict(), "rules": rules.spec,
-        "players": [{"name": p.name, "kind": p.kind, "human": p.is_human}
-                    for p in game.players],
-        "turn_player": game.turn_player, "dice": list(game.dice or ()) or None,
-        "kept": None if game.kept is None else list(game.kept),
-        "rerolls": game.rerolls, "needs_roll": game.needs_roll, "is_over": game.is_over,
-        "dice_count": rules.dice, "faces": rules.faces,
-        "columns": rules.columns, "column_weights": list(rules.column_weights),
-        "values": game.values,
-        "turns_each": rules.n_boxes * rules.columns, "turns_played": played,
-        "scores": list(game.scores()), "expected_scores": expected,
-        "par": [[None if p is None else round(p, 1) for p in map(bonus_pace, card.columns)]
-                for card in game.cards],
-        "ranking": [{"place": p, "seat": s, "score": sc} for p, s, sc in game.ranking()],
-        "protokoll": protokoll_by_seat(game),
-        "legal": [str(a) for a in game.legal_actions()],
-        "advice": advice_json(game.advice()) if deciding and coach else None,
-        "expected": None if game.is_over else expected[game.turn_player],
-        "last_move": game.moves[-1].text if game.moves else None,
-        "last_player": game.moves[-1].player if game.moves else None,
-        "can_undo": bool(game.moves), "can_redo": bool(game.redo_moves),
-        "can_undo_human": human_moved(game),
-        "labels": labels(rules),
-        # saved rolls: each seat's bank, and what stopping now would add to it
-        "bank": [card.bank for card in game.cards] if rules.saved_rolls else None,
-        "bank_if_stopped": bank_after(rules, game.rerolls)
-        if rules.saved_rolls and not game.is_over and not game.needs_roll else None,
-        **({} if session is None else {"family": family(session)}), **extra}
 
 
 # -------------------------------------------------------------- the routes
@@ -542,153 +380,6 @@ async def distribution_endpoint(request: Request) -> Response:
     return reply(state.distributions[key])
 
 
-async def solver_for_game(state: WebState, spec: str) -> Solver:
-    """The solver of a game's rules (its table opened, or solved on demand
-    where that takes seconds; else 422 with the command that solves it)."""
-    return await state.solvers.get(spec)
-
-
-async def game_of(request: Request, obj: dict) -> Game:
-    doc = obj.get("game")
-    if not isinstance(doc, dict):
-        raise ApiError(400, "game must be a game document (a JSON object)", "bad_game")
-    spec = doc.get("rules")
-    if not isinstance(spec, str) or len(spec) > MAX_TEXT:
-        raise ApiError(400, "game: rules must be a rules spec", "bad_game")
-    solver = await solver_for_game(web(request), spec)
-    try:
-        return Game.from_dict(web(request).seal.open(doc), solver)
-    except InputError as e:
-        raise ApiError(400, str(e), "bad_game") from None
-
-
-async def new_game(request: Request) -> Response:
-    state = web(request)
-    obj = await body(request)
-    players = obj.get("players", ["Player"])
-    if not isinstance(players, list) or not all(
-            isinstance(p, str) and len(p) <= 40 for p in players):
-        raise ApiError(400, "players must be a list of names (NAME or NAME=optimal)", "players")
-    seed = obj.get("seed")
-    solver = await solver_for_game(state, text_field(obj, "rules", state.default))
-    game = Game(solver, players, seed=seed)
-    return answer(request, game)
-
-
-def answer(request: Request, game: Game, **extra: Any) -> Response:
-    """The game's answer with its session's data (``game_json``), its dice
-    seed sealed until the game is over (``yatzy.web.seal``)."""
-    state = web(request)
-    out = game_json(game, session=state.session(game), **extra)
-    out["game"] = state.seal.close(out["game"], game.is_over)
-    return reply(out)
-
-
-async def game_state(request: Request) -> Response:
-    return answer(request, await game_of(request, await body(request)))
-
-
-def points_field(obj: dict) -> int:
-    value = obj.get("points")
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-        raise ApiError(400, "points must be a whole number 0..10000", "pad_points")
-    return value
-
-
-SESSION_STATUS = {"not_yours": 403, "not_admin": 403, "fair_undo": 409}
-
-
-async def session_of(request: Request, obj: dict) -> Session:
-    """The session over the posted game document: the page holds every seat."""
-    return web(request).session(await game_of(request, obj))
-
-
-def session_step(step: Callable[[], Any]) -> None:
-    """A step of the session; its refusal as one line (4xx with its kind)."""
-    try:
-        step()
-    except SessionError as e:
-        raise ApiError(SESSION_STATUS.get(e.kind, 400), str(e), e.kind) from None
-
-
-async def game_pad(request: Request) -> Response:
-    """Score-pad mode: ``{"game", "box", "points", "column"?}`` writes the
-    points in the box for the person to move, no dice entered
-    (``yatzy.scorepad``: only points the box can take under the rules)."""
-    obj = await body(request)
-    box = text_field(obj, "box").strip()
-    points = points_field(obj)
-    column = obj.get("column")
-    if column is not None and (isinstance(column, bool) or not isinstance(column, int)
-                               or not 1 <= column <= 99):
-        raise ApiError(400, "column must be a column number", "pad_box")
-    session = await session_of(request, obj)
-    game = session.game
-    if game.is_over:
-        raise ApiError(400, "the game is over", "over")
-    if not game.player.is_human:
-        raise ApiError(409, f"it is {game.player.name}'s turn, not a person's", "not_computer")
-    try:
-        session.write(box, points, column)
-    except InputError as e:
-        code = getattr(e, "kind", "pad_box")         # an unknown box: the rules' own line
-        raise ApiError(400, str(e), code if code.startswith("pad_") else "pad_box",
-                       **{k: v for k, v in getattr(e, "fields", {}).items()
-                          if k == "values"}) from None
-    return answer(request, game)
-
-
-async def game_move(request: Request) -> Response:
-    obj = await body(request)
-    move = text_field(obj, "move").strip()
-    session = await session_of(request, obj)
-    game = session.game
-    auto = move.lower() == "auto"
-    if auto and game.is_over:
-        raise ApiError(400, "the game is over", "over")
-    if auto and game.player.is_human:
-        raise ApiError(409, f"it is {game.player.name}'s turn, not a computer's",
-                       "not_computer")
-    deciding = not game.is_over and not game.needs_roll and game.player.is_human
-    before = game.advice() if deciding else None
-    seat = game.turn_player
-    session_step(session.play_auto if auto else partial(session.play, move))
-    verdict = None
-    if before is not None:
-        chosen = before.find(game.moves[-1].text)
-        verdict = {"seat": seat, "chosen": action_json(chosen),
-                   "best": action_json(before.best), "loss": chosen.loss}
-    return answer(request, game, verdict=verdict)
-
-
-def humans_only(obj: dict) -> bool:
-    to = obj.get("to", "move")
-    if to not in ("move", "human"):
-        raise ApiError(400, "to must be \"move\" or \"human\"")
-    return to == "human"
-
-
-async def game_undo(request: Request) -> Response:
-    """Take back the last move; with ``"to": "human"`` a person's last move
-    and every move since (``Session.undo``: under the fair rule not past
-    dice drawn since, 409 ``fair_undo``)."""
-    obj = await body(request)
-    human = humans_only(obj)
-    session = await session_of(request, obj)
-    session_step(session.undo_write if human else partial(session.undo, one=True))
-    return answer(request, session.game)
-
-
-async def game_redo(request: Request) -> Response:
-    """Play again the last move undone; with ``"to": "human"`` also the
-    computer moves after it, up to a person's next move."""
-    obj = await body(request)
-    human = humans_only(obj)
-    session = await session_of(request, obj)
-    session_step(session.redo_write if human else partial(session.redo, one=True))
-    return answer(request, session.game)
-
-
 async def openapi(request: Request) -> Response:
     return reply(DOCUMENT)
 
@@ -719,12 +410,7 @@ ROUTES = [
     Route("/api/ev", ev_endpoint),
     Route("/api/advise", advise_endpoint),
     Route("/api/distribution", distribution_endpoint),
-    Route("/api/game/new", new_game, methods=["POST"]),
-    Route("/api/game/state", game_state, methods=["POST"]),
-    Route("/api/game/move", game_move, methods=["POST"]),
-    Route("/api/game/undo", game_undo, methods=["POST"]),
-    Route("/api/game/redo", game_redo, methods=["POST"]),
-    Route("/api/game/pad", game_pad, methods=["POST"]),
+    *GAME_ROUTES,
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -826,8 +512,9 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     event stream."""
     games = SharedGames(db)
     state = WebState(rules, tables, Budget(allow_rules, path=games.path), Seal(games.path))
-    shared = table_routes(games, lambda spec: solver_for_game(state, spec), shared_view)
-    app = Starlette(routes=ROUTES + shared, exception_handlers={
+    solver_for = state.solvers.get
+    shared = table_routes(games, solver_for, shared_view)
+    app = Starlette(routes=ROUTES + shared + PRACTICE_ROUTES, exception_handlers={
         ApiError: on_api_error, InputError: on_input_error, HTTPException: on_http_error,
         TableError: on_table_error, Refused: on_refused, DatabaseFull: on_database_full,
         DatabaseBusy: on_database_busy})
@@ -838,10 +525,8 @@ def create_app(rules: str = "nordic", tables: str | Path | None = None,
     app.add_middleware(Guard, hosts=hosts, closing=app.state.closing)    # outermost
     app.state.web = state
     app.state.solvers = state.solvers
-    from yatzy.web.practice import PRACTICE_ROUTES, Practice, ratings_folder   # Practice view
-    app.state.practice = Practice(ratings_folder(db), lambda: state.default,
-                                  lambda spec: solver_for_game(state, spec), state.budget)
-    app.router.routes += PRACTICE_ROUTES
+    app.state.practice = Practice(ratings_folder(db), lambda: state.default, solver_for,
+                                  state.budget)
     state.solvers.start(state.default)         # open (or solve) the default table now
     return app
 

@@ -6,7 +6,7 @@ ledger; the turns written from a score pad unrated), the boxes a score
 pad may write now, and once the game is over the end review of each
 person (the loss, the costliest decisions).
 
-The single game's routes (``yatzy.web.app``) and the shared tables'
+The single game's routes (``yatzy.web.game_routes``) and the shared tables'
 states (``yatzy.web.shared``) both answer ``family(session)``, so every
 phone reads the same numbers as the coach and the end review.
 

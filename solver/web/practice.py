@@ -62,7 +62,7 @@ from yatzy.research.ratings import Answer, Rating, Ratings, Stats
 from yatzy.rules.ruleset import parse_rules
 from yatzy.rules.words import LANGS, box_name
 from yatzy.tables.plan import describe_bytes, describe_seconds, estimate, parts_plan
-from yatzy.web.app import (
+from yatzy.web.answers import (
     MAX_TEXT,
     ApiError,
     action_json,

@@ -368,8 +368,8 @@ def test_rule_sets_beyond_the_slots_close_the_least_recently_used(tables_dir, no
 def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
     from starlette.requests import Request
 
-    from yatzy.web import app as web_app
-    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
+    from yatzy.web import answers
+    monkeypatch.setattr(answers, "BODY_SECONDS", 0.2)
     parts = [{"type": "http.request", "body": b'{"players": ', "more_body": True},
              {"type": "http.request", "body": b'["Ann"]}', "more_body": False}]
 
@@ -379,24 +379,24 @@ def test_a_body_that_trickles_in_is_cut_off(monkeypatch):
         return parts.pop(0)
 
     request = Request({"type": "http", "method": "POST", "headers": []}, receive)
-    with pytest.raises(web_app.ApiError) as e:
-        anyio.run(web_app.body, request)
+    with pytest.raises(answers.ApiError) as e:
+        anyio.run(answers.body, request)
     assert e.value.status == 408
 
 
 def test_a_builds_time_left_is_its_speed_since_it_began(monkeypatch):
-    from yatzy.web import app as web_app
+    from yatzy.web import answers
     now = [50.0]
-    monkeypatch.setattr(web_app.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(answers.time, "monotonic", lambda: now[0])
     clock: dict = {}
-    assert web_app.build_times(clock, 0, 1000)["seconds_left"] is None
+    assert answers.build_times(clock, 0, 1000)["seconds_left"] is None
     now[0] = 60.0
-    assert web_app.build_times(clock, 20, 1000) == {"done": 20, "total": 1000, "seconds": 10.0,
+    assert answers.build_times(clock, 20, 1000) == {"done": 20, "total": 1000, "seconds": 10.0,
                                                    "seconds_left": None}     # 2 %: too soon
     now[0] = 100.0
-    assert web_app.build_times(clock, 200, 1000)["seconds_left"] == 200.0
+    assert answers.build_times(clock, 200, 1000)["seconds_left"] == 200.0
     now[0] = 101.0                      # the next build (another total) starts the clock again
-    assert web_app.build_times(clock, 0, 50) == {"done": 0, "total": 50, "seconds": 0.0,
+    assert answers.build_times(clock, 0, 50) == {"done": 0, "total": 50, "seconds": 0.0,
                                                 "seconds_left": None}
 
 

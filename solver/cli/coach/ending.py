@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from yatzy.cli.coach.records import Records
 from yatzy.errors import InputError
+from yatzy.research.puzzles import KINDS
+from yatzy.research.ratings import Answer, Ratings
 from yatzy.rules.play import LOWER_BOUND
 from yatzy.scorepad import is_pad
 
@@ -65,8 +67,6 @@ class Ending(Records):
         database (``yatzy.research.ratings``): its position as a puzzle key
         (so a wrong one comes back in ``yatzy train``), kind, choice, best
         action, loss and the player's name; once per game."""
-        from yatzy.research.puzzles import KINDS
-        from yatzy.research.ratings import Answer, Ratings
         game = self.game
         answers = []
         for seat, review in reviews.items():

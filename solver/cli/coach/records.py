@@ -12,6 +12,7 @@ import textwrap
 
 from yatzy.database import reporting, transaction
 from yatzy.errors import InputError
+from yatzy.history import game_key, history, open_history, page_family, record
 from yatzy.rules.words import rules_name
 
 
@@ -24,7 +25,6 @@ class Records:
         each player's best; once per game (``yatzy.history.game_key``)."""
         if self.history is None:
             return
-        from yatzy.history import game_key, history, open_history, page_family, record
         game = self.game
         names = [p.name for p in game.players]
         places = {s.seat: s.place for s in self.session.standings()}

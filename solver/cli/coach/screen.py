@@ -14,6 +14,7 @@ from yatzy.errors import InputError
 from yatzy.game import Move
 from yatzy.position.actions import Action
 from yatzy.rules.words import BOXES, box_name, message, number
+from yatzy.tables.announce import ANNOUNCE_SECONDS, compile_seconds, kernels_of
 
 EVENTS = 200                           # recent events kept for beside the card: a
                                        # person's verdict outlasts five computers' turns
@@ -134,10 +135,8 @@ class Screen:
         """Say, in the language, that a computer seat's policy compiles its
         kernels first, and about how long (once, where Numba's cache does
         not hold them: ``tables.announce.compile_seconds``)."""
-        from yatzy.kernels.policy import batch
-        from yatzy.tables.announce import ANNOUNCE_SECONDS, compile_seconds
         if kind in ("greedy", "simple"):
-            seconds = compile_seconds("player", (batch,))
+            seconds = compile_seconds("player", kernels_of("player"))
             if seconds > ANNOUNCE_SECONDS:
                 self.say("compiling", what=self.words("compiled_player"),
                          seconds=f"{seconds:.0f}")

@@ -13,9 +13,16 @@ from pathlib import Path
 
 import click
 
+from yatzy.api import Solver
+from yatzy.cli.options import ask_to_build, stderr_progress
 from yatzy.errors import InputError, TableError
+from yatzy.players.explain import parts_path
 from yatzy.rules.ruleset import Rules, parse_rules
 from yatzy.rules.words import decimal_mark, message, rules_name
+from yatzy.tables import plan as plans
+from yatzy.tables.announce import TableWarning, check
+from yatzy.tables.plan import calibrated_seconds, describe_bytes, estimate, parts_plan, value_plan
+from yatzy.tables.store import value_measure
 
 STOP_NOTE_SECONDS = 2.0      # solves expected to take longer say that Ctrl-C stops them
 FASTER = 2.0                 # other rules are suggested when they solve this many times faster
@@ -84,9 +91,6 @@ def solve_in_child(spec: str, tables, theta: float, parts: bool, bar: str | None
 def solve_child(job: str) -> int:
     """The child of ``solve_in_child``: solve, store, exit 0 (2 and one line
     ``error: ...`` on stderr if the rules or the tables' folder are bad)."""
-    from yatzy.api import Solver
-    from yatzy.cli.options import stderr_progress
-    from yatzy.tables.store import TableWarning
     args = json.loads(job)
     try:                                    # die with the parent (Linux)
         import ctypes
@@ -135,9 +139,6 @@ class Tables:
         big one as ``--yes`` would, then solve it in a child process
         (``solve_in_child``), its progress bar on the terminal, which Ctrl-C
         and the other signals stop within a moment, the game saved."""
-        from yatzy.players.explain import parts_path
-        from yatzy.tables.plan import calibrated_seconds, estimate, parts_plan, value_plan
-        from yatzy.tables.store import value_measure
         solver = self.game.solver
         rules = solver.rules
         values = getattr(solver, "_table", None) is None and not solver.path.exists()
@@ -177,10 +178,6 @@ class Tables:
         measured already), before the child starts: it fits, and a big build
         is confirmed (``--yes``, or a question in the language on a
         terminal), else one InputError in the language."""
-        from yatzy.cli.options import ask_to_build
-        from yatzy.tables import plan as plans
-        from yatzy.tables.announce import check
-        from yatzy.tables.store import TableWarning
         before = plans.set_confirm(None)
         declined = []
 
@@ -218,7 +215,6 @@ class Tables:
 
     def size(self, n: int) -> str:
         """``n`` bytes in KiB .. TiB, a decimal comma in nb and sv."""
-        from yatzy.tables.plan import describe_bytes
         return decimal_mark(describe_bytes(n), self.lang)
 
     def about(self, seconds: float) -> str:

@@ -6,20 +6,23 @@
 // plays through one pending timer, cancelled by any person's action.  A
 // game shared at the table (share.js) is kept by the server instead.
 // Draws the turn, the dice, the advice and the end; the card and the
-// totals are card.js's.
+// totals are card.js's; opens and closes the panels (openPanel).
 import {int, lang, locale, num, t} from "./words.js";
 import {$, el, showError, store} from "./dom.js";
 import {dieFace} from "./dice.js";
-import {DELAY, KEY, S, VIEW_KEY} from "./state.js";
+import {DELAY, KEY, S, VIEW_KEY, isHuman, mayMove, mayUndo, myTurn} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
-import {renderCard, renderTotals} from "./card.js";
-import {dropTable, mayMove, mayUndo, myTurn, renderTable, tableHint, tableSend} from "./share.js";
 import {renderFamily} from "./family.js";
-import {renderPad} from "./scorepad.js";
 import {renderReview} from "./review.js";
 
+// What other modules do for the game view: card.js draws the card and the
+// totals, scorepad.js the pad, share.js the shared table (its seat bar, the
+// hint of whose phone is to move, its moves, leaving it).  They import this
+// module, so main.js hands them in (plug) rather than this module importing them.
+const parts = {};
+export function plug(more) { Object.assign(parts, more); }
+
 export function playerName(seat) { return S.view.players[seat].name; }
-export function isHuman(seat) { return S.view.players[seat].kind === "human"; }
 function computerToMove() { return S.view && !S.view.is_over && !isHuman(S.view.turn_player); }
 export function humanToMove() { return S.view && S.live && !S.view.is_over && isHuman(S.view.turn_player) && mayMove(); }
 export function cellsOf(c) { return Array.isArray(c) ? c : [c]; }
@@ -39,7 +42,7 @@ export function begin(opts = {}) {
 // Send a game request; the answer becomes the view unless a newer action
 // came first.  Returns whether it was taken.
 export async function send(path, body, opts = {}) {
-  if (S.table) dropTable();                      // a game of this phone's own (imported) leaves the table
+  if (S.table) parts.dropTable();                // a game of this phone's own (imported) leaves the table
   const mine = begin(opts);
   try {
     const data = await api(path, body, undefined, mine);
@@ -72,7 +75,7 @@ export function move(text) {
   if (text === "roll") S.drawn = true;
   else if (text.startsWith("roll ")) S.drawn = false;
   const andRoll = S.drawn && (text.startsWith("keep") || text === "reroll all");
-  const sent = S.table ? tableSend("move", {move: text}) : send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
+  const sent = S.table ? parts.tableSend("move", {move: text}) : send("/api/game/move", {game: S.view.game, move: text}, {by: seat});
   if (!andRoll) return sent;
   return sent.then((ok) => {
     if (ok && humanToMove() && S.view.needs_roll && S.view.turn_player === seat && !S.inflight) return move("roll");
@@ -125,7 +128,7 @@ export function schedule() {
   S.pending = setTimeout(() => {
     S.pending = null;
     if (mine !== S.seq || S.inflight || !computerToMove()) return;
-    if (S.table) tableSend("move", {move: "auto"}, {auto: true});   // the first phone's wins, the others' get 409
+    if (S.table) parts.tableSend("move", {move: "auto"}, {auto: true});   // the first phone's wins, the others' get 409
     else send("/api/game/move", {game: S.view.game, move: "auto"}, {auto: true});
   }, DELAY);
 }
@@ -159,8 +162,8 @@ export function render() {
   $("cancel-new").hidden = !S.view;
   // the control focused before a request stands until its answer is drawn
   const had = S.focusWas !== undefined ? S.focusWas : focusKey(document.activeElement);
-  renderStatus(); renderDice(busy); renderAdvice(busy); renderCard(busy); renderTotals(); renderTable();
-  renderFamily(); renderPad();        // the score pad's lines and mode (family.js, scorepad.js)
+  renderStatus(); renderDice(busy); renderAdvice(busy); parts.renderCard(busy); parts.renderTotals(); parts.renderTable();
+  renderFamily(); parts.renderPad();  // the score pad's lines and mode (family.js, scorepad.js)
   // for tests and for styles: what the page waits for now
   const b = document.body.dataset;
   b.state = !S.view ? "none" : busy ? "busy" : !S.live ? "offline" : S.view.is_over ? "over"
@@ -205,8 +208,17 @@ function refocus(had) {
   if (!usable(e)) e = nextControl();
   if (e && e !== now) e.focus({preventScroll: true});
 }
-// A panel closed with the focus in it: the focus goes back to the game.
-export function focusGame() { if (S.view) refocus(null); }
+// One panel open (the others closed); a panel closed with the focus in it:
+// the focus goes back to the game.
+export function openPanel(id, open, focus = true) {
+  const inside = [...document.querySelectorAll(".panel")].some((e) => e.contains(document.activeElement));
+  for (const other of ["new-game", "import", "share-box", "table-box"]) if (other !== id) $(other).hidden = true;
+  $(id).hidden = !open;
+  if (inside && !open && S.view) refocus(null);
+  $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
+  $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
+  if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
+}
 // After a person wrote a box, or when a move on another phone made it this
 // phone's turn: the turn's banner down to its roll button (or the dice to
 // tap in, or the dice to keep) comes into view above the totals bar, wherever
@@ -342,7 +354,7 @@ function renderDice(busy) {
     else if (rolling) hint = t("enterDice", {n: need - S.entry.length});
     else if (deciding) hint = (!S.view.rerolls ? t("noRerolls") : S.mode === "full" && S.view.advice ? t("tapToKeep") : t("tapToKeepPlain"))
       + (S.view.bank_if_stopped ? " " + t("bankIfStop", {n: S.view.bank_if_stopped}) : "");   // saved rolls
-    else hint = tableHint();
+    else hint = parts.tableHint();
   }
   $("hint").textContent = hint;
 }
@@ -415,7 +427,7 @@ export function showEnd() {
   renderReview();                     // the end review and the history (review.js)
   const d = $("end");
   if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }
-  renderTable();                      // a table's proposed next game at the dialog's top
+  parts.renderTable();                // a table's proposed next game at the dialog's top
 }
 export function closeEnd() { const d = $("end"); if (d.open) { if (d.close) d.close(); else d.removeAttribute("open"); } }
 

@@ -7,7 +7,7 @@
 // in the "More" menu opens it (setupInstall, called by main.js).
 import {t} from "./words.js";
 import {$, el} from "./dom.js";
-import {openPanel} from "./newgame.js";
+import {openPanel} from "./game.js";
 
 let prompt = null;           // the browser's install prompt, where it offers one
 

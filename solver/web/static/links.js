@@ -4,8 +4,7 @@
 import {lang, t} from "./words.js";
 import {$, el, params, showError, store, stored} from "./dom.js";
 import {KEY, S, VIEW_KEY} from "./state.js";
-import {render, send} from "./game.js";
-import {openPanel} from "./newgame.js";
+import {openPanel, render, send} from "./game.js";
 
 function b64url(text) {
   const bytes = new TextEncoder().encode(text);

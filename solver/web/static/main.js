@@ -1,19 +1,25 @@
 // The yatzy advisor page: wires the buttons and keys to the modules by job
-// (words, api, game, card, chart, newgame, links, share, practice) and
-// starts.  Loaded as the page's one module script; the modules share no
-// globals: the game view's state is state.js's S, the language words.js's.
+// (words, api, game, card, chart, newgame, links, share, practice), hands
+// the game view its parts and starts.  Loaded as the page's one module
+// script; the modules share no globals: the game view's state is state.js's
+// S, the language words.js's.
 import {lang, setLang} from "./words.js";
 import {$, params, store, stored} from "./dom.js";
 import {KEY, S, VIEW_KEY} from "./state.js";
 import {api} from "./api.js";
-import {addFace, canRedo, canUndo, closeEnd, hasHumans, humanToMove, keepMarked, move, render, send, showEnd, tapDie} from "./game.js";
+import {addFace, canRedo, canUndo, closeEnd, hasHumans, humanToMove, keepMarked, move, openPanel, plug, render, send, showEnd, tapDie} from "./game.js";
+import {renderCard, renderTotals} from "./card.js";
+import {renderPad} from "./scorepad.js";
 import {drawDistribution} from "./chart.js";
-import {openPanel, renderNewGame, renderRulesNote, sameAgain, setupNewGame, startFromPanel} from "./newgame.js";
+import {renderNewGame, renderRulesNote, sameAgain, setupNewGame, startFromPanel} from "./newgame.js";
 import {copyShare, exportGame, importGame, loadSaved, shareGame} from "./links.js";
-import {joinTable, setupTable, showKept, tableSend, tableUndo} from "./share.js";
+import {dropTable, joinTable, renderTable, setupTable, showKept, tableHint, tableSend, tableUndo} from "./share.js";
 import {setupPractice} from "./practice.js";
 import {setupConfirm} from "./confirm.js";
 import {setupInstall} from "./install.js";
+
+// the game view's parts drawn and done by the modules that import it (game.js's plug)
+plug({renderCard, renderTotals, renderPad, renderTable, tableHint, tableSend, dropTable});
 
 function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";

@@ -1,9 +1,8 @@
-// The New game panel: players, who plays each seat, the rules; the other
-// panels open and close through openPanel.
+// The New game panel: players, who plays each seat, the rules.
 import {has, int, plain, t} from "./words.js";
 import {$, el} from "./dom.js";
 import {S} from "./state.js";
-import {closeEnd, focusGame, send} from "./game.js";
+import {closeEnd, openPanel, send} from "./game.js";
 import {newTable} from "./share.js";
 
 function presetLabel(p) {
@@ -86,15 +85,6 @@ export function setupNewGame() {
   $("players-count").value = 2;
   $("rules-select").value = S.rulesInfo.default;
   renderNewGame();
-}
-export function openPanel(id, open, focus = true) {
-  const inside = [...document.querySelectorAll(".panel")].some((e) => e.contains(document.activeElement));
-  for (const other of ["new-game", "import", "share-box", "table-box"]) if (other !== id) $(other).hidden = true;
-  $(id).hidden = !open;
-  if (inside && !open) focusGame();
-  $("new-game-button").setAttribute("aria-expanded", String(!$("new-game").hidden));
-  $("import-button").setAttribute("aria-expanded", String(!$("import").hidden));
-  if (open && focus) { const f = $(id).querySelector("input, select, textarea, button"); if (f) f.focus(); }
 }
 async function startGame(players, rules) {
   S.verdict = null; S.keptSlots = null;

@@ -10,10 +10,9 @@
 // is state.js's S.table.
 import {locale, t} from "./words.js";
 import {$, el, showError, store, stored} from "./dom.js";
-import {S} from "./state.js";
+import {S, isHuman, mayMove, myTurn} from "./state.js";
 import {api, errorText, Superseded} from "./api.js";
-import {actionText, begin, closeEnd, isHuman, playerName, render, schedule, setView} from "./game.js";
-import {openPanel} from "./newgame.js";
+import {actionText, begin, closeEnd, openPanel, playerName, render, schedule, setView} from "./game.js";
 import {loadSaved} from "./links.js";
 
 let source = null;         // the EventSource of the table's changes
@@ -36,26 +35,6 @@ function saveMine() {
 }
 // The token this phone acts with: its seat's, else the creator's (the server checks what it may do)
 function token() { return (typeof S.table.seat === "number" ? S.table.tokens[S.table.seat] : undefined) || S.table.admin || undefined; }
-
-// Whether this phone may act now (game.js asks before every move).
-export function mayMove() {
-  if (!S.table) return true;
-  if (S.table.seat === "watch") return false;
-  if (S.table.who === "seat" && S.view && !S.view.is_over && isHuman(S.view.turn_player)) return S.table.seat === S.view.turn_player;
-  return true;
-}
-// Whether this phone may take back the table's last move: the server's
-// session names the seat whose move an undo takes back (undo_seat); where
-// only each player's own phone moves, only that seat's phone (or the
-// table's creator) may.
-export function mayUndo(kind = "undo") {
-  if (!S.table) return true;
-  if (S.table.seat === "watch") return false;
-  const seat = kind === "redo" ? S.table.redoSeat : S.table.undoSeat;
-  if (S.table.admin || S.table.who !== "seat" || seat === undefined) return true;
-  return seat !== null && seat in S.table.tokens;
-}
-export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.table.seat === S.view.turn_player; }
 
 // ------------------------------------------------------------------ joining
 async function enterTable(state, mine = {}) {

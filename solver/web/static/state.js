@@ -31,3 +31,25 @@ export const S = {
 // Whether the game's losses are the strategy's estimates (Trippel has no
 // exact solution: yatzy.rules.play.LOWER_BOUND), not measured against best play.
 export function estimated() { return !!S.view && S.view.values === "lower_bound"; }
+
+// Whether a seat is a person's, and what this phone may do at a shared table.
+export function isHuman(seat) { return S.view.players[seat].kind === "human"; }
+// Whether this phone may act now (the game view asks before every move).
+export function mayMove() {
+  if (!S.table) return true;
+  if (S.table.seat === "watch") return false;
+  if (S.table.who === "seat" && S.view && !S.view.is_over && isHuman(S.view.turn_player)) return S.table.seat === S.view.turn_player;
+  return true;
+}
+// Whether this phone may take back the table's last move: the server's
+// session names the seat whose move an undo takes back (undo_seat); where
+// only each player's own phone moves, only that seat's phone (or the
+// table's creator) may.
+export function mayUndo(kind = "undo") {
+  if (!S.table) return true;
+  if (S.table.seat === "watch") return false;
+  const seat = kind === "redo" ? S.table.redoSeat : S.table.undoSeat;
+  if (S.table.admin || S.table.who !== "seat" || seat === undefined) return true;
+  return seat !== null && seat in S.table.tokens;
+}
+export function myTurn() { return !!S.table && !!S.view && !S.view.is_over && S.table.seat === S.view.turn_player; }
