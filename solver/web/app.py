@@ -64,7 +64,7 @@ from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Budget, Refused
-from yatzy.web.connections import WholeBody, no_paths
+from yatzy.web.connections import WholeBody, no_paths, retry_after
 from yatzy.web.fair import WRITES, Fair, background
 from yatzy.web.family import family
 from yatzy.web.guard import CLIENT, Guard
@@ -93,9 +93,10 @@ class ApiError(Exception):
     """An answer other than 200: ``status``, a one-line message and ``code``,
     the kind of error (the page words it in the reader's language)."""
 
-    def __init__(self, status: int, message: str, code: str = "input", **extra: Any):
+    def __init__(self, status: int, message: str, code: str = "input", *,
+                 retry: float | None = None, **extra: Any):
         super().__init__(message)
-        self.status, self.code, self.extra = status, code, extra
+        self.status, self.code, self.extra, self.retry = status, code, extra, retry
 
 
 def reply(obj: object, status: int = 200, headers: dict | None = None) -> Response:
@@ -103,9 +104,13 @@ def reply(obj: object, status: int = 200, headers: dict | None = None) -> Respon
                     headers, media_type="application/json")
 
 
-def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
+def error_reply(status: int, text: str, code: str = "input", retry: float | None = None,
+                **extra: Any) -> Response:
+    """One JSON line with ``code``; a 429 says when to ask again
+    (``Retry-After``: ``retry`` seconds, else 1)."""
     line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
-    return reply({"error": line, "code": code, **extra}, status)
+    headers = {"Retry-After": retry_after(retry)} if status == 429 or retry else None
+    return reply({"error": line, "code": code, **extra}, status, headers)
 
 
 # ------------------------------------------------------------------ input
@@ -730,7 +735,7 @@ ROUTES = [
 
 
 async def on_api_error(request: Request, e: ApiError) -> Response:
-    return error_reply(e.status, str(e), e.code, **e.extra)
+    return error_reply(e.status, str(e), e.code, e.retry, **e.extra)
 
 
 async def on_input_error(request: Request, e: InputError) -> Response:
@@ -746,7 +751,7 @@ async def on_table_error(request: Request, e: TableError) -> Response:
 
 
 async def on_refused(request: Request, e: Refused) -> Response:
-    return error_reply(e.status, str(e), e.code)
+    return error_reply(e.status, str(e), e.code, e.retry)
 
 
 async def on_database_full(request: Request, e: DatabaseFull) -> Response:

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import re
 import threading
 import time
 
+from yatzy.web.connections import retry_after
 from yatzy.web.guard import CHANGING
 
 HEAVY = re.compile(r"/api/(distribution|advise|puzzles|puzzle/answer|practice/.*|game/.*|"
@@ -149,7 +149,7 @@ async def refuse(send, status: int, text: str, code: str, wait: float) -> None:
     body = json.dumps({"error": text, "code": code}).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(max(1, math.ceil(wait))).encode())]})
+        (b"retry-after", retry_after(wait).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 

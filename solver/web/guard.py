@@ -50,6 +50,8 @@ import socket
 from typing import Iterable
 from urllib.parse import urlsplit
 
+from yatzy.web.connections import retry_after
+
 MAX_REQUEST = 64 * 1024            # bytes of the largest body any route takes
 DRAIN_MOST = 8 << 20               # bytes of an oversized body read and dropped before the 413
 DRAIN_SECONDS = 10.0
@@ -106,9 +108,12 @@ def host_name(value: str) -> str:
 
 
 def refusal(status: int, text: str, code: str, close: bool = False):
-    """A one-line JSON answer as ASGI messages' sender."""
+    """A one-line JSON answer as ASGI messages' sender (a 429 or 503 with
+    ``Retry-After``)."""
     body = json.dumps({"error": text, "code": code}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status in (429, 503):
+        headers.append((b"retry-after", retry_after(None).encode()))
     if close:
         headers.append((b"connection", b"close"))
 

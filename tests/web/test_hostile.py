@@ -38,6 +38,14 @@ def connect(port: int, source: str = "127.0.0.1", timeout: float = 10) -> socket
 def ask(port: int, raw: bytes, source: str = "127.0.0.1", timeout: float = 20
         ) -> tuple[int, dict | str]:
     """Send ``raw`` and read the whole answer: its status and JSON body."""
+    status, _, body = exchange(port, raw, source, timeout)
+    return status, body
+
+
+def exchange(port: int, raw: bytes, source: str = "127.0.0.1", timeout: float = 20
+             ) -> tuple[int, dict[str, str], dict | str]:
+    """Send ``raw`` and read the whole answer: status, headers (lower-case
+    names) and JSON body."""
     with connect(port, source, timeout) as s:
         s.sendall(raw)
         data = b""
@@ -53,12 +61,20 @@ def ask(port: int, raw: bytes, source: str = "127.0.0.1", timeout: float = 20
             m = re.search(rb"content-length: *(\d+)", head, re.I)
             if m and len(body) >= int(m.group(1)):
                 break
+    return parsed(data)
+
+
+def parsed(data: bytes) -> tuple[int, dict[str, str], dict | str]:
+    """An HTTP answer's status, headers and JSON body (text if not JSON)."""
     head, _, body = data.partition(b"\r\n\r\n")
-    status = int(head.split()[1]) if head else 0
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1]) if head else 0
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":")
+                                                            for line in lines[1:])}
     try:
-        return status, json.loads(body)
+        return status, headers, json.loads(body)
     except ValueError:
-        return status, body.decode("latin-1")
+        return status, headers, body.decode("latin-1")
 
 
 def post(port: int, path: str, obj, source: str = "127.0.0.1", headers: str = "",
@@ -192,14 +208,90 @@ def test_a_stranger_proposes_nothing_and_an_accept_names_its_proposal(port):
     assert status == 409 and body["code"] == "other_proposal"
 
 
-def test_a_right_join_code_is_not_refused_for_others_misses(port):
-    short = table(port, "127.0.0.8")["short"]
-    wrong = "ABCDEF" if short != "ABCDEF" else "ABCDEG"
-    for n in range(10, 16):                     # six addresses, six misses each
-        for _ in range(6):
-            get(port, f"/api/join/{wrong}", source=f"127.0.0.{n}")
-    status, body = get(port, f"/api/join/{short}", source="127.0.0.20")
-    assert status == 200 and body["code"]
+def test_a_right_join_code_is_not_refused_for_others_misses(nordic, tables_dir, tmp_path):
+    """Five addresses guess wrong codes until they are refused; a phone at
+    another address, which typed one code wrong itself, is then given the
+    right one at once, and so is a phone that never missed."""
+    with served(create_app("nordic", tables_dir, tmp_path / "t.sqlite"), **LIMITS) as running:
+        port = int(running.url.rsplit(":", 1)[1])
+        short = table(port, "127.0.0.9")["short"]
+        wrong = ["ABCDE" + c for c in "FGHJKMNPQR" if "ABCDE" + c != short]
+        status, _ = get(port, f"/api/join/{wrong[0]}", source="127.0.0.7")    # a typo
+        assert status == 404
+        refused = 0
+        for n in range(2, 7):                   # the guessers: 127.0.0.2 .. 127.0.0.6
+            for guess in wrong:
+                status, _ = get(port, f"/api/join/{guess}", source=f"127.0.0.{n}")
+                assert status in (404, 429)
+                refused += status == 429
+            status, body = get(port, f"/api/join/{short}", source=f"127.0.0.{n}")
+            assert status == 429                # a guesser past its misses learns nothing
+        assert refused >= 5 * (len(wrong) - 6)
+        for source in ("127.0.0.7", "127.0.0.8"):
+            status, body = get(port, f"/api/join/{short}", source=source)
+            assert status == 200 and body["code"], body
+
+
+def test_every_429_says_when_to_ask_again(port):
+    """Each limit's refusal (a table route, the writes' rate, the heavy
+    queue, event streams, connections) is 429 with ``Retry-After`` and one
+    JSON line with a ``code``."""
+    seen: dict[str, tuple[int, dict, dict | str]] = {}
+    for _ in range(8):                          # tables: 5 at once per address
+        answer = exchange(port, request("POST", "/api/table", {"players": ["A"]}), "127.0.3.1")
+        if answer[0] == 429:
+            seen["table"] = answer
+    for _ in range(80):                         # writes: 60 at once per address
+        answer = exchange(port, request("POST", "/api/game/undo", {}), "127.0.3.2")
+        if answer[0] == 429:
+            seen["writes"] = answer
+    heavy: list = []
+    threads = [threading.Thread(target=lambda n=n: heavy.append(exchange(
+        port, request("GET", f"/api/distribution?card=ones={n % 6},twos={2 * (n // 6)}"),
+        "127.0.3.3", 120))) for n in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    seen["heavy"] = next(a for a in heavy if a[0] == 429)
+    code = table(port, "127.0.3.4")["code"]
+    held = []
+    try:
+        for _ in range(guard_streams() + 1):
+            s = connect(port, "127.0.3.4")
+            s.sendall(request("GET", f"/api/table/{code}/events", close=False))
+            held.append(s)
+        seen["streams"] = parsed(held[-1].recv(4096))
+        for _ in range(connections.PER_CLIENT + 1):
+            s = connect(port, "127.0.3.5")
+            s.sendall(b"POST /api/table HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                      b"application/json\r\nContent-Length: 100\r\n\r\n{")
+            held.append(s)
+        seen["connections"] = parsed(held[-1].recv(4096))
+    finally:
+        for s in held:
+            s.close()
+    assert set(seen) == {"table", "writes", "heavy", "streams", "connections"}
+    for name, (status, headers, body) in seen.items():
+        assert status == 429, (name, status, body)
+        assert int(headers["retry-after"]) >= 1, (name, headers)
+        assert isinstance(body, dict) and body["code"], (name, body)
+
+
+def guard_streams() -> int:
+    from yatzy.web.guard import STREAMS_PER_CLIENT
+    return STREAMS_PER_CLIENT
+
+
+def request(method: str, path: str, obj=None, close: bool = True) -> bytes:
+    """A request as bytes: JSON ``obj`` as its body (none if None)."""
+    body = b"" if obj is None else json.dumps(obj).encode()
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if close:
+        head += "Connection: close\r\n"
+    if obj is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return (head + "\r\n").encode() + body
 
 
 def test_a_missing_table_is_422_with_what_it_needs(port):
