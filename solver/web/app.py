@@ -37,6 +37,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from pathlib import Path
 from functools import partial
@@ -53,6 +54,7 @@ from starlette.staticfiles import StaticFiles
 from yatzy.api import Solver, check_whole
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
+from yatzy.tables.announce import TableWarning
 from yatzy.game import KINDS, Game
 from yatzy.players.objectives import Objective, Score, objective_from
 from yatzy.position.scoring import bank_after
@@ -771,6 +773,7 @@ def app_from_env() -> Starlette:
     committed, and tearing down a process that holds large tables takes
     seconds (a stop takes at most 2 s)."""
     atexit.register(leave_now)
+    warnings.showwarning = one_line_warning
     hosts = os.environ.get("YATZY_SERVE_HOSTS")
     app = create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
                       os.environ.get("YATZY_TABLES") or None,
@@ -779,6 +782,17 @@ def app_from_env() -> Starlette:
                       allow_rules=os.environ.get("YATZY_SERVE_ALLOW_RULES") == "1")
     streams_end_on_stop(app.state.closing)
     return app
+
+
+def one_line_warning(text, category, filename, lineno, file=None, line=None) -> None:
+    """A worker's notice (a table being compiled, solved, waited for) as the
+    one line ``warning: ...`` that ``yatzy serve`` itself prints, without
+    the source line and path Python's own format shows."""
+    words = text.said("en") if isinstance(text, TableWarning) else str(text)
+    try:
+        sys.stderr.write(no_paths(message("warning", "en", text=" ".join(words.split()))) + "\n")
+    except (OSError, ValueError):
+        pass
 
 
 def streams_end_on_stop(closing: asyncio.Event) -> None:
