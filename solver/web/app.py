@@ -41,7 +41,7 @@ import warnings
 from collections import OrderedDict
 from pathlib import Path
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -82,6 +82,7 @@ MAX_TEXT = 200                # characters of one query value or a move
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
 BODY_SECONDS = 10.0           # a request body must arrive within this
 DISTRIBUTIONS_KEPT = 32
+GAME_THREADS = 2              # one-page games' requests worked out at once (``off_loop``)
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -418,6 +419,7 @@ class WebState:
         self.seal = seal or Seal(key=os.urandom(32))   # a one-page game's seed, kept back
         self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
+        self.game_threads = anyio.CapacityLimiter(GAME_THREADS)     # ``off_loop``
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self.running = 0
         self.known: OrderedDict[str, dict] = OrderedDict()   # rules -> losses valued
@@ -696,6 +698,20 @@ async def game_redo(request: Request) -> Response:
     return answer(request, session.game)
 
 
+def off_loop(route: Callable[[Request], Awaitable[Response]]):
+    """``route`` run in a worker thread with an event loop of its own (at
+    most ``GAME_THREADS`` at once): a one-page game's request computes
+    advice and a game's document, tens of milliseconds of Python that would
+    otherwise hold the server's event loop, and every shared table's move
+    waiting behind it.  The request's body has been read whole already
+    (``WholeBody``), so the route needs nothing of the server's loop."""
+    async def in_thread(request: Request) -> Response:
+        return await anyio.to_thread.run_sync(lambda: asyncio.run(route(request)),
+                                              limiter=web(request).game_threads)
+    in_thread.__doc__ = route.__doc__
+    return in_thread
+
+
 async def openapi(request: Request) -> Response:
     return reply(DOCUMENT)
 
@@ -726,12 +742,12 @@ ROUTES = [
     Route("/api/ev", ev_endpoint),
     Route("/api/advise", advise_endpoint),
     Route("/api/distribution", distribution_endpoint),
-    Route("/api/game/new", new_game, methods=["POST"]),
-    Route("/api/game/state", game_state, methods=["POST"]),
-    Route("/api/game/move", game_move, methods=["POST"]),
-    Route("/api/game/undo", game_undo, methods=["POST"]),
-    Route("/api/game/redo", game_redo, methods=["POST"]),
-    Route("/api/game/pad", game_pad, methods=["POST"]),
+    Route("/api/game/new", off_loop(new_game), methods=["POST"]),
+    Route("/api/game/state", off_loop(game_state), methods=["POST"]),
+    Route("/api/game/move", off_loop(game_move), methods=["POST"]),
+    Route("/api/game/undo", off_loop(game_undo), methods=["POST"]),
+    Route("/api/game/redo", off_loop(game_redo), methods=["POST"]),
+    Route("/api/game/pad", off_loop(game_pad), methods=["POST"]),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

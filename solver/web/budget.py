@@ -26,8 +26,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from yatzy.database import transaction
+from yatzy.database import open_database, transaction
 from yatzy.errors import InputError
+from yatzy.history import MIGRATIONS
 from yatzy.rules.ruleset import PRESETS, Rules, parse_rules
 
 BUILDS_PER_CLIENT = 4
@@ -79,8 +80,6 @@ class Budget:
         size = disk_bytes()
         with self.lock:
             if self._db is None:
-                from yatzy.database import open_database
-                from yatzy.history import MIGRATIONS
                 self._db = open_database(self.path, MIGRATIONS, check_same_thread=False)
             db = self._db
             with transaction(db):

@@ -31,8 +31,9 @@ import secrets
 import threading
 from pathlib import Path
 
-from yatzy.database import transaction
+from yatzy.database import open_database, transaction
 from yatzy.errors import InputError
+from yatzy.history import MIGRATIONS
 
 PREFIX = "sealed:"
 KEY_NAME = "game_seal"
@@ -58,8 +59,6 @@ class Seal:
     def key(self) -> bytes:
         with self.lock:
             if self._key is None:
-                from yatzy.database import open_database
-                from yatzy.history import MIGRATIONS
                 db = open_database(self.path, MIGRATIONS)
                 try:
                     with transaction(db):

@@ -202,6 +202,7 @@ class Tables:
         self.joining = Limiter(*limits.get("join", LIMITS["join"]))
         self.recording = Limiter(*limits.get("record", LIMITS["record"]))
         self.missing = Limiter(*limits.get("miss", LIMITS["miss"]))     # per client
+        self.limits = {**LIMITS, **limits}      # the join buckets in the file: every process's
         self.table_joins = Limiter(*limits.get("table_join", LIMITS["table_join"]))  # per table
         self.listeners: dict[str, set[asyncio.Event]] = {}
         self.solvers: dict[str, Any] = {}          # code -> the Solver of a table followed
@@ -449,18 +450,19 @@ async def join(tables: Tables, request: Request) -> Response:
     network's /64 is one client, ``network_of``) or the table's: each client
     may try ``LIMITS["join"]`` codes (6 at once, then one in 10 s) and miss
     ``LIMITS["miss"]`` (a client past its misses is refused before the code
-    is looked up: no answer tells it a right code from a wrong one), and a
-    table found is answered ``LIMITS["table_join"]`` times (30 at once, then
-    one a second).  No bucket is shared by all clients, so a phone typing
+    is looked up: no answer tells it a right code from a wrong one), counted
+    in this process and in the tables' file (``SharedGames.by_short``), so
+    that ``--workers`` do not multiply them; and a table found is answered
+    ``LIMITS["table_join"]`` times (30 at once, then one a second).  No bucket is shared by all clients, so a phone typing
     the right code is never refused for others' misses."""
     client = network_of(client_of(request))
-    tables.joining.take(client)
-    short = request.path_params["short"]
+    tables.joining.take(client)                 # this process's buckets first: a flood of
+    short = request.path_params["short"]        # tries never reaches the file
     if len(short) > 32:
         raise TableRefused(400, "a table's code is 6 letters", code="short_code")
     tables.missing.check(client)
     try:
-        code = await tables.run(tables.shared.by_short, short)
+        code = await tables.run(tables.shared.by_short, short, client, tables.limits)
     except TableRefused as e:
         if e.status == 404:
             tables.missing.take(client)

@@ -38,8 +38,7 @@ INSIDE_LEFT = {
     "yatzy.cli.coach.records": "the coach's records: reading the session's view",
     "yatzy.cli.coach.screen": "the coach's compile notice: the announcement service's",
     "yatzy.web.app": "the server's routes, being given one style",
-    "yatzy.web.budget": "the server's limits: their storage imports going to the top",
-    "yatzy.web.seal": "the server's limits: their storage imports going to the top",
+    "yatzy.cli.serve": "yatzy serve: the web extra (starlette, uvicorn) loaded when it runs",
 }
 MOVES_LEFT: dict[str, str] = {}
 LONG_LEFT: dict[str, str] = {}
