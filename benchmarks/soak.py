@@ -366,6 +366,8 @@ def main() -> None:
             tail = proc.stderr.read()
             print("server's log:", len(tail.splitlines()), "lines;",
                   "tracebacks:", tail.count("Traceback"))
+            for line in tail.splitlines()[:5]:
+                print("  ", line[:200])
 
 
 if __name__ == "__main__":

@@ -703,9 +703,11 @@ def off_loop(route: Callable[[Request], Awaitable[Response]]):
     most ``GAME_THREADS`` at once): a one-page game's request computes
     advice and a game's document, tens of milliseconds of Python that would
     otherwise hold the server's event loop, and every shared table's move
-    waiting behind it.  The request's body has been read whole already
-    (``WholeBody``), so the route needs nothing of the server's loop."""
+    waiting behind it.  The request's body is read here first (whole
+    already, ``WholeBody``: at most 64 KiB), so the route needs nothing of
+    the server's loop."""
     async def in_thread(request: Request) -> Response:
+        await request.body()
         return await anyio.to_thread.run_sync(lambda: asyncio.run(route(request)),
                                               limiter=web(request).game_threads)
     in_thread.__doc__ = route.__doc__
