@@ -37,7 +37,6 @@ import logging
 import os
 import sqlite3
 import time
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Awaitable, Callable
 
@@ -52,6 +51,8 @@ from yatzy.session import Capability, Session
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Refused
 from yatzy.web.connections import no_paths, retry_after
+from yatzy.web.fair import Turns
+from yatzy.web.guard import CLIENT
 from yatzy.web.qr import matrix
 from yatzy.web.shared import (
     BEAT,
@@ -208,14 +209,15 @@ class Tables:
         self.solvers: dict[str, Any] = {}          # code -> the Solver of a table followed
         self.polling: list[asyncio.Task] = []
         # one thread of its own reads and writes the file: the calls queue on the event loop
-        # (not 40 threads on the lock), each a cheaper hop than anyio's to_thread
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
+        # (not 40 threads on the lock), each client's in turn (``Turns``)
+        self.turns = Turns("tables")
 
     async def run(self, fn, *args):
-        """``fn(*args)`` in the tables' thread; an SQLite error is one line
-        (a file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
+        """``fn(*args)`` in the tables' thread, in the turn of the request's
+        client (``yatzy.web.guard.CLIENT``); an SQLite error is one line (a
+        file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            return await self.turns.run(CLIENT.get(), fn, *args)
         except sqlite3.Error as e:
             raise database_error(self.shared.path, e) from None
 
@@ -256,6 +258,7 @@ class Tables:
         """Changes made by other server processes: one look at every table
         followed here each ``POLL`` seconds (this process's own changes
         notify at once)."""
+        CLIENT.set("")                          # its turns are nobody's (this task's context)
         seen: dict[str, tuple | None] = {}
         try:
             while self.listeners:
