@@ -96,11 +96,17 @@ MIGRATIONS = (
     # 6: whose word a result is (the server's record of a table, or a page's) and the
     #    client it is charged to; the tables the server built for the network; its keys
     SCHEMA_6,
+    # 7: the join limits' buckets, shared by every server process (``NewTables.by_short``)
+    """CREATE TABLE buckets (
+           name TEXT NOT NULL, client TEXT NOT NULL, tokens REAL NOT NULL, at REAL NOT NULL,
+           PRIMARY KEY (name, client)) WITHOUT ROWID;
+       CREATE INDEX buckets_at ON buckets (name, at)""",
 )
 """The steps of the shared tables' file (``yatzy.database.open_database``):
 the tables and their changes, seats, the next game, proposals, short codes
 and families, the results of finished games, whose word each is, and the
-tables built for the network (``yatzy.web.budget``)."""
+tables built for the network (``yatzy.web.budget``), the join limits'
+buckets."""
 FILE = "tables.sqlite"        # the file's name in the data folder
 
 

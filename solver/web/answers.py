@@ -20,6 +20,7 @@ from yatzy.rules.ruleset import Rules
 from yatzy.rules.words import LANGS, box_name, message
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.connections import no_paths
+from yatzy.web.guard import retry_after
 
 MAX_BODY = 64 * 1024          # bytes of a request body
 MAX_QUERY = 2048              # bytes of a query string
@@ -31,9 +32,10 @@ class ApiError(Exception):
     """An answer other than 200: ``status``, a one-line message and ``code``,
     the kind of error (the page words it in the reader's language)."""
 
-    def __init__(self, status: int, message: str, code: str = "input", **extra: Any):
+    def __init__(self, status: int, message: str, code: str = "input", *,
+                 retry: float | None = None, **extra: Any):
         super().__init__(message)
-        self.status, self.code, self.extra = status, code, extra
+        self.status, self.code, self.extra, self.retry = status, code, extra, retry
 
 
 def reply(obj: object, status: int = 200, headers: dict | None = None) -> Response:
@@ -41,9 +43,13 @@ def reply(obj: object, status: int = 200, headers: dict | None = None) -> Respon
                     headers, media_type="application/json")
 
 
-def error_reply(status: int, text: str, code: str = "input", **extra: Any) -> Response:
+def error_reply(status: int, text: str, code: str = "input", retry: float | None = None,
+                **extra: Any) -> Response:
+    """One JSON line with ``code``; a 429 says when to ask again
+    (``Retry-After``: ``retry`` seconds, else 1)."""
     line = no_paths(" ".join(str(text).split())) or "error"     # no server paths shown
-    return reply({"error": line, "code": code, **extra}, status)
+    headers = {"Retry-After": retry_after(retry)} if status == 429 or retry else None
+    return reply({"error": line, "code": code, **extra}, status, headers)
 
 
 # ------------------------------------------------------------------ input

@@ -39,6 +39,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from collections import OrderedDict
 from pathlib import Path
 
@@ -53,11 +54,12 @@ from starlette.staticfiles import StaticFiles
 from yatzy.api import Solver
 from yatzy.database import DatabaseBusy, DatabaseFull
 from yatzy.errors import InputError, TableError
+from yatzy.tables.announce import TableWarning
 from yatzy.game import KINDS, Game
 from yatzy.players.objectives import Objective, Score, objective_from
 from yatzy.position.scoring import bank_after
 from yatzy.rules.ruleset import KEYS, PRESETS, Rules, parse_rules
-from yatzy.rules.words import LANGS
+from yatzy.rules.words import LANGS, message
 from yatzy.session import Session
 from yatzy.tables.plan import value_plan
 from yatzy.web import words as page_words
@@ -75,7 +77,7 @@ from yatzy.web.answers import (
     whole_arg,
 )
 from yatzy.web.budget import Budget, Refused
-from yatzy.web.connections import WholeBody
+from yatzy.web.connections import WholeBody, no_paths
 from yatzy.web.fair import WRITES, Fair, background
 from yatzy.web.game_routes import GAME_ROUTES, game_json
 from yatzy.web.guard import CLIENT, Guard
@@ -88,6 +90,7 @@ from yatzy.web.table_routes import table_routes
 STATIC = Path(__file__).parent / "static"
 MAX_RULE_SETS = 16            # solvers kept open (the least recently used is closed first)
 DISTRIBUTIONS_KEPT = 32
+GAME_THREADS = 2              # one-page games' requests worked out at once (``off_loop``)
 WAIT_FOR_TABLE = 2.0          # seconds a request waits for a table before 503
 ESTIMATE_GAMES = 2000         # games an estimated distribution plays (Maxi, saved rolls)
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -249,6 +252,7 @@ class WebState:
         self.seal = seal or Seal(key=os.urandom(32))   # a one-page game's seed, kept back
         self.solvers = Solvers(tables, self.budget)
         self.limiter = anyio.CapacityLimiter(1)
+        self.game_threads = anyio.CapacityLimiter(GAME_THREADS)     # ``off_loop``
         self.distributions: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self.running = 0
         self.known: OrderedDict[str, dict] = OrderedDict()   # rules -> losses valued
@@ -416,7 +420,7 @@ ROUTES = [
 
 
 async def on_api_error(request: Request, e: ApiError) -> Response:
-    return error_reply(e.status, str(e), e.code, **e.extra)
+    return error_reply(e.status, str(e), e.code, e.retry, **e.extra)
 
 
 async def on_input_error(request: Request, e: InputError) -> Response:
@@ -432,7 +436,7 @@ async def on_table_error(request: Request, e: TableError) -> Response:
 
 
 async def on_refused(request: Request, e: Refused) -> Response:
-    return error_reply(e.status, str(e), e.code)
+    return error_reply(e.status, str(e), e.code, e.retry)
 
 
 async def on_database_full(request: Request, e: DatabaseFull) -> Response:
@@ -452,6 +456,7 @@ def app_from_env() -> Starlette:
     committed, and tearing down a process that holds large tables takes
     seconds (a stop takes at most 2 s)."""
     atexit.register(leave_now)
+    warnings.showwarning = one_line_warning
     hosts = os.environ.get("YATZY_SERVE_HOSTS")
     app = create_app(os.environ.get("YATZY_SERVE_RULES", "nordic"),
                       os.environ.get("YATZY_TABLES") or None,
@@ -460,6 +465,17 @@ def app_from_env() -> Starlette:
                       allow_rules=os.environ.get("YATZY_SERVE_ALLOW_RULES") == "1")
     streams_end_on_stop(app.state.closing)
     return app
+
+
+def one_line_warning(text, category, filename, lineno, file=None, line=None) -> None:
+    """A worker's notice (a table being compiled, solved, waited for) as the
+    one line ``warning: ...`` that ``yatzy serve`` itself prints, without
+    the source line and path Python's own format shows."""
+    words = text.said("en") if isinstance(text, TableWarning) else str(text)
+    try:
+        sys.stderr.write(no_paths(message("warning", "en", text=" ".join(words.split()))) + "\n")
+    except (OSError, ValueError):
+        pass
 
 
 def streams_end_on_stop(closing: asyncio.Event) -> None:

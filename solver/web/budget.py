@@ -35,14 +35,15 @@ BUILDS_PER_CLIENT = 4
 BUILDS_TOTAL = 32
 DISK_PER_CLIENT = 1 << 30
 DISK_TOTAL = 8 << 30
+RETRY_SPENT = 24 * 3600     # Retry-After of a spent budget (it is not renewed: a day, for a client)
 
 
 class Refused(InputError):
     """A build the budget does not allow: ``status`` and ``code`` for the answer."""
 
-    def __init__(self, status: int, message: str, code: str):
+    def __init__(self, status: int, message: str, code: str, retry: float | None = None):
         super().__init__(message)
-        self.status, self.code = status, code
+        self.status, self.code, self.retry = status, code, retry
 
 
 def preset_specs() -> frozenset[str]:
@@ -99,7 +100,8 @@ class Budget:
         per_builds, all_builds, per_disk, all_disk = self.limits
         if builds + 1 > per_builds or spent + size > per_disk:
             raise Refused(429, f"rules {rules.spec}: this address has had its {per_builds} "
-                               "new tables; ask again with a preset", "budget")
+                               "new tables; ask again with a preset", "budget",
+                          retry=RETRY_SPENT)
         if total_builds + 1 > all_builds or total_disk + size > all_disk:
             raise Refused(507, f"rules {rules.spec}: this server has built all the tables "
                                "it may for other rules", "budget")

@@ -33,6 +33,8 @@ import re
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from yatzy.web.guard import retry_after
+
 HEADER_SECONDS = 10.0        # seconds to send a request line and its headers
 PER_CLIENT = 64              # connections open at once from one address
 MAX_HEAD = 8 * 1024          # bytes of a request line and its headers
@@ -45,16 +47,22 @@ REASONS = {400: b"Bad Request", 408: b"Request Timeout", 413: b"Content Too Larg
            503: b"Service Unavailable"}
 
 
-def json_line(status: int, text: str, code: str) -> bytes:
-    """A whole HTTP/1.1 answer: one line of JSON, and the connection closed.
+def json_line(status: int, text: str, code: str, retry: float | None = None) -> bytes:
+    """A whole HTTP/1.1 answer: one line of JSON, and the connection closed;
+    a 429 or 503 says when to ask again (``Retry-After``, ``retry`` seconds).
 
     >>> json_line(431, "headers too large", "headers").split(b"\\r\\n")[0]
     b'HTTP/1.1 431 Request Header Fields Too Large'
+    >>> b"retry-after: 1\\r\\n" in json_line(429, "too many", "connections")
+    True
     """
     body = json.dumps({"error": text, "code": code}).encode()
+    retry_line = b""
+    if status in (429, 503) or retry is not None:
+        retry_line = b"retry-after: %s\r\n" % retry_after(retry).encode()
     return (b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-            b"connection: close\r\n\r\n" % (status, REASONS.get(status, b"Error"), len(body))
-            + body)
+            b"%sconnection: close\r\n\r\n" % (status, REASONS.get(status, b"Error"), len(body),
+                                              retry_line) + body)
 
 
 def busy_app(text: str, code: str):
@@ -128,7 +136,8 @@ class Connection(HeaderDeadline):
         key = (id(self.server_state), self.client[0] if self.client else "?")
         if self.counts.get(key, 0) >= self.per_client:
             self.transport.write(json_line(
-                429, f"at most {self.per_client} connections from one address", "connections"))
+                429, f"at most {self.per_client} connections from one address", "connections",
+                retry=1.0))
             self.transport.close()
             return
         self.counts[key] = self.counts.get(key, 0) + 1

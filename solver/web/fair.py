@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import re
 import threading
 import time
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
 
+from yatzy.web.guard import retry_after
 from yatzy.web.guard import CHANGING
 
 HEAVY = re.compile(r"/api/(distribution|advise|puzzles|puzzle/answer|practice/.*|game/.*|"
@@ -121,6 +123,62 @@ class Fair:
                 self.queues[client] = (lock, queued - 1)
 
 
+class Turns:
+    """One worker thread that clients take in turns: each client's calls
+    wait in a queue of its own, and the thread takes the next call of each
+    client with calls waiting, round robin.  One client's many calls (an
+    attacker's event streams opened at once) so delay another client's call
+    by one call each, not all of them.
+
+    >>> async def main():
+    ...     turns, order = Turns("t"), []
+    ...     calls = [turns.run(c, order.append, c + str(i))
+    ...              for c, i in [("x", 0), ("a", 1), ("a", 2), ("a", 3), ("b", 1)]]
+    ...     await asyncio.gather(*calls)
+    ...     return order
+    >>> asyncio.run(main())            # b waits for x0 and a1, not for a2 and a3
+    ['x0', 'a1', 'b1', 'a2', 'a3']
+    """
+
+    def __init__(self, name: str):
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix=name)
+        self.queues: OrderedDict[str, deque] = OrderedDict()
+        self.busy = False
+
+    async def run(self, client: str, fn, *args):
+        """``fn(*args)`` in the thread, in ``client``'s turn."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self.queues.setdefault(client, deque()).append((fn, args, done))
+        self._next(loop)
+        return await done
+
+    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
+        while not self.busy and self.queues:
+            client, queue = next(iter(self.queues.items()))
+            fn, args, done = queue.popleft()
+            if queue:
+                self.queues.move_to_end(client)
+            else:
+                del self.queues[client]
+            if done.cancelled():
+                continue
+            self.busy = True
+            work = self.pool.submit(fn, *args)
+            work.add_done_callback(
+                lambda w, done=done: loop.call_soon_threadsafe(self._finish, loop, w, done))
+
+    def _finish(self, loop: asyncio.AbstractEventLoop, work, done: asyncio.Future) -> None:
+        self.busy = False
+        if not done.cancelled():
+            problem = work.exception()
+            if problem is not None:
+                done.set_exception(problem)
+            else:
+                done.set_result(work.result())
+        self._next(loop)
+
+
 BACKGROUND_NICE = 10        # the CPU priority of heavy work's threads (Linux: per thread)
 
 
@@ -149,9 +207,9 @@ async def refuse(send, status: int, text: str, code: str, wait: float) -> None:
     body = json.dumps({"error": text, "code": code}).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(max(1, math.ceil(wait))).encode())]})
+        (b"retry-after", retry_after(wait).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BACKGROUND_NICE", "Bucket", "Fair", "HEAVY", "SHARE", "WAITING", "WRITES",
+__all__ = ["BACKGROUND_NICE", "Bucket", "Fair", "HEAVY", "SHARE", "Turns", "WAITING", "WRITES",
            "background"]

@@ -15,8 +15,11 @@ default rules, the solvers, the seal, the losses valued).
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
+
+import anyio
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -244,13 +247,29 @@ async def game_redo(request: Request) -> Response:
     return answer(request, session.game)
 
 
+def off_loop(route: Callable[[Request], Awaitable[Response]]):
+    """``route`` run in a worker thread with an event loop of its own (at
+    most ``GAME_THREADS`` at once, ``WebState.game_threads``): a one-page
+    game's request computes advice and a game's document, tens of
+    milliseconds of Python that would otherwise hold the server's event
+    loop, and every shared table's move waiting behind it.  The request's
+    body is read here first (whole already, ``WholeBody``: at most 64 KiB),
+    so the route needs nothing of the server's loop."""
+    async def in_thread(request: Request) -> Response:
+        await request.body()
+        return await anyio.to_thread.run_sync(lambda: asyncio.run(route(request)),
+                                              limiter=web(request).game_threads)
+    in_thread.__doc__ = route.__doc__
+    return in_thread
+
+
 GAME_ROUTES = [
-    Route("/api/game/new", new_game, methods=["POST"]),
-    Route("/api/game/state", game_state, methods=["POST"]),
-    Route("/api/game/move", game_move, methods=["POST"]),
-    Route("/api/game/undo", game_undo, methods=["POST"]),
-    Route("/api/game/redo", game_redo, methods=["POST"]),
-    Route("/api/game/pad", game_pad, methods=["POST"]),
+    Route("/api/game/new", off_loop(new_game), methods=["POST"]),
+    Route("/api/game/state", off_loop(game_state), methods=["POST"]),
+    Route("/api/game/move", off_loop(game_move), methods=["POST"]),
+    Route("/api/game/undo", off_loop(game_undo), methods=["POST"]),
+    Route("/api/game/redo", off_loop(game_redo), methods=["POST"]),
+    Route("/api/game/pad", off_loop(game_pad), methods=["POST"]),
 ]
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import math
 import re
 import socket
 from typing import Iterable
@@ -105,10 +106,22 @@ def host_name(value: str) -> str:
     return name if name and not name.endswith(".") and ".." not in name else ""
 
 
+def retry_after(seconds: float | None) -> str:
+    """A ``Retry-After`` value: whole seconds, at least 1 (unknown: 1).
+
+    >>> retry_after(0.2), retry_after(9.01), retry_after(None)
+    ('1', '10', '1')
+    """
+    return str(max(1, math.ceil(seconds or 0)))
+
+
 def refusal(status: int, text: str, code: str, close: bool = False):
-    """A one-line JSON answer as ASGI messages' sender."""
+    """A one-line JSON answer as ASGI messages' sender (a 429 or 503 with
+    ``Retry-After``)."""
     body = json.dumps({"error": text, "code": code}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status in (429, 503):
+        headers.append((b"retry-after", retry_after(None).encode()))
     if close:
         headers.append((b"connection", b"close"))
 

@@ -76,15 +76,44 @@ class NewTables:
             if not self.db.execute("SELECT 1 FROM games WHERE short = ?", (short,)).fetchone():
                 return short
 
-    def by_short(self, short: str) -> str:
+    def by_short(self, short: str, client: str | None = None, limits: dict | None = None
+                 ) -> str:
         """The code of the table whose short code is ``short`` (spaces,
-        dashes and case aside); 404 if none (rate-limited by the route)."""
+        dashes and case aside); 404 if none.  With a ``client``, its buckets
+        ``join`` (codes tried) and ``miss`` (codes not found) of ``limits``
+        (rate a second, burst) are kept in the file, so that every server
+        process counts the same tries: 429 past either, before the code is
+        looked up (no answer tells a right code from a wrong one then)."""
         short = "".join(c for c in str(short).upper() if c.isalnum())
         if not SHORT.fullmatch(short):
             raise TableRefused(400, f"a table's code is {SHORT_LENGTH} letters")
-        with self.lock:
+        now = time.time()
+        with self.lock, transaction(self.db):
+            if client is not None:
+                self._bucket("join", client, *limits["join"], now)
+                self._bucket("miss", client, *limits["miss"], now, take=False)
             got = self.db.execute("SELECT code FROM games WHERE short = ?", (short,)).fetchone()
+            if got is None and client is not None:
+                self._bucket("miss", client, *limits["miss"], now)
         if got is None:
             raise TableRefused(404, "no such table")
         return got[0]
+
+    def _bucket(self, name: str, client: str, rate: float, burst: float, now: float,
+                take: bool = True) -> None:
+        """A token of ``client``'s bucket ``name`` (a row of ``buckets``),
+        taken (``take``) or only asked for: 429 if there is none now.  A
+        bucket full again is forgotten, so the rows are the clients of the
+        last ``burst / rate`` seconds."""
+        row = self.db.execute("SELECT tokens, at FROM buckets WHERE name = ? AND client = ?",
+                              (name, client)).fetchone()
+        tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) * rate)
+        if tokens < 1:
+            raise TableRefused(429, "too many requests; wait a moment",
+                               retry=(1 - tokens) / rate)
+        if take:
+            self.db.execute("DELETE FROM buckets WHERE name = ? AND at < ?",
+                            (name, now - burst / rate))
+            self.db.execute("INSERT OR REPLACE INTO buckets (name, client, tokens, at) "
+                            "VALUES (?, ?, ?, ?)", (name, client, tokens - 1, now))
 

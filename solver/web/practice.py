@@ -161,7 +161,7 @@ class Practice:
             with self.lock:
                 limiter.take(request.client.host if request.client else "?")
         except Refused as e:
-            raise ApiError(429, str(e), "rate") from None
+            raise ApiError(429, str(e), "rate", retry=e.retry) from None
 
     async def solver(self, spec: str) -> Solver:
         """The solver of ``spec`` with its value and parts tables open (the

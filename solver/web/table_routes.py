@@ -32,11 +32,11 @@ Routes (``table_routes``; bodies are JSON objects):
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import sqlite3
 import time
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Awaitable, Callable
 
@@ -51,6 +51,9 @@ from yatzy.session import Capability, Session
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Refused
 from yatzy.web.connections import no_paths
+from yatzy.web.guard import retry_after
+from yatzy.web.fair import Turns
+from yatzy.web.guard import CLIENT
 from yatzy.web.qr import matrix
 from yatzy.web.shared import (
     BEAT,
@@ -62,7 +65,6 @@ from yatzy.web.shared import (
     POLL,
     RETRY_MS,
     STREAM_SECONDS,
-    Held,
     Limiter,
     SharedGames,
     TableRefused,
@@ -202,20 +204,21 @@ class Tables:
         self.joining = Limiter(*limits.get("join", LIMITS["join"]))
         self.recording = Limiter(*limits.get("record", LIMITS["record"]))
         self.missing = Limiter(*limits.get("miss", LIMITS["miss"]))     # per client
-        self.misses = Limiter(*limits.get("misses", LIMITS["misses"]))  # one bucket, all clients
-        self.missed = Held(4096)                # the clients that missed lately
+        self.limits = {**LIMITS, **limits}      # the join buckets in the file: every process's
+        self.table_joins = Limiter(*limits.get("table_join", LIMITS["table_join"]))  # per table
         self.listeners: dict[str, set[asyncio.Event]] = {}
         self.solvers: dict[str, Any] = {}          # code -> the Solver of a table followed
         self.polling: list[asyncio.Task] = []
         # one thread of its own reads and writes the file: the calls queue on the event loop
-        # (not 40 threads on the lock), each a cheaper hop than anyio's to_thread
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
+        # (not 40 threads on the lock), each client's in turn (``Turns``)
+        self.turns = Turns("tables")
 
     async def run(self, fn, *args):
-        """``fn(*args)`` in the tables' thread; an SQLite error is one line
-        (a file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
+        """``fn(*args)`` in the tables' thread, in the turn of the request's
+        client (``yatzy.web.guard.CLIENT``); an SQLite error is one line (a
+        file locked past ``BUSY_SECONDS``: ``DatabaseBusy``, 503)."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            return await self.turns.run(CLIENT.get(), fn, *args)
         except sqlite3.Error as e:
             raise database_error(self.shared.path, e) from None
 
@@ -256,6 +259,7 @@ class Tables:
         """Changes made by other server processes: one look at every table
         followed here each ``POLL`` seconds (this process's own changes
         notify at once)."""
+        CLIENT.set("")                          # its turns are nobody's (this task's context)
         seen: dict[str, tuple | None] = {}
         try:
             while self.listeners:
@@ -290,6 +294,8 @@ def refusal(e: Exception) -> Response:
         status, body["code"] = e.status, e.code
         if getattr(e, "state", None) is not None:
             body["state"] = e.state
+        if status == 429:
+            headers = {"Retry-After": retry_after(getattr(e, "retry", None))}
     elif isinstance(e, DatabaseFull):
         status, body["code"] = 507, "db_full"
     elif isinstance(e, DatabaseBusy):
@@ -444,33 +450,47 @@ async def cancel(tables: Tables, request: Request) -> Response:
 
 async def join(tables: Tables, request: Request) -> Response:
     """``GET /api/join/{short}``: the table of a short code typed by a
-    person.  Each client may try ``LIMITS["join"]`` codes (6 at once, then
-    one in 10 s).  A code that names no table is a miss: each client may
-    miss ``LIMITS["miss"]`` (per address), and once all clients together
-    have missed ``LIMITS["misses"]`` only the addresses that have missed
-    lately are refused (429), so guessing one of 148 million codes takes
-    years while a phone typing the right code is never refused for others'
-    misses."""
-    client = client_of(request)
-    tables.joining.take(client)
-    short = request.path_params["short"]
+    person.  Every bucket is this client's own (its address; an IPv6
+    network's /64 is one client, ``network_of``) or the table's: each client
+    may try ``LIMITS["join"]`` codes (6 at once, then one in 10 s) and miss
+    ``LIMITS["miss"]`` (a client past its misses is refused before the code
+    is looked up: no answer tells it a right code from a wrong one), counted
+    in this process and in the tables' file (``SharedGames.by_short``), so
+    that ``--workers`` do not multiply them; and a table found is answered
+    ``LIMITS["table_join"]`` times (30 at once, then one a second).  No bucket is shared by all clients, so a phone typing
+    the right code is never refused for others' misses."""
+    client = network_of(client_of(request))
+    tables.joining.take(client)                 # this process's buckets first: a flood of
+    short = request.path_params["short"]        # tries never reaches the file
     if len(short) > 32:
         raise TableRefused(400, "a table's code is 6 letters", code="short_code")
     tables.missing.check(client)
-    if client in tables.missed:
-        tables.misses.check("*")
     try:
-        code = await tables.run(tables.shared.by_short, short)
+        code = await tables.run(tables.shared.by_short, short, client, tables.limits)
     except TableRefused as e:
         if e.status == 404:
             tables.missing.take(client)
-            tables.missed.keep(client, True)
-            try:
-                tables.misses.take("*")
-            except TableRefused:
-                pass
         raise
+    tables.table_joins.take(code)
     return JSONResponse({"code": code, "url": table_url(request, code)})
+
+
+def network_of(address: str) -> str:
+    """The client a join is counted to: an IPv4 address itself, an IPv6
+    address its /64 (one network hands its hosts any of 2**64 addresses).
+
+    >>> network_of("192.168.1.20"), network_of("2001:db8:1:2:aaaa::1")
+    ('192.168.1.20', '2001:db8:1:2::/64')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 async def record_game(tables: Tables, request: Request) -> Response:

@@ -52,10 +52,11 @@ class TableRefused(Exception):
     409 the state."""
 
     def __init__(self, status: int, message: str, state: dict | None = None, *,
-                 code: str | None = None):
+                 code: str | None = None, retry: float | None = None):
         super().__init__(message)
         self.status, self.state = status, state
         self.code = code or CODES.get(status, "input")
+        self.retry = retry              # seconds until asking again may succeed (429)
 
 
 @dataclass
@@ -150,7 +151,17 @@ class Held(OrderedDict):
 
 # ------------------------------------------------------------ rate limits
 class Limiter:
-    """A token bucket per client: ``rate`` requests a second, ``burst`` at once."""
+    """A token bucket per client: ``rate`` requests a second, ``burst`` at once.
+    A refusal (429) says in ``retry`` when the next token is there.
+
+    >>> limiter = Limiter(0.5, 1)
+    >>> limiter.take("a")
+    >>> try:
+    ...     limiter.take("a")
+    ... except TableRefused as e:
+    ...     print(e.status, round(e.retry))
+    429 2
+    """
 
     def __init__(self, rate: float, burst: float):
         self.rate, self.burst = rate, burst
@@ -159,15 +170,18 @@ class Limiter:
     def check(self, client: str) -> None:
         """429 if ``client`` has no request left now (nothing is taken)."""
         tokens, at = self.buckets.get(client, (self.burst, time.monotonic()))
-        if min(self.burst, tokens + (time.monotonic() - at) * self.rate) < 1:
-            raise TableRefused(429, "too many requests; wait a moment")
+        self._enough(min(self.burst, tokens + (time.monotonic() - at) * self.rate))
+
+    def _enough(self, tokens: float) -> None:
+        if tokens < 1:
+            raise TableRefused(429, "too many requests; wait a moment",
+                               retry=(1 - tokens) / self.rate)
 
     def take(self, client: str) -> None:
         now = time.monotonic()
         tokens, at = self.buckets.get(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
-        if tokens < 1:
-            raise TableRefused(429, "too many requests; wait a moment")
+        self._enough(tokens)
         self.buckets[client] = (tokens - 1, now)
         if len(self.buckets) > 10_000:                  # forget the oldest clients
             for key in list(self.buckets)[:5_000]:
@@ -178,6 +192,6 @@ LIMITS = {"create": (0.2, 5), "move": (10.0, 20),    # per client: a second, at 
           "record": (1 / 60, 10),                    # page games recorded, per client
           "join": (0.1, 6),                          # codes tried, per client (6, then 1 in 10 s)
           "miss": (0.1, 6),                          # codes not found, per client
-          "misses": (0.5, 30)}                       # codes not found, all clients together
+          "table_join": (1.0, 30)}                   # codes found, per table
 
 
