@@ -35,8 +35,7 @@ import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 
-from yatzy.web.guard import retry_after
-from yatzy.web.guard import CHANGING
+from yatzy.web.guard import CHANGING, retry_after
 
 HEAVY = re.compile(r"/api/(distribution|advise|puzzles|puzzle/answer|practice/.*|game/.*|"
                    r"history)")
