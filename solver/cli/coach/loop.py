@@ -11,7 +11,6 @@ from yatzy.cli.coach.ending import Ending
 from yatzy.cli.coach.hints import FULL_HINT, Hints
 from yatzy.cli.coach.moves import Moves
 from yatzy.cli.coach.pad import Pad
-from yatzy.cli.coach.prompt import read_line
 from yatzy.cli.coach.screen import EVENTS, Screen
 from yatzy.cli.coach.solving import Tables
 from yatzy.cli.coach.steady import VERDICT
@@ -107,7 +106,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         the last score back."""
         self.draw()
         try:
-            line = read_line(self.words("confirm"))
+            line = self.read(self.words("confirm"))
         except (click.Abort, EOFError):
             line = ""
         try:
@@ -193,7 +192,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 self.shown_hint = len(game.moves)
                 self.hint(3 if self.hints == "top3" else FULL_HINT)
         self.draw()
-        line = read_line(prompt)
+        line = self.read(prompt)
         if not line:
             return
         try:

@@ -6,10 +6,10 @@ the game is saved all the same."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 import textwrap
 
+from yatzy.cli.coach.texts import terminal_size
 from yatzy.database import reporting, transaction
 from yatzy.errors import InputError
 from yatzy.rules.words import rules_name
@@ -49,7 +49,7 @@ class Records:
         """Print ``text``, on a terminal wrapped to its width (its first row
         indented by ``first``, the others by ``rest``)."""
         if sys.stdout.isatty():
-            text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+            text = textwrap.fill(text.strip(), terminal_size().columns,
                                  initial_indent=first, subsequent_indent=rest)
         self.echo(text)
 
