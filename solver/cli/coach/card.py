@@ -29,6 +29,7 @@ class Sheet:
     last: tuple[int, int] | None = None
     keys: list[str] = field(default_factory=list)      # each row's key (``Game.protokoll``)
     gap: int = 2                                       # spaces before a name (1 when tight)
+    star: bool = True                                  # ``*`` before the player to move's name
 
     @property
     def label(self) -> int:
@@ -36,7 +37,7 @@ class Sheet:
 
     def head(self, seat: int) -> str:
         """A player's name over their columns, ``*`` before the player to move's."""
-        return ("*" if seat == self.mark else "") + self.names[seat]
+        return ("*" if seat == self.mark and self.star else "") + self.names[seat]
 
 
 def cut_apart(names: list[str], n: int, whole: int | None = None) -> list[str]:
@@ -152,7 +153,7 @@ def render(card: Sheet, seats: list[int], highlight: bool) -> list[str]:
 def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
     """The player to move's columns and their weighted sum Σ (in a column
     of its own: the card's Σ row is left out)."""
-    card = Sheet(card.rows[:-1], card.names, card.mark, card.cols, card.last)
+    card = replace(card, rows=card.rows[:-1])
     mark, cols, pad = card.mark, card.cols, " " * card.label
     own = list(range(mark * cols, mark * cols + cols))
     last = len(card.rows) - 1
@@ -230,7 +231,7 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
         # (the first seat of the best score), with several columns the
         # others' totals under them, else the players next to the winner
         scores = game.scores()
-        top = replace(card, mark=scores.index(max(scores)))
+        top = replace(card, mark=scores.index(max(scores)), star=False)
         text = ("\n".join(render_mover(top, game, highlight)
                           + others_line(game, top.mark, width or wide(text.splitlines())))
                 if card.cols > 1 else fitted(top, game, highlight, width))

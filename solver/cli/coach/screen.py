@@ -71,7 +71,7 @@ class Screen:
         standing = [t for t in (lead_text(self.session, self.lang),
                                 bonus_text(self.session, self.lang)) if t]
         turns = [i for i, (k, _) in enumerate(events) if k == "turn"]
-        if turns:                       # a line each: no "·" left hanging where one wraps
+        if turns and not self.game.is_over:   # a line each: no "·" hanging where one wraps
             events[turns[-1] + 1:turns[-1] + 1] = [("turn", t) for t in standing]
         return events
 
