@@ -199,3 +199,26 @@ def test_help_status_and_the_end_of_six_players_fit(nordic, tables_dir, tmp_path
     review = message("review", lang, name="X", total="1", mean="1", n=1).split("X")[0]
     reviewed = " ".join(ends)
     assert all(review + name in reviewed for name in PEOPLE), ends
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
+def test_trippels_first_screen_keeps_how_to_type_and_the_header(tables_dir, tmp_path, lang,
+                                                                 size):
+    """Trippel's first screen: the card's header with Kari's name on the
+    first row, every column whole (no "…" where rich cut the card), and
+    the first line of how to type beside it."""
+    term = started(tmp_path, tables_dir, size, f"--rules triple --lang {lang} --no-record "
+                   "--player Kari --player Ola")
+    try:
+        term.wait_for("Kari>", seconds=60)
+        time.sleep(1)
+        shown = term.screen()
+    finally:
+        term.close()
+    lines = shown.rstrip("\n").splitlines()
+    assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines), shown
+    assert "*Kari" in lines[0].split(), shown
+    assert "…" not in shown, shown
+    first = message("how_to_type", lang).split(":")[0]              # "skriv et trekk"
+    assert first in " ".join(" ".join(line.split()) for line in lines), shown

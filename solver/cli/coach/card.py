@@ -13,7 +13,8 @@ from yatzy.rules.ruleset import Order
 from yatzy.rules.words import box_name, message
 
 MIN_NAME = 4                     # a name is cut to no fewer characters to make a card fit
-FOLDS = ("sum_bonus", "bank", "sum")   # what a card too tall for the screen gives up, in order
+FOLDS = ("sum_bonus", "bank", "sum", "weighted", "head")
+# what a card too tall for the screen gives up, in order
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Sheet:
     keys: list[str] = field(default_factory=list)      # each row's key (``Game.protokoll``)
     gap: int = 2                                       # spaces before a name (1 when tight)
     star: bool = True                                  # ``*`` before the player to move's name
+    one_head: bool = False                             # the mover's name beside ``@1 @2 @3``
 
     @property
     def label(self) -> int:
@@ -88,16 +90,20 @@ def sheet(game: Game, lang: str) -> Sheet:
 def folded(card: Sheet, step: str) -> Sheet:
     """``card`` a row shorter where ``step`` (``FOLDS``) applies: the bonus
     written beside the upper sum (``63+50``), the bank of saved rerolls
-    left out (the dice line says the rerolls of the player to move), or
-    the upper sum left out (the bonus is said in words)."""
+    left out (the dice line says the rerolls of the player to move), the
+    upper sum left out (the bonus is said in words), the row of weighted
+    column totals left out (Σ says their sum), or with several columns the
+    mover's name written before ``@1 @2 @3`` (one header row)."""
     keys, rows = list(card.keys), list(card.rows)
     if step == "sum_bonus" and "sum" in keys and "bonus" in keys:
         i, j = keys.index("sum"), keys.index("bonus")
         cells = [s if b in ("-", "") else f"{s}+{b}" for s, b in zip(rows[i][1], rows[j][1])]
         rows[i] = (f"{rows[i][0]}+{rows[j][0].lower()}", cells)
         gone = j
-    elif step in ("bank", "sum") and step in keys:
+    elif step in ("bank", "sum", "weighted") and step in keys:
         gone = keys.index(step)
+    elif step == "head" and card.cols > 1:
+        return replace(card, one_head=True)
     else:
         return card
     del rows[gone], keys[gone]
@@ -159,10 +165,13 @@ def render_mover(card: Sheet, game: Game, highlight: bool) -> list[str]:
     last = len(card.rows) - 1
     columns = [[cells[j] for j in own] + ([str(game.scores()[mark])] if r == last else [""])
                for r, (_, cells) in enumerate(card.rows)]
-    cell = max(max(len(v) for row in columns for v in row), 3) + 2
-    w = max(cell, -(-(len(card.head(mark)) + 2) // (cols + 1)))
-    head = [pad + f"{card.head(mark):>{w * (cols + 1)}}",
-            pad + "".join(f"{'@' + str(c + 1):>{w}}" for c in range(cols)) + f"{'Σ':>{w}}"]
+    cell = max(max(len(v) for row in columns for v in row), 3) + card.gap
+    w = cell if card.one_head else max(cell, -(-(len(card.head(mark)) + 2) // (cols + 1)))
+    numbers = "".join(f"{'@' + str(c + 1):>{w}}" for c in range(cols)) + f"{'Σ':>{w}}"
+    if card.one_head:                           # the name where the labels are
+        head = [f"{cut(card.head(mark), card.label - 1):<{card.label}}" + numbers]
+    else:
+        head = [pad + f"{card.head(mark):>{w * (cols + 1)}}", pad + numbers]
     return head + body(card, columns, [w] * (cols + 1), [highlight] * (cols + 1),
                        [*own, None], highlight)
 
@@ -245,8 +254,10 @@ def fitted(card: Sheet, game: Game, highlight: bool, width: int | None) -> str:
     if width is None or wide(lines) <= width:
         return "\n".join(lines)
     if card.cols > 1 and card.mark is not None:
-        return "\n".join(render_mover(card, game, highlight) + others_line(game, card.mark,
-                                                                          width))
+        mover = render_mover(card, game, highlight)
+        if wide(mover) > width:                  # the cells closer together
+            mover = render_mover(replace(card, gap=1), game, highlight)
+        return "\n".join(mover + others_line(game, card.mark, width))
     longest = max(map(len, card.names))
     for gap in (2, 1):                         # the names cut, then closer together
         for n in range(longest - (gap == 2), MIN_NAME - 1, -1):
