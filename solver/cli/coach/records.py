@@ -15,6 +15,22 @@ from yatzy.errors import InputError
 from yatzy.rules.words import rules_name
 
 
+def best_each(top: list[dict]) -> list[dict]:
+    """The table's best scores, each player's best once (a name in any case).
+
+    >>> [t["score"] for t in best_each([{"name": "Ida", "score": 112}, {"name": "ida", "score": 105},
+    ...                                 {"name": "Ola", "score": 99}])]
+    [112, 99]
+    """
+    seen: set[str] = set()
+    out = []
+    for t in top:
+        if t["name"].casefold() not in seen:
+            seen.add(t["name"].casefold())
+            out.append(t)
+    return out
+
+
 class Records:
     """Mixin of the coach: the history of finished games."""
 
@@ -56,7 +72,7 @@ class Records:
     def say_history(self, found: dict, spec: str) -> None:
         """The lines of ``yatzy.history.history``'s answer (on a terminal
         the best scores wrapped to its width)."""
-        top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
+        top = ", ".join(f"{t['name']} {t['score']}" for t in best_each(found["top"]))
         if top:
             self.echo_wrapped(self.words("history_top", rules=rules_name(spec, self.lang), list=top),
                               rest="  ")
