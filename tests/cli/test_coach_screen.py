@@ -173,7 +173,7 @@ def test_help_status_and_the_end_of_six_players_fit(nordic, tables_dir, tmp_path
     helped = message("help", lang)
     tally = message("tally", lang, name="X", loss="1").split("1")[0].replace("X", "").strip()
     try:
-        term.wait_for("Ola>", seconds=120)
+        opening = term.wait_for("Ola>", seconds=120)
         term.type({"nb": "hjelp", "sv": "hjälp"}[lang])
         helps = turned(term)
         term.wait_for("Ola>")
@@ -186,6 +186,12 @@ def test_help_status_and_the_end_of_six_players_fit(nordic, tables_dir, tmp_path
         term.wait_for(message("saved", lang, path="g.json"), seconds=60)
     finally:
         term.close()
+    lead = message("leads", lang, name="Bot", n=1).split("1")[0]       # "Bot leder med "
+    assert lead in opening, opening
+    assert not [line for line in opening.splitlines() if line.rstrip().endswith("·")], opening
+    names = header_names(opening.splitlines()[0])
+    assert len(set(names)) == len(names) and "*Ola" in names, opening    # told apart
+    assert len(names) == 6 or size == (60, 20), opening
     for shown in helps + statuses + ends:
         assert all(len(line) <= size[0] for line in shown.splitlines()), shown
         assert len(shown.rstrip("\n").splitlines()) <= size[1], shown

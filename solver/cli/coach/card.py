@@ -228,7 +228,7 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     >>> len(short), [line.split()[0] for line in short[6:9]]
     (22, ['seksere', 'ett', 'to'])
     """
-    card = sheet(game, lang)
+    whole = card = sheet(game, lang)
     text = fitted(card, game, highlight, width)
     for step in FOLDS:
         if height is None or len(text.splitlines()) <= height:
@@ -238,12 +238,18 @@ def protokoll(game: Game, lang: str = "en", highlight: bool = False,
     if height is not None and len(text.splitlines()) > height and card.mark is None:
         # game over, the groups taller than the screen: the winner's columns
         # (the first seat of the best score), with several columns the
-        # others' totals under them, else the players next to the winner
+        # others' totals under them, else the players next to the winner;
+        # the rows given up again only as far as need be
         scores = game.scores()
-        top = replace(card, mark=scores.index(max(scores)), star=False)
-        text = ("\n".join(render_mover(top, game, highlight)
-                          + others_line(game, top.mark, width or wide(text.splitlines())))
-                if card.cols > 1 else fitted(top, game, highlight, width))
+        top = replace(whole, mark=scores.index(max(scores)), star=False)
+        room = width or wide(text.splitlines())
+        for step in ("", *FOLDS):
+            top = folded(top, step) if step else top
+            text = ("\n".join(render_mover(top, game, highlight)
+                              + others_line(game, top.mark, room))
+                    if top.cols > 1 else fitted(top, game, highlight, width))
+            if len(text.splitlines()) <= height:
+                break
     return text
 
 
