@@ -51,6 +51,13 @@ MIDDLE = " ".join([f"--player {n}=optimal" for n in ("Mormor", "Morfar", "Bjørn
                   + ["--player Kari"] + [f"--player {n}=optimal" for n in ("Ingrid", "Ola")])
 
 
+def within(shown: str, size) -> list[str]:
+    """The screen's rows, asserted no more and no wider than the terminal's."""
+    lines = shown.rstrip("\n").splitlines()
+    assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines), shown
+    return lines
+
+
 def header_names(head: str) -> list[str]:
     """The names over the card's columns (the first row, up to the gap
     before the events: the names have two spaces between them)."""
@@ -83,8 +90,7 @@ def test_a_resize_at_the_prompt_redraws_the_screen_at_once(nordic, tables_dir, t
         shown = term.screen()
     finally:
         term.close()
-    lines = shown.rstrip("\n").splitlines()
-    assert len(lines) <= second[1] and all(len(line) <= second[0] for line in lines), shown
+    lines = within(shown, second)
     names = header_names(lines[0])
     assert "*Kari" in names, shown                          # whole, never "*Ka…"
     total = next(line for line in lines if line.startswith("Totalt"))
@@ -193,8 +199,7 @@ def test_help_status_and_the_end_of_six_players_fit(nordic, tables_dir, tmp_path
     assert len(set(names)) == len(names) and "*Ola" in names, opening    # told apart
     assert len(names) == 6 or size == (60, 20), opening
     for shown in helps + statuses + ends:
-        assert all(len(line) <= size[0] for line in shown.splitlines()), shown
-        assert len(shown.rstrip("\n").splitlines()) <= size[1], shown
+        within(shown, size)
     words = " ".join(" ".join(s.split()) for s in helps)
     assert helped.split()[1] in words and helped.split()[-1] in words, helps   # first, last
     status = next(s for s in statuses if tally in s)
@@ -222,8 +227,7 @@ def test_trippels_first_screen_keeps_how_to_type_and_the_header(tables_dir, tmp_
         shown = term.screen()
     finally:
         term.close()
-    lines = shown.rstrip("\n").splitlines()
-    assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines), shown
+    lines = within(shown, size)
     assert "*Kari" in lines[0].split(), shown
     assert "…" not in shown, shown
     first = message("how_to_type", lang).split(":")[0]              # "skriv et trekk"
