@@ -300,8 +300,9 @@ def around(card: Sheet, highlight: bool, width: int) -> list[str]:
     for k in range(n - 1, 0, -1):
         starts = sorted(range(max(0, mark - k + 1), min(mark, n - k) + 1),
                         key=lambda s: abs(s + (k - 1) / 2 - mark))
-        for cut_to in range(max(map(len, card.names)), MIN_NAME - 1, -1):
-            shown = replace(card, names=cut_apart(card.names, cut_to, mark))
+        for gap, cut_to in ((g, c) for g in (2, 1)
+                            for c in range(max(map(len, card.names)), MIN_NAME - 1, -1)):
+            shown = replace(card, names=cut_apart(card.names, cut_to, mark), gap=gap)
             for s in starts:
                 lines = render(shown, list(range(s, s + k)), highlight)
                 if wide(lines) <= width:
