@@ -44,7 +44,7 @@ class Ending(Records):
                 self.echo(line)
         elif rest:
             try:
-                read_line(self.words("page_more"))
+                read_line(self.words("page_more") + " ")
             except (click.Abort, EOFError):
                 return
             self.turn_pages(rest, back=False, last_room=END_ROWS)

@@ -95,7 +95,7 @@ class Pages:
             if last and not back:
                 return
             try:
-                read_line(self.words("page_back" if last else "page_more"))
+                read_line(self.words("page_back" if last else "page_more") + " ")
             except (click.Abort, EOFError):
                 return
 
