@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import signal
 import sys
 import time
 from typing import Iterator
@@ -160,6 +161,8 @@ def coach_game(game: Game, path: str, screen: str | None, db: str | None, kept: 
     """The coach's game at the table, saved to ``path`` however it ends."""
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     coach = Coach(game, path, color, steady=color and screen != "plain", db=db, history=kept)
+    if coach.steady:                        # before readline, whose own handler calls it on
+        signal.signal(signal.SIGWINCH, coach.resized)
     if color and sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for the prompt)

@@ -134,8 +134,16 @@ def test_trippels_end_review_fits_the_terminal(tables_dir, tmp_path):
                 term.type("")                                # game over: Enter ends it
                 break
             time.sleep(0.3)
-        term.wait_for(message("saved", "nb", path="g.json")[:12], seconds=240)
-        joined = term.screen(joined=True)
+        saved, more, joined = message("saved", "nb", path="g.json")[:12], "Enter: mer", ""
+        end = time.monotonic() + 240
+        while saved not in joined and time.monotonic() < end:    # the end's pages turned
+            shown = term.screen(joined=True)
+            if shown.rstrip().endswith(more.strip() + ">"):
+                joined += shown
+                term.type("")
+            elif saved in shown:
+                joined += shown
+            time.sleep(0.3)
     finally:
         term.close()
     end = joined[joined.index(message("over", "nb")):]     # (the first build is said above)

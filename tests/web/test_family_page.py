@@ -344,3 +344,25 @@ def test_trippels_pad_reads_by_column_and_a_dice_turn_after_pad_writes_is_rated(
     assert view["family"]["ledger"] == {"0": s.loss(0), "1": s.loss(1)}
     assert view["family"]["unrated"] == {"0": 1, "1": 1}
     assert phone.errors == []
+
+
+def test_the_end_review_comes_when_advice_is_switched_on(browser, server):
+    """Advice off at the end: the review says to switch advice on; switching
+    it on shows the review there and then, without a reload."""
+    from yatzy.rules.words import catalogue
+    words = catalogue("nb")["page"]
+    phone = Phone(browser, server, "nb")
+    p = phone.page
+    load(phone.open(server.url), careless("nordic", ["Kari", "Ola"], 21).to_dict())
+    p.select_option("#mode", "off")
+    p.click("#protokoll .cell-btn >> nth=0")
+    if p.is_visible("#zero-confirm[open]"):
+        p.click("#zero-yes")
+    p.wait_for_selector("#end[open] #review .note")
+    assert words["reviewOff"] in p.inner_text("#review")
+    p.keyboard.press("Escape")                            # the dialog closed, advice on
+    p.wait_for_selector("#end:not([open])", state="attached")
+    p.select_option("#mode", "full")
+    p.wait_for_selector("#end[open] #review .review-loss")
+    assert words["reviewOff"] not in p.inner_text("#review")
+    assert phone.errors == []

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import click
+
+from yatzy.cli.coach.paging import END_ROWS, rows
+from yatzy.cli.coach.prompt import read_line
 from yatzy.cli.coach.records import Records
+from yatzy.cli.coach.texts import terminal_size
 from yatzy.errors import InputError
 from yatzy.research.puzzles import KINDS
 from yatzy.research.ratings import Answer, Ratings
@@ -13,8 +18,41 @@ from yatzy.scorepad import is_pad
 class Ending(Records):
     """Mixin of the coach: the end of the game."""
 
+    reviews: dict = {}                    # the people's reviews, once the game is over
+
     # ------------------------------------------------------------- the end
     def finish(self) -> None:
+        """Everything said at the end, as it comes."""
+        self.finish_rest(self.finish_head())
+
+    def end_screen(self) -> None:
+        """The end on the steady screen: the card with the places and the
+        winner beside it, then the reviews and the history under it where
+        they fit, else in pages (``Pages.turn_pages``), the last one left."""
+        with self.gathered() as head:
+            reviewing = self.finish_head()
+        self.events.clear()
+        self.events.extend(("turn", line) for _, line in head)
+        self.draw()
+        with self.gathered() as rest:
+            self.finish_rest(reviewing)
+        self.steady = False
+        self.events.clear()
+        size = terminal_size()
+        card = len(self.card().splitlines())
+        rest = [line for _, line in rest]
+        if card + len(rows(rest, size.columns)) + END_ROWS <= size.lines:
+            for line in rest:
+                self.echo(line)
+        elif rest:
+            try:
+                read_line(self.words("page_more") + " ")
+            except (click.Abort, EOFError):
+                return
+            self.turn_pages(rest, back=False, last_room=END_ROWS)
+
+    def finish_head(self) -> bool:
+        """Game over, the places and the winner; whether the game is reviewed."""
         game = self.game
         people = any(p.is_human for p in game.players)
         reviewing = self.session.reviewable()          # a pad's points have no dice
@@ -24,6 +62,7 @@ class Ending(Records):
             except InputError as e:            # not solved: no review
                 self.error(str(e))
                 reviewing = False
+        self.reviews = self.session.reviews() if reviewing else {}   # (a first build said here)
         self.say("over")
         standings = self.session.standings()
         for s in standings:
@@ -38,7 +77,12 @@ class Ending(Records):
             self.say("free_undo")
         if people and not reviewing and is_pad(game):
             self.say("pad_not_rated")
-        reviews = self.session.reviews() if reviewing else {}
+        return reviewing
+
+    def finish_rest(self, reviewing: bool) -> None:
+        """The reviews, the ratings database and the history."""
+        game = self.game
+        reviews = self.reviews
         if reviews and game.values == LOWER_BOUND:    # Trippel: no exact values to lose against
             self.echo_wrapped(self.words("review_estimates"))
         for seat, review in reviews.items():

@@ -11,7 +11,7 @@ from yatzy.cli.coach.ending import Ending
 from yatzy.cli.coach.hints import FULL_HINT, Hints
 from yatzy.cli.coach.moves import Moves
 from yatzy.cli.coach.pad import Pad
-from yatzy.cli.coach.prompt import read_line
+from yatzy.cli.coach.paging import Pages
 from yatzy.cli.coach.screen import EVENTS, Screen
 from yatzy.cli.coach.solving import Tables
 from yatzy.cli.coach.steady import VERDICT
@@ -30,7 +30,7 @@ class Quit(Exception):
     """The player asked to stop."""
 
 
-class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
+class Coach(Screen, Tables, Hints, Moves, Pad, Ending, Pages):
     """One game at the prompt: reads moves and commands, prints the game,
     writes it to ``path`` after every move.  The settings (``table_mode``,
     ``pad``, ``hints``, ``lang``, ``undo``) are ``game.settings``; ``history``
@@ -95,11 +95,10 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
             else:
                 self.ask()
         if self.steady:
-            self.draw()
-            self.steady = False
-            self.events.clear()
-        self.echo(self.card())
-        self.finish()
+            self.end_screen()
+        else:
+            self.echo(self.card())
+            self.finish()
         self.save()
 
     def confirm(self) -> None:
@@ -107,7 +106,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         the last score back."""
         self.draw()
         try:
-            line = read_line(self.words("confirm"))
+            line = self.read(self.words("confirm"))
         except (click.Abort, EOFError):
             line = ""
         try:
@@ -193,7 +192,7 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
                 self.shown_hint = len(game.moves)
                 self.hint(3 if self.hints == "top3" else FULL_HINT)
         self.draw()
-        line = read_line(prompt)
+        line = self.read(prompt)
         if not line:
             return
         try:
@@ -211,13 +210,15 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
         game = self.game
         word = typed.kind
         if word == "help":
-            self.say("help")
-            if game.rules.play.names_columns:
-                self.say("help_columns")
-            if self.table_mode:
-                self.say("help_pad")
+            with self.gathered() as said:
+                self.say("help")
                 if game.rules.play.names_columns:
-                    self.say("how_to_type_pad_columns")
+                    self.say("help_columns")
+                if self.table_mode:
+                    self.say("help_pad")
+                    if game.rules.play.names_columns:
+                        self.say("how_to_type_pad_columns")
+            self.paged(said)
         elif word == "points":
             if self.may_write():                 # a turn's start at the pad: what each box takes
                 self.say_values()
@@ -229,7 +230,9 @@ class Coach(Screen, Tables, Hints, Moves, Pad, Ending):
             if not self.steady:
                 self.echo(self.card(highlight=self.color))
         elif word == "status":
-            self.status()
+            with self.gathered() as said:
+                self.status()
+            self.paged(said)
         elif word == "hint":
             if typed.move is not None:
                 self.what_if(typed.move, line)

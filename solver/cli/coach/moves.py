@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from yatzy.cli.coach.prompt import read_line
 from yatzy.cli.coach.steady import VERDICT
 from yatzy.cli.coach.texts import cut, game_error
 from yatzy.errors import InputError
@@ -69,7 +68,7 @@ class Moves:
             return True
         self.draw()
         try:
-            answer = read_line(question + " ")
+            answer = self.read(question + " ")
         except (click.Abort, EOFError):
             return False
         return answer.strip().lower() in (self.words("yes"), "y", "j", "ja", "yes")

@@ -6,14 +6,30 @@ the game is saved all the same."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 import textwrap
 
+from yatzy.cli.coach.texts import terminal_size
 from yatzy.database import reporting, transaction
 from yatzy.errors import InputError
 from yatzy.history import game_key, history, open_history, page_family, record
 from yatzy.rules.words import rules_name
+
+
+def best_each(top: list[dict]) -> list[dict]:
+    """The table's best scores, each player's best once (a name in any case).
+
+    >>> [t["score"] for t in best_each([{"name": "Ida", "score": 112}, {"name": "ida", "score": 105},
+    ...                                 {"name": "Ola", "score": 99}])]
+    [112, 99]
+    """
+    seen: set[str] = set()
+    out = []
+    for t in top:
+        if t["name"].casefold() not in seen:
+            seen.add(t["name"].casefold())
+            out.append(t)
+    return out
 
 
 class Records:
@@ -49,14 +65,14 @@ class Records:
         """Print ``text``, on a terminal wrapped to its width (its first row
         indented by ``first``, the others by ``rest``)."""
         if sys.stdout.isatty():
-            text = textwrap.fill(text.strip(), shutil.get_terminal_size().columns,
+            text = textwrap.fill(text.strip(), terminal_size().columns,
                                  initial_indent=first, subsequent_indent=rest)
         self.echo(text)
 
     def say_history(self, found: dict, spec: str) -> None:
         """The lines of ``yatzy.history.history``'s answer (on a terminal
         the best scores wrapped to its width)."""
-        top = ", ".join(f"{t['name']} {t['score']}" for t in found["top"])
+        top = ", ".join(f"{t['name']} {t['score']}" for t in best_each(found["top"]))
         if top:
             self.echo_wrapped(self.words("history_top", rules=rules_name(spec, self.lang), list=top),
                               rest="  ")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 import click
 
 from yatzy.cli.coach.card import protokoll
-from yatzy.cli.coach.standing import standing_line
+from yatzy.cli.coach.prompt import read_line
+from yatzy.cli.coach.signals import WAITING
+from yatzy.cli.coach.standing import bonus_text, lead_text, standing_line
 from yatzy.cli.coach.steady import fit
+from yatzy.cli.coach.texts import terminal_size
 from yatzy.errors import InputError
 from yatzy.game import Move
 from yatzy.position.actions import Action
@@ -25,6 +27,31 @@ PIPS = "⚀⚁⚂⚃⚄⚅"
 
 class Screen:
     """Mixin of the coach: its output."""
+
+    asking: str | None = None              # the prompt waiting for a line, if one is
+
+    def read(self, prompt: str) -> str:
+        """A line typed after ``prompt`` (``prompt.read_line``)."""
+        self.asking = prompt
+        try:
+            return read_line(prompt)
+        finally:
+            self.asking = None
+
+    def resized(self, signum: int = 0, frame: object = None) -> None:
+        """The terminal's new size (SIGWINCH): while a prompt waits on the
+        steady screen, the screen drawn again at once in that size, the
+        prompt and what is typed so far under it (else the next drawing
+        takes the size)."""
+        if not self.steady or self.asking is None or not WAITING.is_set():
+            return
+        self.draw()
+        line = sys.modules.get("readline")
+        try:
+            sys.stdout.write(self.asking + (line.get_line_buffer() if line else ""))
+            sys.stdout.flush()
+        except OSError:
+            pass
 
     # ---------------------------------------------------------- output
     def echo(self, text: str = "", tag: str = "event") -> None:
@@ -42,10 +69,11 @@ class Screen:
         """The events beside the card, the line of who leads and the bonus
         after the latest turn's line."""
         events = list(self.events)
-        standing = standing_line(self.session, self.lang)
+        standing = [t for t in (lead_text(self.session, self.lang),
+                                bonus_text(self.session, self.lang)) if t]
         turns = [i for i, (k, _) in enumerate(events) if k == "turn"]
-        if standing and turns:
-            events.insert(turns[-1] + 1, ("turn", standing))
+        if turns and not self.game.is_over:   # a line each: no "·" hanging where one wraps
+            events[turns[-1] + 1:turns[-1] + 1] = [("turn", t) for t in standing]
         return events
 
     def draw(self) -> None:
@@ -56,7 +84,8 @@ class Screen:
         from rich.console import Console
         from rich.table import Table
         from rich.text import Text
-        console = Console(highlight=False)
+        size = terminal_size()
+        console = Console(highlight=False, width=size.columns, height=size.lines)
         card = self.card(highlight=True)
         width, room = self.widths(card, console.width)
         height = len(card.splitlines())
@@ -107,11 +136,11 @@ class Screen:
     def room(self) -> int:
         """Characters a line of the coach has: beside the card on the
         steady screen, else the terminal's width (80 when piped)."""
-        return self.events_room() if self.steady else shutil.get_terminal_size().columns
+        return self.events_room() if self.steady else terminal_size().columns
 
     def events_room(self) -> int:
         """Characters an event line has beside the card on the steady screen."""
-        return self.widths(self.card(), shutil.get_terminal_size().columns)[1]
+        return self.widths(self.card(), terminal_size().columns)[1]
 
     def card(self, highlight: bool = False) -> str:
         """The card for the screen: as wide as the terminal allows (the
@@ -119,7 +148,7 @@ class Screen:
         prompt and an Enter under it); any size when piped."""
         width = height = None
         if sys.stdout.isatty():
-            size = shutil.get_terminal_size()
+            size = terminal_size()
             width = size.columns - (EVENTS_ROOM + GAP if self.steady else 0)
             if self.steady:                 # the prompt, and the line an Enter adds
                 height = size.lines - 2
@@ -127,6 +156,14 @@ class Screen:
 
     def say(self, key: str, tag: str = "event", **kw) -> None:
         self.echo(message(key, self.lang, **kw), tag)
+
+    def unsay(self, key: str) -> None:
+        """The lines of message ``key`` taken off the steady screen (said
+        while something lasted that has ended)."""
+        said = self.words(key)
+        kept = [(k, line) for k, line in self.events if line != said]
+        self.events.clear()
+        self.events.extend(kept)
 
     def words(self, key: str, **kw) -> str:
         return message(key, self.lang, **kw)

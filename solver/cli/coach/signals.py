@@ -61,10 +61,13 @@ def stopping(handler: Callable[[int, object], None]) -> Iterator[None]:
             data = os.read(woken, 64)
             if not data:                    # the block ended: the pipe is closed
                 return
+            ours = [n for n in data if n in SIGNALS]       # not a resize (SIGWINCH)
+            if not ours:
+                continue
             for _ in range(AGAIN_TIMES):
                 if closing.wait(AGAIN_SECONDS) or not WAITING.is_set():
                     break
-                signal.pthread_kill(main, data[-1])
+                signal.pthread_kill(main, ours[-1])
 
     woken, wake = os.pipe()
     os.set_blocking(wake, False)

@@ -147,6 +147,7 @@ class Tables:
         # (a late position's explanations come from its sub-game, quickly)
         if not (values or explain):
             return
+        name = rules_name(rules.spec, self.lang)
         plan = value_plan(rules.column_rules, solver.path, solver.theta,
                           measure=value_measure(rules.column_rules, solver.theta))
         parts_seconds = calibrated_seconds(parts_plan(rules).seconds) if explain else 0.0
@@ -154,7 +155,7 @@ class Tables:
         if values:
             build = estimate(plan)      # on this machine as busy as it is now: the command's figure
             seconds += build
-            self.say("solving", rules=rules_name(rules.spec, self.lang), about=self.about(build),
+            self.say("solving", rules=name, about=self.about(build),
                      size=self.size(plan.file_size))
             faster = faster_rules(rules)
             if faster is not None:
@@ -162,16 +163,20 @@ class Tables:
                 if quick * FASTER < plan.seconds:
                     self.say("faster", rules=faster.spec, about=self.about(quick))
         if explain:
-            self.say("solving_parts", rules=rules.spec, about=self.about(parts_seconds))
+            self.say("solving_parts", rules=name, about=self.about(parts_seconds))
         if seconds > STOP_NOTE_SECONDS:
             self.say("stoppable")
         self.draw()
-        if values:
-            self.confirm_build(plan, build)
-        bar = self.words("bar", rules=rules.spec)     # a bar on a terminal, else lines
-        code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar, self.lang)
+        try:
+            if values:
+                self.confirm_build(plan, build)
+            bar = self.words("bar", rules=name)     # a bar on a terminal, else lines
+            code = solve_in_child(rules.spec, solver.tables, solver.theta, explain, bar,
+                                  self.lang)
+        finally:                            # solved, refused or stopped: no longer so
+            self.unsay("stoppable")
         if code:
-            raise self.fail("solve_failed", rules=rules.spec)
+            raise self.fail("solve_failed", rules=name)
 
     def confirm_build(self, plan, seconds: float) -> None:
         """``tables.plan.check`` of the build (``seconds``: its estimate,
@@ -193,11 +198,11 @@ class Tables:
             return ok
 
         if plan.path is not None and plan.disk_bytes > plans.free_disk(plan.path.parent):
-            raise self.fail("no_disk", rules=self.game.rules.spec,
+            raise self.fail("no_disk", rules=rules_name(self.game.rules.spec, self.lang),
                             size=self.size(plan.disk_bytes),
                             free=self.size(plans.free_disk(plan.path.parent)))
         if plan.memory_bytes > plans.free_memory():
-            raise self.fail("no_memory", rules=self.game.rules.spec,
+            raise self.fail("no_memory", rules=rules_name(self.game.rules.spec, self.lang),
                             size=self.size(plan.memory_bytes),
                             free=self.size(plans.free_memory()))
         plans.set_confirm(ask)
@@ -207,7 +212,7 @@ class Tables:
                 check(plan, seconds)
         except InputError:
             if declined:
-                raise self.fail("not_built", rules=self.game.rules.spec,
+                raise self.fail("not_built", rules=rules_name(self.game.rules.spec, self.lang),
                                 about=self.about(plan.seconds)) from None
             raise
         finally:

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+
 from yatzy.errors import InputError
 from yatzy.game import GameError
 from yatzy.rules.grammar import GrammarError
 from yatzy.rules.words import box_name, message
 
 CUT = 40                               # characters of typed text repeated in a message
+
+
+def terminal_size() -> os.terminal_size:
+    """The terminal's size now, as the terminal says it (readline writes
+    ``COLUMNS`` and ``LINES`` into the environment, where they outlive a
+    resize); else ``shutil``'s (80×24 when piped)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size()
 
 
 def cut(text: str, n: int = CUT) -> str:

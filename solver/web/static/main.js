@@ -39,7 +39,10 @@ function onKey(e) {
 
 async function start() {
   $("lang").onchange = () => { setLang($("lang").value); renderNewGame(); render(); if (S.view && S.view.is_over && $("end").open) showEnd(); };
-  $("mode").onchange = () => { S.mode = $("mode").value; store("yatzy.mode", S.mode); if (S.mode !== "check") S.verdict = null; render(); };
+  $("mode").onchange = () => {
+    S.mode = $("mode").value; store("yatzy.mode", S.mode); if (S.mode !== "check") S.verdict = null; render();
+    if (S.view && S.view.is_over) showEnd();      // the end review as advice now says: shown, or not
+  };
   $("new-game-button").onclick = () => openPanel("new-game", $("new-game").hidden);
   $("cancel-new").onclick = () => openPanel("new-game", false);
   $("import-button").onclick = () => { $("more-menu").open = false; openPanel("import", $("import").hidden); };

@@ -48,8 +48,10 @@ function personLines(r) {
 function historyLines(h) {
   if (!h) return [];
   const out = [el("h3", {text: t("historyTitle")}), el("p", {text: t("historyGames", {n: h.games})})];
-  if (h.top.length) out.push(el("p", {class: "history-top", text: t("historyTop", {list:
-    h.top.map((x) => `${x.name} ${int(x.score)}`).join(" · ")})}));
+  const seen = new Set();             // each player's best once ("Ida 112", not "Ida 112 · Ida 105")
+  const top = h.top.filter((x) => !seen.has(x.name.toLocaleLowerCase()) && seen.add(x.name.toLocaleLowerCase()));
+  if (top.length) out.push(el("p", {class: "history-top", text: t("historyTop", {list:
+    top.map((x) => `${x.name} ${int(x.score)}`).join(" · ")})}));
   for (const p of h.players) {
     const key = p.new && !p.first ? "bestNew" : p.first ? "bestFirst" : "bestOld";
     out.push(el("p", {class: "history-best" + (p.new ? " new" : ""), text: t(key, {name: p.name, score: int(p.best), n: p.games})}));
