@@ -86,11 +86,14 @@ def test_a_big_solve_names_the_faster_rules_and_is_not_started_unasked(tmp_path)
                                              "YATZY_DATA": str(tmp_path / "data")})
     out = done.stdout
     # the time is measured on this machine now: minutes when quiet, hours when busy
-    assert re.search(r"solving the optimal strategy for Maxi Yatzy once \(about [\d.]+ (min|h), "
-                     r"[\d.]+ GiB on disk\)", out), out
+    said = re.search(r"solving the optimal strategy for Maxi Yatzy once \(about ([\d.]+ (min|h)), "
+                     r"[\d.]+ GiB on disk\)", out)
+    assert said, out
     assert "faster: --rules maxi:saved_rolls=false (about" in out
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().endswith("start again with --yes to solve it")
+    # one estimate for the one build: the refusal says the time the announcement said
+    assert f"it takes about {said.group(1)};" in done.stderr, (out, done.stderr)
     assert "game saved to m.json" in out and Game.load(tmp_path / "m.json").moves
 
 
@@ -250,3 +253,27 @@ def test_a_played_game_is_recorded_and_train_stats_shows_it(nordic, tables_dir, 
                               input="\n".join(BOXES) + "\n\n")
     assert none.exit_code == 0 and "recorded" not in none.output
     assert not (tmp_path / "data" / "ratings.sqlite").exists()      # the ratings went to --db
+
+
+def test_a_big_solve_refused_says_the_time_it_announced(tmp_path, monkeypatch):
+    """One estimate for one build: the time measured on this machine now
+    (here made 1.6 times the reference's) is the one the announcement, the
+    question and the refusal say, never the reference figure beside it."""
+    from yatzy.cli.coach import solving
+    measured = {}
+
+    def busy(plan):
+        measured["seconds"] = plan.seconds * 1.6
+        return measured["seconds"]
+
+    monkeypatch.setattr(solving, "estimate", busy)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["play", "--screen", "plain", "--rules", "maxi", "--player",
+                                  "Cid=optimal", "--tables", str(tmp_path / "t"),
+                                  "--autosave", "m.json"], input="")
+    said = re.findall(r"about (\d[\d.]* (?:min|h|s))", r.output)
+    assert r.exit_code == 2 and measured, r.output
+    announced = re.search(r"Maxi Yatzy once \(about ([\d.]+ (?:min|h))", r.output).group(1)
+    assert f"it takes about {announced};" in r.output, r.output
+    faster = re.search(r"faster: --rules \S+ \(about ([\d.]+ (?:min|h|s))", r.output).group(1)
+    assert set(said) == {announced, faster}, said

@@ -180,7 +180,7 @@ class Tables:
 
     def confirm_build(self, plan, seconds: float) -> None:
         """``tables.plan.check`` of the build (``seconds``: its estimate,
-        measured already), before the child starts: it fits, and a big build
+        measured already, the one time the coach says for it), before the child starts: it fits, and a big build
         is confirmed (``--yes``, or a question in the language on a
         terminal), else one InputError in the language."""
         before = plans.set_confirm(None)
@@ -190,7 +190,7 @@ class Tables:
             if before is not ask_to_build:          # --yes, or the library's default
                 return True if before is None else before(p)
             ok = sys.stdin.isatty() and sys.stderr.isatty() and click.prompt(
-                self.words("build_question", about=self.about(p.seconds)), default="",
+                self.words("build_question", about=self.about(seconds)), default="",
                 show_default=False, prompt_suffix="", err=True
             ).strip().lower() in (self.words("yes"), "y", "yes")
             if not ok:
@@ -213,7 +213,7 @@ class Tables:
         except InputError:
             if declined:
                 raise self.fail("not_built", rules=rules_name(self.game.rules.spec, self.lang),
-                                about=self.about(plan.seconds)) from None
+                                about=self.about(seconds)) from None
             raise
         finally:
             plans.set_confirm(before)
