@@ -100,11 +100,32 @@ def _called(kernel) -> list:
     return [k for k in found if isinstance(k, CPUDispatcher)]
 
 
+def _reached(kernels, stop) -> list:
+    """``kernels`` and the kernels they call, directly or through others,
+    not looking below a kernel for which ``stop(kernel)`` holds."""
+    seen, stack = {}, list(kernels)
+    while stack:
+        kernel = stack.pop()
+        if id(kernel) not in seen:
+            seen[id(kernel)] = kernel
+            if not stop(kernel):
+                stack.extend(_called(kernel))
+    return list(seen.values())
+
+
+def _size(kernel) -> int:
+    """A kernel's bytecode bytes; 0 for one inlined into its callers."""
+    if kernel.targetoptions.get("inline") == "always":
+        return 0
+    return len(kernel.py_func.__code__.co_code)
+
+
 def uncompiled_share(kernels) -> float:
     """The share of the compile of ``kernels`` (dispatchers) left to do: the
     bytecode of the kernels they call, directly or through others (themselves
     included), that Numba's cache does not hold (``compiled``), over the
-    bytecode of all of them.  0 when every one is cached: a first call then
+    bytecode of all of them.  0 when every one is cached (or the kernels
+    asked for are: a compiled kernel holds what it calls): a first call then
     only loads them; 1 after an install or an update; in between where an
     earlier command compiled some of them (a first ``yatzy distribution``
     after a ``yatzy simulate`` compiles about a sixth of what it would
@@ -114,16 +135,7 @@ def uncompiled_share(kernels) -> float:
     >>> 0.0 <= uncompiled_share([batch]) <= 1.0
     True
     """
-    seen, stack, left, total = set(), list(kernels), 0, 0
-    while stack:
-        kernel = stack.pop()
-        if id(kernel) in seen:
-            continue
-        seen.add(id(kernel))
-        stack.extend(_called(kernel))
-        if kernel.targetoptions.get("inline") == "always":
-            continue
-        size = len(kernel.py_func.__code__.co_code)
-        total += size
-        left += 0 if compiled(kernel) else size
+    total = sum(map(_size, _reached(kernels, stop=lambda kernel: False)))
+    # a compiled kernel carries what it calls compiled with it: nothing below it is left
+    left = sum(_size(k) for k in _reached(kernels, stop=compiled) if not compiled(k))
     return left / total if total else 0.0
