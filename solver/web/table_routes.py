@@ -51,9 +51,8 @@ from yatzy.session import Capability, Session
 from yatzy.web.bodies import BodyError, json_body
 from yatzy.web.budget import Refused
 from yatzy.web.connections import no_paths
-from yatzy.web.guard import retry_after
 from yatzy.web.fair import Turns
-from yatzy.web.guard import CLIENT
+from yatzy.web.guard import CLIENT, retry_after
 from yatzy.web.qr import matrix
 from yatzy.web.shared import (
     BEAT,
@@ -457,8 +456,9 @@ async def join(tables: Tables, request: Request) -> Response:
     is looked up: no answer tells it a right code from a wrong one), counted
     in this process and in the tables' file (``SharedGames.by_short``), so
     that ``--workers`` do not multiply them; and a table found is answered
-    ``LIMITS["table_join"]`` times (30 at once, then one a second).  No bucket is shared by all clients, so a phone typing
-    the right code is never refused for others' misses."""
+    ``LIMITS["table_join"]`` times (30 at once, then one a second).  No
+    bucket is shared by all clients, so a phone typing the right code is
+    never refused for others' misses."""
     client = network_of(client_of(request))
     tables.joining.take(client)                 # this process's buckets first: a flood of
     short = request.path_params["short"]        # tries never reaches the file
