@@ -243,3 +243,42 @@ def test_trippels_first_screen_keeps_how_to_type_and_the_header(tables_dir, tmp_
     assert "…" not in shown, shown
     first = message("how_to_type", lang).split(":")[0]              # "skriv et trekk"
     assert first in " ".join(" ".join(line.split()) for line in lines), shown
+
+
+def beside(shown: str) -> str:
+    """What the screen says beside the card (each row from the card's right
+    edge on), its rows joined: words wrapped over rows read as one line."""
+    lines = shown.rstrip("\n").splitlines()
+    edge = card_width(lines[0])
+    return " ".join(" ".join(line[edge:].split()) for line in lines[:-1])
+
+
+ALMOST = {"nb": [("sjanse 23,5", "'23,5': poeng er hele tall"),
+                 ("null på yatzy", "skriv «stryk yatzy»")],
+          "sv": [("chans 23,5", "'23,5': poäng är heltal"),
+                 ("noll på yatzy", "skriv ”stryk yatzy”")]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
+def test_an_almost_right_line_is_answered_on_the_screen_with_the_right_word(
+        nordic, tables_dir, tmp_path, lang, size):
+    """Points with a decimal, or a zero written instead of a strike: the
+    steady screen says what was wrong and the word to type, whole, inside
+    the terminal, and the prompt comes again (nothing written)."""
+    term = started(tmp_path, tables_dir, size, f"--lang {lang} --seed 3 --no-record "
+                   "--player Kari --player Ola")
+    said = []
+    try:
+        term.wait_for("Kari>", seconds=60)
+        for line, _ in ALMOST[lang]:
+            term.type(line)
+            time.sleep(1)
+            said.append(term.wait_for("Kari>"))
+    finally:
+        term.close()
+    for shown, (_, pointer) in zip(said, ALMOST[lang]):
+        lines = within(shown, size)
+        assert pointer in beside(shown), shown
+        assert lines[-1].rstrip() == "Kari>", shown
+        assert "(1 av 15)" in beside(shown), shown                 # still Kari's first turn
