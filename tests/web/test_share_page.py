@@ -164,6 +164,7 @@ def share(a, players=("Ann", "Bob"), who="seat"):
     """Phone A starts a game of ``players`` and shares it: the link."""
     p = a.page
     p.wait_for_selector("#new-game:not([hidden])")
+    p.select_option("#players-count", str(len(players)))
     for i, name in enumerate(players):
         p.fill(f"#player-name-{i}", name)
     p.tap("#start")

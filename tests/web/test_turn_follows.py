@@ -20,7 +20,7 @@ import statistics
 import pytest
 
 from .test_page import AXE, CHROMIUM, axe, sync_api  # noqa: F401  (skips as test_page does)
-from .test_share_page import VIEW, Phone, browser, server  # noqa: F401  (its fixtures)
+from .test_share_page import VIEW, Phone, browser, server, share  # noqa: F401  (its fixtures)
 
 httpx = pytest.importorskip("httpx")
 SIZES = {360: 640, 390: 844}
@@ -76,20 +76,10 @@ def phones(browser, server):
 
 
 def start_table(a, players, who="seat"):
-    """Phone A starts a game of ``players`` and shares it: the link."""
-    p = a.page
-    p.wait_for_selector("#new-game:not([hidden])")
-    p.select_option("#players-count", str(len(players)))
-    for i, name in enumerate(players):
-        p.fill(f"#player-name-{i}", name)
-    p.tap("#start")
-    a.wait("roll")
-    p.tap("#table-button")
-    p.select_option("#who-moves", who)
-    p.tap("#table-make-ok")
-    p.wait_for_function("document.body.dataset.table")
-    link = p.input_value("#table-url")
-    p.tap("#table-close")
+    """Phone A starts a game of ``players`` and shares it, the sharing
+    panel closed again: the link."""
+    link = share(a, players, who)
+    a.page.tap("#table-close")
     return link
 
 
